@@ -1,0 +1,56 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { parse as qsParse } from 'qs';
+import type { ServerConfig } from './config.js';
+import type { Db } from './db/connect.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerGuard } from './http/guard.js';
+import { registerOperationLog } from './http/operation-log.js';
+import { registerStaticSite } from './http/static-site.js';
+import './http/types.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { commonRoutes } from './modules/common/routes.js';
+import { settingRoutes } from './modules/settings/routes.js';
+import { sessionFromToken } from './modules/users/queries.js';
+import { userRoutes } from './modules/users/routes.js';
+
+export interface AppOptions {
+  db: Db;
+  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'>;
+  logger?: boolean;
+}
+
+/** Builds the whole HTTP app; tests call this with app.inject, main.ts listens. */
+export async function buildApp({ db, config, logger = true }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ? { level: config.logLevel, redact: ['req.headers.authorization'] } : false,
+    trustProxy: true,
+    bodyLimit: 10 * 1024 * 1024,
+    // The spec's GET arrays come as a[0]=x&a[1]=y; qs reads them back as arrays.
+    routerOptions: { querystringParser: (s: string) => qsParse(s, { arrayLimit: 1000, depth: 5 }) as Record<string, unknown> },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'DSMS API', version: '0.1.0', description: 'Digital pathology slide and case management' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  registerErrorHandler(app);
+  registerGuard(app, (token) => sessionFromToken(db, token));
+  registerOperationLog(app, db);
+
+  authRoutes(app, db, config.tokenTtlSeconds);
+  userRoutes(app, db);
+  settingRoutes(app, db);
+  commonRoutes(app, config.distDir);
+
+  await registerStaticSite(app, config.distDir);
+  return app;
+}

@@ -1,0 +1,139 @@
+import type { Generated } from 'kysely';
+
+/** Times are ISO-8601 UTC strings and JSON is text, so SQLite and PostgreSQL store the same values. */
+export interface HospitalTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  en_name: string;
+  logo: string | null;
+  created_at: string;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  name: string;
+  realname: string;
+  password_hash: string;
+  email: string | null;
+  phone: string | null;
+  /** 1 enabled, 0 disabled by an administrator. */
+  status: number;
+  /** 1 locked by an administrator (distinct from the temporary login lock). */
+  locked: number;
+  expires_at: string | null;
+  failed_attempts: number;
+  login_locked_until: string | null;
+  extra: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RoleTable {
+  id: Generated<number>;
+  name: string;
+  identification: string;
+  description: string | null;
+  /** JSON array of permission codes (spec §3: the role's extra JSON). */
+  extra: string;
+  created_at: string;
+}
+
+export interface UserRoleTable { user_id: number; role_id: number }
+export interface UserHospitalTable { user_id: number; hospital_id: number }
+export interface RoleMenuTable { role_id: number; menu_id: number }
+
+export interface PermissionTable {
+  id: Generated<number>;
+  code: string;
+  description: string;
+  en_description: string;
+  module: string;
+  api_path: string | null;
+}
+
+export interface MenuTable {
+  id: Generated<number>;
+  parent_id: number | null;
+  uri: string;
+  alias: string;
+  route_name: string;
+  name: string;
+  en_name: string;
+  is_show: string;
+  icon: string | null;
+  external_link: number;
+  active_menu: string | null;
+  rank: number;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string;
+  is_public: number;
+  updated_at: string;
+}
+
+export interface AuthKeyTable {
+  key_id: string;
+  public_key: string;
+  private_key: string;
+  created_at: string;
+}
+
+export interface AuthChallengeTable {
+  nonce: string;
+  key_id: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface AuthTokenTable {
+  token_hash: string;
+  user_id: number;
+  hospital_id: number | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface LoginLogTable {
+  id: Generated<number>;
+  user_id: number | null;
+  username: string;
+  success: number;
+  reason: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+}
+
+export interface OperationLogTable {
+  id: Generated<number>;
+  user_id: number | null;
+  username: string | null;
+  method: string;
+  path: string;
+  route: string | null;
+  status_code: number;
+  payload: string | null;
+  ip: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  hospitals: HospitalTable;
+  users: UserTable;
+  roles: RoleTable;
+  user_roles: UserRoleTable;
+  user_hospitals: UserHospitalTable;
+  role_menus: RoleMenuTable;
+  permissions: PermissionTable;
+  menus: MenuTable;
+  settings: SettingTable;
+  auth_keys: AuthKeyTable;
+  auth_challenges: AuthChallengeTable;
+  auth_tokens: AuthTokenTable;
+  login_logs: LoginLogTable;
+  operation_logs: OperationLogTable;
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/connect.js';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const SECRET_FIELD = /pass(word)?|secret|token/i;
+
+/** Every write that reaches a route is recorded with who, what and the outcome (ARCHITECTURE.md §6). */
+export function registerOperationLog(app: FastifyInstance, db: Db): void {
+  app.addHook('onResponse', async (request, reply) => {
+    if (!WRITE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    // Login attempts have their own log, with the reason; logging them here would double them.
+    if (request.routeOptions.url === '/api/auth/login') return;
+    await db.insertInto('operation_logs').values({
+      user_id: request.auth?.id ?? null,
+      username: request.auth?.name ?? null,
+      method: request.method,
+      path: request.url.slice(0, 2000),
+      route: request.routeOptions.url ?? null,
+      status_code: reply.statusCode,
+      payload: summarise(request.body),
+      ip: request.ip,
+      created_at: new Date().toISOString(),
+    }).execute();
+  });
+}
+
+function summarise(body: unknown): string | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body !== 'object' || Buffer.isBuffer(body)) return null;
+  const text = JSON.stringify(body, (k, v) => (SECRET_FIELD.test(k) ? '***' : v));
+  return text.length > 4000 ? `${text.slice(0, 4000)}…` : text;
+}

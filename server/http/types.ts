@@ -1,0 +1,26 @@
+import type { Language } from '../i18n/translate.js';
+
+/** Who may call a route. Every /api route must say one of these; the app refuses to start otherwise. */
+export type Access = 'public' | 'user' | { permission: string };
+
+export interface SessionUser {
+  id: number;
+  name: string;
+  realname: string;
+  identification: string[];
+  permissions: string[];
+  hospitalIds: number[];
+  /** The hospital chosen for this session (HB), null when the user has none. */
+  hospitalId: number | null;
+  tokenHash: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    lang: Language;
+    auth: SessionUser | null;
+  }
+}

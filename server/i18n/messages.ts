@@ -1,0 +1,29 @@
+/** Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them. */
+export const messages = {
+  'ok': { 'zh-CN': '操作成功', 'en-US': 'OK' },
+  'error.internal': { 'zh-CN': '服务器内部错误，请稍后重试或联系管理员', 'en-US': 'Internal server error; try again later or contact the administrator' },
+  'error.not_found': { 'zh-CN': '请求的资源不存在', 'en-US': 'The requested resource does not exist' },
+  'error.route_not_found': { 'zh-CN': '接口不存在：{{path}}', 'en-US': 'No such API: {{path}}' },
+  'error.unauthenticated': { 'zh-CN': '登录已失效，请重新登录', 'en-US': 'Your session has expired; please log in again' },
+  'error.forbidden': { 'zh-CN': '没有权限执行此操作（需要权限：{{permission}}）', 'en-US': 'You do not have permission for this action (requires: {{permission}})' },
+  'error.validation': { 'zh-CN': '提交的数据不正确', 'en-US': 'The submitted data is not valid' },
+  'error.field_invalid': { 'zh-CN': '{{field}} 的值不正确：{{reason}}', 'en-US': '{{field}} is not valid: {{reason}}' },
+  'error.field_required': { 'zh-CN': '{{field}} 为必填项', 'en-US': '{{field}} is required' },
+  'error.too_large': { 'zh-CN': '请求内容过大', 'en-US': 'The request is too large' },
+  'error.rate_limited': { 'zh-CN': '操作过于频繁，请稍后再试', 'en-US': 'Too many requests; please wait and try again' },
+  'error.bad_request': { 'zh-CN': '请求格式不正确', 'en-US': 'The request is malformed' },
+  'auth.challenge_invalid': { 'zh-CN': '登录凭据已过期或已使用，请刷新后重试', 'en-US': 'The login challenge has expired or was already used; refresh and try again' },
+  'auth.password_undecryptable': { 'zh-CN': '密码无法解密，请刷新页面后重试', 'en-US': 'The password could not be decrypted; reload the page and try again' },
+  'auth.wrong_credentials': { 'zh-CN': '用户名或密码错误', 'en-US': 'Wrong user name or password' },
+  'auth.wrong_credentials_left': { 'zh-CN': '用户名或密码错误，再错 {{left}} 次将锁定账号 {{minutes}} 分钟', 'en-US': 'Wrong user name or password; {{left}} more failures lock the account for {{minutes}} minutes' },
+  'auth.login_locked': { 'zh-CN': '密码错误次数过多，账号已锁定，请 {{minutes}} 分钟后再试或联系管理员解锁', 'en-US': 'Too many wrong passwords: the account is locked; try again in {{minutes}} minutes or ask an administrator to unlock it' },
+  'auth.user_disabled': { 'zh-CN': '账号已停用，请联系管理员', 'en-US': 'This account is disabled; contact the administrator' },
+  'auth.user_locked': { 'zh-CN': '账号已被管理员锁定，请联系管理员', 'en-US': 'This account was locked by an administrator; contact the administrator' },
+  'auth.user_expired': { 'zh-CN': '账号已过期，请联系管理员', 'en-US': 'This account has expired; contact the administrator' },
+  'auth.hospital_not_allowed': { 'zh-CN': '您不属于该医院', 'en-US': 'You do not belong to that hospital' },
+  'user.not_found': { 'zh-CN': '用户不存在', 'en-US': 'User not found' },
+  'setting.key_required': { 'zh-CN': '请提供设置项名称 settings_key', 'en-US': 'settings_key is required' },
+  'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
+} as const;
+
+export type MessageKey = keyof typeof messages;

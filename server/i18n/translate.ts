@@ -1,0 +1,24 @@
+import { messages, type MessageKey } from './messages.js';
+
+export const LANGUAGES = ['zh-CN', 'en-US'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'zh-CN';
+
+/** `User-Language` wins; then Accept-Language; then zh-CN (spec §1). */
+export function pickLanguage(userLanguage?: string, acceptLanguage?: string): Language {
+  for (const candidate of [userLanguage, acceptLanguage]) {
+    if (!candidate) continue;
+    const lower = candidate.toLowerCase();
+    if (lower.startsWith('en')) return 'en-US';
+    if (lower.startsWith('zh')) return 'zh-CN';
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+export type Params = Record<string, string | number>;
+
+export function translate(lang: Language, key: MessageKey | string, params: Params = {}): string {
+  const entry = (messages as Record<string, Record<Language, string>>)[key];
+  const text = entry ? entry[lang] ?? entry[DEFAULT_LANGUAGE] : key;
+  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}

@@ -1,0 +1,89 @@
+import { constants, createHash, generateKeyPairSync, privateDecrypt, randomBytes } from 'node:crypto';
+import type { Db } from '../../db/connect.js';
+
+const KEY_LIFETIME_MS = 24 * 3600 * 1000;
+const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
+
+export interface Challenge {
+  key_id: string;
+  public_key: string;
+  nonce: string;
+  expires_in: number;
+}
+
+/**
+ * Passwords travel as RSA-OAEP(SHA-256) of `nonce:password`. Keys live in the database so every API
+ * node decrypts what any node issued; a key is rotated daily and older keys still decrypt until their
+ * challenges have expired.
+ */
+export async function issueChallenge(db: Db): Promise<Challenge> {
+  const key = await currentKey(db);
+  const nonce = randomBytes(16).toString('hex');
+  await db.insertInto('auth_challenges')
+    .values({ nonce, key_id: key.key_id, expires_at: new Date(Date.now() + CHALLENGE_LIFETIME_MS).toISOString(), used_at: null })
+    .execute();
+  return { key_id: key.key_id, public_key: key.public_key, nonce, expires_in: CHALLENGE_LIFETIME_MS / 1000 };
+}
+
+export type OpenResult = { ok: true; password: string } | { ok: false; reason: 'undecryptable' | 'challenge_invalid' };
+
+/** Decrypts and spends the challenge: a nonce opens exactly one request. */
+export async function openSealedPassword(db: Db, keyId: string, sealed: string): Promise<OpenResult> {
+  const key = await db.selectFrom('auth_keys').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+  if (!key) return { ok: false, reason: 'challenge_invalid' };
+  let plain: string;
+  try {
+    plain = privateDecrypt(
+      { key: key.private_key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(sealed, 'base64'),
+    ).toString('utf8');
+  } catch {
+    return { ok: false, reason: 'undecryptable' };
+  }
+  const sep = plain.indexOf(':');
+  if (sep < 0) return { ok: false, reason: 'undecryptable' };
+  const nonce = plain.slice(0, sep);
+  const now = new Date().toISOString();
+  const spent = await db.updateTable('auth_challenges')
+    .set({ used_at: now })
+    .where('nonce', '=', nonce)
+    .where('key_id', '=', keyId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (Number(spent.numUpdatedRows) !== 1) return { ok: false, reason: 'challenge_invalid' };
+  return { ok: true, password: plain.slice(sep + 1) };
+}
+
+/** Old challenges are useless after expiry; sweeping keeps the table small. */
+export async function sweepChallenges(db: Db): Promise<void> {
+  await db.deleteFrom('auth_challenges').where('expires_at', '<', new Date(Date.now() - 3600_000).toISOString()).execute();
+}
+
+type CachedKey = { key_id: string; public_key: string; created: number };
+/** Per database, because tests run several apps on different databases in one process. */
+const cache = new WeakMap<Db, CachedKey>();
+
+async function currentKey(db: Db): Promise<CachedKey> {
+  const hit = cache.get(db);
+  if (hit && Date.now() - hit.created < KEY_LIFETIME_MS) return hit;
+  const since = new Date(Date.now() - KEY_LIFETIME_MS).toISOString();
+  const row = await db.selectFrom('auth_keys').select(['key_id', 'public_key', 'created_at'])
+    .where('created_at', '>', since).orderBy('created_at', 'desc').executeTakeFirst();
+  if (row) {
+    const key = { key_id: row.key_id, public_key: row.public_key, created: Date.parse(row.created_at) };
+    cache.set(db, key);
+    return key;
+  }
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const key_id = createHash('sha256').update(publicKey).digest('hex').slice(0, 16);
+  const created_at = new Date().toISOString();
+  await db.insertInto('auth_keys').values({ key_id, public_key: publicKey, private_key: privateKey, created_at }).execute();
+  const key = { key_id, public_key: publicKey, created: Date.parse(created_at) };
+  cache.set(db, key);
+  return key;
+}

@@ -1,0 +1,61 @@
+import type { Db } from '../../db/connect.js';
+import { AppError } from '../../http/errors.js';
+import { findUserByName, hospitalsOf } from '../users/queries.js';
+import { openSealedPassword } from './challenge.js';
+import { accountState, afterFailure, LOGIN_LOCK_MINUTES, MAX_FAILED_ATTEMPTS, minutesLeft } from './lockout.js';
+import { verifyPassword } from './passwords.js';
+import { issueToken } from './tokens.js';
+
+export interface LoginInput { username: string; password: string; key_id: string }
+export interface ClientInfo { ip: string; userAgent?: string }
+
+/** The whole login decision; every outcome, success or not, lands in the login log. */
+export async function login(db: Db, input: LoginInput, client: ClientInfo, ttlSeconds: number) {
+  const now = new Date();
+  const record = (userId: number | null, success: boolean, reason: string) =>
+    db.insertInto('login_logs').values({
+      user_id: userId, username: input.username.slice(0, 64), success: success ? 1 : 0, reason,
+      ip: client.ip, user_agent: client.userAgent ?? null, created_at: now.toISOString(),
+    }).execute();
+
+  const opened = await openSealedPassword(db, input.key_id, input.password);
+  if (!opened.ok) {
+    await record(null, false, opened.reason);
+    throw new AppError(400, opened.reason === 'undecryptable' ? 'auth.password_undecryptable' : 'auth.challenge_invalid');
+  }
+
+  const user = await findUserByName(db, input.username);
+  if (!user) {
+    await record(null, false, 'unknown_user');
+    throw new AppError(422, 'auth.wrong_credentials');
+  }
+
+  const state = accountState(user, now);
+  if (state !== 'ok') {
+    await record(user.id, false, state);
+    if (state === 'login_locked') throw new AppError(403, 'auth.login_locked', { minutes: minutesLeft(user.login_locked_until!, now) });
+    throw new AppError(403, `auth.user_${state}`);
+  }
+
+  if (!(await verifyPassword(opened.password, user.password_hash))) {
+    const next = afterFailure(user.failed_attempts, now);
+    await db.updateTable('users').set(next).where('id', '=', user.id).execute();
+    await record(user.id, false, next.login_locked_until ? 'wrong_password_locked' : 'wrong_password');
+    if (next.login_locked_until) throw new AppError(403, 'auth.login_locked', { minutes: LOGIN_LOCK_MINUTES });
+    throw new AppError(422, 'auth.wrong_credentials_left', { left: MAX_FAILED_ATTEMPTS - next.failed_attempts, minutes: LOGIN_LOCK_MINUTES });
+  }
+
+  await db.updateTable('users').set({ failed_attempts: 0, login_locked_until: null }).where('id', '=', user.id).execute();
+  const hospitals = await hospitalsOf(db, user.id);
+  const token = await issueToken(db, user.id, hospitals[0]?.id ?? null, ttlSeconds);
+  await record(user.id, true, 'ok');
+  return { token_type: 'Bearer' as const, access_token: token, expires_in: ttlSeconds };
+}
+
+/** The lock screen asks for the password again; a wrong one answers `success: false` and does not lock the account. */
+export async function verifyLockScreen(db: Db, userId: number, keyId: string, sealed: string): Promise<boolean> {
+  const opened = await openSealedPassword(db, keyId, sealed);
+  if (!opened.ok) throw new AppError(400, opened.reason === 'undecryptable' ? 'auth.password_undecryptable' : 'auth.challenge_invalid');
+  const user = await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+  return !!user && (await verifyPassword(opened.password, user.password_hash));
+}

@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import { hasPermission } from '../../http/access.js';
+import { ok } from '../../http/envelope.js';
+import { forbidden, notFound } from '../../http/errors.js';
+import { menuTreeFor } from './menu-tree.js';
+import { findUserById, hospitalsOf, mergePermissions, rolesOf } from './queries.js';
+
+const BASE = '/api/system_management/users';
+const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+export function userRoutes(app: FastifyInstance, db: Db): void {
+  app.get(`${BASE}/detail/:id`, { config: { access: 'user' }, schema: { tags: ['users'], params: Id } }, async (request) => {
+    const { id } = request.params as { id: number };
+    const me = request.auth!;
+    if (id !== me.id && !hasPermission(me, 'system_user')) throw forbidden('system_user');
+    const user = await findUserById(db, id);
+    if (!user) throw notFound('user.not_found');
+    const [roles, hospitals] = await Promise.all([rolesOf(db, id), hospitalsOf(db, id)]);
+    const current = hospitals.find((h) => h.id === me.hospitalId) ?? hospitals[0];
+    return ok({
+      id: user.id,
+      name: user.name,
+      realname: user.realname,
+      email: user.email,
+      phone: user.phone,
+      status: user.status,
+      locked: user.locked,
+      expires_at: user.expires_at,
+      login_locked_until: user.login_locked_until,
+      hospitals: { data: hospitals },
+      current_hospital_id: id === me.id ? me.hospitalId : null,
+      hospital_logo: current?.logo ?? null,
+      identification: roles.map((r) => r.identification),
+      permission: mergePermissions(roles),
+      roles: roles.map((r) => ({ id: r.id, name: r.name, identification: r.identification, extra: r.extra })),
+    });
+  });
+
+  app.get(`${BASE}/menu`, { config: { access: 'user' }, schema: { tags: ['users'] } }, async (request) =>
+    ok(await menuTreeFor(db, request.auth!)));
+
+  app.get(`${BASE}/permission`, { config: { access: 'user' }, schema: { tags: ['users'] } }, async (request) =>
+    ok({ identification: request.auth!.identification, permission: request.auth!.permissions }));
+
+  app.post(`${BASE}/delLoginLock/:id`, { config: { access: { permission: 'system_user' } }, schema: { tags: ['users'], params: Id } }, async (request) => {
+    const { id } = request.params as { id: number };
+    const res = await db.updateTable('users').set({ failed_attempts: 0, login_locked_until: null, updated_at: new Date().toISOString() })
+      .where('id', '=', id).executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) throw notFound('user.not_found');
+    return ok(null);
+  });
+}
