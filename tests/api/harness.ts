@@ -1,0 +1,74 @@
+import { constants, publicEncrypt, randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../../server/app.js';
+import { connect, type Db } from '../../server/db/connect.js';
+import { migrateToLatest } from '../../server/db/migrate.js';
+import { seed } from '../../server/db/seed/demo.js';
+
+/**
+ * Every API suite runs once per real database: SQLite always, PostgreSQL when TEST_DATABASE_URL is
+ * set. Use `describe.each(databases)('… [%s]', …)` so the output names the database of each test.
+ */
+export const databases: string[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+
+export interface Harness {
+  app: FastifyInstance;
+  db: Db;
+  close(): Promise<void>;
+}
+
+export async function startApp(kind: string): Promise<Harness> {
+  let db: Db;
+  let dropSchema = async () => {};
+  if (kind === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL!;
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    db = connect({ databaseUrl: url, pgSchema: schema });
+    dropSchema = async () => {
+      await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
+    };
+  } else {
+    db = connect({ sqliteFile: ':memory:' });
+  }
+  await migrateToLatest(db);
+  await seed(db, true);
+  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn' }, logger: false });
+  await app.ready();
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      await dropSchema();
+      await db.destroy();
+    },
+  };
+}
+
+export interface Sealed { key_id: string; password: string }
+
+/** Does what the browser does: fetch a challenge and seal `nonce:password` with RSA-OAEP SHA-256. */
+export async function seal(app: FastifyInstance, password: string): Promise<Sealed> {
+  const res = await app.inject({ method: 'GET', url: '/api/auth/challenge' });
+  const { key_id, public_key, nonce } = res.json().data;
+  const cipher = publicEncrypt({ key: public_key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(`${nonce}:${password}`));
+  return { key_id, password: cipher.toString('base64') };
+}
+
+export async function loginAs(app: FastifyInstance, username: string, password: string) {
+  const sealed = await seal(app, password);
+  return app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, ...sealed } });
+}
+
+/** A bearer token for a demo account (admin → dsms-admin, others → dsms-demo). */
+export async function tokenFor(app: FastifyInstance, username: string): Promise<string> {
+  const res = await loginAs(app, username, username === 'admin' ? 'dsms-admin' : 'dsms-demo');
+  if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.body}`);
+  return res.json().data.access_token;
+}
