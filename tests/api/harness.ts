@@ -5,7 +5,7 @@ import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import { connect, type Db } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
-import { seed } from '../../server/db/seed/demo.js';
+import { DEMO_PASSWORDS, seed } from '../../server/db/seed/demo.js';
 
 /**
  * Every API suite runs once per real database: SQLite always, PostgreSQL when TEST_DATABASE_URL is
@@ -66,9 +66,33 @@ export async function loginAs(app: FastifyInstance, username: string, password: 
   return app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, ...sealed } });
 }
 
+/** The seeded password of a demo account. */
+export const passwordOf = (username: string) => (username === 'admin' ? DEMO_PASSWORDS.admin : DEMO_PASSWORDS.others);
+
 /** A bearer token for a demo account (admin → dsms-admin, others → dsms-demo). */
 export async function tokenFor(app: FastifyInstance, username: string): Promise<string> {
-  const res = await loginAs(app, username, username === 'admin' ? 'dsms-admin' : 'dsms-demo');
+  const res = await loginAs(app, username, passwordOf(username));
   if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.body}`);
   return res.json().data.access_token;
+}
+
+export interface CallOptions {
+  token?: string;
+  /** Sent as `User-Language`; omitted means the server's default. */
+  lang?: string;
+  payload?: object;
+  headers?: Record<string, string>;
+}
+
+/** One API request the way the browser sends it: bearer token and `User-Language` when given. */
+export function call(app: FastifyInstance, method: 'GET' | 'POST', url: string, opts: CallOptions = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.lang) headers['user-language'] = opts.lang;
+  return app.inject({ method, url, headers, payload: opts.payload });
+}
+
+export async function userId(db: Db, name: string): Promise<number> {
+  const row = await db.selectFrom('users').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.id;
 }

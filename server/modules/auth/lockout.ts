@@ -19,14 +19,7 @@ export function accountState(user: AccountFields, now: Date): AccountState {
   return 'ok';
 }
 
-/** After a wrong password: the new counter, and the lock end when the fifth failure is reached. */
-export function afterFailure(failedAttempts: number, now: Date): { failed_attempts: number; login_locked_until: string | null } {
-  const failed = failedAttempts + 1;
-  if (failed >= MAX_FAILED_ATTEMPTS) {
-    return { failed_attempts: 0, login_locked_until: new Date(now.getTime() + LOGIN_LOCK_MINUTES * 60_000).toISOString() };
-  }
-  return { failed_attempts: failed, login_locked_until: null };
-}
+export const lockEnd = (now: Date) => new Date(now.getTime() + LOGIN_LOCK_MINUTES * 60_000).toISOString();
 
 export function minutesLeft(until: string, now: Date): number {
   return Math.max(1, Math.ceil((Date.parse(until) - now.getTime()) / 60_000));

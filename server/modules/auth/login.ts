@@ -2,7 +2,8 @@ import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
 import { findUserByName, hospitalsOf } from '../users/queries.js';
 import { openSealedPassword } from './challenge.js';
-import { accountState, afterFailure, LOGIN_LOCK_MINUTES, MAX_FAILED_ATTEMPTS, minutesLeft } from './lockout.js';
+import { accountState, LOGIN_LOCK_MINUTES, lockEnd, MAX_FAILED_ATTEMPTS, minutesLeft } from './lockout.js';
+import { sql } from 'kysely';
 import { verifyPassword } from './passwords.js';
 import { issueToken } from './tokens.js';
 
@@ -38,18 +39,32 @@ export async function login(db: Db, input: LoginInput, client: ClientInfo, ttlSe
   }
 
   if (!(await verifyPassword(opened.password, user.password_hash))) {
-    const next = afterFailure(user.failed_attempts, now);
-    await db.updateTable('users').set(next).where('id', '=', user.id).execute();
-    await record(user.id, false, next.login_locked_until ? 'wrong_password_locked' : 'wrong_password');
-    if (next.login_locked_until) throw new AppError(403, 'auth.login_locked', { minutes: LOGIN_LOCK_MINUTES });
-    throw new AppError(422, 'auth.wrong_credentials_left', { left: MAX_FAILED_ATTEMPTS - next.failed_attempts, minutes: LOGIN_LOCK_MINUTES });
+    const failed = await countFailure(db, user.id, now);
+    await record(user.id, false, failed >= MAX_FAILED_ATTEMPTS ? 'wrong_password_locked' : 'wrong_password');
+    if (failed >= MAX_FAILED_ATTEMPTS) throw new AppError(403, 'auth.login_locked', { minutes: LOGIN_LOCK_MINUTES });
+    throw new AppError(422, 'auth.wrong_credentials_left', { left: MAX_FAILED_ATTEMPTS - failed, minutes: LOGIN_LOCK_MINUTES });
   }
 
   await db.updateTable('users').set({ failed_attempts: 0, login_locked_until: null }).where('id', '=', user.id).execute();
   const hospitals = await hospitalsOf(db, user.id);
   const token = await issueToken(db, user.id, hospitals[0]?.id ?? null, ttlSeconds);
   await record(user.id, true, 'ok');
-  return { token_type: 'Bearer' as const, access_token: token, expires_in: ttlSeconds };
+  // user_id lets the browser fetch /users/detail/{id} right after login (spec §7: user info by the id in session storage).
+  return { token_type: 'Bearer' as const, access_token: token, expires_in: ttlSeconds, user_id: user.id };
+}
+
+/**
+ * Counts a wrong password in the database itself, so concurrent attempts cannot be under-counted;
+ * the attempt that reaches five sets the lock and restarts the count for after it.
+ */
+async function countFailure(db: Db, userId: number, now: Date): Promise<number> {
+  await db.updateTable('users').set({ failed_attempts: sql<number>`failed_attempts + 1` }).where('id', '=', userId).execute();
+  const { failed_attempts } = await db.selectFrom('users').select('failed_attempts').where('id', '=', userId).executeTakeFirstOrThrow();
+  if (failed_attempts >= MAX_FAILED_ATTEMPTS) {
+    await db.updateTable('users').set({ failed_attempts: 0, login_locked_until: lockEnd(now) })
+      .where('id', '=', userId).where('failed_attempts', '>=', MAX_FAILED_ATTEMPTS).execute();
+  }
+  return failed_attempts;
 }
 
 /** The lock screen asks for the password again; a wrong one answers `success: false` and does not lock the account. */

@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
+import { hasPermission } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
+import { maskSecretsInText } from '../../http/secrets.js';
 import { notFound } from '../../http/errors.js';
 import { getSetting, publicSettings, putSetting } from './queries.js';
 
@@ -12,7 +14,8 @@ export function settingRoutes(app: FastifyInstance, db: Db): void {
   app.get('/api/common/setting', { config: { access: 'public' }, schema: { tags: ['settings'] } }, async () =>
     ok({ data: await publicSettings(db) }));
 
-  // Spec §7: the value comes back as the stored JSON string (e.g. system_config).
+  // Spec §7: the value comes back as the stored JSON string (e.g. system_config). Only those who may
+  // change settings see secrets such as ftppassword; everyone else gets them masked.
   app.get('/api/common/setting/get', {
     config: { access: 'user' },
     schema: { tags: ['settings'], querystring: Type.Object({ settings_key: KEY }) },
@@ -20,7 +23,7 @@ export function settingRoutes(app: FastifyInstance, db: Db): void {
     const { settings_key } = request.query as { settings_key: string };
     const row = await getSetting(db, settings_key);
     if (!row) throw notFound('setting.not_found', { key: settings_key });
-    return ok(row.value);
+    return ok(hasPermission(request.auth!, 'system_setting') ? row.value : maskSecretsInText(row.value));
   });
 
   app.post('/api/common/setting', {

@@ -1,0 +1,31 @@
+import { api, unwrap } from './client';
+import { sealPassword } from './seal';
+import type { MenuEntry } from '../core/menuRules';
+import type { PublicSettings } from '../store/settings';
+import type { UserInfo } from '../store/session';
+
+export interface LoginResult { token_type: 'Bearer'; access_token: string; expires_in: number; user_id: number }
+
+/** Login endpoints are exempt from automatic toasts (spec §8): the login form shows the server's text itself. */
+export async function login(username: string, password: string): Promise<LoginResult> {
+  const sealed = await sealPassword(password);
+  return unwrap(api.post('/auth/login', { username, ...sealed }, { silent: true }));
+}
+
+export const logout = () => api.post('/auth/logout', null, { silent: true });
+
+export async function verifyLockScreen(name: string, password: string): Promise<boolean> {
+  const sealed = await sealPassword(password);
+  return (await unwrap<{ success: boolean }>(api.post('/auth/lock_screen_verify', { name, ...sealed }))).success;
+}
+
+export const switchHospital = (hospitalId: number) => api.post('/auth/switch_hospital', { hospital_id: hospitalId });
+
+export const fetchUser = (id: number) => unwrap<UserInfo>(api.get(`/system_management/users/detail/${id}`));
+export const fetchMenus = () => unwrap<MenuEntry[]>(api.get('/system_management/users/menu'));
+export const fetchPermission = () => unwrap<{ identification: string[]; permission: string[] }>(api.get('/system_management/users/permission'));
+
+export const fetchCommitHash = () => unwrap<string>(api.get('/COMMITHASH', { silent: true }));
+export async function fetchPublicSettings(): Promise<PublicSettings> {
+  return (await unwrap<{ data: PublicSettings }>(api.get('/common/setting', { silent: true }))).data;
+}

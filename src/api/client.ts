@@ -1,0 +1,93 @@
+import axios, { AxiosError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
+import i18n from '../i18n';
+import { createDuplicateLock } from '../core/duplicateLock';
+import { errorText, errorTextFromBlobText } from '../core/errorText';
+import { serializeParams } from '../core/queryString';
+import { logLocalError } from '../db/errorLog';
+import { useSession } from '../store/session';
+import { notifyError } from './notify';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Let the same POST/PATCH/PUT go out again within 5 s (spec §7). */
+    allowMultiple?: boolean;
+    /** Do not toast failures; the caller shows them (login endpoints, spec §8). */
+    silent?: boolean;
+  }
+}
+
+/** The one HTTP client of the browser app (spec §7, §8). */
+export const api = axios.create({
+  baseURL: '/api',
+  timeout: 120_000,
+  paramsSerializer: (params) => serializeParams(params),
+});
+
+const lock = createDuplicateLock();
+
+export class DuplicateRequestError extends Error {}
+
+api.interceptors.request.use((config: InternalAxiosRequestConfig) => {
+  const method = config.method ?? 'get';
+  if (!lock.acquire(method, config.url ?? '', config.allowMultiple)) {
+    const message = i18n.t('request.duplicate');
+    notifyError(message);
+    throw new DuplicateRequestError(message);
+  }
+  const { token } = useSession.getState();
+  if (token) config.headers.set('Authorization', `Bearer ${token}`);
+  config.headers.set('User-Language', i18n.language);
+  return config;
+});
+
+api.interceptors.response.use(
+  (response) => {
+    lock.release(response.config.method ?? 'get', response.config.url ?? '');
+    return response;
+  },
+  async (error: AxiosError) => {
+    const config = error.config as AxiosRequestConfig | undefined;
+    if (config) lock.release(config.method ?? 'get', config.url ?? '');
+    if (error instanceof DuplicateRequestError) throw error;
+
+    const status = error.response?.status;
+    const text = (await readErrorText(error)) ?? i18n.t('request.failed', { status: status ?? '—' });
+    (error as AxiosError & { displayText?: string }).displayText = text;
+
+    if (status === 401 && !config?.silent) {
+      useSession.getState().clear();
+      if (window.location.pathname !== '/login') window.location.assign('/');
+      throw error;
+    }
+    if (!config?.silent) notifyError(text);
+    void logLocalError({
+      time: new Date().toISOString(),
+      user: currentUser(),
+      error: `HTTP ${status ?? 'network'} ${config?.method?.toUpperCase()} ${config?.url}: ${text}`,
+      page: window.location.pathname,
+    });
+    throw error;
+  },
+);
+
+async function readErrorText(error: AxiosError): Promise<string | undefined> {
+  const data = error.response?.data;
+  if (data instanceof Blob) return errorTextFromBlobText(await data.text());
+  if (!error.response) return error.code === 'ECONNABORTED' ? i18n.t('request.timeout') : i18n.t('request.network');
+  return errorText(data);
+}
+
+function currentUser() {
+  const user = useSession.getState().user;
+  return { id: user?.id ?? null, realname: user?.realname ?? null };
+}
+
+/** The text to show for any error thrown by `api`. */
+export function displayText(error: unknown, fallback: string): string {
+  return (error as { displayText?: string })?.displayText ?? fallback;
+}
+
+/** Unwraps the `{ code: 0, message, data }` envelope. */
+export async function unwrap<T>(request: Promise<{ data: { data: T } }>): Promise<T> {
+  return (await request).data.data;
+}

@@ -1,0 +1,61 @@
+import { lazy, Suspense, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { firstLeaf, menuLabel, menuRoutes } from '../core/menuRules';
+import { AliasPage } from '../engine/pageRegistry';
+import PendingPage from '../pages/PendingPage';
+import { useSession } from '../store/session';
+import { ErrorBoundary } from './ErrorBoundary';
+import { RouteGuard } from './RouteGuard';
+import { Shell } from './Shell';
+import { Splash } from './Splash';
+
+const LoginPage = lazy(() => import('../pages/LoginPage'));
+const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));
+const ErrorPage = lazy(() => import('../pages/ErrorPage'));
+const UpdateLogPage = lazy(() => import('../pages/UpdateLogPage'));
+
+/** Static routes of spec §2 whose pages belong to later work (viewers, editors); each says so by name. */
+const STATIC_PENDING = [
+  '/dicom/:pid/:id', '/kfb/case/:id', '/kfb/path', '/kfb/section/:id/:section', '/kfb/:pid/:id', '/image/edit', '/view', '/slide/view',
+  '/outer/view', '/h5/view', '/share/view', '/meeting/view', '/omnipt', '/jf_data', '/case/:id', '/pdf',
+];
+
+function ManageIndex() {
+  const menus = useSession((s) => s.menus);
+  const leaf = firstLeaf(menus);
+  return leaf ? <Navigate to={leaf.uri} replace /> : <PendingPage alias="Dashboard" />;
+}
+
+export function AppRoutes() {
+  const { i18n } = useTranslation();
+  const menus = useSession((s) => s.menus);
+  const dynamic = useMemo(() => menuRoutes(menus), [menus]);
+
+  return (
+    <BrowserRouter>
+      <ErrorBoundary>
+        <Suspense fallback={<Splash />}>
+          <Routes>
+            <Route element={<RouteGuard />}>
+              <Route path="/" element={<Navigate to="/manage" replace />} />
+              <Route path="/login" element={<LoginPage />} />
+              <Route path="/404" element={<NotFoundPage />} />
+              <Route path="/error" element={<ErrorPage />} />
+              <Route path="/update-log" element={<UpdateLogPage />} />
+              {STATIC_PENDING.map((p) => <Route key={p} path={p} element={<PendingPage alias={p} />} />)}
+              <Route path="/manage" element={<Shell />}>
+                <Route index element={<ManageIndex />} />
+                {dynamic.map((r) => (
+                  <Route key={r.path} path={r.path} element={<AliasPage alias={r.alias} name={menuLabel({ name: r.name, en_name: r.enName }, i18n.language)} />} />
+                ))}
+                <Route path="*" element={<Navigate to="/404" replace />} />
+              </Route>
+              <Route path="*" element={<Navigate to="/404" replace />} />
+            </Route>
+          </Routes>
+        </Suspense>
+      </ErrorBoundary>
+    </BrowserRouter>
+  );
+}

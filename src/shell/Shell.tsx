@@ -1,0 +1,68 @@
+import { makeStyles, tokens } from '@fluentui/react-components';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router-dom';
+import { logout } from '../api/auth';
+import { collapsesOnOutsideClick, menuLabel, menuRoutes } from '../core/menuRules';
+import { useSession } from '../store/session';
+import { useSettings } from '../store/settings';
+import { Header } from './Header';
+import { SideMenu } from './SideMenu';
+import { Splash } from './Splash';
+import { useAutoLock } from './useAutoLock';
+
+// The lock screen is loaded when the screen locks, not with the shell.
+const LockScreen = lazy(() => import('./LockScreen'));
+
+const useStyles = makeStyles({
+  root: { display: 'flex', height: '100vh', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground2 },
+  column: { display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0 },
+  main: { flexGrow: 1, overflow: 'auto', padding: tokens.spacingHorizontalL },
+});
+
+/** The signed-in frame of spec §2: side menu, header (not on scanner detail or inside a frame), main area. */
+export function Shell() {
+  const s = useStyles();
+  const { t, i18n } = useTranslation();
+  const location = useLocation();
+  const { menus, locked, clear } = useSession();
+  const lockMinutes = useSettings((st) => st.settings.lock_screen_minutes);
+  const [menuOpen, setMenuOpen] = useState(true);
+  const menuRef = useRef<HTMLDivElement>(null);
+  useAutoLock(lockMinutes);
+
+  const route = useMemo(() => menuRoutes(menus).find((r) => `/manage/${r.path}` === location.pathname), [menus, location.pathname]);
+  const title = route ? menuLabel({ name: route.name, en_name: route.enName }, i18n.language) : '';
+  useEffect(() => {
+    document.title = title ? `${title} - ${t('app.titleSuffix')}` : t('app.titleSuffix');
+  }, [title, t]);
+
+  useEffect(() => {
+    const onDown = (e: MouseEvent) => {
+      if (menuOpen && collapsesOnOutsideClick(window.innerWidth) && menuRef.current && !menuRef.current.contains(e.target as Node)
+        && !(e.target as Element).closest?.('[data-testid="menu-toggle"], [role="menu"]')) setMenuOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [menuOpen]);
+
+  const headerHidden = location.pathname.includes('scanner/detail') || window.self !== window.top;
+  const doLogout = async () => {
+    await logout().catch(() => {});
+    clear();
+    window.location.assign('/login');
+  };
+
+  return (
+    <div className={s.root}>
+      <div ref={menuRef}><SideMenu open={menuOpen} /></div>
+      <div className={s.column}>
+        {headerHidden ? null : <Header title={title} menuOpen={menuOpen} onToggleMenu={() => setMenuOpen((o) => !o)} onLogout={doLogout} />}
+        <main className={s.main}>
+          <Suspense fallback={<Splash />}><Outlet /></Suspense>
+        </main>
+      </div>
+      {locked ? <Suspense fallback={null}><LockScreen onLogout={doLogout} /></Suspense> : null}
+    </div>
+  );
+}

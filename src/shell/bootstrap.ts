@@ -1,0 +1,29 @@
+import i18n from '../i18n';
+import { fetchCommitHash, fetchPublicSettings } from '../api/auth';
+import { pickLanguage } from '../core/language';
+import { useSettings } from '../store/settings';
+import { LOCAL } from '../store/storageKeys';
+
+/**
+ * App start of spec §4: compare the build hash with the stored one (a new build clears the stored
+ * language and reloads so no stale chunk is used); else load public settings and set the language.
+ * Returns false when the page is about to reload.
+ */
+export async function bootstrap(): Promise<boolean> {
+  const hash = await fetchCommitHash().catch(() => null);
+  const stored = localStorage.getItem(LOCAL.commitHash);
+  if (hash && stored && hash !== stored) {
+    localStorage.setItem(LOCAL.commitHash, hash);
+    localStorage.removeItem(LOCAL.lang);
+    window.location.reload();
+    return false;
+  }
+  if (hash) localStorage.setItem(LOCAL.commitHash, hash);
+
+  const settings = await fetchPublicSettings().catch(() => ({}));
+  useSettings.getState().set(settings);
+  const lang = pickLanguage(localStorage.getItem(LOCAL.lang), (settings as { lang?: string }).lang, navigator.languages ?? [navigator.language]);
+  if (i18n.language !== lang) await i18n.changeLanguage(lang);
+  document.documentElement.lang = lang;
+  return true;
+}

@@ -1,0 +1,44 @@
+import { execSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+/** Writes dist/COMMITHASH (the git commit, else a hash of the bundle) and prints gzipped sizes. */
+function buildReport(): Plugin {
+  return {
+    name: 'dsms-build-report',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      let hash: string;
+      try {
+        hash = execSync('git rev-parse --short=12 HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+      } catch {
+        hash = '';
+      }
+      const content = createHash('sha256');
+      const rows: { file: string; gz: number; entry: boolean }[] = [];
+      for (const [file, out] of Object.entries(bundle)) {
+        if (!file.endsWith('.js') && !file.endsWith('.css')) continue;
+        const bytes = fs.readFileSync(path.join(dir, file));
+        content.update(bytes);
+        rows.push({ file, gz: zlib.gzipSync(bytes).length, entry: out.type === 'chunk' && out.isEntry });
+      }
+      fs.writeFileSync(path.join(dir, 'COMMITHASH'), `${hash ? `${hash}-` : ''}${content.digest('hex').slice(0, 12)}\n`);
+      rows.sort((a, b) => b.gz - a.gz);
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+      console.log('\nbundle sizes (gzip):');
+      for (const r of rows.slice(0, 15)) console.log(`  ${kb(r.gz).padStart(10)}  ${r.file}${r.entry ? '  [entry]' : ''}`);
+      fs.writeFileSync(path.join(dir, 'bundle-sizes.json'), JSON.stringify(rows, null, 2));
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), buildReport()],
+  server: { port: 5173, proxy: { '/api': 'http://localhost:8001' } },
+  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1500 },
+});
