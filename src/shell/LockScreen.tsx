@@ -9,7 +9,8 @@ import { displayText } from '../api/client';
 import { useSession } from '../store/session';
 
 const useStyles = makeStyles({
-  backdrop: { backdropFilter: 'blur(12px)', backgroundColor: tokens.colorBackgroundOverlay },
+  // Opaque: a locked screen must not show the patient data behind it.
+  backdrop: { backgroundImage: `linear-gradient(135deg, ${tokens.colorBrandBackgroundPressed}, ${tokens.colorBrandBackground})` },
   who: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalM, marginBottom: tokens.spacingVerticalL },
   name: { fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold },
 });

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { buildApp } from '../../server/app.js';
+import { connect } from '../../server/db/connect.js';
+import { migrateToLatest } from '../../server/db/migrate.js';
+import { seed } from '../../server/db/seed/demo.js';
+
+export const SHOTS = path.resolve('test-results/e2e');
+const DIST = path.resolve('dist');
+
+/** The real server, on a fresh SQLite file, serving the built front end on a free port. */
+export async function startServer() {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e tests run against the build (npm test builds first)');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-'));
+  const db = connect({ sqliteFile: path.join(dir, 'dsms.sqlite') });
+  await migrateToLatest(db);
+  await seed(db, true);
+  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn' }, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    db,
+    async close() {
+      await app.close();
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, never a downloaded one; flags keep it off the (closed) network. */
+export function launchBrowser(): Promise<Browser> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}

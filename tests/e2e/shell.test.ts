@@ -1,0 +1,131 @@
+import path from 'node:path';
+import zlib from 'node:zlib';
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import zhCN from '../../src/i18n/locales/zh-CN.json';
+import enUS from '../../src/i18n/locales/en-US.json';
+import { launchBrowser, SHOTS, startServer } from './harness.js';
+
+/** Spec §2 / issue budget: the JavaScript the login page and the shell load, gzipped. */
+const JS_BUDGET_BYTES = 300 * 1024;
+
+describe('shell in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let page: Page;
+  const scripts = new Set<string>();
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('request', (req) => {
+      if (req.resourceType() === 'script') scripts.add(new URL(req.url()).pathname);
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const sideMenu = () => page.getByTestId('side-menu');
+
+  async function lockAndUnlock(lang: 'zh-CN' | 'en-US', text: typeof zhCN) {
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: text.user.lockScreen }).click();
+    const lock = page.getByTestId('lock-screen');
+    await expect.poll(() => lock.isVisible()).toBe(true);
+    await shot(`lock-${lang}`);
+
+    // The lock survives a reload.
+    await page.reload();
+    await lock.waitFor();
+
+    await lock.getByRole('button', { name: text.lock.unlock }).click();
+    await lock.getByText(text.lock.enterPassword).waitFor();
+    await lock.locator('input[type=password]').fill('not-the-password');
+    await lock.getByRole('button', { name: text.lock.unlock }).click();
+    await lock.getByText(text.lock.wrongPassword).waitFor();
+
+    await lock.locator('input[type=password]').fill('dsms-admin');
+    await lock.getByRole('button', { name: text.lock.unlock }).click();
+    await lock.waitFor({ state: 'detached' });
+  }
+
+  it('logs in as admin, sees the server menu in zh-CN, switches to en-US, locks and unlocks, logs out', async () => {
+    await page.goto(`${server.url}/manage/log/login`);
+    await page.waitForURL(/\/login\?redirect=/);
+    await page.locator('input[name=username]').waitFor();
+    await shot('login-zh-CN');
+
+    await page.locator('input[name=username]').fill('admin');
+    await page.locator('input[name=password]').fill('dsms-admin');
+    await page.getByRole('button', { name: zhCN.login.submit }).click();
+    await page.waitForURL(/\/manage\/log\/login$/);
+    await sideMenu().waitFor();
+
+    // The side menu is the server's tree in Chinese, with the one-child "首页" group collapsed into Dashboard.
+    for (const name of ['首页', '病例管理', '切片管理', '系统管理']) await expect.poll(() => sideMenu().getByText(name, { exact: true }).count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('page-pending').textContent()).toContain('LogLogin');
+    await expect.poll(() => page.title()).toBe(`登录日志 - ${zhCN.app.titleSuffix}`);
+    await page.goto(`${server.url}/manage`);
+    await page.getByTestId('dashboard').waitFor();
+    await shot('shell-zh-CN');
+
+    // Sized from the build on disk, gzipped as a server would send them.
+    const sizes = Object.fromEntries([...scripts].map((p) => [p, zlib.gzipSync(fs.readFileSync(path.join('dist', p))).length]));
+    const loaded = Object.values(sizes).reduce((a, b) => a + b, 0);
+    fs.writeFileSync(path.join(SHOTS, 'js-budget.json'), JSON.stringify({ bytes_gzip: loaded, budget: JS_BUDGET_BYTES, files: sizes }, null, 2));
+    console.log(`login + shell JavaScript: ${(loaded / 1024).toFixed(1)} KB gzipped (budget ${JS_BUDGET_BYTES / 1024} KB)`);
+    expect(loaded).toBeLessThanOrEqual(JS_BUDGET_BYTES);
+
+    await lockAndUnlock('zh-CN', zhCN);
+
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: zhCN.user.language }).click();
+    await Promise.all([page.waitForEvent('load'), page.getByRole('menuitemradio', { name: 'English' }).click()]);
+    await sideMenu().waitFor();
+    for (const name of ['Home', 'Cases', 'Slides', 'System']) await expect.poll(() => sideMenu().getByText(name, { exact: true }).count()).toBeGreaterThan(0);
+    await page.getByTestId('dashboard').waitFor();
+    await shot('shell-en-US');
+
+    await lockAndUnlock('en-US', enUS);
+
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: enUS.user.logout }).click();
+    await page.waitForURL(/\/login$/);
+    await page.getByRole('button', { name: enUS.login.submit }).waitFor();
+    await shot('login-en-US');
+
+    // Logged out means the token is gone: the shell is not reachable any more.
+    await page.goto(`${server.url}/manage/dashboard`);
+    await page.waitForURL(/\/login\?redirect=/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows the server's login failure, and once signed in sends unknown paths to /404", async () => {
+    await page.goto(`${server.url}/login`);
+    const login = async (password: string) => {
+      await page.locator('input[name=username]').fill('registrar');
+      await page.locator('input[name=password]').fill(password);
+      await page.getByRole('button', { name: enUS.login.submit }).click();
+    };
+    await login('wrong-password');
+    await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('Wrong user name or password');
+
+    await login('dsms-demo');
+    await page.getByTestId('dashboard').waitFor();
+    // A registrar's menu holds only its roles' entries: no slide library, no logs.
+    await expect.poll(() => page.getByTestId('side-menu').getByText('Cases', { exact: true }).count()).toBe(1);
+    for (const absent of ['Slides', 'Logs']) expect(await page.getByTestId('side-menu').getByText(absent, { exact: true }).count()).toBe(0);
+    for (const unknown of ['/no/such/page', '/manage/not-a-menu-entry']) {
+      await page.goto(`${server.url}${unknown}`);
+      await page.waitForURL(/\/404$/);
+      await page.getByTestId('not-found').waitFor();
+    }
+  });
+});
