@@ -1,25 +1,16 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import type { MenuTable } from '../../db/schema.js';
 import type { SessionUser } from '../../http/types.js';
 import { isAdmin } from '../../http/access.js';
 
-export interface MenuNode {
-  id: number;
-  parent_id: number | null;
-  uri: string;
-  alias: string;
-  route_name: string;
-  name: string;
-  en_name: string;
-  is_show: string;
-  icon: string | null;
+type MenuRow = Selectable<MenuTable>;
+
+/** A menu row as the browser reads it (spec §3): `icon_path` mirrors `icon`, children nested. */
+export interface MenuNode extends MenuRow {
   icon_path: string | null;
-  external_link: number;
-  active_menu: string | null;
-  rank: number;
   children: MenuNode[];
 }
-
-type MenuRow = Omit<MenuNode, 'children' | 'icon_path'>;
 
 /** Builds the tree from flat rows, keeping only `allowed` ids and the ancestors that lead to them. */
 export function buildMenuTree(rows: MenuRow[], allowed: Set<number> | 'all'): MenuNode[] {
