@@ -58,11 +58,11 @@ export async function login(db: Db, input: LoginInput, client: ClientInfo, ttlSe
  * the attempt that reaches five sets the lock and restarts the count for after it.
  */
 async function countFailure(db: Db, userId: number, now: Date): Promise<number> {
-  await db.updateTable('users').set({ failed_attempts: sql<number>`failed_attempts + 1` }).where('id', '=', userId).execute();
-  const { failed_attempts } = await db.selectFrom('users').select('failed_attempts').where('id', '=', userId).executeTakeFirstOrThrow();
+  // RETURNING gives each attempt the count its own increment produced, on SQLite and PostgreSQL alike.
+  const { failed_attempts } = await db.updateTable('users').set({ failed_attempts: sql<number>`failed_attempts + 1` })
+    .where('id', '=', userId).returning('failed_attempts').executeTakeFirstOrThrow();
   if (failed_attempts >= MAX_FAILED_ATTEMPTS) {
-    await db.updateTable('users').set({ failed_attempts: 0, login_locked_until: lockEnd(now) })
-      .where('id', '=', userId).where('failed_attempts', '>=', MAX_FAILED_ATTEMPTS).execute();
+    await db.updateTable('users').set({ failed_attempts: 0, login_locked_until: lockEnd(now) }).where('id', '=', userId).execute();
   }
   return failed_attempts;
 }
