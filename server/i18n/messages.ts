@@ -1,5 +1,11 @@
-/** Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them. */
-export const messages = {
+import { slideMessages } from '../modules/slides/messages.js';
+import { uploadMessages } from '../modules/upload/messages.js';
+
+/**
+ * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
+ * A domain keeps its own messages beside its code (server/modules/<domain>/messages.ts) and is spread in here.
+ */
+const coreMessages = {
   'ok': { 'zh-CN': '操作成功', 'en-US': 'OK' },
   'error.internal': { 'zh-CN': '服务器内部错误，请稍后重试或联系管理员', 'en-US': 'Internal server error; try again later or contact the administrator' },
   'error.not_found': { 'zh-CN': '请求的资源不存在', 'en-US': 'The requested resource does not exist' },
@@ -25,5 +31,7 @@ export const messages = {
   'setting.key_required': { 'zh-CN': '请提供设置项名称 settings_key', 'en-US': 'settings_key is required' },
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
+
+export const messages = { ...coreMessages, ...uploadMessages, ...slideMessages };
 
 export type MessageKey = keyof typeof messages;
