@@ -13,6 +13,12 @@ import './http/types.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
+import { loadBasePages, loadEnums, SCHEMAS_DIR } from './modules/schemas/repository.js';
+import { schemaRoutes } from './modules/schemas/routes.js';
+import { SchemaStore } from './modules/schemas/store.js';
+import { loadResources } from './resources/definition.js';
+import { resourceRoutes } from './resources/routes.js';
+import path from 'node:path';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
 
@@ -49,6 +55,10 @@ export async function buildApp({ db, config, logger = true }: AppOptions): Promi
   authRoutes(app, db, config.tokenTtlSeconds);
   userRoutes(app, db);
   settingRoutes(app, db);
+  const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
+  const schemas = new SchemaStore(db, loadBasePages());
+  schemaRoutes(app, db, schemas, resources, loadEnums());
+  resourceRoutes(app, db, resources, schemas);
   commonRoutes(app, config.distDir);
 
   await registerStaticSite(app, config.distDir);

@@ -121,6 +121,27 @@ export interface OperationLogTable {
   created_at: string;
 }
 
+export interface PageSchemaVersionTable {
+  id: Generated<number>;
+  alias: string;
+  /** 0 for installations without hospitals. */
+  hospital_id: number;
+  version: number;
+  /** JSON merge patch (RFC 7386) over the repository's base schema. */
+  override: string;
+  note: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface ColumnPreferenceTable {
+  user_id: number;
+  route_key: string;
+  /** JSON: [{ prop, hidden }] in the user's order. */
+  columns: string;
+  updated_at: string;
+}
+
 export interface Database {
   hospitals: HospitalTable;
   users: UserTable;
@@ -136,4 +157,6 @@ export interface Database {
   auth_tokens: AuthTokenTable;
   login_logs: LoginLogTable;
   operation_logs: OperationLogTable;
+  page_schema_versions: PageSchemaVersionTable;
+  column_preferences: ColumnPreferenceTable;
 }

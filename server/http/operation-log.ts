@@ -11,7 +11,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function registerOperationLog(app: FastifyInstance, db: Db): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!WRITE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return payload;
+    if (!WRITE_METHODS.has(request.method) || !request.url.startsWith('/api/') || request.routeOptions.config?.audit === false) return payload;
     // Login attempts have their own log, with the reason; logging them here would double them.
     if (request.routeOptions.url === '/api/auth/login') return payload;
     await db.insertInto('operation_logs').values({

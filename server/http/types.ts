@@ -18,6 +18,8 @@ export interface SessionUser {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** false: a POST that only reads (long list filters) stays out of the operation log. */
+    audit?: boolean;
   }
   interface FastifyRequest {
     lang: Language;

@@ -1,3 +1,4 @@
+import { resourceMessages } from '../resources/messages.js';
 import { slideMessages } from '../modules/slides/messages.js';
 import { uploadMessages } from '../modules/upload/messages.js';
 
@@ -32,6 +33,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...uploadMessages, ...slideMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages };
 
 export type MessageKey = keyof typeof messages;

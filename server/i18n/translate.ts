@@ -17,8 +17,12 @@ export function pickLanguage(userLanguage?: string, acceptLanguage?: string): La
 
 export type Params = Record<string, string | number>;
 
+/** A parameter written `msg:<key>` is itself translated (e.g. the expected type inside a validation message). */
 export function translate(lang: Language, key: MessageKey | string, params: Params = {}): string {
   const entry = (messages as Record<string, Record<Language, string>>)[key];
   const text = entry ? entry[lang] ?? entry[DEFAULT_LANGUAGE] : key;
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    const value = String(params[name] ?? '');
+    return value.startsWith('msg:') ? translate(lang, value.slice(4)) : value;
+  });
 }

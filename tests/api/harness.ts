@@ -85,7 +85,7 @@ export interface CallOptions {
 }
 
 /** One API request the way the browser sends it: bearer token and `User-Language` when given. */
-export function call(app: FastifyInstance, method: 'GET' | 'POST', url: string, opts: CallOptions = {}) {
+export function call(app: FastifyInstance, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, opts: CallOptions = {}) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.lang) headers['user-language'] = opts.lang;

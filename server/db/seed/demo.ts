@@ -36,8 +36,16 @@ export async function seedSettings(db: Db): Promise<void> {
   }
 }
 
-/** Menus, permissions and roles are the product's own structure, seeded into an empty database. */
+/** Permission codes ship with the code that checks them, so every start adds the ones a new release brings. */
+export async function seedPermissions(db: Db): Promise<void> {
+  const known = new Set((await db.selectFrom('permissions').select('code').execute()).map((p) => p.code));
+  const missing = (read('./permissions.json') as { code: string }[]).filter((p) => !known.has(p.code));
+  if (missing.length) await db.insertInto('permissions').values(missing as never).execute();
+}
+
+/** Menus and roles are the product's own structure, seeded into an empty database. */
 export async function seedStructure(db: Db): Promise<void> {
+  await seedPermissions(db);
   if (await db.selectFrom('menus').select('id').limit(1).executeTakeFirst()) return;
   const now = new Date().toISOString();
   const insertMenus = async (nodes: SeedMenu[], parentId: number | null) => {
@@ -51,7 +59,6 @@ export async function seedStructure(db: Db): Promise<void> {
     }
   };
   await insertMenus(read('../../../schemas/menus.json'), null);
-  await db.insertInto('permissions').values(read('./permissions.json')).execute();
 
   const menus = await db.selectFrom('menus').select(['id', 'alias']).execute();
   for (const role of read('./roles.json') as SeedRole[]) {

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type ColumnType = 'integer' | 'number' | 'string' | 'date' | 'datetime' | 'boolean' | 'json';
+
+export interface ColumnDef {
+  type: ColumnType;
+  filter?: boolean;
+  sort?: boolean;
+  search?: boolean;
+  unique?: boolean;
+  /** false: never sent to the browser (password hashes). */
+  readable?: boolean;
+  /** false: never taken from a request body (ids, timestamps, server-managed state). */
+  writable?: boolean;
+}
+
+/** A filterable field stored in a join table: `id IN (SELECT key FROM table WHERE column <op> value)`. */
+export interface VirtualDef {
+  type: ColumnType;
+  filter: true;
+  via: { table: string; key: string; column: string };
+}
+
+export interface ResourceDef {
+  name: string;
+  table: string;
+  route: string;
+  /** The page whose form schema validates this resource's writes. */
+  page?: string;
+  optionLabel?: string;
+  optionValue?: string;
+  permissions: { list: string; read: string; create: string; update: string; delete: string };
+  defaultSort?: Record<string, 'asc' | 'desc'>;
+  hooks?: string;
+  /** Fields a hospital adds to the form without a migration are kept in the `extra` JSON column. */
+  extra?: boolean;
+  columns: Record<string, ColumnDef>;
+  virtual?: Record<string, VirtualDef>;
+}
+
+const IDENT = /^[a-z_][a-z0-9_]*$/;
+
+/** Resource files are data, but they name tables and columns that reach SQL: check every identifier once, at load. */
+export function checkResource(def: ResourceDef, file: string): ResourceDef {
+  const bad = (what: string) => { throw new Error(`${file}: ${what}`); };
+  if (!IDENT.test(def.name) || !IDENT.test(def.table)) bad('name and table must be lower-case identifiers');
+  if (!def.route?.startsWith('/api/')) bad('route must start with /api/');
+  if (!def.columns?.id) bad('an id column is required');
+  for (const col of [...Object.keys(def.columns), ...Object.keys(def.virtual ?? {})]) if (!IDENT.test(col)) bad(`bad column name ${col}`);
+  for (const v of Object.values(def.virtual ?? {})) if (![v.via.table, v.via.key, v.via.column].every((x) => IDENT.test(x))) bad('bad virtual join');
+  for (const key of ['list', 'read', 'create', 'update', 'delete'] as const) if (!def.permissions?.[key]) bad(`permissions.${key} is required`);
+  return def;
+}
+
+export function loadResources(dir: string): ResourceDef[] {
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+    .map((f) => checkResource(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as ResourceDef, f));
+}
+
+export const readableColumns = (def: ResourceDef) => Object.entries(def.columns).filter(([, c]) => c.readable !== false).map(([n]) => n);
+export const writableColumns = (def: ResourceDef) =>
+  Object.entries(def.columns).filter(([n, c]) => c.writable !== false && c.readable !== false && n !== 'id').map(([n]) => n);

@@ -1,0 +1,81 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { invertOperator, type FilterCondition, type Operator } from '../../src/core/filters.js';
+import { AppError } from '../http/errors.js';
+import { coerceValue } from './coerce.js';
+import type { ColumnType, ResourceDef } from './definition.js';
+
+type EB = ExpressionBuilder<any, any>;
+
+/**
+ * The one translation of filter conditions to SQL. Every column was checked against the resource's
+ * whitelist by parseListQuery and is checked again here; every value is a bound parameter.
+ * Items join left to right: `and`, `or`, and `except` (= and not) — for a column condition by the
+ * spec's operator inversion, for a group or a join-table field by NOT around it.
+ */
+export function whereFilter(eb: EB, conditions: FilterCondition[], def: ResourceDef, pg: boolean): Expression<SqlBool> {
+  let acc: Expression<SqlBool> | undefined;
+  for (const c of conditions) {
+    const combinator = c.condition ?? 'and';
+    const except = combinator === 'except';
+    const expr = c.child ? negateIf(eb, whereFilter(eb, c.child, def, pg), except) : leaf(eb, c, def, pg, except);
+    acc = acc === undefined ? expr : combinator === 'or' ? eb.or([acc, expr]) : eb.and([acc, expr]);
+  }
+  return acc ?? sql<SqlBool>`1 = 1`;
+}
+
+const negateIf = (eb: EB, e: Expression<SqlBool>, not: boolean) => (not ? eb.not(e) : e);
+
+function leaf(eb: EB, c: FilterCondition, def: ResourceDef, pg: boolean, except: boolean): Expression<SqlBool> {
+  const column = c.column!;
+  const virtual = def.virtual?.[column];
+  const type: ColumnType | undefined = def.columns[column]?.filter ? def.columns[column].type : virtual?.type;
+  if (!type) throw new AppError(422, 'resource.unknown_column', { column });
+  const op = c.operator ?? '=';
+
+  if (virtual) {
+    // "has a role that matches", computed in the join table; except means "has none that matches".
+    const inner = eb.selectFrom(virtual.via.table).select(virtual.via.key)
+      .where((ib) => compare(ib, eb.ref(`${virtual.via.table}.${virtual.via.column}`) as never, op, c.value, column, type, pg));
+    return negateIf(eb, eb(`${def.table}.id`, 'in', inner), except);
+  }
+  return compare(eb, eb.ref(`${def.table}.${column}`) as never, except ? invertOperator(op) : op, c.value, column, type, pg);
+}
+
+function compare(eb: EB, ref: Expression<unknown>, op: Operator, value: unknown, column: string, type: ColumnType, pg: boolean): Expression<SqlBool> {
+  const one = (v: unknown) => coerceValue(column, type, v);
+  switch (op) {
+    case '=': case '!=': case '>': case '>=': case '<': case '<=':
+      return eb(ref as never, op === '!=' ? '<>' : op, one(scalar(value, column)) as never);
+    case 'like': case 'not like': {
+      const pattern = `%${String(scalar(value, column)).slice(0, 200).replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+      // PostgreSQL's LIKE is case-sensitive where SQLite's is not; ILIKE keeps the two alike.
+      const keyword = sql.raw(`${op === 'not like' ? 'NOT ' : ''}${pg ? 'ILIKE' : 'LIKE'}`);
+      return sql<SqlBool>`${ref} ${keyword} ${pattern} ESCAPE '\\'`;
+    }
+    case 'in': case 'not in': {
+      const list = listOf(value, column).map(one);
+      return eb(ref as never, op, list as never);
+    }
+    case 'between': case 'not between': {
+      const [from, to] = pairOf(value, column).map(one);
+      const between = eb.between(ref as never, from as never, to as never);
+      return op === 'between' ? between : eb.not(between);
+    }
+  }
+}
+
+function scalar(value: unknown, column: string): unknown {
+  if (Array.isArray(value) || (value !== null && typeof value === 'object')) throw new AppError(422, 'resource.bad_value', { column, expected: 'msg:expected.string' });
+  return value;
+}
+
+function listOf(value: unknown, column: string): unknown[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [value];
+  if (list.length === 0 || list.length > 1000) throw new AppError(422, 'resource.bad_value', { column, expected: 'msg:expected.list' });
+  return list.map((v) => scalar(v, column));
+}
+
+function pairOf(value: unknown, column: string): [unknown, unknown] {
+  if (!Array.isArray(value) || value.length !== 2) throw new AppError(422, 'resource.bad_value', { column, expected: 'msg:expected.pair' });
+  return [scalar(value[0], column), scalar(value[1], column)];
+}

@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { SessionUser } from '../../http/types.js';
+
+export interface WriteContext { creating: boolean; id?: number; user: SessionUser }
+export type Row = Record<string, unknown> & { id: number };
+
+/**
+ * Domain code a generic resource needs: fields it consumes itself (passwords, join tables),
+ * values it derives, what it attaches to rows it reads, and what it refuses to delete.
+ */
+export interface ResourceHooks {
+  consumes?: string[];
+  afterRead?(db: Kysely<Database>, rows: Row[]): Promise<Row[]>;
+  beforeWrite?(data: Record<string, unknown>, ctx: WriteContext): Promise<Record<string, unknown>>;
+  afterWrite?(trx: Kysely<Database>, id: number, data: Record<string, unknown>, ctx: WriteContext): Promise<void>;
+  beforeDelete?(db: Kysely<Database>, ids: number[], ctx: WriteContext): Promise<void>;
+}

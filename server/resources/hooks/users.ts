@@ -1,0 +1,45 @@
+import { AppError } from '../../http/errors.js';
+import { hashPassword } from '../../modules/auth/passwords.js';
+import type { ResourceHooks } from './types.js';
+
+/** Users: the password is hashed, never stored; roles and hospitals live in join tables. */
+export const usersHooks: ResourceHooks = {
+  consumes: ['password', 'password_confirmation', 'role_ids', 'hospital_ids', 'roles', 'hospitals'],
+
+  async afterRead(db, rows) {
+    if (!rows.length) return rows;
+    const ids = rows.map((r) => r.id);
+    const [roles, hospitals] = await Promise.all([
+      db.selectFrom('user_roles').innerJoin('roles', 'roles.id', 'user_roles.role_id')
+        .select(['user_roles.user_id', 'roles.id', 'roles.name', 'roles.identification']).where('user_roles.user_id', 'in', ids).orderBy('roles.id').execute(),
+      db.selectFrom('user_hospitals').innerJoin('hospitals', 'hospitals.id', 'user_hospitals.hospital_id')
+        .select(['user_hospitals.user_id', 'hospitals.id', 'hospitals.name', 'hospitals.en_name']).where('user_hospitals.user_id', 'in', ids).orderBy('hospitals.id').execute(),
+    ]);
+    return rows.map((r) => {
+      const mine = roles.filter((x) => x.user_id === r.id).map(({ id, name, identification }) => ({ id, name, identification }));
+      const theirs = hospitals.filter((x) => x.user_id === r.id).map(({ id, name, en_name }) => ({ id, name, en_name }));
+      return { ...r, roles: mine, role_ids: mine.map((x) => x.id), hospitals: theirs, hospital_ids: theirs.map((x) => x.id) };
+    });
+  },
+
+  async beforeWrite(data) {
+    return typeof data.password === 'string' && data.password ? { password_hash: await hashPassword(data.password), failed_attempts: 0, login_locked_until: null } : {};
+  },
+
+  async afterWrite(trx, id, data) {
+    if (Array.isArray(data.role_ids)) {
+      await trx.deleteFrom('user_roles').where('user_id', '=', id).execute();
+      const ids = [...new Set(data.role_ids.map(Number))];
+      if (ids.length) await trx.insertInto('user_roles').values(ids.map((role_id) => ({ user_id: id, role_id }))).execute();
+    }
+    if (Array.isArray(data.hospital_ids)) {
+      await trx.deleteFrom('user_hospitals').where('user_id', '=', id).execute();
+      const ids = [...new Set(data.hospital_ids.map(Number))];
+      if (ids.length) await trx.insertInto('user_hospitals').values(ids.map((hospital_id) => ({ user_id: id, hospital_id }))).execute();
+    }
+  },
+
+  async beforeDelete(_db, ids, ctx) {
+    if (ids.includes(ctx.user.id)) throw new AppError(422, 'resource.cannot_delete_self');
+  },
+};

@@ -1,0 +1,110 @@
+import { isCombinator, isOperator, normaliseFilter, paramsToFilter, type FilterCondition } from '../../src/core/filters.js';
+import { AppError } from '../http/errors.js';
+import type { ResourceDef } from './definition.js';
+
+export const MAX_PAGE_SIZE = 2000;
+export const DEFAULT_PAGE_SIZE = 100;
+const MAX_CONDITIONS = 200;
+const MAX_DEPTH = 5;
+
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  sortBy: [string, 'asc' | 'desc'][];
+  filter: FilterCondition[];
+  tabs: { key: string; filter: FilterCondition[] }[];
+}
+
+/**
+ * Reads page, page_size, sort_by, search, params, filter and tabs from a query string (JSON text) or a
+ * POST body (JSON values), and checks every column against the resource's whitelist. Anything it
+ * cannot vouch for is a 422; nothing unchecked goes on to SQL.
+ */
+export function parseListQuery(raw: Record<string, unknown>, def: ResourceDef): ListQuery {
+  const page = positiveInt(raw.page, 1);
+  const pageSize = positiveInt(raw.page_size, DEFAULT_PAGE_SIZE);
+  if (pageSize > MAX_PAGE_SIZE || page > 1_000_000) throw new AppError(422, 'resource.bad_page');
+
+  const sortBy = parseSort(json(raw.sort_by, 'sort_by') ?? def.defaultSort ?? { id: 'desc' }, def);
+  const params = json(raw.params, 'params') ?? {};
+  if (typeof params !== 'object' || Array.isArray(params)) throw new AppError(422, 'resource.bad_shape', { param: 'params' });
+  const filter = [
+    ...checkConditions(paramsToFilter(params as Record<string, unknown>), def, 'params'),
+    ...checkConditions(asConditions(json(raw.filter, 'filter') ?? [], 'filter'), def, 'filter'),
+    ...searchConditions(raw.search, def),
+  ];
+  const tabsRaw = json(raw.tabs, 'tabs') ?? [];
+  if (!Array.isArray(tabsRaw) || tabsRaw.length > 20) throw new AppError(422, 'resource.bad_shape', { param: 'tabs' });
+  const tabs = tabsRaw.map((t) => {
+    if (!t || typeof t !== 'object' || typeof (t as { key?: unknown }).key !== 'string') throw new AppError(422, 'resource.bad_shape', { param: 'tabs' });
+    const tab = t as { key: string; filter?: unknown };
+    return { key: tab.key.slice(0, 64), filter: checkConditions(asConditions(tab.filter ?? [], 'tabs'), def, 'tabs') };
+  });
+  return { page, pageSize, sortBy, filter, tabs };
+}
+
+function positiveInt(v: unknown, fallback: number): number {
+  if (v === undefined || v === null || v === '') return fallback;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new AppError(422, 'resource.bad_page');
+  return n;
+}
+
+/** Query strings carry JSON text; bodies and qs-parsed `a[0][b]=` forms carry values already. */
+function json(v: unknown, param: string): unknown {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw new AppError(422, 'resource.bad_json', { param });
+  }
+}
+
+function parseSort(v: unknown, def: ResourceDef): [string, 'asc' | 'desc'][] {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new AppError(422, 'resource.bad_shape', { param: 'sort_by' });
+  return Object.entries(v as Record<string, unknown>).slice(0, 5).map(([column, dir]) => {
+    if (!def.columns[column]?.sort) throw new AppError(422, 'resource.unsortable_column', { column });
+    const d = String(dir).toLowerCase();
+    if (d !== 'asc' && d !== 'desc') throw new AppError(422, 'resource.bad_sort_direction');
+    return [column, d];
+  });
+}
+
+function asConditions(v: unknown, param: string): FilterCondition[] {
+  if (!Array.isArray(v)) throw new AppError(422, 'resource.bad_shape', { param });
+  return v as FilterCondition[];
+}
+
+function searchConditions(search: unknown, def: ResourceDef): FilterCondition[] {
+  if (typeof search !== 'string' || !search.trim()) return [];
+  const columns = Object.entries(def.columns).filter(([, c]) => c.search).map(([n]) => n);
+  if (!columns.length) return [];
+  const value = search.trim().slice(0, 200);
+  return [{ condition: 'and', child: columns.map((column) => ({ column, operator: 'like', value, condition: 'or' })) }];
+}
+
+/** Shape, operators, combinators and columns, recursively; values are coerced later, per column type. */
+function checkConditions(list: FilterCondition[], def: ResourceDef, param: string): FilterCondition[] {
+  let count = 0;
+  const walk = (items: unknown[], depth: number): void => {
+    if (depth > MAX_DEPTH) throw new AppError(422, 'resource.too_complex');
+    for (const item of items) {
+      if (++count > MAX_CONDITIONS) throw new AppError(422, 'resource.too_complex');
+      if (!item || typeof item !== 'object' || Array.isArray(item)) throw new AppError(422, 'resource.bad_shape', { param });
+      const c = item as Record<string, unknown>;
+      if (c.condition !== undefined && !isCombinator(c.condition)) throw new AppError(422, 'resource.bad_combinator', { condition: String(c.condition).slice(0, 20) });
+      if (c.child !== undefined) {
+        if (!Array.isArray(c.child)) throw new AppError(422, 'resource.bad_shape', { param });
+        walk(c.child, depth + 1);
+        continue;
+      }
+      if (c.operator !== undefined && !isOperator(c.operator)) throw new AppError(422, 'resource.bad_operator', { operator: String(c.operator).slice(0, 20) });
+      if (typeof c.column !== 'string' || !(def.columns[c.column]?.filter || def.virtual?.[c.column]?.filter)) {
+        throw new AppError(422, 'resource.unknown_column', { column: String(c.column).slice(0, 64) });
+      }
+    }
+  };
+  walk(list, 0);
+  return normaliseFilter(list);
+}

@@ -1,0 +1,145 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { isPostgres, type Db } from '../db/connect.js';
+import { AppError } from '../http/errors.js';
+import { coerceValue } from './coerce.js';
+import { readableColumns, writableColumns, type ResourceDef } from './definition.js';
+import { whereFilter } from './filter-sql.js';
+import type { ResourceHooks, Row, WriteContext } from './hooks/types.js';
+import type { ListQuery } from './list-query.js';
+
+/** Resource tables are named by data, not by the Database type, so the generic queries use an untyped view. */
+const loose = (db: Db) => db as unknown as Kysely<any>;
+
+export async function listRows(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, q: ListQuery) {
+  const pg = isPostgres(db);
+  const base = loose(db).selectFrom(def.table).where((eb) => whereFilter(eb, q.filter, def, pg));
+  const countQuery = base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  let rowsQuery = base.select(selection(def)).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
+  for (const [column, dir] of q.sortBy) rowsQuery = rowsQuery.orderBy(`${def.table}.${column}`, dir);
+  // A unique last key keeps pages stable when sorted values repeat.
+  if (!q.sortBy.some(([c]) => c === 'id')) rowsQuery = rowsQuery.orderBy(`${def.table}.id`, 'desc');
+  const [count, rows] = await Promise.all([countQuery, rowsQuery.execute()]);
+  const total = Number(count.n);
+  return {
+    data: await finish(db, def, hooks, rows),
+    total,
+    current_page: q.page,
+    per_page: q.pageSize,
+    total_pages: Math.ceil(total / q.pageSize),
+  };
+}
+
+/** Per-tab counts under the same filters (spec §7 count call). */
+export async function countTabs(db: Db, def: ResourceDef, q: ListQuery): Promise<Record<string, number>> {
+  const pg = isPostgres(db);
+  const tabs = q.tabs.length ? q.tabs : [{ key: 'total', filter: [] }];
+  const counts = await Promise.all(tabs.map((tab) =>
+    loose(db).selectFrom(def.table)
+      .where((eb) => eb.and([whereFilter(eb, q.filter, def, pg), whereFilter(eb, tab.filter, def, pg)]))
+      .select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()));
+  return Object.fromEntries(tabs.map((t, i) => [t.key, Number(counts[i].n)]));
+}
+
+export async function getRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number): Promise<Row> {
+  const row = await loose(db).selectFrom(def.table).select(selection(def)).where(`${def.table}.id`, '=', id).executeTakeFirst();
+  if (!row) throw new AppError(404, 'resource.not_found');
+  return (await finish(db, def, hooks, [row]))[0];
+}
+
+export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, data: Record<string, unknown>, ctx: WriteContext): Promise<number> {
+  const { columns, extra } = splitWrite(def, hooks, data);
+  await checkUnique(db, def, columns);
+  const now = new Date().toISOString();
+  const values = {
+    ...columns,
+    ...(await hooks?.beforeWrite?.(data, ctx)),
+    ...(def.columns.created_at ? { created_at: now } : {}),
+    ...(def.columns.updated_at ? { updated_at: now } : {}),
+    ...(def.extra ? { extra: JSON.stringify(extra) } : {}),
+  };
+  return db.transaction().execute(async (trx) => {
+    const { id } = await loose(trx).insertInto(def.table).values(values).returning('id').executeTakeFirstOrThrow();
+    await hooks?.afterWrite?.(trx, Number(id), data, { ...ctx, id: Number(id) });
+    return Number(id);
+  });
+}
+
+export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, patch: Record<string, unknown>, ctx: WriteContext): Promise<void> {
+  const { columns, extra } = splitWrite(def, hooks, patch);
+  await checkUnique(db, def, columns, id);
+  let extraJson: string | undefined;
+  if (def.extra && Object.keys(extra).length) {
+    const current = await loose(db).selectFrom(def.table).select('extra').where('id', '=', id).executeTakeFirst();
+    extraJson = JSON.stringify({ ...parseExtra(current?.extra), ...extra });
+  }
+  const values = {
+    ...columns,
+    ...(await hooks?.beforeWrite?.(patch, ctx)),
+    ...(def.columns.updated_at ? { updated_at: new Date().toISOString() } : {}),
+    ...(extraJson ? { extra: extraJson } : {}),
+  };
+  await db.transaction().execute(async (trx) => {
+    if (Object.keys(values).length) await loose(trx).updateTable(def.table).set(values).where('id', '=', id).execute();
+    await hooks?.afterWrite?.(trx, id, patch, ctx);
+  });
+}
+
+export async function deleteRows(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, ids: number[], ctx: WriteContext): Promise<number> {
+  await hooks?.beforeDelete?.(db, ids, ctx);
+  try {
+    const res = await loose(db).deleteFrom(def.table).where('id', 'in', ids).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  } catch (e) {
+    if (/foreign key|violates/i.test(String((e as Error).message))) throw new AppError(409, 'resource.in_use');
+    throw e;
+  }
+}
+
+function selection(def: ResourceDef): string[] {
+  return [...readableColumns(def), ...(def.extra ? ['extra'] : [])].map((c) => `${def.table}.${c}`);
+}
+
+/** Extra fields are spread into the row (real columns win); hooks attach what they own. */
+async function finish(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, rows: Record<string, unknown>[]): Promise<Row[]> {
+  const flat = rows.map((r) => {
+    if (!def.extra) return r as Row;
+    const { extra, ...rest } = r;
+    return { ...parseExtra(extra), ...rest } as Row;
+  });
+  return hooks?.afterRead ? hooks.afterRead(db, flat) : flat;
+}
+
+function parseExtra(text: unknown): Record<string, unknown> {
+  try {
+    const v = JSON.parse(String(text ?? '{}'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Body fields go to real columns (typed), to the hooks, or — when the resource allows — to `extra`. */
+function splitWrite(def: ResourceDef, hooks: ResourceHooks | undefined, data: Record<string, unknown>) {
+  const writable = new Set(writableColumns(def));
+  const skip = new Set([...(hooks?.consumes ?? []), ...Object.keys(def.columns), ...Object.keys(def.virtual ?? {}), 'extra']);
+  const columns: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (writable.has(key)) columns[key] = value === null || value === '' ? null : coerceValue(key, def.columns[key].type, value);
+    else if (def.extra && !skip.has(key) && /^[a-z_][a-z0-9_]{0,63}$/i.test(key)) extra[key] = value;
+  }
+  return { columns, extra };
+}
+
+async function checkUnique(db: Db, def: ResourceDef, columns: Record<string, unknown>, exceptId?: number): Promise<void> {
+  for (const [name, col] of Object.entries(def.columns)) {
+    if (!col.unique || columns[name] === undefined || columns[name] === null) continue;
+    let q = loose(db).selectFrom(def.table).select('id').where(name, '=', columns[name]);
+    if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
+    if (await q.executeTakeFirst()) {
+      throw new AppError(409, 'resource.duplicate', { field: name, value: String(columns[name]) },
+        { [name]: [{ key: 'resource.duplicate', params: { field: name, value: String(columns[name]) } }] });
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/connect.js';
+import { ok } from '../http/envelope.js';
+import { AppError } from '../http/errors.js';
+import type { SchemaStore } from '../modules/schemas/store.js';
+import type { ResourceDef } from './definition.js';
+import { hooksByName } from './hooks/index.js';
+import { parseListQuery } from './list-query.js';
+import { countTabs, deleteRows, getRow, insertRow, listRows, updateRow } from './queries.js';
+import { validateWrite } from './write-validation.js';
+
+const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+const Body = Type.Record(Type.String(), Type.Unknown());
+
+/** The generic resource API of spec §7 for every resource in schemas/resources. */
+export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[], store: SchemaStore): void {
+  for (const def of defs) {
+    const hooks = def.hooks ? hooksByName[def.hooks] : undefined;
+    if (def.hooks && !hooks) throw new Error(`resource ${def.name}: no hooks named ${def.hooks}`);
+    const tags = [`resource:${def.name}`];
+    const context = (request: FastifyRequest, creating: boolean, id?: number) => ({ creating, id, user: request.auth! });
+    const formPage = async (request: FastifyRequest) => (def.page ? (await store.layered(def.page, request.auth!.hospitalId ?? 0)).schema : undefined);
+
+    const list = async (raw: Record<string, unknown>) => ok(await listRows(db, def, hooks, parseListQuery(raw, def)));
+    const count = async (raw: Record<string, unknown>) => ok(await countTabs(db, def, parseListQuery(raw, def)));
+    // POST variants carry long filters in the body; they read, so they are not operation-logged.
+    const read = { access: { permission: def.permissions.list }, audit: false };
+    app.get(`${def.route}/lists`, { config: read, schema: { tags } }, (r) => list(r.query as Record<string, unknown>));
+    app.post(`${def.route}/lists`, { config: read, schema: { tags, body: Body } }, (r) => list(r.body as Record<string, unknown>));
+    app.get(`${def.route}/count`, { config: read, schema: { tags } }, (r) => count(r.query as Record<string, unknown>));
+    app.post(`${def.route}/count`, { config: read, schema: { tags, body: Body } }, (r) => count(r.body as Record<string, unknown>));
+
+    app.get(`${def.route}/item/:id`, { config: { access: { permission: def.permissions.read } }, schema: { tags, params: Id } }, async (request) =>
+      ok(await getRow(db, def, hooks, (request.params as { id: number }).id)));
+
+    app.post(`${def.route}/store`, { config: { access: { permission: def.permissions.create } }, schema: { tags, body: Body } }, async (request) => {
+      const data = request.body as Record<string, unknown>;
+      const page = await formPage(request);
+      if (page) validateWrite(page, data, true, request.lang);
+      const id = await insertRow(db, def, hooks, data, context(request, true));
+      return ok(await getRow(db, def, hooks, id));
+    });
+
+    app.patch(`${def.route}/update/:id`, { config: { access: { permission: def.permissions.update } }, schema: { tags, params: Id, body: Body } }, async (request) => {
+      const { id } = request.params as { id: number };
+      const patch = request.body as Record<string, unknown>;
+      const current = await getRow(db, def, hooks, id);
+      const page = await formPage(request);
+      // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
+      if (page) validateWrite(page, { ...current, ...patch }, false, request.lang);
+      await updateRow(db, def, hooks, id, patch, context(request, false, id));
+      return ok(await getRow(db, def, hooks, id));
+    });
+
+    app.delete(`${def.route}/destroy`, {
+      config: { access: { permission: def.permissions.delete } },
+      schema: { tags, body: Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 }) }) },
+    }, async (request) => {
+      const { ids } = request.body as { ids: number[] };
+      if (!ids.length) throw new AppError(422, 'resource.ids_required');
+      return ok({ deleted: await deleteRows(db, def, hooks, ids, context(request, false)) });
+    });
+  }
+}
