@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
 import type { Database } from './schema.js';
 
 export interface DbOptions {
@@ -11,6 +11,8 @@ export interface DbOptions {
   sqliteFile?: string;
   /** PostgreSQL schema to use (tests isolate themselves in one). */
   pgSchema?: string;
+  /** Kysely's query log; tests use it to see every statement that reaches the database. */
+  log?: LogConfig;
 }
 
 export type Db = Kysely<Database>;
@@ -22,7 +24,7 @@ export function connect(opts: DbOptions): Db {
       max: 10,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });
   }
   const file = opts.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -31,7 +33,7 @@ export function connect(opts: DbOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: opts.log });
 }
 
 export function isPostgres(db: Kysely<any>): boolean {

@@ -1,6 +1,6 @@
 import { constants, publicEncrypt, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type LogConfig } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import { connect, type Db } from '../../server/db/connect.js';
@@ -19,7 +19,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startApp(kind: string): Promise<Harness> {
+export async function startApp(kind: string, opts: { log?: LogConfig } = {}): Promise<Harness> {
   let db: Db;
   let dropSchema = async () => {};
   if (kind === 'postgres') {
@@ -29,12 +29,12 @@ export async function startApp(kind: string): Promise<Harness> {
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.end();
-    db = connect({ databaseUrl: url, pgSchema: schema });
+    db = connect({ databaseUrl: url, pgSchema: schema, log: opts.log });
     dropSchema = async () => {
       await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
     };
   } else {
-    db = connect({ sqliteFile: ':memory:' });
+    db = connect({ sqliteFile: ':memory:', log: opts.log });
   }
   await migrateToLatest(db);
   await seed(db, true);
