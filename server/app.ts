@@ -18,6 +18,8 @@ import { schemaRoutes } from './modules/schemas/routes.js';
 import { SchemaStore } from './modules/schemas/store.js';
 import { loadResources } from './resources/definition.js';
 import { resourceRoutes } from './resources/routes.js';
+import { logRoutes } from './modules/logs/routes.js';
+import { accountRoutes } from './modules/account/routes.js';
 import path from 'node:path';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
@@ -54,11 +56,13 @@ export async function buildApp({ db, config, logger = true }: AppOptions): Promi
 
   authRoutes(app, db, config.tokenTtlSeconds);
   userRoutes(app, db);
-  settingRoutes(app, db);
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
   const schemas = new SchemaStore(db, loadBasePages());
+  settingRoutes(app, db, (key, hospitalId) => schemas.formForSetting(key, hospitalId));
+  accountRoutes(app, db, schemas);
   schemaRoutes(app, db, schemas, resources, loadEnums());
   resourceRoutes(app, db, resources, schemas);
+  logRoutes(app, db);
   commonRoutes(app, config.distDir);
 
   await registerStaticSite(app, config.distDir);

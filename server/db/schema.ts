@@ -142,6 +142,55 @@ export interface ColumnPreferenceTable {
   updated_at: string;
 }
 
+export interface LabelTable {
+  id: Generated<number>;
+  name: string;
+  en_name: string | null;
+  parent_id: number | null;
+  color: string | null;
+  description: string | null;
+  rank: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReagentTable {
+  id: Generated<number>;
+  name: string;
+  /** ihc | special_stain | molecular (spec §4 special examinations) */
+  type: string;
+  clone_no: string | null;
+  manufacturer: string | null;
+  specification: string | null;
+  status: number;
+  rank: number;
+  remark: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ErrorLogTable {
+  id: Generated<number>;
+  user_id: number | null;
+  username: string | null;
+  page: string | null;
+  message: string;
+  user_agent: string | null;
+  created_at: string;
+}
+
+export interface SectionLogTable {
+  id: Generated<number>;
+  slide_id: number | null;
+  slide_name: string | null;
+  case_id: number | null;
+  user_id: number | null;
+  username: string | null;
+  action: string;
+  detail: string | null;
+  created_at: string;
+}
+
 export interface Database {
   hospitals: HospitalTable;
   users: UserTable;
@@ -159,4 +208,8 @@ export interface Database {
   operation_logs: OperationLogTable;
   page_schema_versions: PageSchemaVersionTable;
   column_preferences: ColumnPreferenceTable;
+  labels: LabelTable;
+  reagents: ReagentTable;
+  error_logs: ErrorLogTable;
+  section_logs: SectionLogTable;
 }

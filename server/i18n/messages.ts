@@ -28,6 +28,7 @@ const coreMessages = {
   'auth.user_locked': { 'zh-CN': '账号已被管理员锁定，请联系管理员', 'en-US': 'This account was locked by an administrator; contact the administrator' },
   'auth.user_expired': { 'zh-CN': '账号已过期，请联系管理员', 'en-US': 'This account has expired; contact the administrator' },
   'auth.hospital_not_allowed': { 'zh-CN': '您不属于该医院', 'en-US': 'You do not belong to that hospital' },
+  'account.old_password_wrong': { 'zh-CN': '当前密码错误', 'en-US': 'The current password is wrong' },
   'user.not_found': { 'zh-CN': '用户不存在', 'en-US': 'User not found' },
   'setting.key_required': { 'zh-CN': '请提供设置项名称 settings_key', 'en-US': 'settings_key is required' },
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },

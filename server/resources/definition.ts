@@ -30,13 +30,17 @@ export interface ResourceDef {
   page?: string;
   optionLabel?: string;
   optionValue?: string;
-  permissions: { list: string; read: string; create: string; update: string; delete: string };
+  permissions: { list: string; read: string; create?: string; update?: string; delete?: string };
   defaultSort?: Record<string, 'asc' | 'desc'>;
   hooks?: string;
   /** Fields a hospital adds to the form without a migration are kept in the `extra` JSON column. */
   extra?: boolean;
   columns: Record<string, ColumnDef>;
   virtual?: Record<string, VirtualDef>;
+  /** Logs: only lists, counts and items; no write routes exist. */
+  readOnly?: boolean;
+  /** Rows may hold a parent id (menus, labels); deleting a parent deletes its subtree. */
+  parentField?: string;
 }
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
@@ -49,7 +53,9 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   if (!def.columns?.id) bad('an id column is required');
   for (const col of [...Object.keys(def.columns), ...Object.keys(def.virtual ?? {})]) if (!IDENT.test(col)) bad(`bad column name ${col}`);
   for (const v of Object.values(def.virtual ?? {})) if (![v.via.table, v.via.key, v.via.column].every((x) => IDENT.test(x))) bad('bad virtual join');
-  for (const key of ['list', 'read', 'create', 'update', 'delete'] as const) if (!def.permissions?.[key]) bad(`permissions.${key} is required`);
+  const needed = def.readOnly ? (['list', 'read'] as const) : (['list', 'read', 'create', 'update', 'delete'] as const);
+  for (const key of needed) if (!def.permissions?.[key]) bad(`permissions.${key} is required`);
+  if (def.parentField && !def.columns[def.parentField]) bad(`parentField ${def.parentField} is not a column`);
   return def;
 }
 

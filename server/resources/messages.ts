@@ -14,6 +14,7 @@ export const resourceMessages = {
   'resource.duplicate': { 'zh-CN': '{{field}} 已存在：{{value}}', 'en-US': '{{field}} already exists: {{value}}' },
   'resource.ids_required': { 'zh-CN': '请至少选择一条记录', 'en-US': 'Select at least one record' },
   'resource.cannot_delete_self': { 'zh-CN': '不能删除当前登录的账号', 'en-US': 'You cannot delete the account you are signed in with' },
+  'resource.parent_cycle': { 'zh-CN': '不能移动到自身或其下级节点之下', 'en-US': 'An entry cannot be moved under itself or one of its children' },
   'resource.in_use': { 'zh-CN': '记录仍被引用，无法删除', 'en-US': 'The record is still in use and cannot be deleted' },
   'expected.integer': { 'zh-CN': '整数', 'en-US': 'an integer' },
   'expected.number': { 'zh-CN': '数字', 'en-US': 'a number' },

@@ -3,7 +3,8 @@ import type { Database } from '../db/schema.js';
 import { isPostgres, type Db } from '../db/connect.js';
 import { AppError } from '../http/errors.js';
 import { coerceValue } from './coerce.js';
-import { readableColumns, writableColumns, type ResourceDef } from './definition.js';
+import { mapConstraintError } from './db-errors.js';
+import { readableColumns, writableColumns, type ColumnType, type ResourceDef } from './definition.js';
 import { whereFilter } from './filter-sql.js';
 import type { ResourceHooks, Row, WriteContext } from './hooks/types.js';
 import type { ListQuery } from './list-query.js';
@@ -62,12 +63,14 @@ export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
     const { id } = await loose(trx).insertInto(def.table).values(values).returning('id').executeTakeFirstOrThrow();
     await hooks?.afterWrite?.(trx, Number(id), data, { ...ctx, id: Number(id) });
     return Number(id);
-  });
+  }).catch(mapConstraintError);
 }
 
 export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, patch: Record<string, unknown>, ctx: WriteContext): Promise<void> {
   const { columns, extra } = splitWrite(def, hooks, patch);
   await checkUnique(db, def, columns, id);
+  const parent = def.parentField ? columns[def.parentField] : undefined;
+  if (typeof parent === 'number' && (await withDescendants(db, def, [id])).includes(parent)) throw new AppError(422, 'resource.parent_cycle');
   let extraJson: string | undefined;
   if (def.extra && Object.keys(extra).length) {
     const current = await loose(db).selectFrom(def.table).select('extra').where('id', '=', id).executeTakeFirst();
@@ -82,32 +85,61 @@ export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
   await db.transaction().execute(async (trx) => {
     if (Object.keys(values).length) await loose(trx).updateTable(def.table).set(values).where('id', '=', id).execute();
     await hooks?.afterWrite?.(trx, id, patch, ctx);
-  });
+  }).catch(mapConstraintError);
 }
 
 export async function deleteRows(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, ids: number[], ctx: WriteContext): Promise<number> {
   await hooks?.beforeDelete?.(db, ids, ctx);
-  try {
-    const res = await loose(db).deleteFrom(def.table).where('id', 'in', ids).executeTakeFirst();
-    return Number(res.numDeletedRows);
-  } catch (e) {
-    if (/foreign key|violates/i.test(String((e as Error).message))) throw new AppError(409, 'resource.in_use');
-    throw e;
+  const all = def.parentField ? await withDescendants(db, def, ids) : ids;
+  // Counted before deleting: a cascade inside the statement makes SQLite's and PostgreSQL's own counts differ.
+  const { n } = await loose(db).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n')).where('id', 'in', all).executeTakeFirstOrThrow();
+  await loose(db).deleteFrom(def.table).where('id', 'in', all).execute().catch(mapConstraintError);
+  return Number(n);
+}
+
+/** Tree rows (menus, labels): a deleted parent takes its subtree with it, never leaving orphans. */
+async function withDescendants(db: Db, def: ResourceDef, ids: number[]): Promise<number[]> {
+  const all = new Set(ids);
+  let frontier = ids;
+  while (frontier.length) {
+    const children = await loose(db).selectFrom(def.table).select('id').where(def.parentField!, 'in', frontier).execute();
+    frontier = children.map((c) => Number(c.id)).filter((id) => !all.has(id));
+    frontier.forEach((id) => all.add(id));
   }
+  return [...all];
 }
 
 function selection(def: ResourceDef): string[] {
   return [...readableColumns(def), ...(def.extra ? ['extra'] : [])].map((c) => `${def.table}.${c}`);
 }
 
-/** Extra fields are spread into the row (real columns win); hooks attach what they own. */
+/** JSON columns are stored as text on both databases; values arrive as JSON. */
+function toColumn(key: string, type: ColumnType, value: unknown): unknown {
+  // An empty text is a value; an empty number or date field means "none".
+  if (value === null || (value === '' && type !== 'string')) return null;
+  if (type === 'json') return JSON.stringify(value);
+  return coerceValue(key, type, value);
+}
+
+/** JSON columns are parsed, extra fields spread into the row (real columns win); hooks attach what they own. */
 async function finish(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, rows: Record<string, unknown>[]): Promise<Row[]> {
-  const flat = rows.map((r) => {
+  const jsonColumns = Object.entries(def.columns).filter(([n, c]) => c.type === 'json' && !(def.extra && n === 'extra')).map(([n]) => n);
+  const flat = rows.map((raw) => {
+    const r = { ...raw };
+    for (const c of jsonColumns) if (typeof r[c] === 'string') r[c] = parseJson(r[c] as string);
     if (!def.extra) return r as Row;
     const { extra, ...rest } = r;
     return { ...parseExtra(extra), ...rest } as Row;
   });
   return hooks?.afterRead ? hooks.afterRead(db, flat) : flat;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 function parseExtra(text: unknown): Record<string, unknown> {
@@ -126,7 +158,7 @@ function splitWrite(def: ResourceDef, hooks: ResourceHooks | undefined, data: Re
   const columns: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
-    if (writable.has(key)) columns[key] = value === null || value === '' ? null : coerceValue(key, def.columns[key].type, value);
+    if (writable.has(key)) columns[key] = toColumn(key, def.columns[key].type, value);
     else if (def.extra && !skip.has(key) && /^[a-z_][a-z0-9_]{0,63}$/i.test(key)) extra[key] = value;
   }
   return { columns, extra };

@@ -34,7 +34,10 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
     app.get(`${def.route}/item/:id`, { config: { access: { permission: def.permissions.read } }, schema: { tags, params: Id } }, async (request) =>
       ok(await getRow(db, def, hooks, (request.params as { id: number }).id)));
 
-    app.post(`${def.route}/store`, { config: { access: { permission: def.permissions.create } }, schema: { tags, body: Body } }, async (request) => {
+    if (def.readOnly) continue;
+    const perm = (key: 'create' | 'update' | 'delete') => ({ access: { permission: def.permissions[key]! } });
+
+    app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body } }, async (request) => {
       const data = request.body as Record<string, unknown>;
       const page = await formPage(request);
       if (page) validateWrite(page, data, true, request.lang);
@@ -42,7 +45,7 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
       return ok(await getRow(db, def, hooks, id));
     });
 
-    app.patch(`${def.route}/update/:id`, { config: { access: { permission: def.permissions.update } }, schema: { tags, params: Id, body: Body } }, async (request) => {
+    app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body } }, async (request) => {
       const { id } = request.params as { id: number };
       const patch = request.body as Record<string, unknown>;
       const current = await getRow(db, def, hooks, id);
@@ -54,7 +57,7 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
     });
 
     app.delete(`${def.route}/destroy`, {
-      config: { access: { permission: def.permissions.delete } },
+      config: perm('delete'),
       schema: { tags, body: Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 }) }) },
     }, async (request) => {
       const { ids } = request.body as { ids: number[] };

@@ -16,7 +16,8 @@ interface FormRules {
 }
 interface FormDef { schema: object; uiSchema?: Record<string, { 'ui:title'?: Label }>; rules?: FormRules; createOnly?: string[] }
 
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false });
+// useDefaults fills what the form would have filled (rjsf applies the same defaults in the browser).
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
 addFormats.default(ajv);
 const compiled = new Map<string, ValidateFunction>();
 

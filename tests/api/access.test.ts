@@ -161,7 +161,7 @@ describe.each(databases)('access [%s]', (kind) => {
 
     it('masks secrets inside a setting sent as JSON text', async () => {
       // system_config travels as a JSON string (spec §7) and holds the FTP password.
-      const settings_value = JSON.stringify({ network_protocol: 'http', hisport: 8001, ftpuser: 'scan', ftppassword: 'ftp-secret' });
+      const settings_value = JSON.stringify({ network_protocol: 'http', hisport: 8001, upload_protocol: 'ftp', ftpuser: 'scan', ftppassword: 'ftp-secret' });
       const row = await loggedBy(postSetting(admin, { settings_key: 'system_config', settings_value }), (r) => r.route === SETTING);
       expect(row.status_code).toBe(200);
       expect(row.payload).not.toContain('ftp-secret');
@@ -169,7 +169,7 @@ describe.each(databases)('access [%s]', (kind) => {
     });
 
     it('shows secrets of a setting only to those who may change settings', async () => {
-      const config = JSON.stringify({ network_protocol: 'http', hisport: 8001, ftpuser: 'scan', ftppassword: 'ftp-secret' });
+      const config = JSON.stringify({ network_protocol: 'http', hisport: 8001, upload_protocol: 'ftp', ftpuser: 'scan', ftppassword: 'ftp-secret' });
       await postSetting(admin, { settings_key: 'system_config', settings_value: config })();
       const read = async (token: string) => JSON.parse((await call(h.app, 'GET', `${SETTING}/get?settings_key=system_config`, { token })).json().data);
       expect(await read(admin)).toMatchObject({ ftpuser: 'scan', ftppassword: 'ftp-secret' });

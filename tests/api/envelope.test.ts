@@ -129,10 +129,21 @@ describe.each(databases)('envelope [%s]', (kind) => {
       await write({ settings_key: 'report_footer', settings_value: { text: 'Changed' } });
       expect((await readPublic()).report_footer).toEqual({ text: 'Changed' });
 
-      const config = JSON.stringify({ network_protocol: 'https', hisport: 9001 });
+      const config = JSON.stringify({ network_protocol: 'https', hisport: 9001, upload_protocol: 'http' });
       await write({ settings_key: 'system_config', settings_value: config });
       expect(await readOne('system_config')).toBe(config);
       expect(await readPublic()).not.toHaveProperty('system_config');
+    });
+
+    it('POST /api/common/setting validates system_config with the SettingOther form and changes nothing when it fails', async () => {
+      const before = await call(h.app, 'GET', `${SETTING}/get?settings_key=system_config`, { token: admin });
+      const bad = JSON.stringify({ network_protocol: 'gopher', hisport: 70000, upload_protocol: 'ftp' });
+      const res = await call(h.app, 'POST', SETTING, { token: admin, lang: 'en-US', payload: { settings_key: 'system_config', settings_value: bad } });
+      expect(res.statusCode).toBe(422);
+      expect(Object.keys(res.json().errors).sort()).toEqual(['ftpuser', 'hisport', 'network_protocol']);
+      expect(res.json().errors.hisport).toEqual(['HIS port must be at most 65535']);
+      const after = await call(h.app, 'GET', `${SETTING}/get?settings_key=system_config`, { token: admin });
+      expect(after.json().data).toBe(before.json().data);
     });
 
     it('POST /api/common/setting refuses a missing key and changes nothing', async () => {

@@ -26,6 +26,14 @@ export class SchemaStore {
     return { alias, version: current?.version ?? 0, schema: current ? merge(base, current.override) : base };
   }
 
+  /** The layered page whose form edits setting `key` (form.source.setting), if any. */
+  async formForSetting(key: string, hospitalId: number): Promise<PageSchema | undefined> {
+    for (const [alias, page] of this.bases) {
+      if ((page.form as { source?: { setting?: string } } | undefined)?.source?.setting === key) return (await this.layered(alias, hospitalId)).schema;
+    }
+    return undefined;
+  }
+
   async save(alias: string, hospitalId: number, override: unknown, by: string, note?: string): Promise<Layered> {
     if (!override || typeof override !== 'object' || Array.isArray(override)) {
       throw new AppError(422, 'schema.invalid', { detail: 'override must be a JSON object' });

@@ -6,10 +6,15 @@ import { ok } from '../../http/envelope.js';
 import { maskSecretsInText } from '../../http/secrets.js';
 import { notFound } from '../../http/errors.js';
 import { getSetting, publicSettings, putSetting } from './queries.js';
+import { validateWrite } from '../../resources/write-validation.js';
+import type { PageSchema } from '../schemas/repository.js';
 
 const KEY = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.-]+$' });
 
-export function settingRoutes(app: FastifyInstance, db: Db): void {
+/** The page whose form edits a setting (form.source.setting), to validate writes with; undefined when none does. */
+export type SettingForm = (key: string, hospitalId: number) => Promise<PageSchema | undefined>;
+
+export function settingRoutes(app: FastifyInstance, db: Db, formFor: SettingForm): void {
   // Spec §7: the reader takes data.data (lang, hospital_logo, dingding_login_app_id, …).
   app.get('/api/common/setting', { config: { access: 'public' }, schema: { tags: ['settings'] } }, async () =>
     ok({ data: await publicSettings(db) }));
@@ -34,7 +39,23 @@ export function settingRoutes(app: FastifyInstance, db: Db): void {
     },
   }, async (request) => {
     const { settings_key, settings_value, is_public } = request.body as { settings_key: string; settings_value: unknown; is_public?: boolean };
+    const form = await formFor(settings_key, request.auth!.hospitalId ?? 0);
+    if (form) validateWrite(form, asObject(settings_value), false, request.lang);
     await putSetting(db, settings_key, settings_value ?? null, is_public);
     return ok({ settings_key });
   });
+}
+
+/** system_config travels as JSON text (spec §7) or as an object; either way the form validates the object. */
+function asObject(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') {
+    try {
+      const parsed = JSON.parse(value);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed;
+    } catch {
+      // not JSON: validated as an empty object, which fails the form's required fields with a clear message
+    }
+    return {};
+  }
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

@@ -1,7 +1,9 @@
 import type { ResourceHooks } from './types.js';
+import { rolesHooks } from './roles.js';
 import { usersHooks } from './users.js';
 
 /** Resource JSON names its hooks by key; the code behind each key lives beside this file. */
 export const hooksByName: Record<string, ResourceHooks> = {
   users: usersHooks,
+  roles: rolesHooks,
 };

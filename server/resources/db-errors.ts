@@ -1,0 +1,16 @@
+import { AppError } from '../http/errors.js';
+
+/**
+ * Constraint violations are the client's mistake, not the server's: a NOT NULL becomes a required
+ * field, a UNIQUE a duplicate, a foreign key a reference to something missing or still in use.
+ * Messages differ between SQLite and PostgreSQL; both are recognised. Anything else is rethrown.
+ */
+export function mapConstraintError(e: unknown): never {
+  const message = String((e as Error)?.message ?? '');
+  const notNull = message.match(/NOT NULL constraint failed: \w+\.(\w+)/) ?? message.match(/null value in column "(\w+)"/);
+  if (notNull) throw new AppError(422, 'error.validation', {}, { [notNull[1]]: [{ key: 'validation.required', params: { field: notNull[1] } }] });
+  const unique = message.match(/UNIQUE constraint failed: \w+\.(\w+)/) ?? message.match(/Key \((\w+)\)=\((.*?)\) already exists/);
+  if (unique) throw new AppError(409, 'resource.duplicate', { field: unique[1], value: unique[2] ?? '' });
+  if (/FOREIGN KEY constraint failed|violates foreign key constraint/i.test(message)) throw new AppError(409, 'resource.in_use');
+  throw e;
+}
