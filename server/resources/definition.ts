@@ -41,6 +41,8 @@ export interface ResourceDef {
   readOnly?: boolean;
   /** Rows may hold a parent id (menus, labels); deleting a parent deletes its subtree. */
   parentField?: string;
+  /** Composite indexes for the filter combinations a hospital uses most, e.g. [["main_phase", "registration_at"]]. */
+  indexes?: string[][];
 }
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
@@ -56,6 +58,7 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   const needed = def.readOnly ? (['list', 'read'] as const) : (['list', 'read', 'create', 'update', 'delete'] as const);
   for (const key of needed) if (!def.permissions?.[key]) bad(`permissions.${key} is required`);
   if (def.parentField && !def.columns[def.parentField]) bad(`parentField ${def.parentField} is not a column`);
+  for (const cols of def.indexes ?? []) if (!cols.length || cols.some((c) => !def.columns[c])) bad(`index ${cols.join(',')} names an unknown column`);
   return def;
 }
 
