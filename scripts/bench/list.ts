@@ -120,7 +120,7 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
   }
   const db = connect(databaseUrl ? { databaseUrl, pgSchema: schema, log } : { sqliteFile: path.join(dir, 'bench.sqlite'), log });
   console.log(`\n${label}`);
-  await migrateToLatest(db);
+  await migrateToLatest(db, schema);
   await seed(db, true);
   await seedRows(db);
 

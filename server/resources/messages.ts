@@ -37,6 +37,7 @@ export const resourceMessages = {
   'validation.uniqueItems': { 'zh-CN': '{{field}} 有重复项', 'en-US': '{{field}} has duplicate items' },
   'validation.minimum': { 'zh-CN': '{{field}} 不能小于 {{limit}}', 'en-US': '{{field}} must be at least {{limit}}' },
   'validation.maximum': { 'zh-CN': '{{field}} 不能大于 {{limit}}', 'en-US': '{{field}} must be at most {{limit}}' },
+  'validation.sealed': { 'zh-CN': '{{field}} 必须加密传输，请刷新页面后重试', 'en-US': '{{field}} must be sent encrypted; reload the page and try again' },
   'validation.custom': { 'zh-CN': '{{text}}', 'en-US': '{{text}}' },
   'validation.other': { 'zh-CN': '{{field}} 的值不正确', 'en-US': '{{field}} is not valid' },
   'schema.not_found': { 'zh-CN': '页面 {{alias}} 没有配置方案', 'en-US': 'Page {{alias}} has no schema' },

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
 import { isPostgres, type Db } from '../db/connect.js';
 import { AppError } from '../http/errors.js';
 import { coerceValue } from './coerce.js';

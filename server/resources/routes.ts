@@ -8,6 +8,7 @@ import type { ResourceDef } from './definition.js';
 import { hooksByName } from './hooks/index.js';
 import { parseListQuery } from './list-query.js';
 import { countTabs, deleteRows, getRow, insertRow, listRows, updateRow } from './queries.js';
+import { openSealedFields } from './sealed-fields.js';
 import { validateWrite } from './write-validation.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
@@ -38,8 +39,8 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
     const perm = (key: 'create' | 'update' | 'delete') => ({ access: { permission: def.permissions[key]! } });
 
     app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body } }, async (request) => {
-      const data = request.body as Record<string, unknown>;
       const page = await formPage(request);
+      const data = await openSealedFields(db, page, request.body as Record<string, unknown>);
       if (page) validateWrite(page, data, true, request.lang);
       const id = await insertRow(db, def, hooks, data, context(request, true));
       return ok(await getRow(db, def, hooks, id));
@@ -47,9 +48,9 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
 
     app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body } }, async (request) => {
       const { id } = request.params as { id: number };
-      const patch = request.body as Record<string, unknown>;
       const current = await getRow(db, def, hooks, id);
       const page = await formPage(request);
+      const patch = await openSealedFields(db, page, request.body as Record<string, unknown>);
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
       if (page) validateWrite(page, { ...current, ...patch }, false, request.lang);
       await updateRow(db, def, hooks, id, patch, context(request, false, id));

@@ -47,7 +47,7 @@ export function AppRoutes() {
               <Route path="/manage" element={<Shell />}>
                 <Route index element={<ManageIndex />} />
                 {dynamic.map((r) => (
-                  <Route key={r.path} path={r.path} element={<AliasPage alias={r.alias} name={menuLabel({ name: r.name, en_name: r.enName }, i18n.language)} />} />
+                  <Route key={r.path} path={`${r.path}/*`} element={<AliasPage alias={r.alias} name={menuLabel({ name: r.name, en_name: r.enName }, i18n.language)} />} />
                 ))}
                 <Route path="*" element={<Navigate to="/404" replace />} />
               </Route>

@@ -22,9 +22,11 @@ export interface Harness {
 export async function startApp(kind: string, opts: { log?: LogConfig } = {}): Promise<Harness> {
   let db: Db;
   let dropSchema = async () => {};
+  let pgSchemaName: string | undefined;
   if (kind === 'postgres') {
     const url = process.env.TEST_DATABASE_URL!;
     const schema = `t_${randomBytes(6).toString('hex')}`;
+    pgSchemaName = schema;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
@@ -36,7 +38,7 @@ export async function startApp(kind: string, opts: { log?: LogConfig } = {}): Pr
   } else {
     db = connect({ sqliteFile: ':memory:', log: opts.log });
   }
-  await migrateToLatest(db);
+  await migrateToLatest(db, kind === 'postgres' ? pgSchemaName : undefined);
   await seed(db, true);
   const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn' }, logger: false });
   await app.ready();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, loginAs, seal, startApp, tokenFor, type Harness } from './harness.js';
 
 const USERS = '/api/system_management/users';
 const q = (params: Record<string, unknown>) =>
@@ -105,19 +105,19 @@ describe.each(databases)('generic resource API [%s]', (kind) => {
   });
 
   describe('writes', () => {
-    const newUser = (over: Record<string, unknown> = {}) => ({
-      name: 'newdoc', realname: '新医生', password: 'secret-123', password_confirmation: 'secret-123',
+    /** Passwords are sealed with the server's key, as the form sends them (form.seal). */
+    const newUser = async (over: Record<string, unknown> = {}, confirm = 'secret-123') => ({
+      name: 'newdoc', realname: '新医生', password: await seal(h.app, 'secret-123'), password_confirmation: await seal(h.app, confirm),
       role_ids: [roles.primary_doctor], hospital_ids: [hospitalId], status: 1, locked: 0, ...over,
     });
 
     it('creates a user validated by the form schema, who can then log in', async () => {
-      const res = await call(h.app, 'POST', `${USERS}/store`, { token: admin, payload: newUser({ favourite_stain: 'HE' }) });
+      const res = await call(h.app, 'POST', `${USERS}/store`, { token: admin, payload: await newUser({ favourite_stain: 'HE' }) });
       expect(res.statusCode, res.body).toBe(200);
       const user = res.json().data;
       expect(user).toMatchObject({ name: 'newdoc', realname: '新医生', role_ids: [roles.primary_doctor], hospital_ids: [hospitalId], favourite_stain: 'HE' });
       expect(user).not.toHaveProperty('password');
       expect(await tokenFor(h.app, 'newdoc').catch(() => null)).toBeNull(); // tokenFor uses the demo password
-      const { loginAs } = await import('./harness.js');
       expect((await loginAs(h.app, 'newdoc', 'secret-123')).statusCode).toBe(200);
     });
 
@@ -127,13 +127,20 @@ describe.each(databases)('generic resource API [%s]', (kind) => {
       expect(Object.keys(missing.json().errors)).toEqual(expect.arrayContaining(['realname', 'role_ids', 'hospital_ids', 'password']));
       expect(missing.json().errors.realname[0]).toBe('Name is required');
 
-      const mismatch = await call(h.app, 'POST', `${USERS}/store`, { token: admin, lang: 'zh-CN', payload: newUser({ name: 'x2', password_confirmation: 'other-123' }) });
+      const mismatch = await call(h.app, 'POST', `${USERS}/store`, { token: admin, lang: 'zh-CN', payload: await newUser({ name: 'x2' }, 'other-123') });
       expect(mismatch.statusCode).toBe(422);
       expect(mismatch.json().errors.password_confirmation).toEqual(['两次输入的密码不一致']);
 
-      const dup = await call(h.app, 'POST', `${USERS}/store`, { token: admin, lang: 'en-US', payload: newUser() });
+      const dup = await call(h.app, 'POST', `${USERS}/store`, { token: admin, lang: 'en-US', payload: await newUser() });
       expect(dup.statusCode).toBe(409);
       expect(dup.json().errors.name[0]).toBe('name already exists: newdoc');
+    });
+
+    it('refuses a password sent in clear text', async () => {
+      const res = await call(h.app, 'POST', `${USERS}/store`, { token: admin, lang: 'en-US', payload: { ...(await newUser({ name: 'clear' })), password: 'secret-123' } });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors.password).toEqual(['password must be sent encrypted; reload the page and try again']);
+      expect(await h.db.selectFrom('users').select('id').where('name', '=', 'clear').executeTakeFirst()).toBeUndefined();
     });
 
     it('updates partially (disable, lock, expiry), keeps the rest, and logs the write', async () => {

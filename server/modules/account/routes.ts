@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { validateWrite } from '../../resources/write-validation.js';
-import { openSealedPassword } from '../auth/challenge.js';
+import { openSealedFields } from '../../resources/sealed-fields.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { SchemaStore } from '../schemas/store.js';
 
@@ -12,7 +12,7 @@ const Sealed = Type.Object({ key_id: Type.String({ maxLength: 64 }), password: T
 const PASSWORD_FIELDS = ['old_password', 'password', 'password_confirmation'] as const;
 
 /**
- * SystemAccount: the caller's own profile and password. Passwords arrive sealed like the login's; the
+ * SystemAccount: the caller's own profile and password. Passwords arrive sealed (the page's form.seal); the
  * form schema of the SystemAccount page (the hospital's layered one) validates the opened values,
  * including the two-passwords-match rule, and the current password must be right to set a new one.
  */
@@ -31,13 +31,13 @@ export function accountRoutes(app: FastifyInstance, db: Db, store: SchemaStore):
       }),
     },
   }, async (r) => {
-    const body = r.body as Record<string, unknown>;
     const me = r.auth!;
+    const page = (await store.layered('SystemAccount', me.hospitalId ?? 0)).schema;
+    const body = await openSealedFields(db, page, r.body as Record<string, unknown>);
     const data: Record<string, unknown> = { ...(await profile(me.id)) };
-    for (const key of ['realname', 'email', 'phone']) if (key in body) data[key] = body[key];
-    for (const key of PASSWORD_FIELDS) if (body[key]) data[key] = await open(db, body[key] as { key_id: string; password: string });
+    for (const key of ['realname', 'email', 'phone', ...PASSWORD_FIELDS]) if (key in body) data[key] = body[key];
 
-    validateWrite((await store.layered('SystemAccount', me.hospitalId ?? 0)).schema, data, false, r.lang);
+    validateWrite(page, data, false, r.lang);
 
     const changes: Record<string, unknown> = { realname: data.realname, email: data.email ?? null, phone: data.phone ?? null, updated_at: new Date().toISOString() };
     if (data.password) {
@@ -52,8 +52,3 @@ export function accountRoutes(app: FastifyInstance, db: Db, store: SchemaStore):
   });
 }
 
-async function open(db: Db, sealed: { key_id: string; password: string }): Promise<string> {
-  const opened = await openSealedPassword(db, sealed.key_id, sealed.password);
-  if (!opened.ok) throw new AppError(400, opened.reason === 'undecryptable' ? 'auth.password_undecryptable' : 'auth.challenge_invalid');
-  return opened.password;
-}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { actionVisible, fillTemplate, isGranted } from './actions.js';
+import type { ActionSchema } from './pageSchema.js';
+
+const perms = { list: 'u', read: 'u', create: 'u_create', update: 'u', delete: 'u_delete' };
+const disable: ActionSchema = { key: 'disable', label: 'x', kind: 'patch', permission: 'system_user', visibleIf: { '==': [{ var: 'status' }, 1] } };
+
+describe('actions: permission codes and visibleIf', () => {
+  it('admin may do everything; others need the code', () => {
+    expect(isGranted('x', { identification: ['admin'], permission: [] })).toBe(true);
+    expect(isGranted('x', { identification: ['registrar'], permission: ['x'] })).toBe(true);
+    expect(isGranted('x', { identification: ['registrar'], permission: [] })).toBe(false);
+    expect(isGranted(undefined, null)).toBe(true);
+    expect(isGranted('x', null)).toBe(false);
+  });
+  it('checks visibleIf against the row', () => {
+    const grants = { identification: [], permission: ['system_user', 'u'] };
+    expect(actionVisible(disable, { status: 1 }, grants, perms)).toBe(true);
+    expect(actionVisible(disable, { status: 0 }, grants, perms)).toBe(false);
+  });
+  it('needs the resource permission of the kind too', () => {
+    const del: ActionSchema = { key: 'd', label: 'x', kind: 'delete' };
+    expect(actionVisible(del, {}, { identification: [], permission: ['u'] }, perms)).toBe(false);
+    expect(actionVisible(del, {}, { identification: [], permission: ['u_delete'] }, perms)).toBe(true);
+  });
+  it('fills route templates', () => {
+    expect(fillTemplate('/manage/system/user/{id}', { id: 5 })).toBe('/manage/system/user/5');
+    expect(fillTemplate('/x/{a}/{b}', { a: 'a b' })).toBe('/x/a%20b/');
+  });
+});

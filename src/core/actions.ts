@@ -1,0 +1,43 @@
+import { ruleHolds } from './formRules.js';
+import type { ActionKind, ActionSchema } from './pageSchema.js';
+
+/** What an action check needs to know about the signed-in user (spec §3 User: identification, permission). */
+export interface Grants {
+  identification: readonly string[];
+  permission: readonly string[];
+}
+
+/** Spec §6: admin identification may do everything; otherwise the permission code must be granted. */
+export function isGranted(code: string | undefined, grants: Grants | null | undefined): boolean {
+  if (!code) return true;
+  if (!grants) return false;
+  return grants.identification.includes('admin') || grants.permission.includes(code);
+}
+
+/** The resource permission each action kind needs besides its own code. */
+export function resourcePermission(kind: ActionKind, perms?: { read: string; create: string; update: string; delete: string }): string | undefined {
+  if (!perms) return undefined;
+  switch (kind) {
+    case 'create': return perms.create;
+    case 'edit': case 'patch': return perms.update;
+    case 'delete': return perms.delete;
+    case 'detail': return perms.read;
+    default: return undefined;
+  }
+}
+
+/** An action is shown when the user holds its codes and its json-logic visibleIf holds for the row. */
+export function actionVisible(action: ActionSchema, row: Record<string, unknown> | null, grants: Grants | null | undefined,
+  perms?: { read: string; create: string; update: string; delete: string }): boolean {
+  if (!isGranted(action.permission, grants) || !isGranted(resourcePermission(action.kind, perms), grants)) return false;
+  if (action.visibleIf === undefined) return true;
+  return ruleHolds(action.visibleIf, row ?? {}, false);
+}
+
+/** `/manage/system/user/{id}` with row { id: 5 } → `/manage/system/user/5` (values URL-encoded; missing ones empty). */
+export function fillTemplate(template: string, row: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const v = row[key];
+    return v === undefined || v === null ? '' : encodeURIComponent(String(v));
+  });
+}

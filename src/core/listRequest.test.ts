@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { defaultListParams } from './listParams.js';
+import { buildCountRequest, buildListRequest, searchValuesToWire } from './listRequest.js';
+import type { SearchItem, TabSchema } from './pageSchema.js';
+
+const items: SearchItem[] = [
+  { name: 'name', label: 'x', type: 'input', operator: 'like' },
+  { name: 'status', label: 'x', type: 'select' },
+  { name: 'role_id', label: 'x', type: 'multiselect' },
+  { name: 'created_at', label: 'x', type: 'datetimerange' },
+  { name: 'age', label: 'x', type: 'number', operator: '>=' },
+];
+const tabs: TabSchema[] = [{ key: 'all', label: 'x' }, { key: 'enabled', label: 'x', filter: [{ column: 'status', operator: '=', value: 1 }] }];
+
+describe('filter payload (spec §5, §7)', () => {
+  it('drops empty values and splits equality (params) from other operators (filter)', () => {
+    expect(searchValuesToWire({ name: 'wang', status: 1, role_id: [1, 2], created_at: [], empty: '' }, items)).toEqual({
+      params: { status: 1, role_id: [1, 2] },
+      filter: [{ column: 'name', operator: 'like', value: 'wang', condition: 'and' }],
+    });
+  });
+  it('age search adds age_unit equals year', () => {
+    const req = buildListRequest(defaultListParams({ params: { age: 60 } }), items);
+    expect(JSON.parse(req.filter!)).toEqual([
+      { column: 'age', operator: '>=', value: 60, condition: 'and' },
+      { column: 'age_unit', operator: '=', value: 'year', condition: 'and' },
+    ]);
+  });
+  it('sends custom conditions as one group with except kept as is, and the tab as another', () => {
+    const p = defaultListParams({
+      sortBy: { id: 'desc' }, search: ' wang ', tab: 'enabled',
+      filter: [
+        { column: 'name', operator: 'like', value: 'a', condition: 'and' },
+        { column: 'created_at', operator: 'between', value: ['2026-01-01 00:00:00', '2026-01-31 23:59:59'], condition: 'except' },
+      ],
+    });
+    const req = buildListRequest(p, items, tabs);
+    expect(req).toMatchObject({ page: 1, page_size: 20, sort_by: '{"id":"desc"}', search: 'wang' });
+    expect(JSON.parse(req.filter!)).toEqual([
+      { condition: 'and', child: p.filter },
+      { condition: 'and', child: [{ column: 'status', operator: '=', value: 1, condition: 'and' }] },
+    ]);
+  });
+  it('counts with the same filters, without the current tab, and every tab', () => {
+    const req = buildCountRequest(defaultListParams({ tab: 'enabled', params: { status: 0 } }), items, tabs);
+    expect(req.params).toBe('{"status":0}');
+    expect(req.filter).toBeUndefined();
+    expect(JSON.parse(req.tabs!)).toEqual([{ key: 'all', filter: [] }, { key: 'enabled', filter: tabs[1].filter }]);
+  });
+});

@@ -1,0 +1,66 @@
+import { Spinner } from '@fluentui/react-components';
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useParams } from 'react-router-dom';
+import { displayText } from '../api/client';
+import type { LoadedSchema } from '../core/pageSchema';
+import PendingPage from '../pages/PendingPage';
+import { ErrorPanel } from './ErrorPanel';
+import { resolveRenderer } from './registry';
+import { loadSchema } from './schemaApi';
+import { useChoices } from './options';
+import { ChoicesContext } from '../widgets/search/choices';
+
+type State = { status: 'loading' } | { status: 'ready'; page: LoadedSchema } | { status: 'missing' } | { status: 'error'; text: string };
+
+/** Renders a page schema through the registry by its type; draws the renderer for an already loaded schema. */
+export function SchemaView({ page, recordId, basePath }: { page: LoadedSchema; recordId?: string; basePath: string }) {
+  const { t } = useTranslation();
+  // A list's record opens in the detail renderer with the same schema (its `detail` section).
+  const type = recordId && page.schema.type === 'list' ? 'detail' : page.schema.type;
+  const Renderer = resolveRenderer(type);
+  if (!Renderer) return <ErrorPanel title={t('engine.unknownType', { type })} text={t('engine.unknownTypeText', { alias: page.alias })} />;
+  return (
+    <ChoicesContext.Provider value={useChoices}>
+      <Suspense fallback={<Spinner data-testid="engine-loading" />}>
+        <Renderer page={page} recordId={recordId} basePath={basePath} />
+      </Suspense>
+    </ChoicesContext.Provider>
+  );
+}
+
+/**
+ * A menu alias rendered from its schema (GET /api/schemas/{alias}). The server answers 404 for an
+ * alias without a schema: that is the pending page, not an error. Under a splat route, one more
+ * path segment is a record id (`/manage/system/user/5`).
+ */
+export default function SchemaPage({ alias, name }: { alias: string; name?: string }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<State>({ status: 'loading' });
+  const splat = useParams()['*'];
+  const { pathname } = useLocation();
+  // The menu route's own path: the address without the splat part (relative '.' would include it in v7).
+  const basePath = (splat ? pathname.slice(0, pathname.length - splat.length) : pathname).replace(/\/+$/, '');
+
+  const load = useCallback(() => {
+    let live = true;
+    setState({ status: 'loading' });
+    loadSchema(alias)
+      .then((page) => live && setState({ status: 'ready', page }))
+      .catch((e) => {
+        if (!live) return;
+        if ((e as { response?: { status?: number } })?.response?.status === 404) setState({ status: 'missing' });
+        else setState({ status: 'error', text: displayText(e, t('engine.loadFailed')) });
+      });
+    return () => { live = false; };
+  }, [alias, t]);
+  useEffect(load, [load]);
+
+  if (splat && splat.includes('/')) return <Navigate to="/404" replace />;
+  switch (state.status) {
+    case 'loading': return <Spinner data-testid="engine-loading" />;
+    case 'missing': return <PendingPage alias={alias} name={name} />;
+    case 'error': return <ErrorPanel title={t('engine.loadFailed')} text={state.text} onRetry={load} />;
+    default: return <SchemaView page={state.page} recordId={splat || undefined} basePath={basePath} />;
+  }
+}

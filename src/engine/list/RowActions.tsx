@@ -1,0 +1,47 @@
+import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens } from '@fluentui/react-components';
+import { MoreHorizontal20Regular } from '@fluentui/react-icons';
+import { useTranslation } from 'react-i18next';
+import type { ActionSchema } from '../../core/pageSchema';
+import { useLabel } from '../../widgets/useLabel';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', gap: tokens.spacingHorizontalXXS, alignItems: 'center' },
+  danger: { color: tokens.colorPaletteRedForeground1 },
+});
+
+/** Up to three row actions show as buttons; with more, two show and the rest go into a menu. */
+export const INLINE_ACTIONS = 3;
+export const inlineCount = (n: number) => (n > INLINE_ACTIONS ? INLINE_ACTIONS - 1 : n);
+/** The actions column's width for the widest row (small subtle buttons, plus the menu button). */
+export const actionsWidth = (n: number) => 16 + inlineCount(n) * 64 + (n > INLINE_ACTIONS ? 32 : 0);
+
+/** A row's actions: the first few as small buttons, the rest behind a "more" menu. */
+export function RowActions({ actions, onRun }: { actions: ActionSchema[]; onRun(action: ActionSchema): void }) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const { label } = useLabel();
+  const inline = actions.slice(0, inlineCount(actions.length));
+  const rest = actions.slice(inline.length);
+  return (
+    <span className={s.root}>
+      {inline.map((a) => (
+        <Button key={a.key} size="small" appearance="subtle" className={a.appearance === 'danger' ? s.danger : undefined} data-action={a.key}
+          onClick={(e) => { e.stopPropagation(); onRun(a); }}>
+          {label(a.label)}
+        </Button>
+      ))}
+      {rest.length ? (
+        <Menu>
+          <MenuTrigger disableButtonEnhancement>
+            <Button size="small" appearance="subtle" icon={<MoreHorizontal20Regular />} aria-label={t('table.moreActions')} />
+          </MenuTrigger>
+          <MenuPopover>
+            <MenuList>
+              {rest.map((a) => <MenuItem key={a.key} data-action={a.key} className={a.appearance === 'danger' ? s.danger : undefined} onClick={() => onRun(a)}>{label(a.label)}</MenuItem>)}
+            </MenuList>
+          </MenuPopover>
+        </Menu>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,49 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { applyColumnPrefs, type ColumnPref } from '../../core/columnPrefs';
+import type { ColumnSchema } from '../../core/pageSchema';
+import { pis } from '../../db/pis';
+import { useSession } from '../../store/session';
+import { fetchColumnPrefs, saveColumnPrefs } from '../schemaApi';
+
+interface StoredColumns { id: string; user_id: number; route: string; alias: string; columns: ColumnPref[]; updated_at: string }
+
+/**
+ * Column order and visibility per route and user (spec §2), after react-admin's DatagridConfigurable:
+ * kept in the 'pis' database (table `table_menu`, key `${user}:${route}`) for an instant start, and on
+ * the server (GET/PUT /api/schemas/{alias}/columns) so it follows the user to another browser.
+ */
+export function useColumnPrefs(alias: string, route: string, columns: ColumnSchema[], offline = false) {
+  const userId = useSession((s) => s.user?.id ?? 0);
+  const id = `${userId}:${route}`;
+  const [stored, setStored] = useState<ColumnPref[]>([]);
+
+  useEffect(() => {
+    if (offline) return;
+    let live = true;
+    void (async () => {
+      try {
+        const local = (await pis.table_menu.get(id)) as StoredColumns | undefined;
+        if (live && local?.columns?.length) setStored(local.columns);
+      } catch { /* IndexedDB may be unavailable; the server copy still applies */ }
+      try {
+        const remote = await fetchColumnPrefs(alias);
+        if (!live || !remote.length) return;
+        setStored(remote);
+        await pis.table_menu.put({ id, user_id: userId, route, alias, columns: remote, updated_at: new Date().toISOString() } satisfies StoredColumns).catch(() => {});
+      } catch { /* no stored preference on the server: the local copy or the schema defaults stand */ }
+    })();
+    return () => { live = false; };
+  }, [alias, id, route, userId, offline]);
+
+  const prefs = useMemo(() => applyColumnPrefs(columns, stored), [columns, stored]);
+
+  const save = useCallback((next: ColumnPref[]) => {
+    setStored(next);
+    if (offline) return;
+    void pis.table_menu.put({ id, user_id: userId, route, alias, columns: next, updated_at: new Date().toISOString() } satisfies StoredColumns).catch(() => {});
+    void saveColumnPrefs(alias, next).catch(() => {});
+  }, [alias, id, route, userId, offline]);
+
+  const reset = useCallback(() => save(applyColumnPrefs(columns, [])), [columns, save]);
+  return { prefs, save, reset };
+}

@@ -1,0 +1,61 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { hasListKeys, parseListQuery, pickListQuery, writeListQuery, type ListParams } from '../../core/listParams';
+
+/** The stored copy of each list's query, per route (react-admin keeps it in its store). */
+const memory = new Map<string, string>();
+const storeKey = (route: string) => `dsms.list:${route}`;
+
+function readStored(route: string): string | null {
+  if (memory.has(route)) return memory.get(route)!;
+  try {
+    return sessionStorage.getItem(storeKey(route));
+  } catch {
+    return null;
+  }
+}
+function writeStored(route: string, query: string) {
+  memory.set(route, query);
+  try {
+    sessionStorage.setItem(storeKey(route), query);
+  } catch { /* storage full or unavailable: the memory copy still serves this visit */ }
+}
+
+/**
+ * List state in the address (spec §2), after react-admin's useListParams and refine's
+ * syncWithLocation: the query is the truth and is rewritten with `replace`; keys the list does not
+ * own are kept; an address without list keys takes the stored copy for the route, so coming back from
+ * a record finds the same page, sort and filters.
+ */
+export function useListParams(route: string, defaults: ListParams, detached = false): [ListParams, (patch: Partial<ListParams>) => void] {
+  const url = useUrlListParams(route, defaults, detached);
+  const [local, setLocal] = useState(defaults);
+  const setLocalPatch = useCallback((patch: Partial<ListParams>) => setLocal((p) => ({ ...p, ...patch })), []);
+  return detached ? [local, setLocalPatch] : url;
+}
+
+function useUrlListParams(route: string, defaults: ListParams, detached: boolean): [ListParams, (patch: Partial<ListParams>) => void] {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const current = location.search.replace(/^\?/, '');
+  const effective = useMemo(() => pickListQuery(current, readStored(route)), [current, route]);
+  const defaultsKey = JSON.stringify(defaults);
+  const params = useMemo(() => parseListQuery(effective, defaults), [effective, defaultsKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    if (detached) return;
+    // The address always shows the state, defaults included, so it can be copied as a link.
+    const target = hasListKeys(effective) ? effective : writeListQuery(effective, params);
+    if (target !== current) navigate({ pathname: location.pathname, search: target }, { replace: true });
+    else writeStored(route, current);
+  }, [effective, current, route, detached, params]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const setParams = useCallback((patch: Partial<ListParams>) => {
+    const next = { ...params, ...patch };
+    const search = writeListQuery(current, next);
+    writeStored(route, search);
+    navigate({ pathname: location.pathname, search }, { replace: true });
+  }, [params, current, route, location.pathname, navigate]);
+
+  return [params, setParams];
+}

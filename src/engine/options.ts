@@ -1,0 +1,61 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { SearchOption } from '../core/pageSchema';
+import { httpDataProvider } from './dataProvider';
+import { usePreload } from './preload';
+import { loadEnums, loadResources, type EnumOption, type Enums } from './schemaApi';
+import type { Choice } from '../widgets/search/choices';
+import { useLabel } from '../widgets/useLabel';
+
+const RESOURCE = 'resource:';
+const resourceCache = new Map<string, Promise<EnumOption[]>>();
+
+/** Rows of a resource as options: GET `${route}/lists?page_size=1000`, label and value columns from GET /api/resources. */
+function loadResourceOptions(name: string): Promise<EnumOption[]> {
+  let p = resourceCache.get(name);
+  if (!p) {
+    p = (async () => {
+      const res = (await loadResources()).find((r) => r.name === name);
+      if (!res) return [];
+      const list = await httpDataProvider.getList(res, { page: 1, page_size: 1000 });
+      const labelKey = res.optionLabel ?? 'name';
+      const valueKey = res.optionValue ?? 'id';
+      return list.data.map((row) => ({ value: row[valueKey], label: String(row[labelKey] ?? row[valueKey] ?? '') }));
+    })();
+    p.catch(() => resourceCache.delete(name));
+    resourceCache.set(name, p);
+  }
+  return p;
+}
+
+/** The enums of GET /api/enums (or the preloaded ones). */
+export function useEnums(): Enums {
+  const preload = usePreload();
+  const [enums, setEnums] = useState<Enums>(preload?.enums ?? {});
+  useEffect(() => {
+    if (preload?.enums) return;
+    let live = true;
+    loadEnums().then((e) => live && setEnums(e)).catch(() => {});
+    return () => { live = false; };
+  }, [preload]);
+  return enums;
+}
+
+/** Options from an enum name, `resource:<name>`, or an inline list, labels resolved to the current language. */
+export function useChoices(source: string | SearchOption[] | undefined): Choice[] {
+  const preload = usePreload();
+  const { label } = useLabel();
+  const enums = useEnums();
+  const isResource = typeof source === 'string' && source.startsWith(RESOURCE);
+  const preloaded = typeof source === 'string' ? preload?.options?.[source] : undefined;
+  const [rows, setRows] = useState<EnumOption[]>(preloaded ?? []);
+  useEffect(() => {
+    if (!isResource || preloaded) return;
+    let live = true;
+    loadResourceOptions((source as string).slice(RESOURCE.length)).then((r) => live && setRows(r)).catch(() => {});
+    return () => { live = false; };
+  }, [source, isResource, preloaded]);
+  return useMemo(() => {
+    const raw: EnumOption[] = Array.isArray(source) ? source : isResource ? rows : typeof source === 'string' ? enums[source] ?? [] : [];
+    return raw.map((o) => ({ value: o.value, label: label(o.label), color: o.color }));
+  }, [source, isResource, rows, enums, label]);
+}

@@ -1,0 +1,37 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { LoadedSchema } from '../core/pageSchema';
+
+/**
+ * Page type → renderer, after amis's factory (packages/amis-core/src/factory.tsx): renderers register
+ * by type, `resolveRenderer` finds one by `schema.type`, and an unknown type gets a visible error
+ * panel from the caller instead of a crash. Renderers load lazily so each page type is its own chunk.
+ */
+export interface RendererProps {
+  page: LoadedSchema;
+  /** The record id when the page shows one record (detail, edit), from the address. */
+  recordId?: string;
+  /** The path of the page's own route, for links to its records (`/manage/system/user`). */
+  basePath: string;
+}
+
+type Loader = () => Promise<{ default: ComponentType<RendererProps> }>;
+interface Entry { load: Loader; component: LazyExoticComponent<ComponentType<RendererProps>> }
+
+const renderers = new Map<string, Entry>();
+
+export function registerRenderer(type: string, load: Loader): void {
+  renderers.set(type, { load, component: lazy(load) });
+}
+
+/** The renderer for a page type, or null (the caller shows the unknown-type panel). */
+export const resolveRenderer = (type: string) => renderers.get(type)?.component ?? null;
+
+/** The renderer module itself, resolved (tests render it without Suspense). */
+export const loadRenderer = async (type: string) => (await renderers.get(type)?.load())?.default ?? null;
+
+export const rendererTypes = () => [...renderers.keys()];
+
+registerRenderer('list', () => import('./list/ListPage'));
+registerRenderer('form', () => import('./form/FormPage'));
+registerRenderer('detail', () => import('./detail/DetailPage'));
+registerRenderer('iframe', () => import('./iframe/IframePage'));

@@ -1,0 +1,8 @@
+import type { Grants } from '../core/actions';
+import { useSession } from '../store/session';
+
+/** The signed-in user's role codes and permission codes (spec §3, §6). */
+export function useGrants(): Grants | null {
+  const user = useSession((s) => s.user);
+  return user ? { identification: user.identification ?? [], permission: user.permission ?? [] } : null;
+}
