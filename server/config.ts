@@ -9,6 +9,10 @@ export interface ServerConfig {
   tokenTtlSeconds: number;
   distDir: string;
   logLevel: string;
+  /** Largest slide file POST /api/upload/large accepts (UPLOAD_MAX_BYTES); unset means no limit. */
+  uploadMaxBytes?: number;
+  /** Memory for hot and produced slide tiles, per process (TILE_CACHE_MB). */
+  tileCacheMb?: number;
 }
 
 /** Reads the environment once; every other module receives the config as a value. */
@@ -23,5 +27,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 12 * 3600),
     distDir: path.resolve(env.DIST_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    tileCacheMb: Number(env.TILE_CACHE_MB ?? 256),
+    uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined,
   };
 }

@@ -1,0 +1,54 @@
+/**
+ * Our server as the benchmark runs it: the real app (buildApp, SQLite file, logger off) listening on
+ * loopback, optionally as several node:cluster workers sharing the port. The primary migrates, seeds and
+ * issues a bearer token, then prints `READY <token>`.
+ *
+ *   node --import tsx scripts/bench/tiles/dsms-server.ts --data DIR --port 18001 [--workers 2]
+ */
+import cluster from 'node:cluster';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildApp } from '../../../server/app.js';
+import { connect } from '../../../server/db/connect.js';
+import { migrateToLatest } from '../../../server/db/migrate.js';
+import { seed } from '../../../server/db/seed/demo.js';
+import { issueToken } from '../../../server/modules/auth/tokens.js';
+
+const { values } = parseArgs({ options: { data: { type: 'string' }, port: { type: 'string' }, workers: { type: 'string', default: '1' } } });
+const dataDir = path.resolve(values.data!);
+const port = Number(values.port);
+const workers = Number(values.workers);
+const sqliteFile = path.join(dataDir, 'dsms.sqlite');
+
+async function serve() {
+  const db = connect({ sqliteFile });
+  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir, tileCacheMb: 256 }, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  const stop = async () => { await app.close(); await db.destroy(); process.exit(0); };
+  process.on('SIGTERM', stop);
+  process.on('disconnect', stop);
+}
+
+if (cluster.isPrimary) {
+  const db = connect({ sqliteFile });
+  await migrateToLatest(db);
+  await seed(db, true);
+  const admin = await db.selectFrom('users').select('id').where('name', '=', 'admin').executeTakeFirstOrThrow();
+  const token = await issueToken(db, admin.id, null, 3600);
+  await db.destroy();
+  if (workers <= 1) {
+    await serve();
+  } else {
+    let listening = 0;
+    await new Promise<void>((resolve) => {
+      for (let i = 0; i < workers; i++) cluster.fork().on('listening', () => { if (++listening === workers) resolve(); });
+    });
+    process.on('SIGTERM', () => {
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
+      process.exit(0);
+    });
+  }
+  console.log(`READY ${token}`);
+} else {
+  await serve();
+}

@@ -1,0 +1,59 @@
+import type { Rect } from './render.js';
+import { canPassThrough } from './tile-reader.js';
+import type { SlideIndex } from './tiff/levels.js';
+
+/**
+ * Deep Zoom geometry. Level `maxLevel` is the full image and each level below halves it (rounding up)
+ * down to 1×1; tiles are `tileSize` square with no overlap, so a DZI tile can be a stored tile as is.
+ */
+export interface DziGeometry {
+  width: number;
+  height: number;
+  tileSize: number;
+  maxLevel: number;
+}
+
+export function dziGeometry(index: SlideIndex): DziGeometry {
+  const { width, height } = index;
+  return { width, height, tileSize: index.levels[0].tileWidth, maxLevel: Math.ceil(Math.log2(Math.max(width, height))) };
+}
+
+export function dziLevelSize(g: DziGeometry, level: number): { width: number; height: number } {
+  const scale = 2 ** (g.maxLevel - level);
+  return { width: Math.max(1, Math.ceil(g.width / scale)), height: Math.max(1, Math.ceil(g.height / scale)) };
+}
+
+export function dziXml(g: DziGeometry, format = 'jpeg'): string {
+  return '<?xml version="1.0" encoding="UTF-8"?>\n'
+    + `<Image xmlns="http://schemas.microsoft.com/deepzoom/2008" Format="${format}" Overlap="0" TileSize="${g.tileSize}">`
+    + `<Size Width="${g.width}" Height="${g.height}"/></Image>\n`;
+}
+
+export type DziTilePlan =
+  /** The stored tile of file level `level` at (col, row) is exactly this DZI tile: send its bytes. */
+  | { kind: 'stored'; level: number; col: number; row: number }
+  /** Decode and produce: an edge tile (cropped), or a level the file lacks (downsampled). */
+  | { kind: 'render'; rect: Rect; width: number; height: number };
+
+/** How to produce DZI tile (level, col, row), or null when it lies outside the image. */
+export function planDziTile(index: SlideIndex, g: DziGeometry, level: number, col: number, row: number): DziTilePlan | null {
+  if (!Number.isInteger(level) || level < 0 || level > g.maxLevel || col < 0 || row < 0) return null;
+  const size = dziLevelSize(g, level);
+  const T = g.tileSize;
+  if (col * T >= size.width || row * T >= size.height) return null;
+  const width = Math.min(T, size.width - col * T);
+  const height = Math.min(T, size.height - row * T);
+
+  // A file level serves this DZI level as is when its size matches (scanners round either way, hence ±1)
+  // and its tiles are the DZI tile size. Only whole interior tiles pass through: edge tiles are padded in the file.
+  const stored = index.levels.findIndex((l) => l.tileWidth === T && l.tileHeight === T && canPassThrough(l)
+    && Math.abs(l.width - size.width) <= 1 && Math.abs(l.height - size.height) <= 1);
+  if (stored >= 0) {
+    const l = index.levels[stored];
+    if ((col + 1) * T <= Math.min(l.width, size.width) && (row + 1) * T <= Math.min(l.height, size.height)) {
+      return { kind: 'stored', level: stored, col, row };
+    }
+  }
+  const sx = g.width / size.width, sy = g.height / size.height;
+  return { kind: 'render', rect: { x: col * T * sx, y: row * T * sy, width: width * sx, height: height * sy }, width, height };
+}

@@ -1,0 +1,37 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/** Maps a slide key from the URL to an absolute file path, or null when there is no such slide. */
+export type SlideResolver = (key: string) => Promise<string | null>;
+
+/** Keys are plain file names: no separators, no `..`, nothing hidden; the slides table will replace this later. */
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const EXTENSIONS = ['', '.tiff', '.tif', '.svs', '.btf'];
+
+export function isSafeSlideKey(key: string): boolean {
+  return SAFE_KEY.test(key) && !key.includes('..');
+}
+
+/**
+ * The resolver used until slides live in the database: `<dir>/<key>`, or `<dir>/<key>.tiff|.tif|.svs|.btf`.
+ * Answers are remembered for `ttlMs` so a tile request does not stat the disk; a replaced file is still
+ * noticed by the slide store, which compares size and mtime.
+ */
+export function slidesDirResolver(dir: string, ttlMs = 5_000): SlideResolver {
+  const root = path.resolve(dir);
+  const known = new Map<string, { file: string | null; at: number }>();
+  return async (key) => {
+    if (!isSafeSlideKey(key)) return null;
+    const hit = known.get(key);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.file;
+    let file: string | null = null;
+    for (const ext of EXTENSIONS) {
+      const candidate = path.join(root, key + ext);
+      const stat = await fs.stat(candidate).catch(() => null);
+      if (stat?.isFile()) { file = candidate; break; }
+    }
+    if (known.size > 10_000) known.clear();
+    known.set(key, { file, at: Date.now() });
+    return file;
+  };
+}

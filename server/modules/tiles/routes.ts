@@ -1,0 +1,156 @@
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerConfig } from '../../config.js';
+import type { Db } from '../../db/connect.js';
+import { AppError, unauthenticated } from '../../http/errors.js';
+import { sessionFromToken } from '../users/queries.js';
+import { parseIiifRequest } from './iiif.js';
+import { slidesDirResolver, type SlideResolver } from './resolver.js';
+import { cachedSessionResolver, type CachedSessionResolver } from './session-cache.js';
+import type { CachedImage } from './tile-cache.js';
+import { TileService } from './tile-service.js';
+
+export interface TileRoutesOptions {
+  /** Slide key → absolute file path. Defaults to files under `<dataDir>/slides/`; the slides table will replace it. */
+  resolveSlide?: SlideResolver;
+  /** Token → session for `?token=` links; defaults to the guard's lookup behind a 30-second cache. */
+  resolveSession?: CachedSessionResolver;
+}
+
+type TileConfig = Partial<Pick<ServerConfig, 'dataDir' | 'tileCacheMb'>>;
+
+/**
+ * Tiles never change for a given file identity (it is in the ETag), so the browser keeps them for good.
+ * `private`: they are patient images fetched with a token; no shared proxy may store them.
+ */
+const IMMUTABLE = 'private, max-age=31536000, immutable';
+/** Descriptors are revalidated (a replaced file gets a new identity and a new ETag). */
+const REVALIDATE = 'private, no-cache';
+
+const TOKEN_QUERY = Type.Object({
+  token: Type.Optional(Type.String({ description: 'Bearer token, for viewers and share links that cannot send an Authorization header' })),
+});
+
+/**
+ * Deep Zoom and IIIF Image API 3 over the slide files. Every tile is authorised: by the guard when an
+ * Authorization header is sent, otherwise by `?token=` through the cached resolver. The routes are declared
+ * `public` only so that the guard lets `?token=` requests reach the check below; none answers without a session.
+ */
+export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, options: TileRoutesOptions = {}): TileService {
+  const service = new TileService({
+    resolveSlide: options.resolveSlide ?? slidesDirResolver(path.join(config.dataDir ?? path.resolve('data'), 'slides')),
+    cacheBytes: (config.tileCacheMb ?? 256) * 2 ** 20,
+  });
+  const sessions = options.resolveSession ?? cachedSessionResolver((token) => sessionFromToken(db, token));
+  app.addHook('onClose', async () => service.close());
+
+  // Callback style so a cached session costs no promise: this runs for every tile.
+  const requireSession = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+    if (request.auth) return done();
+    const token = (request.query as { token?: unknown }).token;
+    if (typeof token !== 'string' || !token) return done(unauthenticated());
+    const cached = sessions.peek(token);
+    if (cached !== undefined) {
+      request.auth = cached;
+      return done(cached ? undefined : unauthenticated());
+    }
+    sessions(token).then((session) => {
+      request.auth = session;
+      done(session ? undefined : unauthenticated());
+    }, done);
+  };
+  // Per-tile request logs would drown everything else (a viewer asks for ~50 tiles a second); errors still log.
+  const common = { config: { access: 'public' as const }, onRequest: requireSession, logLevel: 'warn' as const };
+
+  app.get('/api/tiles/:descriptor', {
+    ...common,
+    schema: { tags: ['tiles'], summary: 'Deep Zoom descriptor: GET /api/tiles/{slideKey}.dzi', querystring: TOKEN_QUERY },
+  }, async (request, reply) => {
+    const { descriptor } = request.params as { descriptor: string };
+    if (!descriptor.endsWith('.dzi')) throw new AppError(404, 'tile.bad_address', { path: descriptor });
+    const handle = await service.open(descriptor.slice(0, -4));
+    const etag = `"${handle.slide.identity}-dzi"`;
+    reply.header('etag', etag).header('cache-control', REVALIDATE);
+    if (matchesEtag(request, etag)) return reply.code(304).send();
+    return reply.type('application/xml; charset=utf-8').send(service.dziDescriptor(handle));
+  });
+
+  app.get('/api/tiles/:files/:level/:tile', {
+    ...common,
+    schema: { tags: ['tiles'], summary: 'Deep Zoom tile: GET /api/tiles/{slideKey}_files/{level}/{col}_{row}.jpeg', querystring: TOKEN_QUERY },
+  }, async (request, reply) => {
+    const { files, level, tile } = request.params as { files: string; level: string; tile: string };
+    const address = tile.match(/^(\d{1,7})_(\d{1,7})\.(?:jpeg|jpg)$/);
+    if (!files.endsWith('_files') || !/^\d{1,2}$/.test(level) || !address) {
+      throw new AppError(404, 'tile.bad_address', { path: `${files}/${level}/${tile}` });
+    }
+    const key = files.slice(0, -6);
+    const handle = service.peek(key) ?? (await service.open(key));
+    const [l, col, row] = [Number(level), Number(address[1]), Number(address[2])];
+    const etag = service.dziEtag(handle, l, col, row);
+    if (matchesEtag(request, etag)) return notModified(reply, etag);
+    return sendImage(reply, etag, service.peekDziTile(handle, l, col, row) ?? (await service.dziTile(handle, l, col, row)));
+  });
+
+  app.get('/api/tiles/:slideKey/associated/:name', {
+    ...common,
+    schema: { tags: ['tiles'], summary: 'Label, macro or thumbnail image of a slide (name: label | macro | thumbnail), as JPEG', querystring: TOKEN_QUERY },
+  }, async (request, reply) => {
+    const { slideKey, name } = request.params as { slideKey: string; name: string };
+    const handle = await service.open(slideKey);
+    const etag = `"${handle.slide.identity}-${name.replace(/\W/g, '')}"`;
+    if (matchesEtag(request, etag)) return notModified(reply, etag);
+    return sendImage(reply, etag, await service.associated(handle, name));
+  });
+
+  app.get('/api/iiif/:slideKey', {
+    ...common,
+    schema: { tags: ['tiles'], summary: 'IIIF image service base URI: redirects to info.json', querystring: TOKEN_QUERY },
+  }, async (request, reply) => {
+    const { slideKey } = request.params as { slideKey: string };
+    return reply.redirect(`${encodeURIComponent(slideKey)}/info.json`, 303);
+  });
+
+  app.get('/api/iiif/:slideKey/info.json', {
+    ...common,
+    schema: { tags: ['tiles'], summary: 'IIIF Image API 3 image information', querystring: TOKEN_QUERY },
+  }, async (request, reply) => {
+    const { slideKey } = request.params as { slideKey: string };
+    const handle = await service.open(slideKey);
+    const id = `${request.protocol}://${request.host}/api/iiif/${encodeURIComponent(slideKey)}`;
+    reply.header('cache-control', REVALIDATE);
+    // JSON-LD media type with the IIIF profile, as the specification recommends.
+    return reply.type('application/ld+json;profile="http://iiif.io/api/image/3/context.json"').send(JSON.stringify(service.iiifInfo(handle, id)));
+  });
+
+  app.get('/api/iiif/:slideKey/:region/:size/:rotation/:qualityFormat', {
+    ...common,
+    schema: { tags: ['tiles'], summary: 'IIIF Image API 3 image request: {region}/{size}/{rotation}/{quality}.{format}', querystring: TOKEN_QUERY },
+  }, async (request, reply) => {
+    const { slideKey, region, size, rotation, qualityFormat } = request.params as Record<string, string>;
+    const handle = await service.open(slideKey);
+    const iiif = parseIiifRequest(handle.slide.index.width, handle.slide.index.height, region, size, rotation, qualityFormat);
+    const etag = service.iiifEtag(handle, iiif);
+    if (matchesEtag(request, etag)) return notModified(reply, etag);
+    return sendImage(reply, etag, await service.iiifImage(handle, iiif));
+  });
+
+  return service;
+}
+
+/** If-None-Match may list several tags or `*`, and compares weakly (RFC 9110 §13.1.2). */
+function matchesEtag(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  if (header === etag || header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+function sendImage(reply: FastifyReply, etag: string, image: CachedImage) {
+  return reply.headers({ etag, 'cache-control': IMMUTABLE, 'content-type': image.contentType }).send(image.body);
+}
+
+function notModified(reply: FastifyReply, etag: string) {
+  return reply.code(304).header('etag', etag).header('cache-control', IMMUTABLE).send();
+}

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { FileHandlePool } from './file-handles.js';
+import { Lru } from './lru.js';
+import type { ReadAt } from './tiff/ifd-parser.js';
+import { readSlideIndex, type SlideIndex } from './tiff/levels.js';
+
+/** A slide file whose directories have been read: what every tile request needs, kept in memory. */
+export interface OpenedSlide {
+  file: string;
+  /** Changes whenever the file does (device, inode, size, mtime): part of every ETag and cache key. */
+  identity: string;
+  index: SlideIndex;
+  readAt: ReadAt;
+}
+
+interface Entry {
+  slide: OpenedSlide;
+  checkedAt: number;
+}
+
+export interface SlideStoreOptions {
+  maxSlides?: number;
+  maxOpenFiles?: number;
+  /** How long a file is trusted unchanged before it is stat'ed again. */
+  recheckMs?: number;
+}
+
+/**
+ * Builds each file's index once and keeps it (LRU by path, rebuilt when size or mtime change), with the
+ * file's handle. The index of a 50k × 50k slide is ~0.5 MB of tile offsets; parsing it per tile would
+ * cost more than serving the tile.
+ */
+export class SlideStore {
+  private readonly handles: FileHandlePool;
+  private readonly slides: Lru<string, Entry>;
+  private readonly opening = new Map<string, Promise<OpenedSlide>>();
+  private readonly recheckMs: number;
+
+  constructor(options: SlideStoreOptions = {}) {
+    this.handles = new FileHandlePool(options.maxOpenFiles ?? 64);
+    this.slides = new Lru<string, Entry>(options.maxSlides ?? 256);
+    this.recheckMs = options.recheckMs ?? 2_000;
+  }
+
+  /** The cached slide if it was checked recently; lets the hot path skip a promise. */
+  peek(file: string): OpenedSlide | undefined {
+    const hit = this.slides.get(file);
+    return hit && Date.now() - hit.checkedAt < this.recheckMs ? hit.slide : undefined;
+  }
+
+  async open(file: string): Promise<OpenedSlide> {
+    const fresh = this.peek(file);
+    if (fresh) return fresh;
+    let pending = this.opening.get(file);
+    if (!pending) {
+      pending = this.load(file).finally(() => this.opening.delete(file));
+      this.opening.set(file, pending);
+    }
+    return pending;
+  }
+
+  close(): void {
+    this.slides.clear();
+    this.handles.closeAll();
+  }
+
+  private async load(file: string): Promise<OpenedSlide> {
+    const stat = await fs.stat(file);
+    const identity = createHash('sha1').update(`${file}\0${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`).digest('hex').slice(0, 16);
+    const known = this.slides.get(file);
+    if (known && known.slide.identity === identity) {
+      known.checkedAt = Date.now();
+      return known.slide;
+    }
+    if (known) this.handles.forget(file);
+    const readAt: ReadAt = (position, length) => this.handles.read(file, position, length);
+    const slide: OpenedSlide = { file, identity, index: await readSlideIndex(readAt), readAt };
+    this.slides.set(file, { slide, checkedAt: Date.now() });
+    return slide;
+  }
+}

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import { AppError } from '../../http/errors.js';
+import { dziGeometry, dziXml, planDziTile, type DziGeometry } from './dzi.js';
+import { iiifAsDziTile, iiifInfo, type IiifRequest } from './iiif.js';
+import { CONTENT_TYPES, encodeImage, renderRegion } from './render.js';
+import type { SlideResolver } from './resolver.js';
+import { SlideStore, type OpenedSlide } from './slide-store.js';
+import { TileCache, type CachedImage } from './tile-cache.js';
+import { TileReader } from './tile-reader.js';
+import { TiffFormatError } from './tiff/ifd-parser.js';
+import { NotAPyramidError } from './tiff/levels.js';
+
+export interface TileServiceOptions {
+  resolveSlide: SlideResolver;
+  /** Bytes of finished tiles kept in memory. */
+  cacheBytes?: number;
+  /** Quality of tiles we have to encode ourselves (edges, missing levels, IIIF regions). */
+  jpegQuality?: number;
+}
+
+export interface SlideHandle {
+  slide: OpenedSlide;
+  geometry: DziGeometry;
+}
+
+/** What the tile routes need, free of HTTP: find the slide, name each image (ETag), produce it (cached). */
+export class TileService {
+  readonly store = new SlideStore();
+  private readonly reader = new TileReader();
+  private readonly cache: TileCache;
+  private readonly quality: number;
+  private readonly geometries = new WeakMap<OpenedSlide, DziGeometry>();
+  /** key → handle for `recentMs`: a panning viewer asks for the same slide ~50 times a second. */
+  private readonly recent = new Map<string, { handle: SlideHandle; at: number }>();
+  private readonly recentMs = 2_000;
+
+  constructor(private readonly options: TileServiceOptions) {
+    this.cache = new TileCache(options.cacheBytes ?? 256 * 2 ** 20);
+    this.quality = options.jpegQuality ?? 90;
+  }
+
+  /** The handle of a slide opened moments ago, without a promise; undefined means call `open`. */
+  peek(key: string): SlideHandle | undefined {
+    const hit = this.recent.get(key);
+    return hit && Date.now() - hit.at < this.recentMs ? hit.handle : undefined;
+  }
+
+  async open(key: string): Promise<SlideHandle> {
+    const handle = await this.resolve(key);
+    if (this.recent.size > 1000) this.recent.clear();
+    this.recent.set(key, { handle, at: Date.now() });
+    return handle;
+  }
+
+  private async resolve(key: string): Promise<SlideHandle> {
+    const file = await this.options.resolveSlide(key);
+    if (!file) throw new AppError(404, 'slide.not_found');
+    let slide: OpenedSlide;
+    try {
+      slide = await this.store.open(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(404, 'slide.not_found');
+      if (err instanceof TiffFormatError || err instanceof NotAPyramidError) throw new AppError(422, 'tile.unreadable');
+      throw err;
+    }
+    let geometry = this.geometries.get(slide);
+    if (!geometry) {
+      geometry = dziGeometry(slide.index);
+      this.geometries.set(slide, geometry);
+    }
+    return { slide, geometry };
+  }
+
+  dziDescriptor({ geometry }: SlideHandle): string {
+    return dziXml(geometry);
+  }
+
+  /** The ETag of a DZI tile, known before any byte is read, so a revalidation costs no I/O. */
+  dziEtag({ slide }: SlideHandle, level: number, col: number, row: number): string {
+    return `"${slide.identity}-${level}-${col}-${row}"`;
+  }
+
+  /** A cached tile without waiting for a promise: the common case while a viewer pans. */
+  peekDziTile({ slide }: SlideHandle, level: number, col: number, row: number): CachedImage | undefined {
+    return this.cache.get(`${slide.identity}/${level}/${col}/${row}`);
+  }
+
+  async dziTile({ slide, geometry }: SlideHandle, level: number, col: number, row: number): Promise<CachedImage> {
+    const plan = planDziTile(slide.index, geometry, level, col, row);
+    if (!plan) throw new AppError(404, 'tile.not_found');
+    return this.cache.getOrProduce(`${slide.identity}/${level}/${col}/${row}`, async () => {
+      if (plan.kind === 'stored') {
+        return { body: await this.reader.storedJpeg(slide, plan.level, plan.col, plan.row), contentType: 'image/jpeg' };
+      }
+      const pixels = await renderRegion(this.reader, slide, plan.rect, plan.width, plan.height);
+      return { body: await encodeImage(pixels, { format: 'jpg', quality: this.quality }), contentType: 'image/jpeg' };
+    });
+  }
+
+  iiifEtag({ slide }: SlideHandle, r: IiifRequest): string {
+    return `"${slide.identity}-${createHash('sha1').update(iiifKey(r)).digest('hex').slice(0, 16)}"`;
+  }
+
+  async iiifImage(handle: SlideHandle, r: IiifRequest): Promise<CachedImage> {
+    const asTile = iiifAsDziTile(handle.geometry, r);
+    if (asTile) return this.dziTile(handle, asTile.level, asTile.col, asTile.row);
+    const { slide } = handle;
+    return this.cache.getOrProduce(`${slide.identity}/iiif/${iiifKey(r)}`, async () => {
+      const pixels = await renderRegion(this.reader, slide, r.region, r.width, r.height);
+      const body = await encodeImage(pixels, {
+        format: r.format, quality: this.quality, gray: r.quality === 'gray', bitonal: r.quality === 'bitonal',
+        rotation: r.rotation, mirror: r.mirror,
+      });
+      return { body, contentType: CONTENT_TYPES[r.format] };
+    });
+  }
+
+  /** Label, macro or thumbnail image stored beside the pyramid, as JPEG (libvips decodes whatever compression it has). */
+  async associated({ slide }: SlideHandle, name: string): Promise<CachedImage> {
+    const image = slide.index.associated.find((a) => a.name === name);
+    if (!image || image.page < 0) throw new AppError(404, 'tile.not_found');
+    return this.cache.getOrProduce(`${slide.identity}/associated/${name}`, async () => ({
+      body: await sharp(slide.file, { page: image.page, limitInputPixels: false }).toColourspace('srgb').jpeg({ quality: this.quality }).toBuffer(),
+      contentType: 'image/jpeg',
+    }));
+  }
+
+  iiifInfo({ slide, geometry }: SlideHandle, id: string) {
+    return iiifInfo(id, geometry, slide.index.levels);
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}
+
+function iiifKey(r: IiifRequest): string {
+  const { x, y, width, height } = r.region;
+  return `${x},${y},${width},${height}/${r.width},${r.height}/${r.mirror ? '!' : ''}${r.rotation}/${r.quality}.${r.format}`;
+}

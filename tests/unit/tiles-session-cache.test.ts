@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionUser } from '../../server/http/types.js';
+import { cachedSessionResolver } from '../../server/modules/tiles/session-cache.js';
+
+const user = (id: number): SessionUser => ({
+  id, name: `u${id}`, realname: '', identification: [], permissions: [], hospitalIds: [], hospitalId: null, tokenHash: `h${id}`,
+});
+
+describe('tile session cache', () => {
+  it('asks the database once per token per TTL, and notices a revoked token when the TTL has passed', async () => {
+    let now = 0;
+    let revoked = false;
+    const calls: string[] = [];
+    const resolve = cachedSessionResolver(async (token) => {
+      calls.push(token);
+      return revoked ? null : user(1);
+    }, { ttlMs: 30_000, now: () => now });
+
+    expect(await resolve('t')).toEqual(user(1));
+    now = 29_999;
+    revoked = true;
+    expect(resolve.peek('t')).toEqual(user(1)); // still trusted inside the TTL: the documented delay
+    now = 30_000;
+    expect(resolve.peek('t')).toBeUndefined();
+    expect(await resolve('t')).toBeNull();
+    expect(calls).toEqual(['t', 't']);
+  });
+
+  it('shares one lookup between concurrent requests and remembers unknown tokens too', async () => {
+    let calls = 0;
+    const resolve = cachedSessionResolver(async (token) => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 5));
+      return token === 'good' ? user(2) : null;
+    });
+    const results = await Promise.all(Array.from({ length: 20 }, () => resolve('good')));
+    expect(results.every((r) => r?.id === 2)).toBe(true);
+    expect(await resolve('bad')).toBeNull();
+    expect(resolve.peek('bad')).toBeNull();
+    expect(calls).toBe(2);
+  });
+
+  it('stays bounded', async () => {
+    const resolve = cachedSessionResolver(async () => user(3), { maxEntries: 2 });
+    for (const t of ['a', 'b', 'c']) await resolve(t);
+    expect(resolve.peek('a')).toBeUndefined();
+    expect(resolve.peek('c')).toEqual(user(3));
+  });
+});
