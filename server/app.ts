@@ -23,6 +23,7 @@ import { resourceRoutes } from './resources/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
 import path from 'node:path';
+import { uploadRoutes } from './modules/upload/routes.js';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
 
@@ -71,6 +72,7 @@ export async function buildApp({ db, config, logger = true }: AppOptions): Promi
   logRoutes(app, db);
   commonRoutes(app, config.distDir);
   tileRoutes(app, db, config);
+  uploadRoutes(app, config);
 
   await registerStaticSite(app, config.distDir);
   return app;

@@ -1,0 +1,101 @@
+import { UPLOAD_CHUNK_BYTES } from '../../../src/core/constants.js';
+import { AppError } from '../../http/errors.js';
+import type { Assembler } from './assembler.js';
+import type { UploadStore } from './upload-store.js';
+import { formatBytes } from './format-bytes.js';
+import type { KeyedLock } from './keyed-lock.js';
+import {
+  chunkSizeRange, minimumFileSize, missingChunks, parseChunkFields, progress, uploadId,
+  type ChunkAnswer, type ChunkFields,
+} from './protocol.js';
+import type { HeldChunk } from './receive.js';
+
+export interface ChunkContext {
+  store: UploadStore;
+  /** One per process: serialises marking, counting and assembling per upload id. */
+  lock: KeyedLock;
+  assembler: Assembler;
+  /** Largest file /upload/large accepts; undefined means no limit. */
+  maxFileBytes?: number;
+}
+
+/**
+ * One step of the chunked upload (spec §7): check the chunk, keep it, and answer what is still missing,
+ * or verify and finish the file once nothing is. The chunk arrives hashed, held in a pooled buffer.
+ */
+export async function acceptChunk(ctx: ChunkContext, raw: Record<string, string>, chunk: HeldChunk | undefined): Promise<ChunkAnswer> {
+  const parsed = parseChunkFields(raw);
+  if (!parsed.ok) throw new AppError(422, 'error.validation', {}, parsed.errors);
+  const f = parsed.fields;
+  if (!chunk) throw new AppError(422, 'error.validation', {}, { blob: [{ key: 'upload.blob_missing' }] });
+  if (chunk.truncated) throw new AppError(413, 'upload.chunk_too_large', { max: formatBytes(UPLOAD_CHUNK_BYTES) });
+  const size = chunk.bytes.length;
+  checkFileSize(ctx, f, size);
+  const range = chunkSizeRange(f);
+  if (size < range.min || size > range.max) {
+    const expected = range.min === range.max ? String(range.min) : `${range.min}–${range.max}`;
+    throw new AppError(422, 'upload.chunk_size_invalid', { num: f.num, size, expected });
+  }
+  if (chunk.md5 !== f.md5) throw new AppError(422, 'upload.chunk_md5_mismatch', { num: f.num });
+
+  const id = uploadId(f);
+  const target = ctx.store.completePath(id, f.fileName);
+  const done = { code: 1 as const, path: ctx.store.relative(target) };
+  const isComplete = () => ctx.store.exists(target);
+  // Written outside the lock: only verified bytes reach the data file, so a chunk sent twice at once writes
+  // the same bytes twice. It counts as present only once its marker exists, which happens under the lock.
+  const written = await ctx.store.writeChunk(id, f.num, UPLOAD_CHUNK_BYTES, chunk.bytes, isComplete);
+  chunk.release();
+  if (written === 'complete') return done;
+
+  return ctx.lock.run(id, async () => {
+    // First sight of this upload in this process, and the file is finished: a retry of a completed upload.
+    // Same answer; whatever a late duplicate left in the parts dir goes.
+    if (!ctx.assembler.present(id) && (await isComplete())) {
+      await ctx.store.removeParts(id);
+      return done;
+    }
+    if ((await ctx.store.markChunk(id, f.num, f.num === f.totalNum ? String(size) : '', isComplete)) === 'complete') {
+      await ctx.assembler.abort(id);
+      return done;
+    }
+    // The job may be new, or gone while the chunk was written (dropped when idle): then the disk says what is there.
+    if (ctx.assembler.present(id)) ctx.assembler.add(id, f.num);
+    else await ctx.assembler.start(id, await ctx.store.presentChunks(id, f.totalNum));
+    const lack = missingChunks(ctx.assembler.present(id)!, f.totalNum);
+    if (lack.length > 0) return { code: 0, msg: progress(f.totalNum - lack.length, f.totalNum), lack };
+
+    // Complete as far as this process knows; the disk has the last word (markers may have been removed meanwhile).
+    const onDisk = await ctx.store.presentChunks(id, f.totalNum);
+    const missing = missingChunks(onDisk, f.totalNum);
+    if (missing.length > 0) {
+      await ctx.assembler.start(id, onDisk);
+      return { code: 0, msg: progress(onDisk.length, f.totalNum), lack: missing };
+    }
+    await finish(ctx, id, f, target);
+    return done;
+  });
+}
+
+/** The configured limit, checked as early as the fields allow: before any byte of an oversized file is kept. */
+function checkFileSize(ctx: ChunkContext, f: ChunkFields, chunkSize: number): void {
+  if (ctx.maxFileBytes === undefined) return;
+  const size = f.num === f.totalNum && f.totalSize === undefined ? (f.totalNum - 1) * UPLOAD_CHUNK_BYTES + chunkSize : minimumFileSize(f);
+  if (size > ctx.maxFileBytes) throw new AppError(413, 'upload.file_too_large', { max: formatBytes(ctx.maxFileBytes) });
+}
+
+/**
+ * Verifies total_md5 once the assembler has taken in the last chunks, then renames the data file into place
+ * and drops the markers. A file that does not match is discarded whole: its chunks cannot be told apart from
+ * good ones, so the client starts over. Other failures (a full disk) keep everything, so the upload can resume.
+ */
+async function finish(ctx: ChunkContext, id: string, f: ChunkFields, target: string): Promise<void> {
+  await ctx.store.trimData(id, f.totalNum, UPLOAD_CHUNK_BYTES);
+  const { md5 } = await ctx.assembler.finish(id);
+  if (md5 !== f.totalMd5) {
+    await ctx.store.removeParts(id);
+    throw new AppError(422, 'upload.file_md5_mismatch', { file: f.fileName });
+  }
+  await ctx.store.publish(ctx.store.dataPath(id), target);
+  await ctx.store.removeParts(id);
+}

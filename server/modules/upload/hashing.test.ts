@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../../src/core/constants.js';
+import { AppError } from '../../http/errors.js';
+import { acceptChunk, type ChunkContext } from './accept-chunk.js';
+import { Assembler } from './assembler.js';
+import { BufferPool } from './buffer-pool.js';
+import { ChunkHasher } from './chunk-hasher.js';
+import { UploadStore } from './upload-store.js';
+import { HashJob } from './hash-job.js';
+import { KeyedLock } from './keyed-lock.js';
+import { PrefixMd5 } from './md5.js';
+import { uploadId } from './protocol.js';
+import type { HeldChunk } from './receive.js';
+
+/**
+ * total_md5 covers only the first 1 GiB of a file (spec §9). Writing more than 1 GiB in a test is not
+ * reasonable, so these tests run the same code with a small stand-in limit.
+ */
+const md5 = (bytes: Uint8Array | string) => createHash('md5').update(bytes).digest('hex');
+
+let dir: string;
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'dsms-hashing-'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe('PrefixMd5', () => {
+  it('hashes only the bytes before the limit, however the input is split', () => {
+    const h = new PrefixMd5(10);
+    for (const piece of ['abcdefgh', 'ijklmnop', 'qrstuvwxyz']) h.update(Buffer.from(piece));
+    expect(h.size).toBe(26);
+    expect(h.digest()).toBe(md5('abcdefghij'));
+  });
+
+  it('is the plain MD5 when the input is shorter than the limit, or exactly as long', () => {
+    const short = new PrefixMd5(100);
+    short.update(Buffer.from('abc'));
+    expect(short.digest()).toBe(md5('abc'));
+    const exact = new PrefixMd5(3);
+    exact.update(Buffer.from('abc'));
+    exact.update(Buffer.from('d'));
+    expect(exact.digest()).toBe(md5('abc'));
+  });
+});
+
+describe('ChunkHasher', () => {
+  it('hashes a pooled buffer on its worker thread, without copying it there', async () => {
+    const pool = new BufferPool(1, 1024);
+    const lease = await pool.acquire();
+    lease.buffer.write('the first bytes only', 'latin1');
+    const hasher = new ChunkHasher();
+    expect(await hasher.md5(lease, 9)).toBe(md5('the first'));
+    expect(await hasher.md5(lease, 0)).toBe(md5(''));
+    await hasher.close();
+  });
+});
+
+describe('HashJob', () => {
+  it('hashes the first md5Limit bytes of a data file, chunk after chunk', async () => {
+    const data = path.join(dir, 'data');
+    await fs.writeFile(data, 'helloworld!!!');
+    const job = new HashJob(data, 7, 5, Buffer.alloc(5));
+    job.add(1);
+    job.add(2);
+    expect(await job.finish()).toEqual({ md5: md5('hellowo') });
+  });
+
+  it('reports the first failure with its code when finishing', async () => {
+    const job = new HashJob(path.join(dir, 'missing'), 100, 5, Buffer.alloc(5));
+    job.add(1);
+    await expect(job.finish()).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('acceptChunk with a small total_md5 limit', () => {
+  const LIMIT = CHUNK + 100;
+  const data = Buffer.alloc(2 * CHUNK + 5000);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 31 + (i >> 11)) & 0xff;
+  const chunk = (num: number) => data.subarray((num - 1) * CHUNK, num * CHUNK);
+
+  async function context(): Promise<ChunkContext> {
+    const store = new UploadStore(dir);
+    return { store, lock: new KeyedLock(), assembler: new Assembler(store, LIMIT) };
+  }
+
+  const pool = new BufferPool(1, CHUNK);
+  async function held(bytes: Buffer): Promise<HeldChunk> {
+    const lease = await pool.acquire();
+    bytes.copy(lease.buffer);
+    return { bytes: lease.buffer.subarray(0, bytes.length), md5: md5(bytes), truncated: false, release: lease.release };
+  }
+
+  const send = async (ctx: ChunkContext, num: number, totalMd5: string) =>
+    acceptChunk(ctx, { file_name: 'big.svs', num: String(num), total_num: '3', md5: md5(chunk(num)), total_md5: totalMd5 }, await held(chunk(num)));
+
+  it('accepts the MD5 of the leading bytes and assembles the whole file', async () => {
+    const ctx = await context();
+    const totalMd5 = md5(data.subarray(0, LIMIT));
+    expect(await send(ctx, 2, totalMd5)).toEqual({ code: 0, msg: 0.3333, lack: [1, 3] });
+    expect(await send(ctx, 1, totalMd5)).toEqual({ code: 0, msg: 0.6666, lack: [3] });
+    const done = await send(ctx, 3, totalMd5);
+    expect(done).toMatchObject({ code: 1 });
+    expect((await fs.readFile(path.join(dir, (done as { path: string }).path))).equals(data)).toBe(true);
+    await ctx.assembler.close();
+  });
+
+  it('refuses the MD5 of the whole file, which is not what the protocol asks for past the limit', async () => {
+    const ctx = await context();
+    for (const num of [1, 2]) await send(ctx, num, md5(data));
+    await expect(send(ctx, 3, md5(data))).rejects.toMatchObject({ status: 422, key: 'upload.file_md5_mismatch' });
+    expect(await fs.readdir(path.join(dir, 'uploads', 'parts'))).toEqual([]);
+    expect(await fs.readdir(path.join(dir, 'uploads', 'complete')).catch(() => [])).toEqual([]);
+    await ctx.assembler.close();
+  });
+
+  it('passes a file system failure of the worker on with its code, and keeps what is on disk', async () => {
+    const ctx = await context();
+    const id = uploadId({ fileName: 'big.svs', num: 1, totalNum: 3, md5: '', totalMd5: md5(data) });
+    await ctx.assembler.start(id, []);
+    ctx.assembler.add(id, 1);
+    const failure = await ctx.assembler.finish(id).catch((err: unknown) => err);
+    expect(failure).not.toBeInstanceOf(AppError);
+    expect(failure).toMatchObject({ code: 'ENOENT' });
+    expect(ctx.assembler.present(id)).toBeUndefined();
+    await ctx.assembler.close();
+  });
+});

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { ATTACHMENT_MAX_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_MD5_MAX_BYTES } from '../../../src/core/constants.js';
+import { ok } from '../../http/envelope.js';
+import { acceptChunk, type ChunkContext } from './accept-chunk.js';
+import { Assembler } from './assembler.js';
+import { keepAttachment } from './attachment.js';
+import { BufferPool } from './buffer-pool.js';
+import { ChunkHasher } from './chunk-hasher.js';
+import { UploadStore } from './upload-store.js';
+import { mapDiskError } from './disk-errors.js';
+import { KeyedLock } from './keyed-lock.js';
+import { receiveChunk } from './receive.js';
+
+export interface UploadConfig {
+  /** Uploads live under `<dataDir>/uploads`; unset means ./data, as in loadConfig. */
+  dataDir?: string;
+  /** Largest slide /upload/large accepts; unset means no limit. */
+  uploadMaxBytes?: number;
+}
+
+const STALE_TEMP_MS = 24 * 3600 * 1000;
+/** Chunks held in memory at once, 2 MiB each: 32 MiB whatever the number of uploads or their size. */
+const CHUNK_BUFFERS = 16;
+const CHUNK_FIELDS_LOGGED = ['file_name', 'num', 'total_num', 'md5', 'total_md5', 'total_size'];
+
+/**
+ * POST /api/upload/large (chunked, resumable) and POST /api/upload/image (one attachment).
+ * Multipart parsing is registered inside this plugin only, so no other route's body handling changes.
+ */
+export function uploadRoutes(app: FastifyInstance, config: UploadConfig): void {
+  if (config.uploadMaxBytes !== undefined && !(config.uploadMaxBytes > 0)) throw new Error('UPLOAD_MAX_BYTES must be a positive number of bytes');
+  const store = new UploadStore(config.dataDir ?? path.resolve('data'));
+  const assembler = new Assembler(store, UPLOAD_MD5_MAX_BYTES);
+  const ctx: ChunkContext = { store, lock: new KeyedLock(), assembler, maxFileBytes: config.uploadMaxBytes };
+  const buffers = new BufferPool(CHUNK_BUFFERS, UPLOAD_CHUNK_BYTES);
+  const hasher = new ChunkHasher();
+
+  app.register(async (scope) => {
+    await scope.register(multipart, { throwFileSizeLimit: false });
+    scope.addHook('onClose', async () => {
+      await Promise.all([assembler.close(), hasher.close()]);
+    });
+    // Best effort and in the background: a leftover temp file costs disk space, never correctness.
+    scope.addHook('onReady', async () => {
+      void store.sweepTemp(STALE_TEMP_MS).catch((err: unknown) => scope.log.warn({ err }, 'upload temp sweep failed'));
+    });
+
+    scope.post('/api/upload/large', {
+      config: { access: { permission: 'slide_upload' } },
+      schema: { tags: ['upload'], summary: 'One 2 MiB chunk of a slide file (fields file_name, num, total_num, md5, total_md5; file blob)', consumes: ['multipart/form-data'] },
+    }, async (request) => {
+      const { fields, chunk } = await receiveChunk(request, buffers, hasher, UPLOAD_CHUNK_BYTES).catch(rethrowDiskError);
+      // What the operation log records of this write: the protocol fields, never the bytes.
+      request.body = pick(fields, CHUNK_FIELDS_LOGGED);
+      try {
+        return ok(await acceptChunk(ctx, fields, chunk));
+      } catch (err) {
+        return rethrowDiskError(err);
+      } finally {
+        chunk?.release();
+      }
+    });
+
+    scope.post('/api/upload/image', {
+      config: { access: 'user' },
+      schema: { tags: ['upload'], summary: 'One attachment of at most 200M (multipart file)', consumes: ['multipart/form-data'] },
+    }, async (request) => ok(await keepAttachment(request, store, ATTACHMENT_MAX_BYTES).catch(rethrowDiskError)));
+  });
+}
+
+function rethrowDiskError(err: unknown): never {
+  throw mapDiskError(err);
+}
+
+function pick(fields: Record<string, string>, keys: string[]): Record<string, string> {
+  return Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]!]));
+}

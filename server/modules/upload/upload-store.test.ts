@@ -1,0 +1,69 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UploadStore } from './upload-store.js';
+
+let dir: string;
+let store: UploadStore;
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'dsms-store-'));
+  store = new UploadStore(dir);
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+async function tempWith(text: string): Promise<string> {
+  const temp = await store.createTemp();
+  await temp.handle.writeFile(text);
+  await temp.handle.close();
+  return temp.path;
+}
+
+describe('UploadStore', () => {
+  it('writes chunks at their offsets, lists the marked ones, and makes its directory again if it was cleaned away', async () => {
+    const never = async () => false;
+    expect(await store.presentChunks('u1', 3)).toEqual([]);
+    expect(await store.writeChunk('u1', 2, 4, Buffer.from('bbbb'), never)).toBe('written');
+    await fs.rm(path.join(dir, 'uploads'), { recursive: true });
+    expect(await store.writeChunk('u1', 3, 4, Buffer.from('cc'), never)).toBe('written');
+    expect(await store.presentChunks('u1', 3)).toEqual([]);
+    expect(await store.markChunk('u1', 3, '2', never)).toBe('written');
+    await fs.writeFile(path.join(store.partsDir('u1'), '9'), '');
+    expect(await store.presentChunks('u1', 3)).toEqual([3]);
+    expect(await fs.readFile(store.dataPath('u1'))).toEqual(Buffer.from('\0\0\0\0\0\0\0\0cc'));
+  });
+
+  it('trims the data file to the length the last chunk recorded', async () => {
+    const never = async () => false;
+    await store.writeChunk('u4', 2, 4, Buffer.from('long'), never);
+    await store.markChunk('u4', 2, '1', never);
+    await store.writeChunk('u4', 2, 4, Buffer.from('s'), never);
+    await store.trimData('u4', 2, 4);
+    expect((await fs.stat(store.dataPath('u4'))).size).toBe(5);
+  });
+
+  it('does not bring back the parts dir of an upload that was finished meanwhile', async () => {
+    expect(await store.writeChunk('u2', 1, 4, Buffer.from('late'), async () => true)).toBe('complete');
+    expect(await store.markChunk('u2', 1, '', async () => true)).toBe('complete');
+    await expect(fs.access(store.partsDir('u2'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('publishes a file under its final name and answers paths relative to the data dir', async () => {
+    const target = store.completePath('u3', 'a.kfb');
+    await store.publish(await tempWith('whole'), target);
+    expect(await fs.readFile(target, 'utf8')).toBe('whole');
+    expect(store.relative(target)).toBe('uploads/complete/u3/a.kfb');
+  });
+
+  it('sweeps only staging files older than the given age', async () => {
+    const old = await tempWith('old');
+    const young = await tempWith('young');
+    const dayAgo = new Date(Date.now() - 25 * 3600 * 1000);
+    await fs.utimes(old, dayAgo, dayAgo);
+    expect(await store.sweepTemp(24 * 3600 * 1000)).toBe(1);
+    await expect(fs.access(old)).rejects.toThrow();
+    await fs.access(young);
+  });
+});

@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Where uploads live under the data dir. Everything is on disk, so an upload survives a restart:
+ *   uploads/parts/<id>/data           the file being built: each verified chunk is written at its offset
+ *   uploads/parts/<id>/<num>          an empty marker, made only after chunk <num> is written: "present"
+ *   uploads/complete/<id>/<name>      the finished, verified file (parts/<id>/data renamed)
+ *   uploads/tmp/<random>              an attachment being received
+ *   uploads/attachments/<random>/<name>
+ * Only bytes whose MD5 matched are ever written into `data`, so two requests carrying the same chunk write
+ * the same bytes, and a refused chunk leaves no trace. Finished files appear under their final name only by
+ * rename(2) (same file system), so a reader never sees half of one.
+ */
+export class UploadStore {
+  readonly root: string;
+  private readonly tmpDir: string;
+  /** Directory checks cost a system call per request; they are made once and again only after an ENOENT. */
+  private tmpDirMade = false;
+
+  constructor(readonly dataDir: string) {
+    this.root = path.join(dataDir, 'uploads');
+    this.tmpDir = path.join(this.root, 'tmp');
+  }
+
+  /** A fresh path in the staging dir; nothing is created there yet. */
+  async tempPath(): Promise<string> {
+    if (!this.tmpDirMade) {
+      await fs.mkdir(this.tmpDir, { recursive: true });
+      this.tmpDirMade = true;
+    }
+    return path.join(this.tmpDir, randomBytes(16).toString('hex'));
+  }
+
+  /** A new empty file in the staging dir, open for writing; the dir is made again if it was cleaned away. */
+  async createTemp(): Promise<{ path: string; handle: FileHandle }> {
+    let temp: { path: string; handle: FileHandle } | undefined;
+    const open = async () => {
+      const tmpPath = await this.tempPath();
+      temp = { path: tmpPath, handle: await fs.open(tmpPath, 'wx') };
+    };
+    await retryOnMissingDir(open, async () => {
+      this.tmpDirMade = false;
+    });
+    return temp!;
+  }
+
+  partsDir(id: string): string {
+    return path.join(this.root, 'parts', id);
+  }
+
+  /** The marker saying chunk `num` is written. */
+  markerPath(id: string, num: number): string {
+    return path.join(this.partsDir(id), String(num));
+  }
+
+  dataPath(id: string): string {
+    return path.join(this.partsDir(id), 'data');
+  }
+
+  completePath(id: string, fileName: string): string {
+    return path.join(this.root, 'complete', id, fileName);
+  }
+
+  /** Paths handed to other modules are relative to the data dir, with forward slashes. */
+  relative(absolute: string): string {
+    return path.relative(this.dataDir, absolute).split(path.sep).join('/');
+  }
+
+  /**
+   * Writes a verified chunk at its offset in the upload's data file. The parts dir is made only when missing,
+   * and not at all if `isComplete` says the file was finished meanwhile (the dir is removed after assembly,
+   * so a late duplicate must not bring it back).
+   */
+  async writeChunk(id: string, num: number, chunkBytes: number, bytes: Buffer, isComplete: () => Promise<boolean>): Promise<'written' | 'complete'> {
+    const write = async () => {
+      const handle = await fs.open(this.dataPath(id), fsConstants.O_RDWR | fsConstants.O_CREAT, 0o644);
+      try {
+        let done = 0;
+        while (done < bytes.length) done += (await handle.write(bytes, done, bytes.length - done, (num - 1) * chunkBytes + done)).bytesWritten;
+      } finally {
+        await handle.close();
+      }
+    };
+    return this.inPartsDir(id, write, isComplete);
+  }
+
+  /**
+   * Records that chunk `num` is written; the same guard as `writeChunk`. The last chunk's marker holds its
+   * length, which fixes the file's size (a longer write left by an earlier, refused file cannot survive).
+   */
+  async markChunk(id: string, num: number, content: string, isComplete: () => Promise<boolean>): Promise<'written' | 'complete'> {
+    return this.inPartsDir(id, () => fs.writeFile(this.markerPath(id, num), content), isComplete);
+  }
+
+  /** Cuts the data file to the size its chunks add up to: every chunk but the last is `chunkBytes` long. */
+  async trimData(id: string, totalNum: number, chunkBytes: number): Promise<void> {
+    const lastSize = Number(await fs.readFile(this.markerPath(id, totalNum), 'utf8'));
+    await fs.truncate(this.dataPath(id), (totalNum - 1) * chunkBytes + lastSize);
+  }
+
+  private async inPartsDir(id: string, step: () => Promise<unknown>, isComplete: () => Promise<boolean>): Promise<'written' | 'complete'> {
+    let complete = false;
+    await retryOnMissingDir(step, async () => {
+      complete = await isComplete();
+      if (!complete) await fs.mkdir(this.partsDir(id), { recursive: true });
+    }, () => !complete);
+    return complete ? 'complete' : 'written';
+  }
+
+  /** Numbers of the chunks on disk, within 1..total. */
+  async presentChunks(id: string, total: number): Promise<number[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.partsDir(id));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    return names.filter((n) => /^[1-9]\d*$/.test(n)).map(Number).filter((n) => n <= total);
+  }
+
+  async removeParts(id: string): Promise<void> {
+    // Retries: a late duplicate may be creating the data file again at that moment (it is removed with the rest).
+    await fs.rm(this.partsDir(id), { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  async exists(absolute: string): Promise<boolean> {
+    try {
+      await fs.access(absolute);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Moves a finished file into place under `target`, creating its directory. The bytes and the rename both
+   * reach the disk before this returns: once the client hears "done" it drops its copy of the work.
+   */
+  async publish(file: string, target: string): Promise<void> {
+    await sync(file);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.rename(file, target);
+    await sync(path.dirname(target));
+  }
+
+  /**
+   * Removes staging files older than `maxAgeMs`, left by a process that stopped mid-request. Only old ones:
+   * another API node sharing the data dir may be writing the young ones.
+   */
+  async sweepTemp(maxAgeMs: number, now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const name of await fs.readdir(this.tmpDir).catch(() => [] as string[])) {
+      const file = path.join(this.tmpDir, name);
+      const stat = await fs.stat(file).catch(() => undefined);
+      if (stat?.isFile() && now - stat.mtimeMs > maxAgeMs) {
+        await fs.rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  attachmentPath(fileName: string): string {
+    return path.join(this.root, 'attachments', randomBytes(16).toString('hex'), fileName);
+  }
+}
+
+/** Runs `step`; if it fails for want of a directory, runs `makeDir` and, unless told not to, tries once more. */
+async function retryOnMissingDir(step: () => Promise<unknown>, makeDir: () => Promise<unknown>, retry: () => boolean = () => true): Promise<void> {
+  try {
+    await step();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await makeDir();
+    if (retry()) await step();
+  }
+}
+
+/** fsync of a file, or of a directory so that a rename in it survives a power cut. Cheap when nothing is dirty. */
+async function sync(file: string): Promise<void> {
+  const handle = await fs.open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

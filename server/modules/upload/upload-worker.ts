@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { parentPort } from 'node:worker_threads';
+import { UPLOAD_CHUNK_BYTES } from '../../../src/core/constants.js';
+import { HashJob } from './hash-job.js';
+import type { FromWorker, ToWorker } from './worker-messages.js';
+
+/**
+ * The upload worker thread: the MD5 work of the chunked upload, away from the event loop that serves requests.
+ * It hashes received chunks in buffers shared with the main thread, and follows uploads' data files to hash
+ * them in order (HashJob). Messages for one job arrive in order; jobs share one read buffer, as they run one
+ * at a time.
+ */
+const jobs = new Map<number, HashJob>();
+const buffer = Buffer.allocUnsafe(UPLOAD_CHUNK_BYTES);
+const port = parentPort!;
+
+port.on('message', (m: ToWorker) => {
+  switch (m.op) {
+    case 'md5':
+      port.postMessage({ job: m.job, ok: true, md5: createHash('md5').update(new Uint8Array(m.buffer, 0, m.length)).digest('hex') } satisfies FromWorker);
+      break;
+    case 'open':
+      jobs.set(m.job, new HashJob(m.data, m.md5Limit, m.chunkBytes, buffer));
+      break;
+    case 'add':
+      jobs.get(m.job)?.add(m.count);
+      break;
+    case 'finish':
+      void settle(m.job, (job) => job.finish());
+      break;
+    case 'abort':
+      void settle(m.job, async (job) => {
+        await job.abort();
+        return {};
+      });
+      break;
+  }
+});
+
+async function settle(key: number, step: (job: HashJob) => Promise<{ md5?: string }>): Promise<void> {
+  let reply: FromWorker;
+  try {
+    const job = jobs.get(key);
+    if (!job) throw new Error(`unknown assembly job ${key}`);
+    reply = { job: key, ok: true, ...(await step(job)) };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    reply = { job: key, ok: false, code: e.code, message: e.message };
+  }
+  jobs.delete(key);
+  port.postMessage(reply);
+}

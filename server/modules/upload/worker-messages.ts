@@ -1,0 +1,12 @@
+/** What the upload worker thread is asked, and answers. Every request carries a key its answer repeats. */
+export type ToWorker =
+  | { op: 'open'; job: number; data: string; md5Limit: number; chunkBytes: number }
+  | { op: 'add'; job: number; count: number }
+  | { op: 'finish'; job: number }
+  | { op: 'abort'; job: number }
+  /** The MD5 of the first `length` bytes of a buffer shared with the main thread (no copy). */
+  | { op: 'md5'; job: number; buffer: SharedArrayBuffer; length: number };
+
+export type FromWorker =
+  | { job: number; ok: true; md5?: string }
+  | { job: number; ok: false; code?: string; message: string };
