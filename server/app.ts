@@ -24,6 +24,10 @@ import { logRoutes } from './modules/logs/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
+import { slideHooks } from './modules/slides/hooks.js';
+import { databaseSlideResolver } from './modules/slides/resolver.js';
+import { slideRoutes } from './modules/slides/routes.js';
+import { slidesDirResolver } from './modules/tiles/resolver.js';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
 
@@ -68,10 +72,14 @@ export async function buildApp({ db, config, logger = true }: AppOptions): Promi
   settingRoutes(app, db, (key, hospitalId) => schemas.formForSetting(key, hospitalId));
   accountRoutes(app, db, schemas);
   schemaRoutes(app, db, schemas, resources, loadEnums());
-  resourceRoutes(app, db, resources, schemas);
+  // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
+  const dataDir = config.dataDir ?? path.resolve('data');
+  const slidesHooks = slideHooks(dataDir);
+  resourceRoutes(app, db, resources, schemas, { slides: slidesHooks });
   logRoutes(app, db);
   commonRoutes(app, config.distDir);
-  tileRoutes(app, db, config);
+  tileRoutes(app, db, config, { resolveSlide: databaseSlideResolver(db, dataDir, slidesDirResolver(path.join(dataDir, 'slides'))) });
+  slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, slidesHooks);
   uploadRoutes(app, config);
 
   await registerStaticSite(app, config.distDir);

@@ -12,7 +12,7 @@ const config = loadConfig();
 const db = connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite') });
 await migrateToLatest(db);
 await ensureResourceIndexes(db, loadResources(path.join(SCHEMAS_DIR, 'resources')));
-await seed(db, config.demo);
+await seed(db, config.demo, config.dataDir);
 const app = await buildApp({ db, config });
 
 const shutdown = async () => {

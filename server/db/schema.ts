@@ -191,6 +191,31 @@ export interface SectionLogTable {
   created_at: string;
 }
 
+/** `file_size` comes back from PostgreSQL's bigint as a string; read it through Number(). */
+export interface SlideTable {
+  id: Generated<number>;
+  hospital_id: number;
+  case_id: number | null;
+  name: string;
+  file_path: string;
+  file_size: number | string;
+  md5: string | null;
+  vendor: string | null;
+  width: number | null;
+  height: number | null;
+  levels: number | null;
+  mpp: number | null;
+  objective_power: number | null;
+  scan_at: string | null;
+  tile_size: number | null;
+  status: 'ready' | 'needs_conversion' | 'error';
+  has_label: number;
+  has_macro: number;
+  uploaded_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   hospitals: HospitalTable;
   users: UserTable;
@@ -212,4 +237,5 @@ export interface Database {
   reagents: ReagentTable;
   error_logs: ErrorLogTable;
   section_logs: SectionLogTable;
+  slides: SlideTable;
 }

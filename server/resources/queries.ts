@@ -98,6 +98,7 @@ export async function deleteRows(db: Db, def: ResourceDef, hooks: ResourceHooks 
   // Counted before deleting: a cascade inside the statement makes SQLite's and PostgreSQL's own counts differ.
   const { n } = await loose(db).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n')).where('id', 'in', all).executeTakeFirstOrThrow();
   await loose(db).deleteFrom(def.table).where('id', 'in', all).execute().catch(mapConstraintError);
+  await hooks?.afterDelete?.(db, all, ctx);
   return Number(n);
 }
 

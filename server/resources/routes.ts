@@ -6,6 +6,7 @@ import { AppError } from '../http/errors.js';
 import type { SchemaStore } from '../modules/schemas/store.js';
 import type { ResourceDef } from './definition.js';
 import { hooksByName } from './hooks/index.js';
+import type { ResourceHooks } from './hooks/types.js';
 import { parseListQuery } from './list-query.js';
 import { countTabs, deleteRows, getRow, insertRow, listRows, updateRow } from './queries.js';
 import { openSealedFields } from './sealed-fields.js';
@@ -14,10 +15,13 @@ import { validateWrite } from './write-validation.js';
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Body = Type.Record(Type.String(), Type.Unknown());
 
-/** The generic resource API of spec §7 for every resource in schemas/resources. */
-export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[], store: SchemaStore): void {
+/**
+ * The generic resource API of spec §7 for every resource in schemas/resources.
+ * `configuredHooks`: hooks that need the app's configuration (the slides hooks need the data dir).
+ */
+export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[], store: SchemaStore, configuredHooks: Record<string, ResourceHooks> = {}): void {
   for (const def of defs) {
-    const hooks = def.hooks ? hooksByName[def.hooks] : undefined;
+    const hooks = def.hooks ? configuredHooks[def.hooks] ?? hooksByName[def.hooks] : undefined;
     if (def.hooks && !hooks) throw new Error(`resource ${def.name}: no hooks named ${def.hooks}`);
     const tags = [`resource:${def.name}`];
     const context = (request: FastifyRequest, creating: boolean, id?: number) => ({ creating, id, user: request.auth! });

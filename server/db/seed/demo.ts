@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Db } from '../connect.js';
 import { hashPassword } from '../../modules/auth/passwords.js';
 import { putSetting } from '../../modules/settings/queries.js';
+import { seedDemoSlides } from './demo-slides.js';
 
 const read = (rel: string) => JSON.parse(fs.readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8'));
 
@@ -96,8 +97,10 @@ export async function seedDemo(db: Db): Promise<void> {
   }
 }
 
-export async function seed(db: Db, demo: boolean): Promise<void> {
+/** `dataDir`: where demo slide files go; without one (tests) no slides are seeded. */
+export async function seed(db: Db, demo: boolean, dataDir?: string): Promise<void> {
   await seedSettings(db);
   await seedStructure(db);
   if (demo) await seedDemo(db);
+  if (demo && dataDir) await seedDemoSlides(db, dataDir);
 }

@@ -14,4 +14,9 @@ export const slideMessages = {
   'iiif.rotation_unsupported': { 'zh-CN': '仅支持 90 度倍数的旋转：{{value}}', 'en-US': 'Only rotations by multiples of 90 degrees are supported: {{value}}' },
   'iiif.bad_quality': { 'zh-CN': 'IIIF 质量或格式参数不正确：{{value}}', 'en-US': 'Invalid IIIF quality or format: {{value}}' },
   'iiif.format_unsupported': { 'zh-CN': '不支持的图像格式：{{value}}（可用 jpg、png、webp）', 'en-US': 'Unsupported image format: {{value}} (use jpg, png or webp)' },
+  'slide.path_not_allowed': { 'zh-CN': '只能绑定上传完成目录或切片目录中的文件：{{path}}', 'en-US': 'Only files in the completed-uploads or slides folders can be bound: {{path}}' },
+  'slide.file_missing': { 'zh-CN': '切片文件不存在：{{path}}', 'en-US': 'The slide file does not exist: {{path}}' },
+  'slide.already_bound': { 'zh-CN': '该文件已绑定为切片', 'en-US': 'This file is already bound to a slide' },
+  'slide.thumb_missing': { 'zh-CN': '该切片没有缩略图', 'en-US': 'This slide has no thumbnail' },
+  'slide.use_bind': { 'zh-CN': '切片需先上传文件再绑定，不能直接新建', 'en-US': 'Slides are created by uploading a file and binding it, not directly' },
 } as const;

@@ -15,4 +15,6 @@ export interface ResourceHooks {
   beforeWrite?(data: Record<string, unknown>, ctx: WriteContext): Promise<Record<string, unknown>>;
   afterWrite?(trx: Kysely<Database>, id: number, data: Record<string, unknown>, ctx: WriteContext): Promise<void>;
   beforeDelete?(db: Kysely<Database>, ids: number[], ctx: WriteContext): Promise<void>;
+  /** After the rows are gone (same ctx object as beforeDelete): files and logs that must not outlive them. */
+  afterDelete?(db: Kysely<Database>, ids: number[], ctx: WriteContext): Promise<void>;
 }

@@ -10,6 +10,7 @@ import { resolveLabel } from '../../core/labels';
 import type { ColumnSchema } from '../../core/pageSchema';
 import type { Row } from '../dataProvider';
 import type { Enums } from '../schemaApi';
+import { useSession } from '../../store/session';
 
 const useStyles = makeStyles({
   tags: { display: 'inline-flex', gap: tokens.spacingHorizontalXXS, flexWrap: 'nowrap', overflow: 'hidden', maxWidth: '100%' },
@@ -54,12 +55,19 @@ export function tagNames(value: unknown, lang: string): string[] {
   }).filter(Boolean);
 }
 
+/** An <img> cannot send the Authorization header: our own API images (thumbnails) carry the token in the query. */
+function withToken(src: string, token: string | null): string {
+  if (!token || !src.startsWith('/api/')) return src;
+  return `${src}${src.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+}
+
 /** One table or detail cell by column type (spec: text, number, date, datetime, boolean, enum/tag, tags, link, filesize …). */
 export function Cell({ column, row, enums }: { column: ColumnSchema; row: Row; enums: Enums }) {
   const s = useStyles();
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const value = row[column.prop];
+  const token = useSession((st) => st.token);
   let content: ReactNode;
   switch (column.type) {
     case 'enum':
@@ -77,7 +85,7 @@ export function Cell({ column, row, enums }: { column: ColumnSchema; row: Row; e
       );
       break;
     case 'image':
-      content = typeof value === 'string' && value ? <img className={s.image} src={value} alt="" loading="lazy" /> : null;
+      content = typeof value === 'string' && value ? <img className={s.image} src={withToken(value, token)} alt="" loading="lazy" /> : null;
       break;
     case 'json':
       content = <span className={s.json}>{cellText(column, value, enums, lang, [t('table.yes'), t('table.no')])}</span>;

@@ -1,0 +1,25 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Db } from '../connect.js';
+import { generateDemoSlide } from '../../modules/slides/demo-slide/generate.js';
+import { slidesRoot } from '../../modules/slides/paths.js';
+import { registerSlide } from '../../modules/slides/register.js';
+
+/** Small enough to write in a second or two at first start, large enough to have a few pyramid levels. */
+const DEMO_SLIDES = [
+  { file: 'demo-1.tiff', name: 'DEMO-1 胃黏膜活检', width: 4096, height: 3072, seed: 1, mpp: 0.25 },
+  { file: 'demo-2.tiff', name: 'DEMO-2 乳腺穿刺', width: 3000, height: 2000, seed: 2, mpp: 0.5 },
+  { file: 'demo-3.tiff', name: 'DEMO-3 淋巴结', width: 3000, height: 2000, seed: 3, mpp: 0.25 },
+];
+
+/** Three synthetic slides under `<dataDir>/slides/demo/`, so a fresh demo has something to open. Only into an empty table. */
+export async function seedDemoSlides(db: Db, dataDir: string): Promise<void> {
+  if (await db.selectFrom('slides').select('id').limit(1).executeTakeFirst()) return;
+  const dir = path.join(slidesRoot(dataDir), 'demo');
+  await fs.mkdir(dir, { recursive: true });
+  for (const s of DEMO_SLIDES) {
+    const out = path.join(dir, s.file);
+    await generateDemoSlide({ out, width: s.width, height: s.height, seed: s.seed, mpp: s.mpp, slideId: s.file.replace('.tiff', '').toUpperCase(), label: true });
+    await registerSlide(db, dataDir, out, { name: s.name, hospital_id: 0, case_id: null, uploaded_by: null });
+  }
+}

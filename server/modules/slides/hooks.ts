@@ -1,0 +1,58 @@
+import fs from 'node:fs/promises';
+import { AppError } from '../../http/errors.js';
+import type { ResourceHooks, WriteContext } from '../../resources/hooks/types.js';
+import { convertedFrom } from './ingest.js';
+import { fromStored, isInside, slidesRoot, thumbPath } from './paths.js';
+import { logSlides, type LoggedSlide } from './section-log.js';
+
+/** The URL of a slide's thumbnail, as list rows carry it (the image cell uses the value as `src`). */
+export const thumbUrl = (id: number) => `/api/data/kfb/thumb/${id}`;
+
+/**
+ * Slides resource: rows are born by `POST /bind` (never `/store`), carry their thumbnail URL, and take
+ * their file and thumbnail with them when deleted.
+ */
+export function slideHooks(dataDir: string): ResourceHooks {
+  // beforeDelete and afterDelete get the same ctx object: what the first read, the second removes.
+  const doomed = new WeakMap<WriteContext, LoggedSlide[]>();
+  return {
+    consumes: ['thumb_url', 'dimensions'],
+
+    async afterRead(_db, rows) {
+      // PostgreSQL's bigint arrives as text; sizes stay exact below 2^53 (8 PiB).
+      return rows.map((r) => ({
+        ...r,
+        file_size: Number(r.file_size ?? 0),
+        thumb_url: thumbUrl(r.id),
+        dimensions: r.width && r.height ? `${r.width} × ${r.height}` : null,
+      }));
+    },
+
+    async beforeWrite(_data, ctx) {
+      if (ctx.creating) throw new AppError(422, 'slide.use_bind');
+      return {};
+    },
+
+    async beforeDelete(db, ids, ctx) {
+      doomed.set(ctx, await db.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', 'in', ids).execute());
+    },
+
+    async afterDelete(db, _ids, ctx) {
+      const rows = doomed.get(ctx) ?? [];
+      doomed.delete(ctx);
+      const root = slidesRoot(dataDir);
+      for (const row of rows) {
+        const file = fromStored(dataDir, row.file_path);
+        // Only files under <dataDir>/slides are ours to remove; a row pointing elsewhere keeps its file.
+        if (isInside(root, file)) {
+          await fs.rm(file, { force: true });
+          // A photo converted at bind keeps its original beside the TIFF; it goes with it.
+          const original = convertedFrom(file);
+          if (original) await fs.rm(original, { force: true });
+        }
+        await fs.rm(thumbPath(dataDir, row.id), { force: true });
+      }
+      await logSlides(db, 'delete', rows, ctx.user);
+    },
+  };
+}

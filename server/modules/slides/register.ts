@@ -1,0 +1,36 @@
+import fs from 'node:fs/promises';
+import type { Db } from '../../db/connect.js';
+import { ingestFile, writeThumbnail, type SlideFacts } from './ingest.js';
+import { thumbPath, toStored } from './paths.js';
+
+export interface SlideOwner {
+  name: string;
+  hospital_id: number;
+  case_id: number | null;
+  uploaded_by: number | null;
+}
+
+/** Reads a file already in its final place, inserts its row and writes its thumbnail; answers the new id. */
+export async function registerSlide(db: Db, dataDir: string, file: string, owner: SlideOwner): Promise<number> {
+  const { file: served, thumbPage, ...facts } = await ingestFile(file).catch(() => unreadable(file));
+  const now = new Date().toISOString();
+  const { id } = await db.insertInto('slides').values({
+    ...owner, ...facts, file_path: toStored(dataDir, served), created_at: now, updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow();
+  try {
+    await writeThumbnail({ file: served, thumbPage, ...facts }, thumbPath(dataDir, id));
+  } catch {
+    // A slide without a thumbnail is still viewable; the list shows an empty cell rather than losing the row.
+    await fs.rm(thumbPath(dataDir, id), { force: true });
+  }
+  return id;
+}
+
+/** A file that broke the reader or the converter (corrupt TIFF, truncated photo) still gets a row, marked 'error', so it is not lost on disk. */
+async function unreadable(file: string): Promise<SlideFacts> {
+  const stat = await fs.stat(file);
+  return {
+    file, file_size: stat.size, md5: null, vendor: 'unknown', width: null, height: null, levels: null, mpp: null, objective_power: null,
+    scan_at: null, tile_size: null, status: 'error', has_label: 0, has_macro: 0, thumbPage: null,
+  };
+}

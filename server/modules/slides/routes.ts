@@ -1,0 +1,101 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import { hasPermission } from '../../http/access.js';
+import { ok } from '../../http/envelope.js';
+import { AppError, forbidden, unauthenticated } from '../../http/errors.js';
+import type { ResourceDef } from '../../resources/definition.js';
+import type { ResourceHooks } from '../../resources/hooks/types.js';
+import { parseListQuery } from '../../resources/list-query.js';
+import { getRow, listRows } from '../../resources/queries.js';
+import { sessionFromToken } from '../users/queries.js';
+import { moveInto } from './move-file.js';
+import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteRoot } from './paths.js';
+import { registerSlide } from './register.js';
+import { logSlides } from './section-log.js';
+
+const BindBody = Type.Object({
+  path: Type.String({ minLength: 1, maxLength: 1024, description: 'The path a completed upload answered, relative to the data dir' }),
+  case_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+});
+const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/** Spec §7 slide routes beyond the generic resource API: bind an uploaded file, its thumbnail, a case's slides. */
+export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks): void {
+  const tags = ['resource:slides'];
+
+  app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
+    const body = request.body as { path: string; case_id?: number | null; name?: string };
+    const source = fromStored(dataDir, body.path);
+    const uploads = uploadsCompleteRoot(dataDir);
+    const slides = slidesRoot(dataDir);
+    // Thumbnails live under slides/ too, but are ours, not slides.
+    const allowed = isInside(uploads, source) || (isInside(slides, source) && !isInside(path.join(slides, 'thumbs'), source));
+    if (!allowed) throw new AppError(422, 'slide.path_not_allowed', { path: body.path });
+    const stat = await fs.stat(source).catch(() => null);
+    if (!stat?.isFile()) throw new AppError(422, 'slide.file_missing', { path: body.path });
+    if (await db.selectFrom('slides').select('id').where('file_path', '=', toStored(dataDir, source)).executeTakeFirst()) {
+      throw new AppError(409, 'slide.already_bound');
+    }
+
+    // Finished uploads move into slides/<yyyy>/<mm>/; a file already under slides/ is read where it is.
+    let file = source;
+    if (isInside(uploads, source)) {
+      const now = new Date();
+      file = await moveInto(source, path.join(slides, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0')));
+      // The upload's own folder (uploads/complete/<id>/) is empty now; a folder still holding files stays.
+      const folder = path.dirname(source);
+      if (folder !== uploads) await fs.rmdir(folder).catch(() => {});
+    }
+    const user = request.auth!;
+    const id = await registerSlide(db, dataDir, file, {
+      name: body.name ?? path.basename(source, path.extname(source)),
+      hospital_id: user.hospitalId ?? 0,
+      case_id: body.case_id ?? null,
+      uploaded_by: user.id,
+    });
+    const row = await getRow(db, def, hooks, id);
+    await logSlides(db, 'bind', [{ id, name: String(row.name), case_id: (row.case_id as number | null) ?? null, file_path: String(row.file_path) }], user);
+    return ok(row);
+  });
+
+  // An <img> cannot send an Authorization header, so `?token=` is accepted as the tile routes do.
+  app.get('/api/data/kfb/thumb/:id', {
+    config: { access: 'public' },
+    schema: { tags, params: Id, querystring: Type.Object({ token: Type.Optional(Type.String()) }) },
+  }, async (request, reply) => {
+    await requireSlideView(db, request);
+    const { id } = request.params as { id: number };
+    const file = thumbPath(dataDir, id);
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat) throw new AppError(404, 'slide.thumb_missing');
+    const etag = `"thumb-${id}-${stat.size}-${Math.trunc(stat.mtimeMs)}"`;
+    reply.header('etag', etag).header('cache-control', 'private, max-age=3600');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return sendJpeg(reply, await fs.readFile(file));
+  });
+
+  app.get('/api/slide_making/slide/lists/:id', {
+    config: { access: { permission: def.permissions.list }, audit: false },
+    schema: { tags, params: Id },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    const q = parseListQuery(request.query as Record<string, unknown>, def);
+    q.filter.push({ column: 'case_id', operator: '=', value: id, condition: 'and' });
+    return ok(await listRows(db, def, hooks, q));
+  });
+}
+
+async function requireSlideView(db: Db, request: FastifyRequest): Promise<void> {
+  if (!request.auth) {
+    const token = (request.query as { token?: string }).token;
+    if (token) request.auth = await sessionFromToken(db, token);
+  }
+  if (!request.auth) throw unauthenticated();
+  if (!hasPermission(request.auth, 'slide_view')) throw forbidden('slide_view');
+}
+
+const sendJpeg = (reply: FastifyReply, body: Buffer) => reply.type('image/jpeg').send(body);
