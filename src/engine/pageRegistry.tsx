@@ -9,6 +9,7 @@ import PendingPage from '../pages/PendingPage';
 const pages: Record<string, LazyExoticComponent<ComponentType>> = {
   Dashboard: lazy(() => import('../pages/DashboardPage')),
   SchemaEditor: lazy(() => import('../pages/schema-editor/SchemaEditorPage')),
+  DssUpload: lazy(() => import('../upload/DssUploadPage')),
 };
 
 const SchemaPage = lazy(() => import('./SchemaPage'));

@@ -6,6 +6,7 @@ import { logout } from '../api/auth';
 import { collapsesOnOutsideClick, menuLabel, menuRoutes } from '../core/menuRules';
 import { useSession } from '../store/session';
 import { useSettings } from '../store/settings';
+import { pendingFlag, useUploads } from '../upload/store';
 import { Header } from './Header';
 import { SideMenu } from './SideMenu';
 import { Splash } from './Splash';
@@ -13,6 +14,8 @@ import { useAutoLock } from './useAutoLock';
 
 // The lock screen is loaded when the screen locks, not with the shell.
 const LockScreen = lazy(() => import('./LockScreen'));
+// The floating upload list (spec §2) is loaded once there are tasks or unfinished uploads to resume.
+const UploadList = lazy(() => import('../upload/UploadList'));
 
 const useStyles = makeStyles({
   root: { display: 'flex', height: '100vh', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground2 },
@@ -30,6 +33,8 @@ export function Shell() {
   const [menuOpen, setMenuOpen] = useState(true);
   const menuRef = useRef<HTMLDivElement>(null);
   useAutoLock(lockMinutes);
+  const [hadPending] = useState(pendingFlag);
+  const showUploads = useUploads((st) => st.tasks.length > 0 || st.pending.length > 0) || hadPending > 0;
 
   const route = useMemo(() => menuRoutes(menus).find((r) => `/manage/${r.path}` === location.pathname), [menus, location.pathname]);
   const title = route ? menuLabel({ name: route.name, en_name: route.enName }, i18n.language) : '';
@@ -62,6 +67,7 @@ export function Shell() {
           <Suspense fallback={<Splash />}><Outlet /></Suspense>
         </main>
       </div>
+      {showUploads ? <Suspense fallback={null}><UploadList /></Suspense> : null}
       {locked ? <Suspense fallback={null}><LockScreen onLogout={doLogout} /></Suspense> : null}
     </div>
   );

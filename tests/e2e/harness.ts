@@ -12,13 +12,13 @@ export const SHOTS = path.resolve('test-results/e2e');
 const DIST = path.resolve('dist');
 
 /** The real server, on a fresh SQLite file, serving the built front end on a free port. */
-export async function startServer() {
+export async function startServer(options: { ownDataDir?: boolean } = {}) {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e tests run against the build (npm test builds first)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-'));
   const db = connect({ sqliteFile: path.join(dir, 'dsms.sqlite') });
   await migrateToLatest(db);
   await seed(db, true);
-  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn' }, logger: false });
+  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', ...(options.ownDataDir ? { dataDir: path.join(dir, 'data') } : {}) }, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {

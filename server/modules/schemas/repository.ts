@@ -22,7 +22,3 @@ export function loadBasePages(dir = path.join(SCHEMAS_DIR, 'pages')): Map<string
 export function loadEnums(dir = path.join(SCHEMAS_DIR, 'enums')): Record<string, EnumOption[]> {
   return Object.assign({}, ...readJsonDir<Record<string, EnumOption[]>>(dir).map(([, e]) => e));
 }
-
-export function loadMetaSchema(): object {
-  return JSON.parse(fs.readFileSync(path.join(SCHEMAS_DIR, 'meta', 'page.schema.json'), 'utf8'));
-}

@@ -1,7 +1,7 @@
 import mergePatch from 'json-merge-patch';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
-import { checkPageSchema } from './meta-validator.js';
+import { checkPageSchema } from '../../../src/core/pageSchemaCheck.js';
 import type { PageSchema } from './repository.js';
 
 export interface Layered { alias: string; version: number; schema: PageSchema }
