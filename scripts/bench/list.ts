@@ -80,7 +80,7 @@ async function seedRows(db: Db): Promise<void> {
   const columns = 'pathology_number, patient_name, gender, age, age_unit, hospital_id, case_type, main_phase, sub_phase, status, expedite_status, doctor_id, inspection_hospital, specimen_name, diagnostic_opinion, registration_at, receive_at, sign_at';
   const t0 = Date.now();
   if (pgDb) {
-    await sql.raw(`INSERT INTO bench_cases (${columns}) ${select.replace('SELECT', 'SELECT')} FROM generate_series(1, ${ROWS}) AS n`).execute(db);
+    await sql.raw(`INSERT INTO bench_cases (${columns}) ${select.replace('SELECT', 'SELECT')} FROM generate_series(1::bigint, ${ROWS}::bigint) AS n`).execute(db);
     await sql.raw('ANALYZE bench_cases').execute(db);
   } else {
     await sql.raw(`INSERT INTO bench_cases (${columns}) WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS}) ${select} FROM s`).execute(db);
