@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +78,33 @@ describe('slide upload in Chromium', () => {
     await expect.poll(() => task.count(), { timeout: 10_000 }).toBe(0);
     await page.close();
   });
+  it('uploads a demo slide, which is bound and shows its thumbnail in SlideLibrary', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-slide-'));
+    const file = path.join(dir, 'e2e-demo-slide.tiff');
+    await generateDemoSlide({ out: file, width: 3000, height: 2000, seed: 7 });
+    const page: Page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${server.url}/manage/slide/upload`);
+    await page.locator('input[name=username]').fill('technician');
+    await page.locator('input[name=password]').fill('dsms-demo');
+    await page.locator('button[type=submit]').click();
+    await page.getByTestId('dss-upload').waitFor();
+    await page.getByTestId('upload-input').setInputFiles(file);
+    const task = page.getByTestId('upload-task');
+    await expect.poll(() => task.getAttribute('data-state'), { timeout: 60_000 }).toBe('success');
+    // Bound: the task leaves the list by itself (a binding error would stay on it).
+    await task.waitFor({ state: 'detached', timeout: 20_000 });
+
+    await page.goto(`${server.url}/manage/slide/library`);
+    const row = page.getByTestId('list-page').getByRole('row').filter({ hasText: 'e2e-demo-slide' });
+    await row.waitFor();
+    const thumb = row.locator('img');
+    await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(SHOTS, 'slide-library-zh-CN.png') });
+    await page.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('offers an unfinished upload after a reload and resumes it from the re-picked file', async () => {
     const page: Page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
     page.on('pageerror', (e) => pageErrors.push(e.message));
