@@ -76,7 +76,7 @@ export default function LoginPage() {
           <div className={s.langs}>
             {(['zh-CN', 'en-US'] as Language[]).map((l) => (
               <ToggleButton key={l} size="small" appearance="subtle" checked={i18n.language === l} onClick={() => i18n.language !== l && chooseLanguage(l)}>
-                {l === 'zh-CN' ? '中文' : 'English'}
+                {t(`languageName.${l}`)}
               </ToggleButton>
             ))}
           </div>

@@ -38,8 +38,8 @@ export function UserMenu({ onLogout }: { onLogout(): void }) {
               </MenuTrigger>
               <MenuPopover>
                 <MenuList>
-                  <MenuItemRadio name="lang" value="zh-CN">中文</MenuItemRadio>
-                  <MenuItemRadio name="lang" value="en-US">English</MenuItemRadio>
+                  <MenuItemRadio name="lang" value="zh-CN">{t('languageName.zh-CN')}</MenuItemRadio>
+                  <MenuItemRadio name="lang" value="en-US">{t('languageName.en-US')}</MenuItemRadio>
                 </MenuList>
               </MenuPopover>
             </Menu>
