@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { launchBrowser, SHOTS, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
 
 /**
  * The schema engine in Chromium on SystemUser (schemas/pages/SystemUser.json), as the administrator:
@@ -22,10 +22,7 @@ describe('schema engine in Chromium', () => {
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login`);
-    await page.locator('input[name=username]').fill('admin');
-    await page.locator('input[name=password]').fill('dsms-admin');
-    await page.getByRole('button', { name: zhCN.login.submit }).click();
+    await signIn(page, server.url, 'admin', 'dsms-admin');
     await page.getByTestId('dashboard').waitFor();
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { launchBrowser, startServer } from './harness.js';
+import { launchBrowser, signIn, startServer } from './harness.js';
 
 /** Side menu and header rules of spec §2, at a 1280 px window (below the 1440 px collapse width). */
 describe('shell behaviour in Chromium', () => {
@@ -13,10 +13,7 @@ describe('shell behaviour in Chromium', () => {
     server = await startServer();
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
-    await page.goto(`${server.url}/login`);
-    await page.locator('input[name=username]').fill('admin');
-    await page.locator('input[name=password]').fill('dsms-admin');
-    await page.getByRole('button', { name: zhCN.login.submit }).click();
+    await signIn(page, server.url, 'admin', 'dsms-admin');
     await page.getByTestId('dashboard').waitFor();
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
 import enUS from '../../src/i18n/locales/en-US.json';
-import { launchBrowser, SHOTS, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
 
 /** Spec §2, §4, §7: the slide upload page sends a file in 2 MiB chunks and the floating list shows it uploaded. */
 describe('slide upload in Chromium', () => {
@@ -84,10 +84,9 @@ describe('slide upload in Chromium', () => {
     await generateDemoSlide({ out: file, width: 3000, height: 2000, seed: 7 });
     const page: Page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    await signIn(page, server.url, 'technician', 'dsms-demo');
+    await page.getByTestId('dashboard').waitFor();
     await page.goto(`${server.url}/manage/slide/upload`);
-    await page.locator('input[name=username]').fill('technician');
-    await page.locator('input[name=password]').fill('dsms-demo');
-    await page.locator('button[type=submit]').click();
     await page.getByTestId('dss-upload').waitFor();
     await page.getByTestId('upload-input').setInputFiles(file);
     const task = page.getByTestId('upload-task');

@@ -7,24 +7,14 @@ import { parseImageDescription } from '../tiles/tiff/description.js';
 import { readTiffStructure, TagReader, TiffFormatError, type ReadAt } from '../tiles/tiff/ifd-parser.js';
 import { NotAPyramidError, readSlideIndex, type SlideIndex } from '../tiles/tiff/levels.js';
 import { Tag } from '../tiles/tiff/tags.js';
+import type { SlideTable } from '../../db/schema.js';
 
-/** What a slide file says about itself; becomes a `slides` row (minus ownership columns). */
-export interface SlideFacts {
+/** What a slide file says about itself: the `slides` columns it determines, plus where it is served from. */
+export interface SlideFacts extends Pick<SlideTable, 'md5' | 'width' | 'height' | 'levels' | 'mpp' | 'objective_power' | 'scan_at' | 'tile_size' | 'status' | 'has_label' | 'has_macro'> {
   /** Absolute path of the file that is served: the converted TIFF for a plain JPEG/PNG. */
   file: string;
   file_size: number;
-  md5: string | null;
   vendor: string;
-  width: number | null;
-  height: number | null;
-  levels: number | null;
-  mpp: number | null;
-  objective_power: number | null;
-  scan_at: string | null;
-  tile_size: number | null;
-  status: 'ready' | 'needs_conversion' | 'error';
-  has_label: number;
-  has_macro: number;
   /** libvips page the thumbnail is made from (the smallest stored level), null when there is none. */
   thumbPage: number | null;
 }
