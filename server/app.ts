@@ -24,6 +24,7 @@ import { logRoutes } from './modules/logs/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
+import { caseRoutes } from './modules/cases/routes.js';
 import { slideHooks } from './modules/slides/hooks.js';
 import { databaseSlideResolver } from './modules/slides/resolver.js';
 import { slideRoutes } from './modules/slides/routes.js';
@@ -76,6 +77,7 @@ export async function buildApp({ db, config, logger = true }: AppOptions): Promi
   const dataDir = config.dataDir ?? path.resolve('data');
   const slidesHooks = slideHooks(dataDir);
   resourceRoutes(app, db, resources, schemas, { slides: slidesHooks });
+  caseRoutes(app, db);
   logRoutes(app, db);
   commonRoutes(app, config.distDir);
   tileRoutes(app, db, config, { resolveSlide: databaseSlideResolver(db, dataDir, slidesDirResolver(path.join(dataDir, 'slides'))) });

@@ -216,6 +216,35 @@ export interface SlideTable {
   updated_at: string;
 }
 
+export interface CaseTable {
+  id: Generated<number>;
+  hospital_id: number;
+  pathology_number: string;
+  case_type: string;
+  patient_name: string | null;
+  gender: string | null;
+  age: number | null;
+  age_unit: string | null;
+  id_number: string | null;
+  phone: string | null;
+  outpatient_number: string | null;
+  admission_number: string | null;
+  inspection_hospital: string | null;
+  inspection_department: string | null;
+  inspection_doctor: string | null;
+  inspection_date: string | null;
+  specimen_name: string | null;
+  clinical_diagnosis: string | null;
+  main_phase: string;
+  sub_phase: string | null;
+  expedite_status: number;
+  registration_at: string | null;
+  registration_doctor: number | null;
+  extra: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   hospitals: HospitalTable;
   users: UserTable;
@@ -238,4 +267,5 @@ export interface Database {
   error_logs: ErrorLogTable;
   section_logs: SectionLogTable;
   slides: SlideTable;
+  cases: CaseTable;
 }

@@ -1,4 +1,5 @@
 import { resourceMessages } from '../resources/messages.js';
+import { caseMessages } from '../modules/cases/messages.js';
 import { slideMessages } from '../modules/slides/messages.js';
 import { uploadMessages } from '../modules/upload/messages.js';
 
@@ -34,6 +35,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...caseMessages };
 
 export type MessageKey = keyof typeof messages;

@@ -15,11 +15,16 @@ export interface ColumnDef {
   writable?: boolean;
 }
 
-/** A filterable field stored in a join table: `id IN (SELECT key FROM table WHERE column <op> value)`. */
+/**
+ * A filterable field stored in another table: `local IN (SELECT key FROM table WHERE column <op> value)`.
+ * `local` defaults to id (a join table keyed by this row); a foreign key (slides.case_id) reaches a parent's fields.
+ */
 export interface VirtualDef {
   type: ColumnType;
   filter: true;
-  via: { table: string; key: string; column: string };
+  /** Part of the keyword search, as a column's `search`. */
+  search?: boolean;
+  via: { table: string; key: string; column: string; local?: string };
 }
 
 export interface ResourceDef {
@@ -43,6 +48,8 @@ export interface ResourceDef {
   parentField?: string;
   /** Composite indexes for the filter combinations a hospital uses most, e.g. [["main_phase", "registration_at"]]. */
   indexes?: string[][];
+  /** 'hospital': rows belong to a hospital (`hospital_id`); a user sees and changes only the chosen one's (spec §6). */
+  scope?: 'hospital';
 }
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
@@ -54,10 +61,14 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   if (!def.route?.startsWith('/api/')) bad('route must start with /api/');
   if (!def.columns?.id) bad('an id column is required');
   for (const col of [...Object.keys(def.columns), ...Object.keys(def.virtual ?? {})]) if (!IDENT.test(col)) bad(`bad column name ${col}`);
-  for (const v of Object.values(def.virtual ?? {})) if (![v.via.table, v.via.key, v.via.column].every((x) => IDENT.test(x))) bad('bad virtual join');
+  for (const v of Object.values(def.virtual ?? {})) {
+    if (![v.via.table, v.via.key, v.via.column].every((x) => IDENT.test(x))) bad('bad virtual join');
+    if (v.via.local !== undefined && !def.columns[v.via.local]) bad(`virtual join: ${v.via.local} is not a column`);
+  }
   const needed = def.readOnly ? (['list', 'read'] as const) : (['list', 'read', 'create', 'update', 'delete'] as const);
   for (const key of needed) if (!def.permissions?.[key]) bad(`permissions.${key} is required`);
   if (def.parentField && !def.columns[def.parentField]) bad(`parentField ${def.parentField} is not a column`);
+  if (def.scope === 'hospital' && def.columns.hospital_id?.writable !== false) bad('a hospital-scoped resource needs a read-only hospital_id column');
   for (const cols of def.indexes ?? []) if (!cols.length || cols.some((c) => !def.columns[c])) bad(`index ${cols.join(',')} names an unknown column`);
   return def;
 }

@@ -36,7 +36,7 @@ function leaf(eb: EB, c: FilterCondition, def: ResourceDef, pg: boolean, except:
     // "has a role that matches", computed in the join table; except means "has none that matches".
     const inner = eb.selectFrom(virtual.via.table).select(virtual.via.key)
       .where((ib) => compare(ib, eb.ref(`${virtual.via.table}.${virtual.via.column}`) as never, op, c.value, column, type, pg));
-    return negateIf(eb, eb(`${def.table}.id`, 'in', inner), except);
+    return negateIf(eb, eb(`${def.table}.${virtual.via.local ?? 'id'}`, 'in', inner), except);
   }
   return compare(eb, eb.ref(`${def.table}.${column}`) as never, except ? invertOperator(op) : op, c.value, column, type, pg);
 }
@@ -56,6 +56,11 @@ function compare(eb: EB, ref: Expression<unknown>, op: Operator, value: unknown,
       const list = listOf(value, column).map(one);
       return eb(ref as never, op, list as never);
     }
+    case 'empty': case 'not empty':
+      // A text column may hold '' where another row holds NULL: both mean "no value".
+      return op === 'empty'
+        ? eb.or([eb(ref as never, 'is', null), ...(type === 'string' ? [eb(ref as never, '=', '' as never)] : [])])
+        : eb.and([eb(ref as never, 'is not', null), ...(type === 'string' ? [eb(ref as never, '<>', '' as never)] : [])]);
     case 'between': case 'not between': {
       const [from, to] = pairOf(value, column).map(one);
       const between = eb.between(ref as never, from as never, to as never);

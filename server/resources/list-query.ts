@@ -13,6 +13,8 @@ export interface ListQuery {
   sortBy: [string, 'asc' | 'desc'][];
   filter: FilterCondition[];
   tabs: { key: string; filter: FilterCondition[] }[];
+  /** Hospital ids a hospital-scoped resource is limited to; set by the route, never by the client. */
+  scope?: number[];
 }
 
 /**
@@ -78,7 +80,7 @@ function asConditions(v: unknown, param: string): FilterCondition[] {
 
 function searchConditions(search: unknown, def: ResourceDef): FilterCondition[] {
   if (typeof search !== 'string' || !search.trim()) return [];
-  const columns = Object.entries(def.columns).filter(([, c]) => c.search).map(([n]) => n);
+  const columns = [...Object.entries(def.columns), ...Object.entries(def.virtual ?? {})].filter(([, c]) => c.search).map(([n]) => n);
   if (!columns.length) return [];
   const value = search.trim().slice(0, 200);
   return [{ condition: 'and', child: columns.map((column) => ({ column, operator: 'like', value, condition: 'or' })) }];

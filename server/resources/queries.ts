@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { isPostgres, type Db } from '../db/connect.js';
 import { AppError } from '../http/errors.js';
 import { coerceValue } from './coerce.js';
@@ -13,7 +13,7 @@ const loose = (db: Db) => db as unknown as Kysely<any>;
 
 export async function listRows(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, q: ListQuery) {
   const pg = isPostgres(db);
-  const base = loose(db).selectFrom(def.table).where((eb) => whereFilter(eb, q.filter, def, pg));
+  const base = inScope(loose(db).selectFrom(def.table).where((eb) => whereFilter(eb, q.filter, def, pg)), def, q.scope);
   const countQuery = base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   let rowsQuery = base.select(selection(def)).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
   for (const [column, dir] of q.sortBy) rowsQuery = rowsQuery.orderBy(`${def.table}.${column}`, dir);
@@ -37,8 +37,7 @@ export async function listRows(db: Db, def: ResourceDef, hooks: ResourceHooks | 
 export async function countTabs(db: Db, def: ResourceDef, q: ListQuery): Promise<Record<string, number>> {
   const pg = isPostgres(db);
   const tabs = q.tabs.length ? q.tabs : [{ key: 'total', filter: [] }];
-  const row = await loose(db).selectFrom(def.table)
-    .where((eb) => whereFilter(eb, q.filter, def, pg))
+  const row = await inScope(loose(db).selectFrom(def.table).where((eb) => whereFilter(eb, q.filter, def, pg)), def, q.scope)
     .select((eb) => tabs.map((tab, i) => (tab.filter.length
       ? eb.fn.sum(eb.case().when(whereFilter(eb, tab.filter, def, pg)).then(1).else(0).end())
       : eb.fn.countAll()).as(`t${i}`)))
@@ -46,15 +45,16 @@ export async function countTabs(db: Db, def: ResourceDef, q: ListQuery): Promise
   return Object.fromEntries(tabs.map((t, i) => [t.key, Number(row[`t${i}`] ?? 0)]));
 }
 
-export async function getRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number): Promise<Row> {
-  const row = await loose(db).selectFrom(def.table).select(selection(def)).where(`${def.table}.id`, '=', id).executeTakeFirst();
+/** `scope`: a row of another hospital is as absent as a deleted one. */
+export async function getRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, scope?: number[]): Promise<Row> {
+  const row = await inScope(loose(db).selectFrom(def.table).select(selection(def)).where(`${def.table}.id`, '=', id), def, scope).executeTakeFirst();
   if (!row) throw new AppError(404, 'resource.not_found');
   return (await finish(db, def, hooks, [row]))[0];
 }
 
 export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, data: Record<string, unknown>, ctx: WriteContext): Promise<number> {
   const { columns, extra } = splitWrite(def, hooks, data);
-  await checkUnique(db, def, columns);
+  await checkUnique(db, def, columns, undefined, ctx.hospitalId);
   const now = new Date().toISOString();
   const values = {
     ...columns,
@@ -62,6 +62,7 @@ export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
     ...(def.columns.created_at ? { created_at: now } : {}),
     ...(def.columns.updated_at ? { updated_at: now } : {}),
     ...(def.extra ? { extra: JSON.stringify(extra) } : {}),
+    ...(def.scope === 'hospital' ? { hospital_id: ctx.hospitalId ?? 0 } : {}),
   };
   return db.transaction().execute(async (trx) => {
     const { id } = await loose(trx).insertInto(def.table).values(values).returning('id').executeTakeFirstOrThrow();
@@ -72,7 +73,7 @@ export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
 
 export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, patch: Record<string, unknown>, ctx: WriteContext): Promise<void> {
   const { columns, extra } = splitWrite(def, hooks, patch);
-  await checkUnique(db, def, columns, id);
+  await checkUnique(db, def, columns, id, ctx.hospitalId);
   const parent = def.parentField ? columns[def.parentField] : undefined;
   if (typeof parent === 'number' && (await withDescendants(db, def, [id])).includes(parent)) throw new AppError(422, 'resource.parent_cycle');
   let extraJson: string | undefined;
@@ -90,6 +91,12 @@ export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
     if (Object.keys(values).length) await loose(trx).updateTable(def.table).set(values).where('id', '=', id).execute();
     await hooks?.afterWrite?.(trx, id, patch, ctx);
   }).catch(mapConstraintError);
+}
+
+/** Ids of `ids` that exist within `scope` (all of them when the resource is not scoped). */
+export async function idsInScope(db: Db, def: ResourceDef, ids: number[], scope?: number[]): Promise<number[]> {
+  const rows = await inScope(loose(db).selectFrom(def.table).select('id').where('id', 'in', ids), def, scope).execute();
+  return rows.map((r) => Number(r.id));
 }
 
 export async function deleteRows(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, ids: number[], ctx: WriteContext): Promise<number> {
@@ -112,6 +119,11 @@ async function withDescendants(db: Db, def: ResourceDef, ids: number[]): Promise
     frontier.forEach((id) => all.add(id));
   }
   return [...all];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function inScope<Q extends { where: (...args: any[]) => Q }>(query: Q, def: ResourceDef, scope?: number[]): Q {
+  return def.scope === 'hospital' && scope ? query.where(`${def.table}.hospital_id`, 'in', scope) : query;
 }
 
 function selection(def: ResourceDef): string[] {
@@ -169,11 +181,16 @@ function splitWrite(def: ResourceDef, hooks: ResourceHooks | undefined, data: Re
   return { columns, extra };
 }
 
-async function checkUnique(db: Db, def: ResourceDef, columns: Record<string, unknown>, exceptId?: number): Promise<void> {
+/** A hospital-scoped resource is unique per hospital (two centres may each have case 2026-0001). */
+async function checkUnique(db: Db, def: ResourceDef, columns: Record<string, unknown>, exceptId?: number, hospitalId?: number): Promise<void> {
   for (const [name, col] of Object.entries(def.columns)) {
     if (!col.unique || columns[name] === undefined || columns[name] === null) continue;
     let q = loose(db).selectFrom(def.table).select('id').where(name, '=', columns[name]);
     if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
+    if (def.scope === 'hospital') {
+      if (exceptId !== undefined) q = q.where('hospital_id', '=', (eb: ExpressionBuilder<any, any>) => eb.selectFrom(def.table).select('hospital_id').where('id', '=', exceptId));
+      else q = q.where('hospital_id', '=', hospitalId ?? 0);
+    }
     if (await q.executeTakeFirst()) {
       throw new AppError(409, 'resource.duplicate', { field: name, value: String(columns[name]) },
         { [name]: [{ key: 'resource.duplicate', params: { field: name, value: String(columns[name]) } }] });

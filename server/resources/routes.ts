@@ -8,7 +8,8 @@ import type { ResourceDef } from './definition.js';
 import { hooksByName } from './hooks/index.js';
 import type { ResourceHooks } from './hooks/types.js';
 import { parseListQuery } from './list-query.js';
-import { countTabs, deleteRows, getRow, insertRow, listRows, updateRow } from './queries.js';
+import { countTabs, deleteRows, getRow, idsInScope, insertRow, listRows, updateRow } from './queries.js';
+import { hospitalScope, workingHospital } from './hospital-scope.js';
 import { openSealedFields } from './sealed-fields.js';
 import { validateWrite } from './write-validation.js';
 
@@ -24,20 +25,23 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
     const hooks = def.hooks ? configuredHooks[def.hooks] ?? hooksByName[def.hooks] : undefined;
     if (def.hooks && !hooks) throw new Error(`resource ${def.name}: no hooks named ${def.hooks}`);
     const tags = [`resource:${def.name}`];
-    const context = (request: FastifyRequest, creating: boolean, id?: number) => ({ creating, id, user: request.auth! });
+    const context = (request: FastifyRequest, creating: boolean, id?: number) =>
+      ({ creating, id, user: request.auth!, ...(def.scope ? { hospitalId: workingHospital(request) } : {}) });
+    const scope = (request: FastifyRequest) => hospitalScope(def, request);
     const formPage = async (request: FastifyRequest) => (def.page ? (await store.layered(def.page, request.auth!.hospitalId ?? 0)).schema : undefined);
 
-    const list = async (raw: Record<string, unknown>) => ok(await listRows(db, def, hooks, parseListQuery(raw, def)));
-    const count = async (raw: Record<string, unknown>) => ok(await countTabs(db, def, parseListQuery(raw, def)));
+    const query = (request: FastifyRequest, raw: unknown) => ({ ...parseListQuery(raw as Record<string, unknown>, def), scope: scope(request) });
+    const list = async (request: FastifyRequest, raw: unknown) => ok(await listRows(db, def, hooks, query(request, raw)));
+    const count = async (request: FastifyRequest, raw: unknown) => ok(await countTabs(db, def, query(request, raw)));
     // POST variants carry long filters in the body; they read, so they are not operation-logged.
     const read = { access: { permission: def.permissions.list }, audit: false };
-    app.get(`${def.route}/lists`, { config: read, schema: { tags } }, (r) => list(r.query as Record<string, unknown>));
-    app.post(`${def.route}/lists`, { config: read, schema: { tags, body: Body } }, (r) => list(r.body as Record<string, unknown>));
-    app.get(`${def.route}/count`, { config: read, schema: { tags } }, (r) => count(r.query as Record<string, unknown>));
-    app.post(`${def.route}/count`, { config: read, schema: { tags, body: Body } }, (r) => count(r.body as Record<string, unknown>));
+    app.get(`${def.route}/lists`, { config: read, schema: { tags } }, (r) => list(r, r.query));
+    app.post(`${def.route}/lists`, { config: read, schema: { tags, body: Body } }, (r) => list(r, r.body));
+    app.get(`${def.route}/count`, { config: read, schema: { tags } }, (r) => count(r, r.query));
+    app.post(`${def.route}/count`, { config: read, schema: { tags, body: Body } }, (r) => count(r, r.body));
 
     app.get(`${def.route}/item/:id`, { config: { access: { permission: def.permissions.read } }, schema: { tags, params: Id } }, async (request) =>
-      ok(await getRow(db, def, hooks, (request.params as { id: number }).id)));
+      ok(await getRow(db, def, hooks, (request.params as { id: number }).id, scope(request))));
 
     if (def.readOnly) continue;
     const perm = (key: 'create' | 'update' | 'delete') => ({ access: { permission: def.permissions[key]! } });
@@ -47,18 +51,18 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
       const data = await openSealedFields(db, page, request.body as Record<string, unknown>);
       if (page) validateWrite(page, data, true, request.lang);
       const id = await insertRow(db, def, hooks, data, context(request, true));
-      return ok(await getRow(db, def, hooks, id));
+      return ok(await getRow(db, def, hooks, id, scope(request)));
     });
 
     app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body } }, async (request) => {
       const { id } = request.params as { id: number };
-      const current = await getRow(db, def, hooks, id);
+      const current = await getRow(db, def, hooks, id, scope(request));
       const page = await formPage(request);
       const patch = await openSealedFields(db, page, request.body as Record<string, unknown>);
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
       if (page) validateWrite(page, { ...current, ...patch }, false, request.lang);
       await updateRow(db, def, hooks, id, patch, context(request, false, id));
-      return ok(await getRow(db, def, hooks, id));
+      return ok(await getRow(db, def, hooks, id, scope(request)));
     });
 
     app.delete(`${def.route}/destroy`, {
@@ -67,6 +71,8 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
     }, async (request) => {
       const { ids } = request.body as { ids: number[] };
       if (!ids.length) throw new AppError(422, 'resource.ids_required');
+      // Another hospital's rows are not there for this user: deleting them is refused as a whole.
+      if (def.scope && (await idsInScope(db, def, ids, scope(request))).length !== new Set(ids).size) throw new AppError(404, 'resource.not_found');
       return ok({ deleted: await deleteRows(db, def, hooks, ids, context(request, false)) });
     });
   }

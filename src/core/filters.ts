@@ -4,7 +4,7 @@
  * `condition` joins an item to the items before it; `except` means "and not", done by inverting the
  * operator; `child` is a nested group evaluated as one parenthesised condition.
  */
-export const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'like', 'not like', 'in', 'not in', 'between', 'not between'] as const;
+export const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'like', 'not like', 'in', 'not in', 'between', 'not between', 'empty', 'not empty'] as const;
 export type Operator = (typeof OPERATORS)[number];
 export const COMBINATORS = ['and', 'or', 'except'] as const;
 export type Combinator = (typeof COMBINATORS)[number];
@@ -20,6 +20,7 @@ export interface FilterCondition {
 const INVERSE: Record<Operator, Operator> = {
   '=': '!=', '!=': '=', '>': '<=', '<=': '>', '<': '>=', '>=': '<',
   like: 'not like', 'not like': 'like', in: 'not in', 'not in': 'in', between: 'not between', 'not between': 'between',
+  empty: 'not empty', 'not empty': 'empty',
 };
 
 /** Spec §5: except inverts operators (= to !=, > to <=, like to not like, in to not in, between to not between). */
@@ -37,6 +38,8 @@ export function isEmptyValue(v: unknown): boolean {
 }
 
 const needsPair = (op?: Operator) => op === 'between' || op === 'not between';
+/** "empty" / "not empty" (a slide without a case) take no value: a schema's tab filter, not the search drawer's. */
+export const takesNoValue = (op?: Operator) => op === 'empty' || op === 'not empty';
 
 /**
  * Drops conditions with an empty value (and `between` without both ends), and groups left empty;
@@ -51,7 +54,7 @@ export function normaliseFilter(conditions: FilterCondition[]): FilterCondition[
       if (child.length) out.push({ condition: c.condition ?? 'and', child });
       continue;
     }
-    if (!c.column || isEmptyValue(c.value)) continue;
+    if (!c.column || (isEmptyValue(c.value) && !takesNoValue(c.operator))) continue;
     if (needsPair(c.operator) && (!Array.isArray(c.value) || c.value.length !== 2 || c.value.some(isEmptyValue))) continue;
     out.push({ column: c.column, operator: c.operator ?? '=', value: c.value, condition: c.condition ?? 'and' });
     if (c.column === 'age') out.push({ column: 'age_unit', operator: '=', value: 'year', condition: 'and' });

@@ -26,6 +26,7 @@ describe.each(databases)('slides [%s]', (kind) => {
   let registrar: string;
   let slideId: number;
   let filePath: string;
+  let caseId: number;
 
   /** Puts a copy of the template where the upload module leaves completed files; answers the path it would return. */
   const placeUpload = (uploadId: string, name: string) => {
@@ -41,6 +42,9 @@ describe.each(databases)('slides [%s]', (kind) => {
     app = await buildApp({ db: h.db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir }, logger: false });
     await app.ready();
     [admin, registrar] = await Promise.all([tokenFor(app, 'admin'), tokenFor(app, 'registrar')]);
+    const created = await call(app, 'POST', '/api/pathology/store', { token: admin, payload: { pathology_number: 'S-2026-042', patient_name: '测试', case_type: 'routine' } });
+    expect(created.statusCode).toBe(200);
+    caseId = created.json().data.id;
   });
   afterAll(async () => {
     await app.close();
@@ -50,13 +54,13 @@ describe.each(databases)('slides [%s]', (kind) => {
 
   it('binds a completed upload: moves it under slides/<yyyy>/<mm>/ and records what the file says', async () => {
     const uploaded = placeUpload('u1', 'case-a.tiff');
-    const res = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: uploaded, case_id: 42, name: 'Case A' } });
+    const res = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: uploaded, case_id: caseId, name: 'Case A' } });
     expect(res.statusCode).toBe(200);
     const row = res.json().data;
     slideId = row.id;
     filePath = row.file_path;
     expect(row).toMatchObject({
-      name: 'Case A', case_id: 42, width: 2000, height: 1500, levels: template.levels.length, tile_size: 256,
+      name: 'Case A', case_id: caseId, pathology_number: 'S-2026-042', patient_name: '测试', width: 2000, height: 1500, levels: template.levels.length, tile_size: 256,
       status: 'ready', vendor: 'aperio', file_size: fs.statSync(template.file).size, has_label: 1,
       thumb_url: `/api/data/kfb/thumb/${row.id}`,
     });
@@ -105,12 +109,12 @@ describe.each(databases)('slides [%s]', (kind) => {
     expect(all.json().data.total).toBe(2);
     const searched = await call(app, 'GET', `/api/data/kfb/lists?search=${encodeURIComponent('Case')}`, { token: admin });
     expect(searched.json().data.data.map((r: { id: number }) => r.id)).toEqual([slideId]);
-    const filtered = await call(app, 'GET', `/api/data/kfb/lists?params=${encodeURIComponent(JSON.stringify({ status: 'ready', case_id: 42 }))}`, { token: admin });
+    const filtered = await call(app, 'GET', `/api/data/kfb/lists?params=${encodeURIComponent(JSON.stringify({ status: 'ready', case_id: caseId }))}`, { token: admin });
     expect(filtered.json().data.data.map((r: { id: number }) => r.id)).toEqual([slideId]);
     const big = await call(app, 'GET', `/api/data/kfb/lists?filter=${encodeURIComponent(JSON.stringify([{ column: 'file_size', operator: '>', value: 1 }]))}`, { token: admin });
     expect(big.json().data.total).toBe(2);
 
-    const ofCase = await call(app, 'GET', '/api/slide_making/slide/lists/42', { token: admin });
+    const ofCase = await call(app, 'GET', `/api/slide_making/slide/lists/${caseId}`, { token: admin });
     expect(ofCase.statusCode).toBe(200);
     expect(ofCase.json().data).toMatchObject({ total: 1, current_page: 1 });
     expect(ofCase.json().data.data[0].id).toBe(slideId);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Db } from '../connect.js';
 import { hashPassword } from '../../modules/auth/passwords.js';
 import { putSetting } from '../../modules/settings/queries.js';
+import { seedDemoCases } from './demo-cases.js';
 import { seedDemoSlides } from './demo-slides.js';
 
 const read = (rel: string) => JSON.parse(fs.readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8'));
@@ -41,7 +42,15 @@ export async function seedSettings(db: Db): Promise<void> {
 export async function seedPermissions(db: Db): Promise<void> {
   const known = new Set((await db.selectFrom('permissions').select('code').execute()).map((p) => p.code));
   const missing = (read('./permissions.json') as { code: string }[]).filter((p) => !known.has(p.code));
-  if (missing.length) await db.insertInto('permissions').values(missing as never).execute();
+  if (!missing.length) return;
+  await db.insertInto('permissions').values(missing as never).execute();
+  // The administrator role holds every permission (roles.json): a release's new codes are its too.
+  const admin = await db.selectFrom('roles').select(['id', 'extra']).where('identification', '=', 'admin').executeTakeFirst();
+  if (admin) {
+    const held = new Set<string>(JSON.parse(admin.extra ?? '[]'));
+    missing.forEach((p) => held.add(p.code));
+    await db.updateTable('roles').set({ extra: JSON.stringify([...held]) }).where('id', '=', admin.id).execute();
+  }
 }
 
 /** Menus and roles are the product's own structure, seeded into an empty database. */
@@ -102,5 +111,6 @@ export async function seed(db: Db, demo: boolean, dataDir?: string): Promise<voi
   await seedSettings(db);
   await seedStructure(db);
   if (demo) await seedDemo(db);
+  if (demo) await seedDemoCases(db);
   if (demo && dataDir) await seedDemoSlides(db, dataDir);
 }

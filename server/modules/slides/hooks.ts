@@ -16,12 +16,20 @@ export function slideHooks(dataDir: string): ResourceHooks {
   // beforeDelete and afterDelete get the same ctx object: what the first read, the second removes.
   const doomed = new WeakMap<WriteContext, LoggedSlide[]>();
   return {
-    consumes: ['thumb_url', 'dimensions'],
+    consumes: ['thumb_url', 'dimensions', 'pathology_number', 'patient_name', 'case_type'],
 
-    async afterRead(_db, rows) {
+    async afterRead(db, rows) {
+      const caseIds = [...new Set(rows.map((r) => r.case_id).filter((id): id is number => typeof id === 'number'))];
+      const cases = caseIds.length
+        ? await db.selectFrom('cases').select(['id', 'pathology_number', 'patient_name', 'case_type']).where('id', 'in', caseIds).execute()
+        : [];
+      const byId = new Map(cases.map((c) => [c.id, c]));
       // PostgreSQL's bigint arrives as text; sizes stay exact below 2^53 (8 PiB).
       return rows.map((r) => ({
         ...r,
+        pathology_number: byId.get(r.case_id as number)?.pathology_number ?? null,
+        patient_name: byId.get(r.case_id as number)?.patient_name ?? null,
+        case_type: byId.get(r.case_id as number)?.case_type ?? null,
         file_size: Number(r.file_size ?? 0),
         thumb_url: thumbUrl(r.id),
         dimensions: r.width && r.height ? `${r.width} × ${r.height}` : null,

@@ -19,4 +19,5 @@ export const slideMessages = {
   'slide.already_bound': { 'zh-CN': '该文件已绑定为切片', 'en-US': 'This file is already bound to a slide' },
   'slide.thumb_missing': { 'zh-CN': '该切片没有缩略图', 'en-US': 'This slide has no thumbnail' },
   'slide.use_bind': { 'zh-CN': '切片需先上传文件再绑定，不能直接新建', 'en-US': 'Slides are created by uploading a file and binding it, not directly' },
+  'slide.download_link_invalid': { 'zh-CN': '下载链接无效或已过期，请重新点击下载', 'en-US': 'The download link is invalid or has expired; click Download again' },
 } as const;

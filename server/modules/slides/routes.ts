@@ -13,12 +13,18 @@ import { getRow, listRows } from '../../resources/queries.js';
 import { sessionFromToken } from '../users/queries.js';
 import { moveInto } from './move-file.js';
 import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteRoot } from './paths.js';
+import { hospitalScope, workingHospital } from '../../resources/hospital-scope.js';
+import { caseIdByNumber } from '../cases/routes.js';
+import { caseBindingRoutes } from './case-binding.js';
+import { downloadRoutes } from './download.js';
 import { registerSlide } from './register.js';
 import { logSlides } from './section-log.js';
 
 const BindBody = Type.Object({
   path: Type.String({ minLength: 1, maxLength: 1024, description: 'The path a completed upload answered, relative to the data dir' }),
   case_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  /** The case by its number instead of its id (what a technician reads off the slide label). */
+  pathology_number: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
 });
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
@@ -28,7 +34,9 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
   const tags = ['resource:slides'];
 
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
-    const body = request.body as { path: string; case_id?: number | null; name?: string };
+    const body = request.body as { path: string; case_id?: number | null; pathology_number?: string | null; name?: string };
+    const hospitalId = workingHospital(request);
+    const caseId = await caseOf(db, hospitalId, body);
     const source = fromStored(dataDir, body.path);
     const uploads = uploadsCompleteRoot(dataDir);
     const slides = slidesRoot(dataDir);
@@ -53,11 +61,11 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
     const user = request.auth!;
     const id = await registerSlide(db, dataDir, file, {
       name: body.name ?? path.basename(source, path.extname(source)),
-      hospital_id: user.hospitalId ?? 0,
-      case_id: body.case_id ?? null,
+      hospital_id: hospitalId,
+      case_id: caseId,
       uploaded_by: user.id,
     });
-    const row = await getRow(db, def, hooks, id);
+    const row = await getRow(db, def, hooks, id, [hospitalId]);
     await logSlides(db, 'bind', [{ id, name: String(row.name), case_id: (row.case_id as number | null) ?? null, file_path: String(row.file_path) }], user);
     return ok(row);
   });
@@ -69,6 +77,9 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
   }, async (request, reply) => {
     await requireSlideView(db, request);
     const { id } = request.params as { id: number };
+    // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
+    const slide = await db.selectFrom('slides').select('id').where('id', '=', id).where('hospital_id', 'in', request.auth!.hospitalIds.length ? request.auth!.hospitalIds : [0]).executeTakeFirst();
+    if (!slide) throw new AppError(404, 'slide.not_found');
     const file = thumbPath(dataDir, id);
     const stat = await fs.stat(file).catch(() => null);
     if (!stat) throw new AppError(404, 'slide.thumb_missing');
@@ -83,10 +94,27 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
     schema: { tags, params: Id },
   }, async (request) => {
     const { id } = request.params as { id: number };
-    const q = parseListQuery(request.query as Record<string, unknown>, def);
+    const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request) };
     q.filter.push({ column: 'case_id', operator: '=', value: id, condition: 'and' });
     return ok(await listRows(db, def, hooks, q));
   });
+
+  caseBindingRoutes(app, db, def);
+  downloadRoutes(app, db, dataDir, def);
+}
+
+/** The case a bound slide goes to: by id or by pathology number, and only a case of the user's hospital. */
+async function caseOf(db: Db, hospitalId: number, body: { case_id?: number | null; pathology_number?: string | null }): Promise<number | null> {
+  const number = body.pathology_number?.trim();
+  if (number) {
+    const id = await caseIdByNumber(db, hospitalId, number);
+    if (id === null) throw new AppError(404, 'case.not_found_by_number', { number });
+    return id;
+  }
+  if (!body.case_id) return null;
+  const found = await db.selectFrom('cases').select('id').where('id', '=', body.case_id).where('hospital_id', '=', hospitalId).executeTakeFirst();
+  if (!found) throw new AppError(404, 'case.not_found');
+  return found.id;
 }
 
 async function requireSlideView(db: Db, request: FastifyRequest): Promise<void> {

@@ -1,3 +1,4 @@
+import { caseHooks } from '../../modules/cases/hooks.js';
 import type { ResourceHooks } from './types.js';
 import { rolesHooks } from './roles.js';
 import { usersHooks } from './users.js';
@@ -6,4 +7,5 @@ import { usersHooks } from './users.js';
 export const hooksByName: Record<string, ResourceHooks> = {
   users: usersHooks,
   roles: rolesHooks,
+  cases: caseHooks,
 };

@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { SessionUser } from '../../http/types.js';
 
-export interface WriteContext { creating: boolean; id?: number; user: SessionUser }
+export interface WriteContext {
+  creating: boolean;
+  id?: number;
+  user: SessionUser;
+  /** Hospital-scoped resources: the hospital a new row belongs to. */
+  hospitalId?: number;
+}
 export type Row = Record<string, unknown> & { id: number };
 
 /**

@@ -1,0 +1,31 @@
+import { sql } from 'kysely';
+import { AppError } from '../../http/errors.js';
+import type { ResourceHooks } from '../../resources/hooks/types.js';
+
+/**
+ * Cases resource: registration stamps who and when, rows carry their slide count, and a case that still
+ * holds slides cannot be deleted (the slides would lose their case silently).
+ */
+export const caseHooks: ResourceHooks = {
+  consumes: ['slide_count'],
+
+  async afterRead(db, rows) {
+    if (!rows.length) return rows;
+    const counts = await db.selectFrom('slides').select(['case_id', sql<number>`count(*)`.as('n')])
+      .where('case_id', 'in', rows.map((r) => r.id)).groupBy('case_id').execute();
+    const byCase = new Map(counts.map((c) => [Number(c.case_id), Number(c.n)]));
+    return rows.map((r) => ({ ...r, slide_count: byCase.get(r.id) ?? 0 }));
+  },
+
+  async beforeWrite(_data, ctx) {
+    if (!ctx.creating) return {};
+    return { main_phase: 'registration', registration_at: new Date().toISOString(), registration_doctor: ctx.user.id };
+  },
+
+  async beforeDelete(db, ids) {
+    const busy = await db.selectFrom('slides').innerJoin('cases', 'cases.id', 'slides.case_id')
+      .select(['cases.pathology_number', sql<number>`count(*)`.as('n')])
+      .where('slides.case_id', 'in', ids).groupBy('cases.pathology_number').executeTakeFirst();
+    if (busy) throw new AppError(409, 'case.has_slides', { number: busy.pathology_number, count: Number(busy.n) });
+  },
+};

@@ -1,0 +1,32 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import { ok } from '../../http/envelope.js';
+import { AppError } from '../../http/errors.js';
+import { workingHospital } from '../../resources/hospital-scope.js';
+
+/** Spec §7 common: GET /pathology/get_id_by_number/{number}: a pathology number typed or scanned, to its case. */
+export function caseRoutes(app: FastifyInstance, db: Db): void {
+  app.get('/api/pathology/get_id_by_number/:number', {
+    config: { access: { permission: 'case_view' }, audit: false },
+    schema: {
+      tags: ['resource:cases'],
+      params: Type.Object({ number: Type.String({ minLength: 1, maxLength: 64 }) }),
+      querystring: Type.Object({ is_not_frozen: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])) }),
+    },
+  }, async (request) => {
+    const { number } = request.params as { number: string };
+    const { is_not_frozen: notFrozen } = request.query as { is_not_frozen?: string };
+    const id = await caseIdByNumber(db, workingHospital(request), number.trim(), notFrozen === '1');
+    if (id === null) throw new AppError(404, 'case.not_found_by_number', { number });
+    return ok({ id });
+  });
+}
+
+/** The case with this number in the hospital, or null; `notFrozen` skips frozen-section cases. */
+export async function caseIdByNumber(db: Db, hospitalId: number, number: string, notFrozen = false): Promise<number | null> {
+  let q = db.selectFrom('cases').select('id').where('hospital_id', '=', hospitalId).where('pathology_number', '=', number);
+  if (notFrozen) q = q.where('case_type', '<>', 'frozen');
+  const row = await q.executeTakeFirst();
+  return row ? row.id : null;
+}

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import send from '@fastify/send';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import { ok } from '../../http/envelope.js';
+import { AppError } from '../../http/errors.js';
+import type { ResourceDef } from '../../resources/definition.js';
+import { hospitalScope } from '../../resources/hospital-scope.js';
+import { downloadKey, signDownload, verifyDownload } from './download-signing.js';
+import { fromStored } from './paths.js';
+import { logSlides } from './section-log.js';
+
+const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+const tags = ['resource:slides'];
+
+/**
+ * Spec §6 slide_download. A browser download cannot carry the bearer header, and a session token in a
+ * URL would outlive the click in history and proxy logs; so the API hands out a link signed for this
+ * slide and user that works for two minutes, and the file route checks only that signature.
+ */
+export function downloadRoutes(app: FastifyInstance, db: Db, dataDir: string, def: ResourceDef): void {
+  let key: Promise<Buffer> | undefined;
+  const signingKey = () => (key ??= downloadKey(db).catch((e) => { key = undefined; throw e; }));
+
+  app.post('/api/data/kfb/download/:id', {
+    config: { access: { permission: 'slide_download' } },
+    schema: { tags, params: Id },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    const scope = hospitalScope(def, request) ?? [];
+    const slide = await db.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', '=', id).where('hospital_id', 'in', scope).executeTakeFirst();
+    if (!slide) throw new AppError(404, 'slide.not_found');
+    const link = signDownload(await signingKey(), id, request.auth!.id, Math.floor(Date.now() / 1000));
+    await logSlides(db, 'download', [slide], request.auth!);
+    return ok({ url: `/api/data/kfb/file/${id}?user=${link.user}&expires=${link.expires}&sig=${link.sig}`, expires: link.expires });
+  });
+
+  app.get('/api/data/kfb/file/:id', {
+    config: { access: 'public', audit: false },
+    schema: {
+      tags,
+      params: Id,
+      querystring: Type.Object({ user: Type.Integer(), expires: Type.Integer(), sig: Type.String({ maxLength: 128 }) }),
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: number };
+    const q = request.query as { user: number; expires: number; sig: string };
+    if (!verifyDownload(await signingKey(), id, q.user, q.expires, q.sig, Math.floor(Date.now() / 1000))) throw new AppError(403, 'slide.download_link_invalid');
+    const slide = await db.selectFrom('slides').select(['name', 'file_path']).where('id', '=', id).executeTakeFirst();
+    if (!slide) throw new AppError(404, 'slide.not_found');
+    const file = fromStored(dataDir, slide.file_path);
+    // Ranges let a browser or download manager resume a multi-gigabyte slide.
+    const result = await send(request.raw, encodeURIComponent(path.basename(file)), { root: path.dirname(file), dotfiles: 'allow', acceptRanges: true, cacheControl: false });
+    if (result.type === 'error') throw new AppError((result.metadata.error as { status?: number }).status === 404 ? 404 : 500, 'slide.file_missing', { path: slide.file_path });
+    const name = `${slide.name}${path.extname(file)}`;
+    reply.code(result.statusCode).headers(result.headers)
+      .header('content-disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header('cache-control', 'private, no-store');
+    if (result.type === 'directory') throw new AppError(404, 'slide.file_missing', { path: slide.file_path });
+    return reply.type(result.statusCode === 206 || result.statusCode === 200 ? 'application/octet-stream' : 'text/plain').send(result.stream);
+  });
+}
