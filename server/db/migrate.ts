@@ -22,7 +22,13 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * migration tables across every schema otherwise, and another schema's tables would fool it.
  */
 export async function migrateToLatest(db: Db, schema?: string): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
+  return migrateUpTo(db, undefined, schema);
+}
+
+/** Up to and including `target` (all when undefined): lets a test stand where an older release left a database. */
+export async function migrateUpTo(db: Db, target: string | undefined, schema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const { error, results } = await (target ? migrator.migrateTo(target) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

@@ -38,6 +38,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   // One number per hospital: a sub-centre may reuse another centre's sequence.
   await db.schema.createIndex('cases_hospital_number').on('cases').columns(['hospital_id', 'pathology_number']).unique().execute();
   await db.schema.createIndex('cases_registration_at').on('cases').column('registration_at').execute();
+  // Slides are hospital-scoped from now on; rows stored without a hospital belong to the first one,
+  // or they would vanish from every list.
+  await db.updateTable('slides').set({ hospital_id: db.selectFrom('hospitals').select((eb) => eb.fn.min('id').as('id')) })
+    .where('hospital_id', '=', 0).where(({ exists, selectFrom }) => exists(selectFrom('hospitals').select('id'))).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect, type Db } from '../../server/db/connect.js';
+import { migrateUpTo } from '../../server/db/migrate.js';
+import { databases } from './harness.js';
+
+/** Upgrades: a database an older release left behind keeps its rows visible after the new migrations. */
+describe.each(databases)('migrations [%s]', (kind) => {
+  let db: Db;
+  let schema: string | undefined;
+  afterEach(async () => {
+    if (schema) await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
+    await db.destroy();
+  });
+
+  const open = async () => {
+    if (kind !== 'postgres') return connect({ sqliteFile: ':memory:' });
+    schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    return connect({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
+  };
+
+  it('0005 gives slides stored without a hospital to the first hospital (they are hospital-scoped now)', async () => {
+    db = await open();
+    await migrateUpTo(db, '0004_slides', schema);
+    const now = new Date().toISOString();
+    const [first] = await db.insertInto('hospitals').values([
+      { code: 'A', name: 'A', en_name: 'A', logo: null, created_at: now },
+      { code: 'B', name: 'B', en_name: 'B', logo: null, created_at: now },
+    ]).returning('id').execute();
+    const slide = (name: string, hospital: number) => ({ hospital_id: hospital, case_id: null, name, file_path: `slides/${name}.tiff`, file_size: 1, status: 'ready' as const, has_label: 0, has_macro: 0, created_at: now, updated_at: now });
+    await db.insertInto('slides').values([slide('old', 0), slide('kept', first.id + 1)]).execute();
+    await migrateUpTo(db, undefined, schema);
+    const rows = await db.selectFrom('slides').select(['name', 'hospital_id']).orderBy('name').execute();
+    expect(rows).toEqual([{ name: 'kept', hospital_id: first.id + 1 }, { name: 'old', hospital_id: first.id }]);
+  });
+});
