@@ -211,6 +211,8 @@ export interface SlideTable {
   status: 'ready' | 'needs_conversion' | 'error';
   has_label: number;
   has_macro: number;
+  /** Why the UI must qualify this slide (experimental reader, why it needs conversion); null when nothing. */
+  format_note: string | null;
   uploaded_by: number | null;
   created_at: string;
   updated_at: string;

@@ -9,7 +9,7 @@ function level(width: number, height: number, compression = 7): Level {
   return {
     width, height, tileWidth: 256, tileHeight: 256, tilesAcross, tilesDown, downsample: 1, compression, photometric: 6,
     samplesPerPixel: 3, bitsPerSample: 8, jpegTables: null, page: 0,
-    tileOffsets: new Float64Array(tilesAcross * tilesDown), tileByteCounts: new Float64Array(tilesAcross * tilesDown),
+    tileOffsets: new Float64Array(tilesAcross * tilesDown), tileByteCounts: new Float64Array(tilesAcross * tilesDown).fill(100),
   };
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { AppError } from '../../http/errors.js';
 import type { ResourceHooks, WriteContext } from '../../resources/hooks/types.js';
-import { convertedFrom } from './ingest.js';
+import { convertedFrom, originalParts } from './convert.js';
 import { fromStored, isInside, slidesRoot, thumbPath } from './paths.js';
 import { logSlides, type LoggedSlide } from './section-log.js';
 
@@ -54,9 +54,11 @@ export function slideHooks(dataDir: string): ResourceHooks {
         // Only files under <dataDir>/slides are ours to remove; a row pointing elsewhere keeps its file.
         if (isInside(root, file)) {
           await fs.rm(file, { force: true });
-          // A photo converted at bind keeps its original beside the TIFF; it goes with it.
+          // A photo, striped TIFF or Deep Zoom image converted at bind keeps its original beside the TIFF; it goes with it.
           const original = convertedFrom(file);
-          if (original) await fs.rm(original, { force: true });
+          for (const part of original ? originalParts(original) : []) {
+            if (isInside(root, part)) await fs.rm(part, { force: true, recursive: true });
+          }
         }
         await fs.rm(thumbPath(dataDir, row.id), { force: true });
       }

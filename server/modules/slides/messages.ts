@@ -3,7 +3,7 @@ export const slideMessages = {
   'slide.not_found': { 'zh-CN': '切片信息未找到', 'en-US': 'Slide information not found' },
   'tile.not_found': { 'zh-CN': '请求的瓦片不存在', 'en-US': 'The requested tile does not exist' },
   'tile.bad_address': { 'zh-CN': '瓦片地址不正确：{{path}}', 'en-US': 'Malformed tile address: {{path}}' },
-  'tile.unreadable': { 'zh-CN': '切片文件无法读取（不是金字塔 TIFF 或文件已损坏）', 'en-US': 'The slide file cannot be read (not a pyramidal TIFF, or damaged)' },
+  'tile.unreadable': { 'zh-CN': '切片文件无法读取（不是金字塔 TIFF/SVS/OME-TIFF 或 KFB，或文件已损坏）', 'en-US': 'The slide file cannot be read (not a pyramidal TIFF, SVS, OME-TIFF or KFB, or damaged)' },
   'tile.read_failed': { 'zh-CN': '读取切片文件失败，请稍后重试', 'en-US': 'Reading the slide file failed; try again later' },
   'tile.compression_unsupported': { 'zh-CN': '暂不支持该切片的压缩格式：{{compression}}', 'en-US': 'This slide uses a compression that is not supported yet: {{compression}}' },
   'tile.region_too_large': { 'zh-CN': '请求的区域过大（需读取 {{pixels}} 像素，上限 {{limit}}），请缩小区域或降低尺寸', 'en-US': 'The requested region is too large ({{pixels}} source pixels, limit {{limit}}); ask for a smaller region or size' },

@@ -12,13 +12,13 @@ export interface SlideOwner {
 
 /** Reads a file already in its final place, inserts its row and writes its thumbnail; answers the new id. */
 export async function registerSlide(db: Db, dataDir: string, file: string, owner: SlideOwner): Promise<number> {
-  const { file: served, thumbPage, ...facts } = await ingestFile(file).catch(() => unreadable(file));
+  const { file: served, thumb, ...facts } = await ingestFile(file).catch(() => unreadable(file));
   const now = new Date().toISOString();
   const { id } = await db.insertInto('slides').values({
     ...owner, ...facts, file_path: toStored(dataDir, served), created_at: now, updated_at: now,
   }).returning('id').executeTakeFirstOrThrow();
   try {
-    await writeThumbnail({ file: served, thumbPage, ...facts }, thumbPath(dataDir, id));
+    await writeThumbnail({ file: served, thumb, ...facts }, thumbPath(dataDir, id));
   } catch {
     // A slide without a thumbnail is still viewable; the list shows an empty cell rather than losing the row.
     await fs.rm(thumbPath(dataDir, id), { force: true });
@@ -31,6 +31,6 @@ async function unreadable(file: string): Promise<SlideFacts> {
   const stat = await fs.stat(file);
   return {
     file, file_size: stat.size, md5: null, vendor: 'unknown', width: null, height: null, levels: null, mpp: null, objective_power: null,
-    scan_at: null, tile_size: null, status: 'error', has_label: 0, has_macro: 0, thumbPage: null,
+    scan_at: null, tile_size: null, status: 'error', has_label: 0, has_macro: 0, format_note: null, thumb: null,
   };
 }

@@ -1,6 +1,6 @@
 import type { Rect } from './render.js';
 import { canPassThrough } from './tile-reader.js';
-import type { SlideIndex } from './tiff/levels.js';
+import type { SlideIndex } from './slide-index.js';
 
 /**
  * Deep Zoom geometry. Level `maxLevel` is the full image and each level below halves it (rounding up)
@@ -45,12 +45,15 @@ export function planDziTile(index: SlideIndex, g: DziGeometry, level: number, co
   const height = Math.min(T, size.height - row * T);
 
   // A file level serves this DZI level as is when its size matches (scanners round either way, hence ±1)
-  // and its tiles are the DZI tile size. Only whole interior tiles pass through: edge tiles are padded in the file.
+  // and its tiles are the DZI tile size. Whole interior tiles pass through; edge tiles only when the file
+  // stores them cropped (KFB) and the level is exactly the DZI level's size: TIFF pads them.
   const stored = index.levels.findIndex((l) => l.tileWidth === T && l.tileHeight === T && canPassThrough(l)
     && Math.abs(l.width - size.width) <= 1 && Math.abs(l.height - size.height) <= 1);
   if (stored >= 0) {
     const l = index.levels[stored];
-    if ((col + 1) * T <= Math.min(l.width, size.width) && (row + 1) * T <= Math.min(l.height, size.height)) {
+    const whole = (col + 1) * T <= Math.min(l.width, size.width) && (row + 1) * T <= Math.min(l.height, size.height);
+    const exactEdge = !!l.edgeTilesCropped && l.width === size.width && l.height === size.height;
+    if ((whole || exactEdge) && l.tileByteCounts[row * l.tilesAcross + col] > 0) {
       return { kind: 'stored', level: stored, col, row };
     }
   }

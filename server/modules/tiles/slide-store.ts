@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { FileHandlePool } from './file-handles.js';
 import { Lru } from './lru.js';
+import { readAnySlideIndex } from './open-index.js';
+import type { SlideIndex } from './slide-index.js';
 import type { ReadAt } from './tiff/ifd-parser.js';
-import { readSlideIndex, type SlideIndex } from './tiff/levels.js';
 
 /** A slide file whose directories have been read: what every tile request needs, kept in memory. */
 export interface OpenedSlide {
@@ -75,7 +76,7 @@ export class SlideStore {
     }
     if (known) this.handles.forget(file);
     const readAt: ReadAt = (position, length) => this.handles.read(file, position, length);
-    const slide: OpenedSlide = { file, identity, index: await readSlideIndex(readAt), readAt };
+    const slide: OpenedSlide = { file, identity, index: await readAnySlideIndex(readAt), readAt };
     this.slides.set(file, { slide, checkedAt: Date.now() });
     return slide;
   }

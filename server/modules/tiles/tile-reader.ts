@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import { AppError } from '../../http/errors.js';
 import { mergeJpegTables } from './jpeg/merge-tables.js';
 import { Lru } from './lru.js';
+import type { Level } from './slide-index.js';
 import type { OpenedSlide } from './slide-store.js';
-import type { Level } from './tiff/levels.js';
 import { Compression, Photometric } from './tiff/tags.js';
 
 /** Decoded pixels: 8-bit RGB, row-major. */
@@ -53,7 +53,7 @@ export class TileReader {
     return mergeJpegTables(level.jpegTables, stored, { rgb });
   }
 
-  /** The full stored tile (tileWidth × tileHeight, padding included) as RGB. */
+  /** The full stored tile (tileWidth × tileHeight with TIFF padding, or the cropped edge tile of a KFB) as RGB. */
   async decodeTile(slide: OpenedSlide, levelIndex: number, col: number, row: number): Promise<RgbImage> {
     const key = `${slide.identity}:${levelIndex}:${col}:${row}`;
     const hit = this.decoded.get(key);
@@ -61,16 +61,20 @@ export class TileReader {
     const level = slide.index.levels[levelIndex];
     assertDecodable(level);
     let image: RgbImage;
-    if (level.compression === Compression.Jpeg) {
+    if (!(level.tileByteCounts[row * level.tilesAcross + col] > 0)) {
+      // A tile the file lacks (scanners skip empty glass) is blank: white, like the glass around the tissue.
+      const width = Math.min(level.tileWidth, level.width - col * level.tileWidth), height = Math.min(level.tileHeight, level.height - row * level.tileHeight);
+      image = { data: Buffer.alloc(width * height * 3, 255), width, height };
+    } else if (level.compression === Compression.Jpeg) {
       const { data, info } = await sharp(await this.storedJpeg(slide, levelIndex, col, row))
         .toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
       image = { data, width: info.width, height: info.height };
     } else {
-      // Other compressions (none, LZW, deflate…) are rare in slides: let libvips read that page's tile.
+      // Other compressions (none, LZW, deflate…) are rare in slides: let libvips read that page's (or SubIFD's) tile.
       if (level.page < 0) throw new AppError(415, 'tile.compression_unsupported', { compression: String(level.compression) });
       const left = col * level.tileWidth, top = row * level.tileHeight;
       const width = Math.min(level.tileWidth, level.width - left), height = Math.min(level.tileHeight, level.height - top);
-      const { data, info } = await sharp(slide.file, { page: level.page, sequentialRead: false, limitInputPixels: false })
+      const { data, info } = await sharp(slide.file, { page: level.page, tiff: { subifd: level.subifd ?? -1 }, sequentialRead: false, limitInputPixels: false })
         .extract({ left, top, width, height }).toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
       image = { data, width: info.width, height: info.height };
     }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../http/errors.js';
 import { dziGeometry, dziXml, planDziTile, type DziGeometry } from './dzi.js';
 import { iiifAsDziTile, iiifInfo, type IiifRequest } from './iiif.js';
@@ -7,9 +7,8 @@ import { CONTENT_TYPES, encodeImage, renderRegion } from './render.js';
 import type { SlideResolver } from './resolver.js';
 import { SlideStore, type OpenedSlide } from './slide-store.js';
 import { TileCache, type CachedImage } from './tile-cache.js';
+import { SlideFormatError } from './slide-index.js';
 import { TileReader } from './tile-reader.js';
-import { TiffFormatError } from './tiff/ifd-parser.js';
-import { NotAPyramidError } from './tiff/levels.js';
 
 export interface TileServiceOptions {
   resolveSlide: SlideResolver;
@@ -61,7 +60,7 @@ export class TileService {
       slide = await this.store.open(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(404, 'slide.not_found');
-      if (err instanceof TiffFormatError || err instanceof NotAPyramidError) throw new AppError(422, 'tile.unreadable');
+      if (err instanceof SlideFormatError) throw new AppError(422, 'tile.unreadable');
       throw err;
     }
     let geometry = this.geometries.get(slide);
@@ -116,14 +115,24 @@ export class TileService {
     });
   }
 
-  /** Label, macro or thumbnail image stored beside the pyramid, as JPEG (libvips decodes whatever compression it has). */
+  /**
+   * Label, macro or thumbnail image stored beside the pyramid, as JPEG: a TIFF page (libvips decodes whatever
+   * compression it has) or a JPEG inside the file (KFB), re-encoded so every answer is a baseline sRGB JPEG.
+   */
   async associated({ slide }: SlideHandle, name: string): Promise<CachedImage> {
     const image = slide.index.associated.find((a) => a.name === name);
-    if (!image || image.page < 0) throw new AppError(404, 'tile.not_found');
-    return this.cache.getOrProduce(`${slide.identity}/associated/${name}`, async () => ({
-      body: await sharp(slide.file, { page: image.page, limitInputPixels: false }).toColourspace('srgb').jpeg({ quality: this.quality }).toBuffer(),
-      contentType: 'image/jpeg',
-    }));
+    if (!image || (image.page < 0 && !image.jpeg)) throw new AppError(404, 'tile.not_found');
+    return this.cache.getOrProduce(`${slide.identity}/associated/${name}`, async () => {
+      let input: Sharp;
+      if (image.jpeg) {
+        const bytes = await slide.readAt(image.jpeg.offset, image.jpeg.length);
+        if (bytes.length < image.jpeg.length) throw new AppError(500, 'tile.read_failed');
+        input = sharp(bytes);
+      } else {
+        input = sharp(slide.file, { page: image.page, limitInputPixels: false });
+      }
+      return { body: await input.toColourspace('srgb').jpeg({ quality: this.quality }).toBuffer(), contentType: 'image/jpeg' };
+    });
   }
 
   iiifInfo({ slide, geometry }: SlideHandle, id: string) {

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import sharp from 'sharp';
 import { mergeJpegTables } from '../../tiles/jpeg/merge-tables.js';
 import { splitJpegTables } from '../../tiles/jpeg/split-tables.js';
-import { Compression, Photometric, ResolutionUnit, Tag } from '../../tiles/tiff/tags.js';
+import { JpegTileEncoder, jpegImageEntries } from '../../tiles/tiff/jpeg-tiles.js';
+import { ResolutionUnit, Tag } from '../../tiles/tiff/tags.js';
 import { TiffWriter, type EntrySpec } from '../../tiles/tiff/writer.js';
 import { paintLabel } from './label.js';
 import { hash3 } from './random.js';
@@ -68,15 +69,15 @@ export async function generateDemoSlide(options: DemoSlideOptions): Promise<Demo
   const slideId = options.slideId ?? `DEMO-${seed}`;
   if (!(width > 0 && height > 0 && T >= 16 && T % 16 === 0)) throw new Error('width, height > 0 and a tile size that is a multiple of 16 are required');
 
-  const encoder = new TileEncoder(T, quality);
+  const encoder = new JpegTileEncoder(quality);
   const map = makeTissueMap(width, height, seed);
   const textures = {
     tissue: Array.from({ length: VARIANTS.tissue }, (_, i) => paintTexture(T, 'tissue', seed * 1000 + i)),
     background: Array.from({ length: VARIANTS.background }, (_, i) => paintTexture(T, 'background', seed * 1000 + 500 + i)),
   };
   const encoded = {
-    tissue: await Promise.all(textures.tissue.map((t) => encoder.encode(t))),
-    background: await Promise.all(textures.background.map((t) => encoder.encode(t))),
+    tissue: await Promise.all(textures.tissue.map((t) => encoder.encode(t, T))),
+    background: await Promise.all(textures.background.map((t) => encoder.encode(t, T))),
   };
 
   const levels: LevelState[] = [];
@@ -110,7 +111,7 @@ export async function generateDemoSlide(options: DemoSlideOptions): Promise<Demo
       const next = levels[k + 1];
       const rawRow = Array.from({ length: next.across }, (_, c) =>
         downsampleQuad([top[2 * c] ?? null, top[2 * c + 1] ?? null, bottom[2 * c] ?? null, bottom[2 * c + 1] ?? null], T));
-      await writeRow(k + 1, row >> 1, await Promise.all(rawRow.map((r) => encoder.encode(r))));
+      await writeRow(k + 1, row >> 1, await Promise.all(rawRow.map((r) => encoder.encode(r, T))));
       await pushRow(k + 1, row >> 1, rawRow);
     };
 
@@ -127,7 +128,7 @@ export async function generateDemoSlide(options: DemoSlideOptions): Promise<Demo
         if (kind === 'background') { raw.push(textures.background[background]); bytes.push(Promise.resolve(encoded.background[background])); continue; }
         const mixed = blendTextures(textures.background[background], textures.tissue[tissue], T, (x, y) => map.at(tx * T + x, ty * T + y));
         raw.push(mixed);
-        bytes.push(encoder.encode(mixed));
+        bytes.push(encoder.encode(mixed, T));
       }
       await writeRow(0, ty, await Promise.all(bytes));
       await pushRow(0, ty, raw);
@@ -184,38 +185,9 @@ export async function generateDemoSlide(options: DemoSlideOptions): Promise<Demo
 }
 
 function imageEntries(width: number, height: number): EntrySpec[] {
-  return [
-    { tag: Tag.ImageWidth, type: 'long', values: [width] },
-    { tag: Tag.ImageLength, type: 'long', values: [height] },
-    { tag: Tag.BitsPerSample, type: 'short', values: [8, 8, 8] },
-    { tag: Tag.Compression, type: 'short', values: [Compression.Jpeg] },
-    { tag: Tag.Photometric, type: 'short', values: [Photometric.YCbCr] },
-    { tag: Tag.SamplesPerPixel, type: 'short', values: [3] },
-    { tag: Tag.PlanarConfiguration, type: 'short', values: [1] },
-    { tag: Tag.Software, type: 'ascii', value: 'DSMS make-demo-slide' },
-    { tag: Tag.YCbCrSubSampling, type: 'short', values: [2, 2] },
-  ];
+  return jpegImageEntries(width, height, 'DSMS make-demo-slide');
 }
 
 function rational(v: number): [number, number] {
   return [Math.round(v * 1000), 1000];
-}
-
-/**
- * Encodes tiles with fixed quality and the standard Huffman tables, so every tile shares one table set
- * (stored once as JPEGTables) and keeps only its abbreviated stream. A tile whose tables differ keeps
- * them inline, which is valid TIFF and decodes the same after the merge.
- */
-class TileEncoder {
-  tables: Buffer | null = null;
-  constructor(private readonly size: number, private readonly quality: number) {}
-
-  async encode(raw: Rgb): Promise<Buffer> {
-    const jpeg = await sharp(raw, { raw: { width: this.size, height: this.size, channels: 3 } })
-      .jpeg({ quality: this.quality, optimiseCoding: false, chromaSubsampling: '4:2:0' })
-      .toBuffer();
-    const { tables, abbreviated } = splitJpegTables(jpeg);
-    this.tables ??= tables;
-    return tables.equals(this.tables) ? abbreviated : jpeg;
-  }
 }

@@ -1,3 +1,4 @@
+import { SlideFormatError } from '../slide-index.js';
 import { FIELD_SIZE, FieldType, Tag } from './tags.js';
 
 /** Reads `length` bytes at `position`; shorter only at the end of the file. */
@@ -16,8 +17,10 @@ export interface IfdEntry {
 export interface Ifd {
   /** File offset of the directory, which identifies it. */
   offset: number;
-  /** Position among the top-level directories (what libvips calls the page); -1 for a SubIFD. */
+  /** Position among the top-level directories (what libvips calls the page); a SubIFD has its parent's. */
   page: number;
+  /** Index among the parent's SubIFDs (libvips `subifd`); -1 for a top-level directory. */
+  subifd: number;
   entries: Map<number, IfdEntry>;
   /** SubIFDs hanging from this directory (OME-TIFF and libvips `subifd` pyramids keep levels there). */
   children: Ifd[];
@@ -34,7 +37,7 @@ const MAX_IFDS = 4096;
 const MAX_ENTRIES = 4096;
 const MAX_VALUE_BYTES = 64 * 1024 * 1024;
 
-export class TiffFormatError extends Error {}
+export class TiffFormatError extends SlideFormatError {}
 
 /**
  * Reads the header and every directory of a TIFF or BigTIFF, in either byte order, without touching
@@ -79,7 +82,7 @@ export async function readTiffStructure(readAt: ReadAt): Promise<TiffStructure> 
 export class TagReader {
   constructor(readonly readAt: ReadAt, readonly le: boolean, readonly bigTiff: boolean) {}
 
-  async readIfd(offset: number, page: number, seen: Set<number>): Promise<{ ifd: Ifd; nextOffset: number }> {
+  async readIfd(offset: number, page: number, seen: Set<number>, subifd = -1): Promise<{ ifd: Ifd; nextOffset: number }> {
     seen.add(offset);
     const countSize = this.bigTiff ? 8 : 2;
     const entrySize = this.bigTiff ? 20 : 12;
@@ -109,13 +112,13 @@ export class TagReader {
       });
     }
     const nextOffset = this.bigTiff ? readU64(body, n * entrySize, this.le) : this.u32(body, n * entrySize);
-    const ifd: Ifd = { offset, page, entries, children: [] };
+    const ifd: Ifd = { offset, page, subifd, entries, children: [] };
 
     const sub = entries.get(Tag.SubIFDs);
     if (sub) {
-      for (const childOffset of await this.numbers(ifd, Tag.SubIFDs)) {
+      for (const [i, childOffset] of (await this.numbers(ifd, Tag.SubIFDs)).entries()) {
         if (childOffset === 0 || seen.has(childOffset)) continue;
-        ifd.children.push((await this.readIfd(childOffset, -1, seen)).ifd);
+        ifd.children.push((await this.readIfd(childOffset, page, seen, i)).ifd);
       }
     }
     return { ifd, nextOffset };

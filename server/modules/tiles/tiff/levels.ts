@@ -1,52 +1,17 @@
+import { SlideFormatError, type AssociatedImage, type Level, type SlideIndex } from '../slide-index.js';
 import { parseImageDescription } from './description.js';
 import { readTiffStructure, TagReader, type Ifd, type ReadAt } from './ifd-parser.js';
+import { isOmeXml, parseOmeXml } from './ome-xml.js';
 import { Compression, Photometric, ResolutionUnit, Tag } from './tags.js';
 
-/** One resolution of the pyramid, as stored: enough to find, merge and decode any tile without re-reading the IFD. */
-export interface Level {
-  width: number;
-  height: number;
-  tileWidth: number;
-  tileHeight: number;
-  tilesAcross: number;
-  tilesDown: number;
-  /** Level-0 pixels per pixel of this level (1 for level 0). */
-  downsample: number;
-  compression: number;
-  photometric: number;
-  samplesPerPixel: number;
-  bitsPerSample: number;
-  /** SOI … tables … EOI shared by every tile of the level (TIFF tag 347), or null when tiles carry their own. */
-  jpegTables: Buffer | null;
-  tileOffsets: Float64Array;
-  tileByteCounts: Float64Array;
-  /** libvips page of this directory, for decoding compressions we do not pass through; -1 for a SubIFD. */
-  page: number;
-}
+export type { AssociatedImage, Level, SlideIndex } from '../slide-index.js';
 
-export interface AssociatedImage {
-  name: 'label' | 'macro' | 'thumbnail';
-  width: number;
-  height: number;
-  page: number;
-}
+export class NotAPyramidError extends SlideFormatError {}
 
-export interface SlideIndex {
-  width: number;
-  height: number;
-  levels: Level[];
-  associated: AssociatedImage[];
-  vendor: 'aperio' | 'generic-tiff';
-  /** Microns per level-0 pixel, from Aperio `MPP =` first, then XResolution with ResolutionUnit. */
-  mppX: number | null;
-  mppY: number | null;
-  appMag: number | null;
-  bigTiff: boolean;
-}
-
-export class NotAPyramidError extends Error {}
-
-/** Reads a TIFF's directories once and describes it as a pyramid plus associated images. */
+/**
+ * Reads a TIFF's directories once and describes it as a pyramid plus associated images. Levels may be
+ * top-level directories (SVS, libvips pyramids) or SubIFDs of the full-resolution one (OME-TIFF).
+ */
 export async function readSlideIndex(readAt: ReadAt): Promise<SlideIndex> {
   const structure = await readTiffStructure(readAt);
   const reader = new TagReader(readAt, structure.littleEndian, structure.bigTiff);
@@ -63,11 +28,14 @@ export async function readSlideIndex(readAt: ReadAt): Promise<SlideIndex> {
 
   const base = described.find((d) => d.tiled && !isAssociated(d.description) && !(d.subfileType & 0x4));
   if (!base) throw new NotAPyramidError('no tiled image directory');
+  const ome = isOmeXml(base.description) ? parseOmeXml(omeText(base.description)) : null;
+  const omePages = new Set(ome?.associated.map((a) => a.page));
 
   // A pyramid level is tiled, not a mask or an associated image, and keeps the base's aspect ratio;
   // SVS thumbnails, labels and macros are stripped or say what they are in their description.
   const levelCandidates = described
     .filter((d) => d.tiled && d.width > 0 && d.height > 0 && !(d.subfileType & 0x4) && !isAssociated(d.description))
+    .filter((d) => !(d.ifd.subifd < 0 && omePages.has(d.ifd.page)))
     .filter((d) => d.width <= base.width && d.height <= base.height)
     .filter((d) => Math.abs(d.width / d.height - base.width / base.height) < 0.02 * (base.width / base.height) + 2 / d.height);
   const unique = new Map<number, (typeof levelCandidates)[number]>();
@@ -78,13 +46,20 @@ export async function readSlideIndex(readAt: ReadAt): Promise<SlideIndex> {
 
   const associated: AssociatedImage[] = [];
   for (const [i, d] of described.entries()) {
-    if (ordered.includes(d) || d.width === 0) continue;
-    const name = associatedName(d.description) ?? (i === 1 && !d.tiled ? 'thumbnail' : null);
+    if (ordered.includes(d) || d.width === 0 || d.ifd.subifd >= 0) continue;
+    const fromOme = ome?.associated.find((a) => a.page === d.ifd.page)?.name;
+    const name = fromOme ?? associatedName(d.description) ?? (i === 1 && !d.tiled ? 'thumbnail' : null);
     if (name && !associated.some((a) => a.name === name)) associated.push({ name, width: d.width, height: d.height, page: d.ifd.page });
   }
 
-  const scan = parseImageDescription(base.description);
   const resolution = await mppFromResolution(reader, base.ifd);
+  if (ome) {
+    return {
+      width: base.width, height: base.height, levels, associated, vendor: 'ome-tiff',
+      mppX: ome.mppX ?? resolution.x, mppY: ome.mppY ?? resolution.y, appMag: ome.appMag, bigTiff: structure.bigTiff, scanAt: ome.scanAt,
+    };
+  }
+  const scan = parseImageDescription(base.description);
   return {
     width: base.width,
     height: base.height,
@@ -95,6 +70,7 @@ export async function readSlideIndex(readAt: ReadAt): Promise<SlideIndex> {
     mppY: scan.mpp ?? resolution.y,
     appMag: scan.appMag,
     bigTiff: structure.bigTiff,
+    scanAt: scan.scanAt,
   };
 }
 
@@ -124,7 +100,14 @@ async function readLevel(reader: TagReader, ifd: Ifd, width: number, height: num
     jpegTables: jpegTables ? Buffer.from(jpegTables) : null,
     tileOffsets, tileByteCounts,
     page: ifd.page,
+    subifd: ifd.subifd,
   };
+}
+
+/** OME-XML is UTF-8 ("µm"), read like every TIFF string as latin1; a writer that used latin1 itself is kept as read. */
+function omeText(latin1: string): string {
+  const utf8 = Buffer.from(latin1, 'latin1').toString('utf8');
+  return utf8.includes('\uFFFD') ? latin1 : utf8;
 }
 
 async function mppFromResolution(reader: TagReader, ifd: Ifd): Promise<{ x: number | null; y: number | null }> {
@@ -144,6 +127,8 @@ function isAssociated(description: string): boolean {
 }
 
 function associatedName(description: string): AssociatedImage['name'] | null {
+  // OME-XML may mention "label" anywhere; which directory is a label is read from its Image elements instead.
+  if (isOmeXml(description)) return null;
   const d = description.toLowerCase();
   if (/(^|\n|\s)label(\s|$|\r)/.test(d)) return 'label';
   if (/(^|\n|\s)macro(\s|$|\r)/.test(d)) return 'macro';

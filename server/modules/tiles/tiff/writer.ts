@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { FieldType } from './tags.js';
+import { FieldType, Tag } from './tags.js';
 
 /** A directory entry to write: `offsets` become LONG in classic TIFF and LONG8 in BigTIFF. */
 export type EntrySpec =
@@ -21,7 +21,7 @@ export class TiffWriter {
   private position = HEADER_BYTES;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private directories: EntrySpec[][] = [];
+  private directories: { entries: EntrySpec[]; subIfds: EntrySpec[][] }[] = [];
 
   private constructor(private readonly fh: fs.FileHandle) {}
 
@@ -41,9 +41,13 @@ export class TiffWriter {
     return at;
   }
 
-  /** Directories are chained in the order they are added; the first is the main image. */
-  addDirectory(entries: EntrySpec[]): void {
-    this.directories.push([...entries].sort((a, b) => a.tag - b.tag));
+  /**
+   * Directories are chained in the order they are added; the first is the main image. `subIfds` hang from
+   * this directory through a SubIFDs tag (how OME-TIFF stores its pyramid levels).
+   */
+  addDirectory(entries: EntrySpec[], subIfds: EntrySpec[][] = []): void {
+    const sorted = (list: EntrySpec[]) => [...list].sort((a, b) => a.tag - b.tag);
+    this.directories.push({ entries: sorted(entries), subIfds: subIfds.map(sorted) });
   }
 
   /** Writes the directories and the header; `bigTiff` 'auto' picks BigTIFF only when offsets would not fit in 32 bits. */
@@ -54,13 +58,25 @@ export class TiffWriter {
     if (!big && !classicFits) throw new Error('image too large for classic TIFF');
 
     if (this.position % 2) await this.append(Buffer.alloc(1));
-    const first = this.position;
+    // Each top-level directory is preceded by its SubIFDs, so their offsets are known when it is encoded;
+    // a directory's size does not depend on the offsets it holds, so the layout is computed first.
+    const layout: { children: number[]; at: number }[] = [];
+    let at = this.position;
+    for (const dir of this.directories) {
+      const children = dir.subIfds.map((entries) => {
+        const here = at;
+        at += encodeDirectory(entries, 0, big, 0).length;
+        return here;
+      });
+      layout.push({ children, at });
+      at += encodeDirectory(withSubIfds(dir.entries, children), 0, big, 0).length;
+    }
+    const first = layout[0]?.at ?? this.position;
     const blocks: Buffer[] = [];
-    let at = first;
-    this.directories.forEach((entries, i) => {
-      const block = encodeDirectory(entries, at, big, i < this.directories.length - 1);
-      blocks.push(block);
-      at += block.length;
+    this.directories.forEach((dir, i) => {
+      const { children } = layout[i];
+      dir.subIfds.forEach((entries, k) => blocks.push(encodeDirectory(entries, children[k], big, 0)));
+      blocks.push(encodeDirectory(withSubIfds(dir.entries, children), layout[i].at, big, layout[i + 1]?.at ?? 0));
     });
     for (const b of blocks) await this.append(b);
     await this.flush();
@@ -95,12 +111,20 @@ export class TiffWriter {
   }
 
   private directoryBytes(big: boolean): number {
-    return this.directories.reduce((n, entries) => n + encodeDirectory(entries, 0, big, false).length, 0);
+    return this.directories.reduce((n, dir) => n
+      + dir.subIfds.reduce((m, entries) => m + encodeDirectory(entries, 0, big, 0).length, 0)
+      + encodeDirectory(withSubIfds(dir.entries, dir.subIfds.map(() => 0)), 0, big, 0).length, 0);
   }
 }
 
-/** One directory followed by its out-of-line values; `at` is where the block will land in the file. */
-function encodeDirectory(entries: EntrySpec[], at: number, big: boolean, hasNext: boolean): Buffer {
+/** The directory's entries plus a SubIFDs tag pointing at `children`, in tag order. */
+function withSubIfds(entries: EntrySpec[], children: number[]): EntrySpec[] {
+  if (!children.length) return entries;
+  return [...entries, { tag: Tag.SubIFDs, type: 'offsets' as const, values: children }].sort((a, b) => a.tag - b.tag);
+}
+
+/** One directory followed by its out-of-line values; `at` is where the block will land in the file, `next` the next directory (0: none). */
+function encodeDirectory(entries: EntrySpec[], at: number, big: boolean, next: number): Buffer {
   const entrySize = big ? 20 : 12;
   const inlineSize = big ? 8 : 4;
   const head = (big ? 8 : 2) + entries.length * entrySize + (big ? 8 : 4);
@@ -127,7 +151,6 @@ function encodeDirectory(entries: EntrySpec[], at: number, big: boolean, hasNext
     }
     p += entrySize;
   });
-  const next = hasNext ? at + valuesAt : 0;
   if (big) out.writeBigUInt64LE(BigInt(next), p); else out.writeUInt32LE(next, p);
   return out;
 }
