@@ -158,6 +158,11 @@ describe.each(databases)('slides [%s]', (kind) => {
     expect(row).toMatchObject({ name: 'photo', status: 'ready', vendor: 'generic-tiff', width: 1200, height: 900 });
     expect(row.file_path).toMatch(/^slides\/\d{4}\/\d{2}\/photo\.png\.tiff$/);
     expect((await call(app, 'GET', `/api/tiles/${row.id}.dzi`, { token: admin })).statusCode).toBe(200);
+    // The original, bound again where it now lies, is refused: converting it again would overwrite the served TIFF.
+    const tiff = fs.statSync(path.join(dataDir, row.file_path));
+    const again = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: row.file_path.slice(0, -'.tiff'.length) } });
+    expect(again.statusCode).toBe(409);
+    expect(fs.statSync(path.join(dataDir, row.file_path)).mtimeMs).toBe(tiff.mtimeMs);
     // Deleting the slide takes the original photo with it.
     const original = path.join(dataDir, row.file_path.slice(0, -'.tiff'.length));
     expect(fs.existsSync(original)).toBe(true);

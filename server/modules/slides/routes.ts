@@ -16,6 +16,7 @@ import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteR
 import { hospitalScope, workingHospital } from '../../resources/hospital-scope.js';
 import { caseIdByNumber } from '../cases/routes.js';
 import { caseBindingRoutes } from './case-binding.js';
+import { convertedName } from './convert.js';
 import { downloadRoutes } from './download.js';
 import { registerSlide } from './register.js';
 import { logSlides } from './section-log.js';
@@ -45,7 +46,10 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
     if (!allowed) throw new AppError(422, 'slide.path_not_allowed', { path: body.path });
     const stat = await fs.stat(source).catch(() => null);
     if (!stat?.isFile()) throw new AppError(422, 'slide.file_missing', { path: body.path });
-    if (await db.selectFrom('slides').select('id').where('file_path', '=', toStored(dataDir, source)).executeTakeFirst()) {
+    // A converted original (photo, striped TIFF, Deep Zoom) is bound through the TIFF made from it: binding it
+    // again would convert over the file being served.
+    const stored = [toStored(dataDir, source), toStored(dataDir, convertedName(source))];
+    if (await db.selectFrom('slides').select('id').where('file_path', 'in', stored).executeTakeFirst()) {
       throw new AppError(409, 'slide.already_bound');
     }
 
