@@ -25,6 +25,7 @@ import { accountRoutes } from './modules/account/routes.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
+import { collectionRoutes } from './modules/collections/routes.js';
 import { slideHooks } from './modules/slides/hooks.js';
 import { databaseSlideResolver } from './modules/slides/resolver.js';
 import { slideRoutes } from './modules/slides/routes.js';
@@ -78,6 +79,7 @@ export async function buildApp({ db, config, logger = true }: AppOptions): Promi
   const slidesHooks = slideHooks(dataDir);
   resourceRoutes(app, db, resources, schemas, { slides: slidesHooks });
   caseRoutes(app, db);
+  collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir);
   tileRoutes(app, db, config, { resolveSlide: databaseSlideResolver(db, dataDir, slidesDirResolver(path.join(dataDir, 'slides'))) });

@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_schema_engine.js';
 import * as m0003 from './migrations/0003_admin_tables.js';
 import * as m0004 from './migrations/0004_slides.js';
 import * as m0005 from './migrations/0005_cases.js';
+import * as m0006 from './migrations/0006_collections.js';
 import * as m0007 from './migrations/0007_slide_format_note.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003_admin_tables': m0003,
   '0004_slides': m0004,
   '0005_cases': m0005,
+  '0006_collections': m0006,
   '0007_slide_format_note': m0007,
 };
 

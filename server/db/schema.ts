@@ -247,6 +247,26 @@ export interface CaseTable {
   updated_at: string;
 }
 
+/** A pathologist's own favourites folder (spec §3 collection categories). */
+export interface CollectionCategoryTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  rank: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A slide a user collected; category_id null means uncategorised. One row per user and slide. */
+export interface CollectionTable {
+  id: Generated<number>;
+  user_id: number;
+  category_id: number | null;
+  slide_id: number;
+  remark: string | null;
+  created_at: string;
+}
+
 export interface Database {
   hospitals: HospitalTable;
   users: UserTable;
@@ -270,4 +290,6 @@ export interface Database {
   section_logs: SectionLogTable;
   slides: SlideTable;
   cases: CaseTable;
+  collection_categories: CollectionCategoryTable;
+  collections: CollectionTable;
 }

@@ -48,8 +48,19 @@ export interface ResourceDef {
   parentField?: string;
   /** Composite indexes for the filter combinations a hospital uses most, e.g. [["main_phase", "registration_at"]]. */
   indexes?: string[][];
-  /** 'hospital': rows belong to a hospital (`hospital_id`); a user sees and changes only the chosen one's (spec §6). */
-  scope?: 'hospital';
+  /**
+   * Whose rows these are. 'hospital': rows belong to a hospital (`hospital_id`); a user sees and changes
+   * only the chosen one's (spec §6). 'user': rows belong to the user who made them (`user_id`: favourites,
+   * personal categories); nobody else sees them.
+   */
+  scope?: 'hospital' | 'user';
+}
+
+/** The server-set column that says whose a scoped resource's row is. */
+export function scopeColumn(def: Pick<ResourceDef, 'scope'>): 'hospital_id' | 'user_id' | undefined {
+  if (def.scope === 'hospital') return 'hospital_id';
+  if (def.scope === 'user') return 'user_id';
+  return undefined;
 }
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
@@ -68,7 +79,9 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   const needed = def.readOnly ? (['list', 'read'] as const) : (['list', 'read', 'create', 'update', 'delete'] as const);
   for (const key of needed) if (!def.permissions?.[key]) bad(`permissions.${key} is required`);
   if (def.parentField && !def.columns[def.parentField]) bad(`parentField ${def.parentField} is not a column`);
-  if (def.scope === 'hospital' && def.columns.hospital_id?.writable !== false) bad('a hospital-scoped resource needs a read-only hospital_id column');
+  const owner = scopeColumn(def);
+  if (def.scope !== undefined && !owner) bad(`unknown scope ${String(def.scope)}`);
+  if (owner && def.columns[owner]?.writable !== false) bad(`a ${def.scope}-scoped resource needs a read-only ${owner} column`);
   for (const cols of def.indexes ?? []) if (!cols.length || cols.some((c) => !def.columns[c])) bad(`index ${cols.join(',')} names an unknown column`);
   return def;
 }

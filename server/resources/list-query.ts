@@ -13,7 +13,7 @@ export interface ListQuery {
   sortBy: [string, 'asc' | 'desc'][];
   filter: FilterCondition[];
   tabs: { key: string; filter: FilterCondition[] }[];
-  /** Hospital ids a hospital-scoped resource is limited to; set by the route, never by the client. */
+  /** Owner ids (hospitals or the user) a scoped resource is limited to; set by the route, never by the client. */
   scope?: number[];
 }
 

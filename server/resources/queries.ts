@@ -3,7 +3,7 @@ import { isPostgres, type Db } from '../db/connect.js';
 import { AppError } from '../http/errors.js';
 import { coerceValue } from './coerce.js';
 import { mapConstraintError } from './db-errors.js';
-import { readableColumns, writableColumns, type ColumnType, type ResourceDef } from './definition.js';
+import { readableColumns, scopeColumn, writableColumns, type ColumnType, type ResourceDef } from './definition.js';
 import { whereFilter } from './filter-sql.js';
 import type { ResourceHooks, Row, WriteContext } from './hooks/types.js';
 import type { ListQuery } from './list-query.js';
@@ -54,15 +54,16 @@ export async function getRow(db: Db, def: ResourceDef, hooks: ResourceHooks | un
 
 export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, data: Record<string, unknown>, ctx: WriteContext): Promise<number> {
   const { columns, extra } = splitWrite(def, hooks, data);
-  await checkUnique(db, def, columns, undefined, ctx.hospitalId);
+  const owner = scopeColumn(def);
+  await checkUnique(db, def, columns, undefined, ownerOf(def, ctx));
   const now = new Date().toISOString();
   const values = {
     ...columns,
-    ...(await hooks?.beforeWrite?.(data, ctx)),
+    ...(await hooks?.beforeWrite?.(data, ctx, db)),
     ...(def.columns.created_at ? { created_at: now } : {}),
     ...(def.columns.updated_at ? { updated_at: now } : {}),
     ...(def.extra ? { extra: JSON.stringify(extra) } : {}),
-    ...(def.scope === 'hospital' ? { hospital_id: ctx.hospitalId ?? 0 } : {}),
+    ...(owner ? { [owner]: ownerOf(def, ctx) } : {}),
   };
   return db.transaction().execute(async (trx) => {
     const { id } = await loose(trx).insertInto(def.table).values(values).returning('id').executeTakeFirstOrThrow();
@@ -73,7 +74,7 @@ export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
 
 export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, patch: Record<string, unknown>, ctx: WriteContext): Promise<void> {
   const { columns, extra } = splitWrite(def, hooks, patch);
-  await checkUnique(db, def, columns, id, ctx.hospitalId);
+  await checkUnique(db, def, columns, id);
   const parent = def.parentField ? columns[def.parentField] : undefined;
   if (typeof parent === 'number' && (await withDescendants(db, def, [id])).includes(parent)) throw new AppError(422, 'resource.parent_cycle');
   let extraJson: string | undefined;
@@ -83,7 +84,7 @@ export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
   }
   const values = {
     ...columns,
-    ...(await hooks?.beforeWrite?.(patch, ctx)),
+    ...(await hooks?.beforeWrite?.(patch, ctx, db)),
     ...(def.columns.updated_at ? { updated_at: new Date().toISOString() } : {}),
     ...(extraJson ? { extra: extraJson } : {}),
   };
@@ -123,7 +124,15 @@ async function withDescendants(db: Db, def: ResourceDef, ids: number[]): Promise
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function inScope<Q extends { where: (...args: any[]) => Q }>(query: Q, def: ResourceDef, scope?: number[]): Q {
-  return def.scope === 'hospital' && scope ? query.where(`${def.table}.hospital_id`, 'in', scope) : query;
+  const owner = scopeColumn(def);
+  return owner && scope ? query.where(`${def.table}.${owner}`, 'in', scope) : query;
+}
+
+/** Whose a new row is: the hospital the user works in, or the user. */
+function ownerOf(def: ResourceDef, ctx: WriteContext): number | undefined {
+  if (def.scope === 'hospital') return ctx.hospitalId ?? 0;
+  if (def.scope === 'user') return ctx.user.id;
+  return undefined;
 }
 
 function selection(def: ResourceDef): string[] {
@@ -181,15 +190,19 @@ function splitWrite(def: ResourceDef, hooks: ResourceHooks | undefined, data: Re
   return { columns, extra };
 }
 
-/** A hospital-scoped resource is unique per hospital (two centres may each have case 2026-0001). */
-async function checkUnique(db: Db, def: ResourceDef, columns: Record<string, unknown>, exceptId?: number, hospitalId?: number): Promise<void> {
+/**
+ * A scoped resource is unique per owner: two centres may each have case 2026-0001, two doctors each a
+ * category "Teaching". `owner`: the new row's owner; an updated row keeps its own.
+ */
+async function checkUnique(db: Db, def: ResourceDef, columns: Record<string, unknown>, exceptId?: number, owner?: number): Promise<void> {
+  const ownerColumn = scopeColumn(def);
   for (const [name, col] of Object.entries(def.columns)) {
     if (!col.unique || columns[name] === undefined || columns[name] === null) continue;
     let q = loose(db).selectFrom(def.table).select('id').where(name, '=', columns[name]);
     if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
-    if (def.scope === 'hospital') {
-      if (exceptId !== undefined) q = q.where('hospital_id', '=', (eb: ExpressionBuilder<any, any>) => eb.selectFrom(def.table).select('hospital_id').where('id', '=', exceptId));
-      else q = q.where('hospital_id', '=', hospitalId ?? 0);
+    if (ownerColumn) {
+      if (exceptId !== undefined) q = q.where(ownerColumn, '=', (eb: ExpressionBuilder<any, any>) => eb.selectFrom(def.table).select(ownerColumn).where('id', '=', exceptId));
+      else q = q.where(ownerColumn, '=', owner ?? 0);
     }
     if (await q.executeTakeFirst()) {
       throw new AppError(409, 'resource.duplicate', { field: name, value: String(columns[name]) },

@@ -9,8 +9,9 @@ import { hooksByName } from './hooks/index.js';
 import type { ResourceHooks } from './hooks/types.js';
 import { parseListQuery } from './list-query.js';
 import { countTabs, deleteRows, getRow, idsInScope, insertRow, listRows, updateRow } from './queries.js';
-import { hospitalScope, workingHospital } from './hospital-scope.js';
+import { workingHospital } from './hospital-scope.js';
 import { openSealedFields } from './sealed-fields.js';
+import { rowScope } from './user-scope.js';
 import { validateWrite } from './write-validation.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
@@ -26,8 +27,8 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
     if (def.hooks && !hooks) throw new Error(`resource ${def.name}: no hooks named ${def.hooks}`);
     const tags = [`resource:${def.name}`];
     const context = (request: FastifyRequest, creating: boolean, id?: number) =>
-      ({ creating, id, user: request.auth!, ...(def.scope ? { hospitalId: workingHospital(request) } : {}) });
-    const scope = (request: FastifyRequest) => hospitalScope(def, request);
+      ({ creating, id, user: request.auth!, ...(def.scope === 'hospital' ? { hospitalId: workingHospital(request) } : {}) });
+    const scope = (request: FastifyRequest) => rowScope(def, request);
     const formPage = async (request: FastifyRequest) => (def.page ? (await store.layered(def.page, request.auth!.hospitalId ?? 0)).schema : undefined);
 
     const query = (request: FastifyRequest, raw: unknown) => ({ ...parseListQuery(raw as Record<string, unknown>, def), scope: scope(request) });
@@ -71,7 +72,7 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
     }, async (request) => {
       const { ids } = request.body as { ids: number[] };
       if (!ids.length) throw new AppError(422, 'resource.ids_required');
-      // Another hospital's rows are not there for this user: deleting them is refused as a whole.
+      // Another hospital's (or user's) rows are not there for this user: deleting them is refused as a whole.
       if (def.scope && (await idsInScope(db, def, ids, scope(request))).length !== new Set(ids).size) throw new AppError(404, 'resource.not_found');
       return ok({ deleted: await deleteRows(db, def, hooks, ids, context(request, false)) });
     });

@@ -10,6 +10,8 @@ const pages: Record<string, LazyExoticComponent<ComponentType>> = {
   Dashboard: lazy(() => import('../pages/DashboardPage')),
   SchemaEditor: lazy(() => import('../pages/schema-editor/SchemaEditorPage')),
   DssUpload: lazy(() => import('../upload/DssUploadPage')),
+  // Categories beside a schema list of the collected slides (schemas/pages/CaseCollection.json).
+  CaseCollection: lazy(() => import('../pages/collection/CaseCollectionPage')),
 };
 
 const SchemaPage = lazy(() => import('./SchemaPage'));

@@ -18,12 +18,15 @@ export async function startServer(options: { ownDataDir?: boolean } = {}) {
   const db = connect({ sqliteFile: path.join(dir, 'dsms.sqlite') });
   await migrateToLatest(db);
   await seed(db, true);
-  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', ...(options.ownDataDir ? { dataDir: path.join(dir, 'data') } : {}) }, logger: false });
+  const dataDir = options.ownDataDir ? path.join(dir, 'data') : undefined;
+  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', ...(dataDir ? { dataDir } : {}) }, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     db,
+    /** With `ownDataDir`: where the server keeps slide files (a test may put one there). */
+    dataDir,
     async close() {
       await app.close();
       await db.destroy();

@@ -4,6 +4,7 @@ import type { Db } from '../connect.js';
 import { hashPassword } from '../../modules/auth/passwords.js';
 import { putSetting } from '../../modules/settings/queries.js';
 import { seedDemoCases } from './demo-cases.js';
+import { seedDemoCollections } from './demo-collections.js';
 import { seedDemoSlides } from './demo-slides.js';
 
 const read = (rel: string) => JSON.parse(fs.readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8'));
@@ -44,12 +45,15 @@ export async function seedPermissions(db: Db): Promise<void> {
   const missing = (read('./permissions.json') as { code: string }[]).filter((p) => !known.has(p.code));
   if (!missing.length) return;
   await db.insertInto('permissions').values(missing as never).execute();
-  // The administrator role holds every permission (roles.json): a release's new codes are its too.
-  const admin = await db.selectFrom('roles').select(['id', 'extra']).where('identification', '=', 'admin').executeTakeFirst();
-  if (admin) {
-    const held = new Set<string>(JSON.parse(admin.extra ?? '[]'));
-    missing.forEach((p) => held.add(p.code));
-    await db.updateTable('roles').set({ extra: JSON.stringify([...held]) }).where('id', '=', admin.id).execute();
+  // A release's new codes go to the roles roles.json grants them to (the administrator holds every one),
+  // so an upgraded installation's doctors can use a new feature as a fresh one's can.
+  const seeded = new Map((read('./roles.json') as SeedRole[]).map((r) => [r.identification, r.permissions]));
+  for (const role of await db.selectFrom('roles').select(['id', 'identification', 'extra']).execute()) {
+    const grants = role.identification === 'admin' ? missing.map((p) => p.code) : missing.map((p) => p.code).filter((c) => seeded.get(role.identification)?.includes(c));
+    if (!grants.length) continue;
+    const held = new Set<string>(JSON.parse(role.extra ?? '[]'));
+    grants.forEach((c) => held.add(c));
+    await db.updateTable('roles').set({ extra: JSON.stringify([...held]) }).where('id', '=', role.id).execute();
   }
 }
 
@@ -113,4 +117,5 @@ export async function seed(db: Db, demo: boolean, dataDir?: string): Promise<voi
   if (demo) await seedDemo(db);
   if (demo) await seedDemoCases(db);
   if (demo && dataDir) await seedDemoSlides(db, dataDir);
+  if (demo) await seedDemoCollections(db);
 }

@@ -1,4 +1,5 @@
 import { caseHooks } from '../../modules/cases/hooks.js';
+import { categoryHooks, collectionHooks } from '../../modules/collections/hooks.js';
 import type { ResourceHooks } from './types.js';
 import { rolesHooks } from './roles.js';
 import { usersHooks } from './users.js';
@@ -8,4 +9,6 @@ export const hooksByName: Record<string, ResourceHooks> = {
   users: usersHooks,
   roles: rolesHooks,
   cases: caseHooks,
+  collection_categories: categoryHooks,
+  collections: collectionHooks,
 };

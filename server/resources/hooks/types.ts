@@ -18,7 +18,8 @@ export type Row = Record<string, unknown> & { id: number };
 export interface ResourceHooks {
   consumes?: string[];
   afterRead?(db: Kysely<Database>, rows: Row[]): Promise<Row[]>;
-  beforeWrite?(data: Record<string, unknown>, ctx: WriteContext): Promise<Record<string, unknown>>;
+  /** `db`: for checks that read other rows (a favourite's slide must be one the user may see). */
+  beforeWrite?(data: Record<string, unknown>, ctx: WriteContext, db: Kysely<Database>): Promise<Record<string, unknown>>;
   afterWrite?(trx: Kysely<Database>, id: number, data: Record<string, unknown>, ctx: WriteContext): Promise<void>;
   beforeDelete?(db: Kysely<Database>, ids: number[], ctx: WriteContext): Promise<void>;
   /** After the rows are gone (same ctx object as beforeDelete): files and logs that must not outlive them. */
