@@ -7,6 +7,7 @@ import { parse as qsParse } from 'qs';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/connect.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { serverWithFastLanes, type FastLane } from './http/fast-lanes.js';
 import { registerGuard } from './http/guard.js';
 import { registerOperationLog } from './http/operation-log.js';
 import { registerStaticSite } from './http/static-site.js';
@@ -14,7 +15,9 @@ import './http/types.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
+import { tileFastLane } from './modules/tiles/fast-lane.js';
 import { tileRoutes } from './modules/tiles/routes.js';
+import { cachedSessionResolver } from './modules/tiles/session-cache.js';
 import { loadBasePages, loadEnums, SCHEMAS_DIR } from './modules/schemas/repository.js';
 import { schemaRoutes } from './modules/schemas/routes.js';
 import { SchemaStore } from './modules/schemas/store.js';
@@ -44,7 +47,9 @@ const parseQuery = (s: string): Record<string, unknown> =>
 
 /** Builds the whole HTTP app; tests call this with app.inject, main.ts listens. */
 export async function buildApp({ db, config, logger = true }: AppOptions): Promise<FastifyInstance> {
+  const fastLanes: FastLane[] = [];
   const app = Fastify({
+    serverFactory: serverWithFastLanes(fastLanes),
     logger: logger ? { level: config.logLevel, redact: ['req.headers.authorization'] } : false,
     trustProxy: true,
     bodyLimit: 10 * 1024 * 1024,
@@ -64,10 +69,13 @@ export async function buildApp({ db, config, logger = true }: AppOptions): Promi
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   registerErrorHandler(app);
-  registerGuard(app, (token) => sessionFromToken(db, token));
+  const resolveSession = (token: string) => sessionFromToken(db, token);
+  // One session cache for the tile routes (header and ?token=) and their fast lane; a logout here clears it.
+  const sessions = cachedSessionResolver(resolveSession);
+  registerGuard(app, resolveSession, sessions);
   registerOperationLog(app, db);
 
-  authRoutes(app, db, config.tokenTtlSeconds);
+  authRoutes(app, db, config.tokenTtlSeconds, { onLogout: (tokenHash) => sessions.forget(tokenHash) });
   userRoutes(app, db);
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
   const schemas = new SchemaStore(db, loadBasePages());
@@ -82,7 +90,14 @@ export async function buildApp({ db, config, logger = true }: AppOptions): Promi
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir);
-  tileRoutes(app, db, config, { resolveSlide: databaseSlideResolver(db, dataDir, slidesDirResolver(path.join(dataDir, 'slides'))) });
+  const tiles = tileRoutes(app, db, config, {
+    resolveSlide: databaseSlideResolver(db, dataDir, slidesDirResolver(path.join(dataDir, 'slides'))),
+    resolveSession: sessions,
+  });
+  const tileLane = tileFastLane(tiles, sessions);
+  fastLanes.push(tileLane);
+  // A closing server answers through Fastify, which sends 503 and closes kept-alive connections.
+  app.addHook('preClose', async () => tileLane.close());
   slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, slidesHooks);
   uploadRoutes(app, config);
 

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 export interface ServerConfig {
@@ -13,6 +14,8 @@ export interface ServerConfig {
   uploadMaxBytes?: number;
   /** Memory for hot and produced slide tiles, per process (TILE_CACHE_MB). */
   tileCacheMb?: number;
+  /** Server processes sharing the port (WORKERS); 1 serves from the starting process itself. */
+  workers: number;
 }
 
 /** Reads the environment once; every other module receives the config as a value. */
@@ -29,5 +32,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     tileCacheMb: Number(env.TILE_CACHE_MB ?? 256),
     uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined,
+    workers: workerCount(env.WORKERS),
   };
+}
+
+/** WORKERS: a positive whole number; unset means one per core. */
+function workerCount(value: string | undefined): number {
+  if (value === undefined || value === '') return os.availableParallelism();
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`WORKERS must be a positive whole number, not "${value}"`);
+  return n;
 }

@@ -1,27 +1,51 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
+import { pino } from 'pino';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
-import { connect } from './db/connect.js';
+import { loadConfig, type ServerConfig } from './config.js';
+import { connect, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { seed } from './db/seed/demo.js';
 import { ensureResourceIndexes } from './db/indexes.js';
 import { loadResources } from './resources/definition.js';
 import { SCHEMAS_DIR } from './modules/schemas/repository.js';
+import { superviseWorkers } from './workers.js';
 
 const config = loadConfig();
-const db = connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite') });
-await migrateToLatest(db);
-await ensureResourceIndexes(db, loadResources(path.join(SCHEMAS_DIR, 'resources')));
-await seed(db, config.demo, config.dataDir);
-const app = await buildApp({ db, config });
+const openDb = () => connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite') });
+const where = `http://localhost:${config.port} (${config.databaseUrl ? 'PostgreSQL' : 'SQLite'})`;
 
-const shutdown = async () => {
-  await app.close();
-  await db.destroy();
-  process.exit(0);
-};
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+/** Builds the app on `db` and listens; SIGINT/SIGTERM close it (a cluster worker gets SIGTERM from the primary). */
+async function serve(db: Db, cfg: ServerConfig): Promise<void> {
+  const app = await buildApp({ db, config: cfg });
+  let closing: Promise<void> | undefined;
+  const shutdown = () => {
+    closing ??= (async () => {
+      await app.close();
+      await db.destroy();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  await app.listen({ port: cfg.port, host: cfg.host });
+  if (cluster.isPrimary) app.log.info(`DSMS listening on ${where}`);
+}
 
-await app.listen({ port: config.port, host: config.host });
-app.log.info(`DSMS listening on http://localhost:${config.port} (${config.databaseUrl ? 'PostgreSQL' : 'SQLite'})`);
+if (cluster.isPrimary) {
+  // Migrations and the seed run once, here, before any worker opens the database.
+  const db = openDb();
+  await migrateToLatest(db);
+  await ensureResourceIndexes(db, loadResources(path.join(SCHEMAS_DIR, 'resources')));
+  await seed(db, config.demo, config.dataDir);
+  if (config.workers === 1) {
+    await serve(db, config);
+  } else {
+    await db.destroy();
+    const log = pino({ level: config.logLevel });
+    await superviseWorkers(config.workers, log);
+    log.info(`DSMS listening on ${where}, ${config.workers} worker processes`);
+  }
+} else {
+  await serve(openDb(), config);
+}

@@ -32,7 +32,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '10' },
     'dsms-workers': { type: 'string', default: '1,2' },
-    /** Also measure the bearer-header path (through the guard's uncached session lookup) at these concurrencies. */
+    /** Also measure the bearer-header path (the guard's session cache instead of ?token=) at these concurrencies. */
     'header-auth': { type: 'string', default: '16' },
     only: { type: 'string', default: 'dsms,iipsrv,openslide,nginx' },
     seed: { type: 'string', default: '2024' },

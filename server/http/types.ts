@@ -20,6 +20,8 @@ declare module 'fastify' {
     access?: Access;
     /** false: a POST that only reads (long list filters) stays out of the operation log. */
     audit?: boolean;
+    /** true: the guard may take the session from its short-lived cache (read-only hot paths: tiles). */
+    cachedSession?: boolean;
   }
   interface FastifyRequest {
     lang: Language;

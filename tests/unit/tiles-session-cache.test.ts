@@ -40,6 +40,25 @@ describe('tile session cache', () => {
     expect(calls).toBe(2);
   });
 
+  it('forgets a logged-out session at once, and does not keep an answer read before the logout', async () => {
+    let release!: () => void;
+    const slow = new Promise<void>((r) => { release = r; });
+    const resolve = cachedSessionResolver(async (token) => {
+      if (token === 'slow') await slow;
+      return user(token === 'other' ? 5 : 4);
+    });
+    await resolve('a');
+    await resolve('b');
+    await resolve('other');
+    const inFlight = resolve('slow');
+    resolve.forget('h4');
+    expect([resolve.peek('a'), resolve.peek('b')]).toEqual([undefined, undefined]);
+    expect(resolve.peek('other')).toEqual(user(5));
+    release();
+    expect(await inFlight).toEqual(user(4));
+    expect(resolve.peek('slow')).toBeUndefined();
+  });
+
   it('stays bounded', async () => {
     const resolve = cachedSessionResolver(async () => user(3), { maxEntries: 2 });
     for (const t of ['a', 'b', 'c']) await resolve(t);

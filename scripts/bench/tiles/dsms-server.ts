@@ -6,6 +6,7 @@
  *   node --import tsx scripts/bench/tiles/dsms-server.ts --data DIR --port 18001 [--workers 2]
  */
 import cluster from 'node:cluster';
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../../../server/app.js';
@@ -30,6 +31,8 @@ async function serve() {
 }
 
 if (cluster.isPrimary) {
+  // A fresh database each run: one left by an older checkout may hold migrations this one does not know.
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(sqliteFile + suffix, { force: true });
   const db = connect({ sqliteFile });
   await migrateToLatest(db);
   await seed(db, true);

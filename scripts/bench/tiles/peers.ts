@@ -22,8 +22,8 @@ export interface BenchPaths {
 }
 
 /**
- * Our server. `auth: 'query'` sends `?token=` (checked through the module's 30-second session cache);
- * `auth: 'header'` sends `Authorization: Bearer`, which today goes through the guard's uncached lookup.
+ * Our server. `auth: 'query'` sends `?token=`, `auth: 'header'` sends `Authorization: Bearer`; both are checked on
+ * every tile through the 30-second session cache the tile routes share with the guard.
  */
 export function dsmsServer(p: BenchPaths, port: number, workers: number, slideKey: string, auth: 'query' | 'header' = 'query'): Server {
   let token = '';

@@ -9,7 +9,12 @@ import { revokeToken, setTokenHospital } from './tokens.js';
 
 const Sealed = Type.String({ minLength: 1, maxLength: 4096, description: 'base64 of RSA-OAEP-SHA256("nonce:password")' });
 
-export function authRoutes(app: FastifyInstance, db: Db, tokenTtlSeconds: number): void {
+export interface AuthEvents {
+  /** A session was ended by logout; caches of sessions in this process drop it (tiles' session cache). */
+  onLogout?(tokenHash: string): void;
+}
+
+export function authRoutes(app: FastifyInstance, db: Db, tokenTtlSeconds: number, events: AuthEvents = {}): void {
   app.get('/api/auth/challenge', {
     config: { access: 'public' },
     schema: { tags: ['auth'], summary: 'Public key and a single-use nonce for sealing a password' },
@@ -28,6 +33,7 @@ export function authRoutes(app: FastifyInstance, db: Db, tokenTtlSeconds: number
 
   app.post('/api/auth/logout', { config: { access: 'user' }, schema: { tags: ['auth'] } }, async (request) => {
     await revokeToken(db, request.auth!.tokenHash);
+    events.onLogout?.(request.auth!.tokenHash);
     return ok(null);
   });
 

@@ -51,6 +51,11 @@ export class Lru<K, V> {
     for (const key of [...this.map.keys()]) this.delete(key);
   }
 
+  /** A snapshot of the entries, oldest first, without touching their recency; safe to delete while iterating. */
+  entries(): [K, V][] {
+    return [...this.map].map(([key, hit]) => [key, hit.value]);
+  }
+
   get size(): number {
     return this.total;
   }

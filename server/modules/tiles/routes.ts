@@ -9,24 +9,20 @@ import { parseIiifRequest } from './iiif.js';
 import { slidesDirResolver, type SlideResolver } from './resolver.js';
 import { cachedSessionResolver, type CachedSessionResolver } from './session-cache.js';
 import type { CachedImage } from './tile-cache.js';
+import { etagMatches, IMMUTABLE, parseDziTilePath, REVALIDATE } from './tile-http.js';
 import { TileService } from './tile-service.js';
 
 export interface TileRoutesOptions {
   /** Slide key → absolute file path. Defaults to files under `<dataDir>/slides/`; the slides table will replace it. */
   resolveSlide?: SlideResolver;
-  /** Token → session for `?token=` links; defaults to the guard's lookup behind a 30-second cache. */
+  /**
+   * Token → session for `?token=` links; defaults to the guard's lookup behind a 30-second cache. The app passes
+   * the guard's own cache, so one logout clears both paths.
+   */
   resolveSession?: CachedSessionResolver;
 }
 
 type TileConfig = Partial<Pick<ServerConfig, 'dataDir' | 'tileCacheMb'>>;
-
-/**
- * Tiles never change for a given file identity (it is in the ETag), so the browser keeps them for good.
- * `private`: they are patient images fetched with a token; no shared proxy may store them.
- */
-const IMMUTABLE = 'private, max-age=31536000, immutable';
-/** Descriptors are revalidated (a replaced file gets a new identity and a new ETag). */
-const REVALIDATE = 'private, no-cache';
 
 const TOKEN_QUERY = Type.Object({
   token: Type.Optional(Type.String({ description: 'Bearer token, for viewers and share links that cannot send an Authorization header' })),
@@ -34,8 +30,9 @@ const TOKEN_QUERY = Type.Object({
 
 /**
  * Deep Zoom and IIIF Image API 3 over the slide files. Every tile is authorised: by the guard when an
- * Authorization header is sent, otherwise by `?token=` through the cached resolver. The routes are declared
- * `public` only so that the guard lets `?token=` requests reach the check below; none answers without a session.
+ * Authorization header is sent (from its session cache: `cachedSession`), otherwise by `?token=` through the
+ * same cache. The routes are declared `public` only so that the guard lets `?token=` requests reach the check
+ * below; none answers without a session. Cached tiles usually never get here: see fast-lane.ts.
  */
 export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, options: TileRoutesOptions = {}): TileService {
   const service = new TileService({
@@ -61,7 +58,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
     }, done);
   };
   // Per-tile request logs would drown everything else (a viewer asks for ~50 tiles a second); errors still log.
-  const common = { config: { access: 'public' as const }, onRequest: requireSession, logLevel: 'warn' as const };
+  const common = { config: { access: 'public' as const, cachedSession: true }, onRequest: requireSession, logLevel: 'warn' as const };
 
   app.get('/api/tiles/:descriptor', {
     ...common,
@@ -81,13 +78,10 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
     schema: { tags: ['tiles'], summary: 'Deep Zoom tile: GET /api/tiles/{slideKey}_files/{level}/{col}_{row}.jpeg', querystring: TOKEN_QUERY },
   }, async (request, reply) => {
     const { files, level, tile } = request.params as { files: string; level: string; tile: string };
-    const address = tile.match(/^(\d{1,7})_(\d{1,7})\.(?:jpeg|jpg)$/);
-    if (!files.endsWith('_files') || !/^\d{1,2}$/.test(level) || !address) {
-      throw new AppError(404, 'tile.bad_address', { path: `${files}/${level}/${tile}` });
-    }
-    const key = files.slice(0, -6);
+    const address = parseDziTilePath(files, level, tile);
+    if (!address) throw new AppError(404, 'tile.bad_address', { path: `${files}/${level}/${tile}` });
+    const { key, level: l, col, row } = address;
     const handle = service.peek(key) ?? (await service.open(key));
-    const [l, col, row] = [Number(level), Number(address[1]), Number(address[2])];
     const etag = service.dziEtag(handle, l, col, row);
     if (matchesEtag(request, etag)) return notModified(reply, etag);
     return sendImage(reply, etag, service.peekDziTile(handle, l, col, row) ?? (await service.dziTile(handle, l, col, row)));
@@ -139,12 +133,8 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
   return service;
 }
 
-/** If-None-Match may list several tags or `*`, and compares weakly (RFC 9110 §13.1.2). */
 function matchesEtag(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  if (!header) return false;
-  if (header === etag || header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+  return etagMatches(request.headers['if-none-match'], etag);
 }
 
 function sendImage(reply: FastifyReply, etag: string, image: CachedImage) {

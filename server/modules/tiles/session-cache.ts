@@ -1,10 +1,12 @@
-import type { SessionResolver } from '../../http/guard.js';
+import type { PeekableSessionResolver, SessionResolver } from '../../http/guard.js';
 import type { SessionUser } from '../../http/types.js';
 import { Lru } from './lru.js';
 
-export interface CachedSessionResolver extends SessionResolver {
+export interface CachedSessionResolver extends PeekableSessionResolver {
   /** The session if it was resolved less than `ttlMs` ago (undefined = ask `resolve`); keeps the tile hot path synchronous. */
   peek(token: string): SessionUser | null | undefined;
+  /** Drops every cached answer for this session (logout), so this process refuses its token at once. */
+  forget(tokenHash: string): void;
 }
 
 export interface SessionCacheOptions {
@@ -17,7 +19,8 @@ export interface SessionCacheOptions {
  * A viewer asks for dozens of tiles a second with the same token; the guard's lookup costs three queries.
  * Answers (including "no such session") are kept for `ttlMs`, so a revoked or expired token, a locked user
  * or a changed role is noticed within that time (30 s by default) rather than at once. That delay is the
- * price of the hot path; writes and everything outside tiles still go through the uncached guard.
+ * price of the hot path; a logout is noticed at once by the process that served it (`forget`), by other
+ * processes within the TTL. Writes and everything outside tiles still go through the uncached guard.
  * Concurrent lookups of one token share a single query.
  */
 export function cachedSessionResolver(resolve: SessionResolver, options: SessionCacheOptions = {}): CachedSessionResolver {
@@ -25,6 +28,8 @@ export function cachedSessionResolver(resolve: SessionResolver, options: Session
   const now = options.now ?? Date.now;
   const cache = new Lru<string, { session: SessionUser | null; at: number }>(options.maxEntries ?? 10_000);
   const inflight = new Map<string, Promise<SessionUser | null>>();
+  /** Counts logouts seen. */
+  let forgotten = 0;
 
   const peek = (token: string) => {
     const hit = cache.get(token);
@@ -41,8 +46,10 @@ export function cachedSessionResolver(resolve: SessionResolver, options: Session
     if (fresh !== undefined) return fresh;
     let pending = inflight.get(token);
     if (!pending) {
+      const asked = forgotten;
       pending = resolve(token).then((session) => {
-        cache.set(token, { session, at: now() });
+        // A logout while the query ran may have been read before it: then the answer is not kept.
+        if (asked === forgotten) cache.set(token, { session, at: now() });
         return session;
       }).finally(() => inflight.delete(token));
       inflight.set(token, pending);
@@ -50,5 +57,10 @@ export function cachedSessionResolver(resolve: SessionResolver, options: Session
     return pending;
   }) as CachedSessionResolver;
   resolver.peek = peek;
+  // A scan, not an index: logouts are rare, and the hot path should not pay for a second map.
+  resolver.forget = (tokenHash) => {
+    forgotten++;
+    for (const [token, hit] of cache.entries()) if (hit.session?.tokenHash === tokenHash) cache.delete(token);
+  };
   return resolver;
 }

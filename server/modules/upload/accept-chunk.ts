@@ -1,6 +1,7 @@
 import { UPLOAD_CHUNK_BYTES } from '../../../src/core/constants.js';
 import { AppError } from '../../http/errors.js';
 import type { Assembler } from './assembler.js';
+import type { FinishClaims } from './finish-claim.js';
 import type { UploadStore } from './upload-store.js';
 import { formatBytes } from './format-bytes.js';
 import type { KeyedLock } from './keyed-lock.js';
@@ -12,16 +13,22 @@ import type { HeldChunk } from './receive.js';
 
 export interface ChunkContext {
   store: UploadStore;
-  /** One per process: serialises marking, counting and assembling per upload id. */
+  /** One per process: serialises marking, counting and assembling per upload id within this process. */
   lock: KeyedLock;
   assembler: Assembler;
+  /** Which process verifies and publishes a complete file, among all that share the data dir. */
+  claims: FinishClaims;
   /** Largest file /upload/large accepts; undefined means no limit. */
   maxFileBytes?: number;
+  /** How long a request waits for another process finishing the same file before answering "all present". */
+  waitForOtherMs?: number;
 }
 
 /**
  * One step of the chunked upload (spec §7): check the chunk, keep it, and answer what is still missing,
  * or verify and finish the file once nothing is. The chunk arrives hashed, held in a pooled buffer.
+ * Chunks of one file may reach different processes (cluster workers, API nodes sharing the data dir): every
+ * step that decides is made against the disk, which they share, and one process at a time finishes (claims).
  */
 export async function acceptChunk(ctx: ChunkContext, raw: Record<string, string>, chunk: HeldChunk | undefined): Promise<ChunkAnswer> {
   const parsed = parseChunkFields(raw);
@@ -61,19 +68,12 @@ export async function acceptChunk(ctx: ChunkContext, raw: Record<string, string>
     }
     // The job may be new, or gone while the chunk was written (dropped when idle): then the disk says what is there.
     if (ctx.assembler.present(id)) ctx.assembler.add(id, f.num);
-    else await ctx.assembler.start(id, await ctx.store.presentChunks(id, f.totalNum));
-    const lack = missingChunks(ctx.assembler.present(id)!, f.totalNum);
-    if (lack.length > 0) return { code: 0, msg: progress(f.totalNum - lack.length, f.totalNum), lack };
-
-    // Complete as far as this process knows; the disk has the last word (markers may have been removed meanwhile).
+    else await ctx.assembler.start(id, await ctx.store.presentChunks(id, f.totalNum), f.totalNum);
+    // The disk has the last word: other processes write chunks too, and markers may have been removed meanwhile.
     const onDisk = await ctx.store.presentChunks(id, f.totalNum);
-    const missing = missingChunks(onDisk, f.totalNum);
-    if (missing.length > 0) {
-      await ctx.assembler.start(id, onDisk);
-      return { code: 0, msg: progress(onDisk.length, f.totalNum), lack: missing };
-    }
-    await finish(ctx, id, f, target);
-    return done;
+    const lack = missingChunks(onDisk, f.totalNum);
+    if (lack.length > 0) return { code: 0, msg: progress(f.totalNum - lack.length, f.totalNum), lack };
+    return finishOnce(ctx, id, f, target, done);
   });
 }
 
@@ -84,14 +84,44 @@ function checkFileSize(ctx: ChunkContext, f: ChunkFields, chunkSize: number): vo
   if (size > ctx.maxFileBytes) throw new AppError(413, 'upload.file_too_large', { max: formatBytes(ctx.maxFileBytes) });
 }
 
+const POLL_MS = 50;
+
+/**
+ * Every chunk is on disk: finish the file, unless another process already is; then wait for its outcome and
+ * answer the same. A holder that gives up after a recoverable failure releases its claim, and this one tries.
+ */
+async function finishOnce(ctx: ChunkContext, id: string, f: ChunkFields, target: string, done: ChunkAnswer): Promise<ChunkAnswer> {
+  const until = Date.now() + (ctx.waitForOtherMs ?? 120_000);
+  for (;;) {
+    const claim = await ctx.claims.claim(id);
+    if (claim.kind === 'claimed') {
+      try {
+        await finish(ctx, id, f, target);
+        return done;
+      } catch (err) {
+        await claim.release().catch(() => undefined);
+        throw err;
+      }
+    }
+    await ctx.assembler.abort(id);
+    if (await ctx.store.exists(target)) return done;
+    // The parts went without a finished file: the holder found the file did not match total_md5.
+    if (claim.kind === 'gone') throw new AppError(422, 'upload.file_md5_mismatch', { file: f.fileName });
+    // Still being finished elsewhere: the client asks again (the last chunk) on an empty lack.
+    if (Date.now() >= until) return { code: 0, msg: progress(f.totalNum, f.totalNum), lack: [] };
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
 /**
  * Verifies total_md5 once the assembler has taken in the last chunks, then renames the data file into place
  * and drops the markers. A file that does not match is discarded whole: its chunks cannot be told apart from
  * good ones, so the client starts over. Other failures (a full disk) keep everything, so the upload can resume.
  */
 async function finish(ctx: ChunkContext, id: string, f: ChunkFields, target: string): Promise<void> {
-  await ctx.store.trimData(id, f.totalNum, UPLOAD_CHUNK_BYTES);
-  const { md5 } = await ctx.assembler.finish(id);
+  const size = await ctx.store.trimData(id, f.totalNum, UPLOAD_CHUNK_BYTES);
+  if (!ctx.assembler.present(id)) await ctx.assembler.start(id, [], f.totalNum);
+  const { md5 } = await ctx.assembler.finish(id, size);
   if (md5 !== f.totalMd5) {
     await ctx.store.removeParts(id);
     throw new AppError(422, 'upload.file_md5_mismatch', { file: f.fileName });

@@ -4,6 +4,7 @@ import { WorkerClient } from './worker-client.js';
 
 interface Job {
   key: number;
+  totalNum: number;
   /** Chunk numbers known to be written. */
   present: Set<number>;
   /** The next chunk number to take in order; all below are taken. */
@@ -20,11 +21,14 @@ interface Job {
 const HANDOVER_BATCH = 4;
 
 /**
- * Keeps, per upload, which chunks are written, and verifies the file while they arrive instead of all at once
- * at the end: each chunk that continues the file in order is read back and hashed on a worker thread (which
- * also flushes the file to disk as it goes), so when the last chunk lands only the tail is left.
- * All of this is a cache of the disk: after a restart, or when an idle upload was dropped, `start` rebuilds it
- * from the markers found there. Callers serialise calls per upload id (the upload's lock).
+ * Verifies a file while its chunks arrive instead of all at once at the end: each chunk that continues the file in
+ * order is read back and hashed on a worker thread, so when the last chunk lands only the tail is left. The last
+ * chunk itself is taken in only by `finish`, once the file has its final size (a last chunk sent again shorter
+ * leaves stale bytes past it until then).
+ * It follows the chunks this process wrote or found on disk when it started; chunks written meanwhile by another
+ * process sharing the data dir are taken in by `finish`, from disk. All of this is a cache of the disk: after a
+ * restart, or when an idle upload was dropped, `start` rebuilds it from the markers. Callers serialise calls per
+ * upload id (the upload's lock).
  */
 export class Assembler {
   private readonly jobs = new Map<string, Job>();
@@ -40,39 +44,39 @@ export class Assembler {
     private readonly idleMs = 5 * 60_000,
   ) {}
 
-  /** The chunks known to be written, or undefined when this process holds nothing for the upload. */
+  /** The chunks this process knows to be written, or undefined when it holds nothing for the upload. */
   present(id: string): ReadonlySet<number> | undefined {
     return this.jobs.get(id)?.present;
   }
 
-  /** Begins tracking an upload whose chunks `onDisk` are already written; they are taken in right away. */
-  async start(id: string, onDisk: Iterable<number>): Promise<void> {
+  /** Begins tracking an upload of `totalNum` chunks whose chunks `onDisk` are already written; they are taken in right away. */
+  async start(id: string, onDisk: Iterable<number>, totalNum: number): Promise<void> {
     await this.abort(id);
-    const job: Job = { key: this.worker.nextKey(), present: new Set(onDisk), next: 1, unsent: 0 };
+    const job: Job = { key: this.worker.nextKey(), totalNum, present: new Set(onDisk), next: 1, unsent: 0 };
     this.jobs.set(id, job);
     this.worker.post({ op: 'open', job: job.key, data: this.store.dataPath(id), md5Limit: this.md5Limit, chunkBytes: UPLOAD_CHUNK_BYTES });
     this.handOver(id, job);
     this.send(job);
   }
 
-  /** Records a newly written chunk and hands over whatever now continues the file in order. Needs `start` first. */
-  add(id: string, num: number): void {
+  /** Records newly written chunks and hands over whatever now continues the file in order. Needs `start` first. */
+  add(id: string, ...nums: number[]): void {
     const job = this.jobs.get(id);
     if (!job) throw new Error(`no assembly for ${id}`);
-    job.present.add(num);
+    for (const num of nums) job.present.add(num);
     this.handOver(id, job);
   }
 
   /**
-   * Waits until every handed-over chunk is hashed and the data file is on disk, and answers the MD5 of its
-   * first md5Limit bytes. The job ends either way; a failure carries the file system's code (ENOSPC …).
+   * Takes in the rest of the file, now `size` bytes long, and answers the MD5 of its first md5Limit bytes.
+   * The job ends either way; a failure carries the file system's code (ENOSPC …).
    */
-  async finish(id: string): Promise<{ md5: string }> {
+  async finish(id: string, size: number): Promise<{ md5: string }> {
     const job = this.jobs.get(id);
     if (!job) throw new Error(`no assembly for ${id}`);
     this.forget(id, job);
     this.send(job);
-    const reply = await this.worker.request({ op: 'finish', job: job.key });
+    const reply = await this.worker.request({ op: 'finish', job: job.key, size });
     if (!reply.ok) throw Object.assign(new Error(reply.message), { code: reply.code });
     return { md5: reply.md5! };
   }
@@ -91,7 +95,7 @@ export class Assembler {
   }
 
   private handOver(id: string, job: Job): void {
-    while (job.present.has(job.next)) {
+    while (job.next < job.totalNum && job.present.has(job.next)) {
       job.next++;
       job.unsent++;
     }

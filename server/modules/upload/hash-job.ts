@@ -1,23 +1,18 @@
 import fs from 'node:fs';
 import { PrefixMd5 } from './md5.js';
 
-/** How many bytes of newly written chunks may pile up in the page cache before a background fdatasync. */
-const SYNC_EVERY_BYTES = 64 * 1024 * 1024;
-
 /**
- * Follows one upload's data file as its chunks become present in order from the first: hashes what lies within
- * `md5Limit` (total_md5 covers the first 1 GiB, spec §9) and keeps the disk close behind with background
- * fdatasyncs, so that when the last chunk lands little is left to hash or flush. Runs on the upload worker
- * thread, so its blocking reads never hold up a request; one caller-owned buffer is reused.
- * The first failure is kept and reported by `finish`.
+ * Follows one upload's data file as its chunks become present in order from the first, hashing what lies within
+ * `md5Limit` (total_md5 covers the first 1 GiB, spec §9), so that when the last chunk lands little is left to hash.
+ * Runs on the upload worker thread, so its blocking reads never hold up a request; one caller-owned buffer is
+ * reused. The first failure is kept and reported by `finish`. Durability is not its business: every chunk is on
+ * disk before it is marked present (UploadStore.writeChunk).
  */
 export class HashJob {
   private fd?: number;
   private readonly hash: PrefixMd5;
-  /** Offset of the next chunk to take in. */
+  /** Offset of the next byte to take in. */
   private position = 0;
-  private unsynced = 0;
-  private syncing?: Promise<void>;
   private failure?: NodeJS.ErrnoException;
   private closed = false;
 
@@ -30,66 +25,44 @@ export class HashJob {
     this.hash = new PrefixMd5(md5Limit);
   }
 
-  /** The next `count` chunks (in file order) are written. */
+  /** The next `count` whole chunks (in file order) are written. */
   add(count: number): void {
-    for (let i = 0; i < count && !this.failure; i++) {
-      try {
-        if (this.position < this.md5Limit) this.hashChunk();
-        else this.position += this.chunkBytes;
-        this.unsynced += this.chunkBytes;
-        if (this.unsynced >= SYNC_EVERY_BYTES && !this.syncing) this.syncInBackground();
-      } catch (err) {
-        this.failure = err as NodeJS.ErrnoException;
-      }
-    }
+    for (let i = 0; i < count && !this.failure; i++) this.take(this.position + this.chunkBytes);
   }
 
-  /** Flushes the data file to disk and answers the MD5 of its first `md5Limit` bytes. */
-  async finish(): Promise<{ md5: string }> {
+  /** Takes in the rest of a file of `size` bytes and answers the MD5 of its first `md5Limit` bytes. */
+  finish(size: number): { md5: string } {
     try {
-      await this.syncing;
+      this.take(size);
       if (this.failure) throw this.failure;
-      fs.fsyncSync(this.open());
       return { md5: this.hash.digest() };
     } finally {
-      await this.abort();
+      this.abort();
     }
   }
 
   /** Ends the job; the data file is the upload's own and stays. */
-  async abort(): Promise<void> {
-    await this.syncing;
+  abort(): void {
     if (this.closed) return;
     this.closed = true;
     if (this.fd !== undefined) fs.closeSync(this.fd);
   }
 
-  private open(): number {
-    return (this.fd ??= fs.openSync(this.dataPath, 'r'));
-  }
-
-  private hashChunk(): void {
-    const fd = this.open();
-    let got = 0;
-    while (got < this.chunkBytes) {
-      const n = fs.readSync(fd, this.buffer, got, this.chunkBytes - got, this.position + got);
-      if (n === 0) break;
-      got += n;
+  /** Hashes up to offset `end` (bytes past the limit are only counted): exactly those bytes, never what lies beyond. */
+  private take(end: number): void {
+    if (this.failure) return;
+    try {
+      const stop = Math.min(end, this.md5Limit);
+      while (this.position < stop) {
+        const want = Math.min(this.buffer.length, stop - this.position);
+        const n = fs.readSync((this.fd ??= fs.openSync(this.dataPath, 'r')), this.buffer, 0, want, this.position);
+        if (n === 0) throw Object.assign(new Error(`${this.dataPath} ends at ${this.position}, before ${stop}`), { code: 'ESHORT' });
+        this.hash.update(this.buffer.subarray(0, n));
+        this.position += n;
+      }
+      this.position = Math.max(this.position, end);
+    } catch (err) {
+      this.failure = err as NodeJS.ErrnoException;
     }
-    this.hash.update(this.buffer.subarray(0, got));
-    this.position += got;
-  }
-
-  /** Writeback of what is written so far overlaps the chunks still to come. */
-  private syncInBackground(): void {
-    this.unsynced = 0;
-    const fd = this.open();
-    this.syncing = new Promise<void>((resolve) => {
-      fs.fdatasync(fd, (err) => {
-        if (err) this.failure ??= err;
-        this.syncing = undefined;
-        resolve();
-      });
-    });
   }
 }

@@ -9,6 +9,7 @@ import { acceptChunk, type ChunkContext } from './accept-chunk.js';
 import { Assembler } from './assembler.js';
 import { BufferPool } from './buffer-pool.js';
 import { ChunkHasher } from './chunk-hasher.js';
+import { CLAIM_STALE_MS, FinishClaims, isStaleClaim } from './finish-claim.js';
 import { UploadStore } from './upload-store.js';
 import { HashJob } from './hash-job.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -67,14 +68,25 @@ describe('HashJob', () => {
     await fs.writeFile(data, 'helloworld!!!');
     const job = new HashJob(data, 7, 5, Buffer.alloc(5));
     job.add(1);
-    job.add(2);
-    expect(await job.finish()).toEqual({ md5: md5('hellowo') });
+    job.add(1);
+    expect(job.finish(13)).toEqual({ md5: md5('hellowo') });
   });
 
-  it('reports the first failure with its code when finishing', async () => {
+  it('hashes exactly the final size, not stale bytes past it, and reads through a small buffer', async () => {
+    const data = path.join(dir, 'data');
+    await fs.writeFile(data, 'hello world and stale bytes');
+    const job = new HashJob(data, 100, 5, Buffer.alloc(3));
+    job.add(1);
+    expect(job.finish(11)).toEqual({ md5: md5('hello world') });
+  });
+
+  it('reports the first failure with its code when finishing, and a file shorter than its size', async () => {
     const job = new HashJob(path.join(dir, 'missing'), 100, 5, Buffer.alloc(5));
     job.add(1);
-    await expect(job.finish()).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(() => job.finish(5)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    const short = path.join(dir, 'short');
+    await fs.writeFile(short, 'abc');
+    expect(() => new HashJob(short, 100, 5, Buffer.alloc(5)).finish(5)).toThrow(expect.objectContaining({ code: 'ESHORT' }));
   });
 });
 
@@ -86,7 +98,7 @@ describe('acceptChunk with a small total_md5 limit', () => {
 
   async function context(): Promise<ChunkContext> {
     const store = new UploadStore(dir);
-    return { store, lock: new KeyedLock(), assembler: new Assembler(store, LIMIT) };
+    return { store, lock: new KeyedLock(), assembler: new Assembler(store, LIMIT), claims: new FinishClaims((id) => store.partsDir(id)) };
   }
 
   const pool = new BufferPool(1, CHUNK);
@@ -122,12 +134,29 @@ describe('acceptChunk with a small total_md5 limit', () => {
   it('passes a file system failure of the worker on with its code, and keeps what is on disk', async () => {
     const ctx = await context();
     const id = uploadId({ fileName: 'big.svs', num: 1, totalNum: 3, md5: '', totalMd5: md5(data) });
-    await ctx.assembler.start(id, []);
+    await ctx.assembler.start(id, [], 3);
     ctx.assembler.add(id, 1);
-    const failure = await ctx.assembler.finish(id).catch((err: unknown) => err);
+    const failure = await ctx.assembler.finish(id, 3 * CHUNK).catch((err: unknown) => err);
     expect(failure).not.toBeInstanceOf(AppError);
     expect(failure).toMatchObject({ code: 'ENOENT' });
     expect(ctx.assembler.present(id)).toBeUndefined();
     await ctx.assembler.close();
+  });
+});
+
+describe('isStaleClaim', () => {
+  const owner = { host: 'here', pid: 41, nonce: 'n', at: 1_000 };
+  const here = (alive: boolean) => ({ host: 'here', alive: () => alive });
+
+  it('takes over a claim whose process is gone on this machine, at once', () => {
+    expect(isStaleClaim(owner, 1_001, here(false))).toBe(true);
+    expect(isStaleClaim(owner, 1_000 + CLAIM_STALE_MS * 10, here(true))).toBe(false);
+  });
+
+  it('takes over a claim of another machine only when it is too old to be a live finish, and never an unreadable one', () => {
+    const there = { ...owner, host: 'there' };
+    expect(isStaleClaim(there, 1_000 + CLAIM_STALE_MS, here(true))).toBe(false);
+    expect(isStaleClaim(there, 1_001 + CLAIM_STALE_MS, here(true))).toBe(true);
+    expect(isStaleClaim(null, Number.MAX_SAFE_INTEGER, here(false))).toBe(false);
   });
 });

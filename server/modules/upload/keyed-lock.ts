@@ -1,6 +1,8 @@
 /**
  * Runs tasks with the same key one after another, within this process. Different keys run freely.
- * Several API nodes sharing a data dir are kept apart by the atomic renames in the chunk store instead.
+ * It does not reach other processes (cluster workers, API nodes sharing a data dir): what they must agree on
+ * is decided on the shared disk instead — markers read back after writing, one finisher by an O_EXCL claim
+ * (finish-claim.ts), the finished file published by rename(2).
  */
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<unknown>>();

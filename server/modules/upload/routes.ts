@@ -8,6 +8,7 @@ import { Assembler } from './assembler.js';
 import { keepAttachment } from './attachment.js';
 import { BufferPool } from './buffer-pool.js';
 import { ChunkHasher } from './chunk-hasher.js';
+import { FinishClaims } from './finish-claim.js';
 import { UploadStore } from './upload-store.js';
 import { mapDiskError } from './disk-errors.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -33,7 +34,8 @@ export function uploadRoutes(app: FastifyInstance, config: UploadConfig): void {
   if (config.uploadMaxBytes !== undefined && !(config.uploadMaxBytes > 0)) throw new Error('UPLOAD_MAX_BYTES must be a positive number of bytes');
   const store = new UploadStore(config.dataDir ?? path.resolve('data'));
   const assembler = new Assembler(store, UPLOAD_MD5_MAX_BYTES);
-  const ctx: ChunkContext = { store, lock: new KeyedLock(), assembler, maxFileBytes: config.uploadMaxBytes };
+  const claims = new FinishClaims((id) => store.partsDir(id));
+  const ctx: ChunkContext = { store, lock: new KeyedLock(), assembler, claims, maxFileBytes: config.uploadMaxBytes };
   const buffers = new BufferPool(CHUNK_BUFFERS, UPLOAD_CHUNK_BYTES);
   const hasher = new ChunkHasher();
 

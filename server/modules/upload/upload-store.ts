@@ -7,6 +7,7 @@ import path from 'node:path';
  * Where uploads live under the data dir. Everything is on disk, so an upload survives a restart:
  *   uploads/parts/<id>/data           the file being built: each verified chunk is written at its offset
  *   uploads/parts/<id>/<num>          an empty marker, made only after chunk <num> is written: "present"
+ *   uploads/parts/<id>/finishing      who is verifying and publishing the file (finish-claim.ts)
  *   uploads/complete/<id>/<name>      the finished, verified file (parts/<id>/data renamed)
  *   uploads/tmp/<random>              an attachment being received
  *   uploads/attachments/<random>/<name>
@@ -70,9 +71,13 @@ export class UploadStore {
   }
 
   /**
-   * Writes a verified chunk at its offset in the upload's data file. The parts dir is made only when missing,
-   * and not at all if `isComplete` says the file was finished meanwhile (the dir is removed after assembly,
-   * so a late duplicate must not bring it back).
+   * Writes a verified chunk at its offset in the upload's data file and flushes it to the disk (fdatasync) before
+   * returning: the chunk's marker is made only after this, and the client never sends a chunk again once told it
+   * is present, so a chunk that was answered must survive a power cut, not only a crash of this process.
+   * One flush per chunk costs a few milliseconds that overlap the next chunk's arrival (4 are in flight);
+   * flushing only at assembly would leave answered chunks in the page cache for up to a minute.
+   * The parts dir is made only when missing, and not at all if `isComplete` says the file was finished meanwhile
+   * (the dir is removed after assembly, so a late duplicate must not bring it back).
    */
   async writeChunk(id: string, num: number, chunkBytes: number, bytes: Buffer, isComplete: () => Promise<boolean>): Promise<'written' | 'complete'> {
     const write = async () => {
@@ -80,6 +85,7 @@ export class UploadStore {
       try {
         let done = 0;
         while (done < bytes.length) done += (await handle.write(bytes, done, bytes.length - done, (num - 1) * chunkBytes + done)).bytesWritten;
+        await handle.datasync();
       } finally {
         await handle.close();
       }
@@ -90,15 +96,19 @@ export class UploadStore {
   /**
    * Records that chunk `num` is written; the same guard as `writeChunk`. The last chunk's marker holds its
    * length, which fixes the file's size (a longer write left by an earlier, refused file cannot survive).
+   * The marker is not flushed itself: should a power cut lose it, the server only asks for that chunk again.
+   * It can never outlive its bytes, which reached the disk before it was made.
    */
   async markChunk(id: string, num: number, content: string, isComplete: () => Promise<boolean>): Promise<'written' | 'complete'> {
     return this.inPartsDir(id, () => fs.writeFile(this.markerPath(id, num), content), isComplete);
   }
 
-  /** Cuts the data file to the size its chunks add up to: every chunk but the last is `chunkBytes` long. */
-  async trimData(id: string, totalNum: number, chunkBytes: number): Promise<void> {
+  /** Cuts the data file to the size its chunks add up to (every chunk but the last is `chunkBytes` long) and answers it. */
+  async trimData(id: string, totalNum: number, chunkBytes: number): Promise<number> {
     const lastSize = Number(await fs.readFile(this.markerPath(id, totalNum), 'utf8'));
-    await fs.truncate(this.dataPath(id), (totalNum - 1) * chunkBytes + lastSize);
+    const size = (totalNum - 1) * chunkBytes + lastSize;
+    await fs.truncate(this.dataPath(id), size);
+    return size;
   }
 
   private async inPartsDir(id: string, step: () => Promise<unknown>, isComplete: () => Promise<boolean>): Promise<'written' | 'complete'> {

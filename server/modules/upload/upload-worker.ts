@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import { UPLOAD_CHUNK_BYTES } from '../../../src/core/constants.js';
 import { HashJob } from './hash-job.js';
 import type { FromWorker, ToWorker } from './worker-messages.js';
 
@@ -11,7 +10,8 @@ import type { FromWorker, ToWorker } from './worker-messages.js';
  * at a time.
  */
 const jobs = new Map<number, HashJob>();
-const buffer = Buffer.allocUnsafe(UPLOAD_CHUNK_BYTES);
+/** Read in slices small enough to stay in the CPU cache between the read and the hash. */
+const buffer = Buffer.allocUnsafe(256 * 1024);
 const port = parentPort!;
 
 port.on('message', (m: ToWorker) => {
@@ -26,11 +26,11 @@ port.on('message', (m: ToWorker) => {
       jobs.get(m.job)?.add(m.count);
       break;
     case 'finish':
-      void settle(m.job, (job) => job.finish());
+      void settle(m.job, async (job) => job.finish(m.size));
       break;
     case 'abort':
       void settle(m.job, async (job) => {
-        await job.abort();
+        job.abort();
         return {};
       });
       break;

@@ -2,7 +2,8 @@
 export type ToWorker =
   | { op: 'open'; job: number; data: string; md5Limit: number; chunkBytes: number }
   | { op: 'add'; job: number; count: number }
-  | { op: 'finish'; job: number }
+  /** The file is complete at `size` bytes (trimmed): hash the rest and answer its MD5. */
+  | { op: 'finish'; job: number; size: number }
   | { op: 'abort'; job: number }
   /** The MD5 of the first `length` bytes of a buffer shared with the main thread (no copy). */
   | { op: 'md5'; job: number; buffer: SharedArrayBuffer; length: number };
