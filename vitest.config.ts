@@ -10,6 +10,9 @@ export default defineConfig({
         test: {
           name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node',
           testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false,
+          // A browser on a busy 2-core machine can take more than the default second to settle; polls wait for
+          // a state, they do not time anything.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -34,8 +34,10 @@ api.interceptors.request.use((config: InternalAxiosRequestConfig) => {
     notifyError(message);
     throw new DuplicateRequestError(message);
   }
-  const { token } = useSession.getState();
+  const { token, showAllData } = useSession.getState();
   if (token) config.headers.set('Authorization', `Bearer ${token}`);
+  // Spec §6: with the header's switch on, hospital-scoped resources answer for all the user's hospitals.
+  if (showAllData) config.headers.set('X-Show-All-Data', '1');
   config.headers.set('User-Language', i18n.language);
   return config;
 });

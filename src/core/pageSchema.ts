@@ -26,7 +26,26 @@ export interface ColumnSchema {
   link?: string;
 }
 
-export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request';
+export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download';
+
+/** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
+export interface PromptSchema {
+  field: string;
+  label: Label;
+  /** An enum name, `resource:<name>`, or inline options. */
+  options?: string | SearchOption[];
+  required?: boolean;
+  requiredMessage?: Label;
+}
+
+export interface ActionRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  url: string;
+  /** 'ids': one request for all the rows, body `{ ids: [...] }`; otherwise one request per row. */
+  body?: 'ids';
+  /** Fixed fields of the body (e.g. `{ "pathology_number": null }` to unbind). */
+  data?: Record<string, unknown>;
+}
 
 export interface ActionSchema {
   key: string;
@@ -37,7 +56,8 @@ export interface ActionSchema {
   confirm?: Label;
   passwordConfirm?: boolean;
   patch?: Record<string, unknown>;
-  request?: { method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'; url: string };
+  request?: ActionRequest;
+  prompt?: PromptSchema;
   appearance?: 'primary' | 'secondary' | 'subtle' | 'danger';
 }
 
@@ -47,8 +67,21 @@ export interface TabSchema {
   filter?: FilterCondition[];
 }
 
+/** A card of the cards layout; each entry names a column's `prop` (its type formats the value). */
+export interface CardSchema {
+  image?: string;
+  title: string;
+  subtitle?: string[];
+  meta?: string[];
+}
+
+export type ListLayout = 'table' | 'cards';
+
 export interface ListSchema {
   columns: ColumnSchema[];
+  /** The layout shown first; with `card`, a toggle switches between table and cards. */
+  layout?: ListLayout;
+  card?: CardSchema;
   rowKey?: string;
   tabs?: TabSchema[];
   rowActions?: ActionSchema[];
@@ -88,6 +121,10 @@ export interface SearchSchema {
   items?: SearchItem[];
   manual?: boolean;
   keyword?: boolean;
+  /** A wide keyword box on a line of its own (search pages). */
+  prominent?: boolean;
+  /** What the keyword box searches, shown in it. */
+  keywordPlaceholder?: Label;
 }
 
 export interface FormRules {

@@ -26,7 +26,7 @@ export interface DataProvider {
   getCount(resource: ResourceRef, request: Omit<ListRequest, 'page' | 'page_size'>, config?: { signal?: AbortSignal }): Promise<Record<string, number>>;
   getOne(resource: ResourceRef, id: Id): Promise<Row>;
   create(resource: ResourceRef, body: Row): Promise<Row>;
-  update(resource: ResourceRef, id: Id, body: Row): Promise<Row>;
+  update(resource: ResourceRef, id: Id, body: Row, config?: AxiosRequestConfig): Promise<Row>;
   deleteMany(resource: ResourceRef, ids: Id[]): Promise<void>;
   custom<T = unknown>(request: { method: Method; url: string; params?: Row; body?: unknown; config?: AxiosRequestConfig }): Promise<T>;
 }
@@ -65,7 +65,7 @@ export const httpDataProvider: DataProvider = {
   },
   getOne: (resource, id) => envelope(api.get(resourceUrl(resource.route, `/item/${encodeURIComponent(String(id))}`))),
   create: (resource, body) => envelope(api.post(resourceUrl(resource.route, '/store'), body)),
-  update: (resource, id, body) => envelope(api.patch(resourceUrl(resource.route, `/update/${encodeURIComponent(String(id))}`), body)),
+  update: (resource, id, body, config) => envelope(api.patch(resourceUrl(resource.route, `/update/${encodeURIComponent(String(id))}`), body, config)),
   async deleteMany(resource, ids) {
     await envelope(api.delete(resourceUrl(resource.route, '/destroy'), { data: { ids } }));
   },

@@ -57,7 +57,8 @@ describe('shell in Chromium', () => {
   }
 
   it('logs in as admin, sees the server menu in zh-CN, switches to en-US, locks and unlocks, logs out', async () => {
-    await page.goto(`${server.url}/manage/slide/data`);
+    // A menu entry that is still pending (no page yet), so the budget below measures the shell alone.
+    await page.goto(`${server.url}/manage/slide/read`);
     await page.waitForURL(/\/login\?redirect=/);
     await page.locator('input[name=username]').waitFor();
     await shot('login-zh-CN');
@@ -65,13 +66,13 @@ describe('shell in Chromium', () => {
     await page.locator('input[name=username]').fill('admin');
     await page.locator('input[name=password]').fill('dsms-admin');
     await page.getByRole('button', { name: zhCN.login.submit }).click();
-    await page.waitForURL(/\/manage\/slide\/data$/);
+    await page.waitForURL(/\/manage\/slide\/read$/);
     await sideMenu().waitFor();
 
     // The side menu is the server's tree in Chinese, with the one-child "首页" group collapsed into Dashboard.
     for (const name of ['首页', '病例管理', '切片管理', '系统管理']) await expect.poll(() => sideMenu().getByText(name, { exact: true }).count()).toBeGreaterThan(0);
-    await expect.poll(() => page.getByTestId('page-pending').textContent()).toContain('DataSlice');
-    await expect.poll(() => page.title()).toBe(`切片数据 - ${zhCN.app.titleSuffix}`);
+    await expect.poll(() => page.getByTestId('page-pending').textContent()).toContain('SlideRead');
+    await expect.poll(() => page.title()).toBe(`阅片 - ${zhCN.app.titleSuffix}`);
     await page.goto(`${server.url}/manage`);
     await page.getByTestId('dashboard').waitFor();
     await shot('shell-zh-CN');

@@ -122,7 +122,17 @@ describe('page schemas in schemas/pages', () => {
           const label = (l: unknown) => mods.resolveLabel(l, lang);
           expect(html).not.toMatch(/Unknown page type|未知的页面类型/);
           if (page.type === 'list') {
-            for (const c of page.list.columns.filter((c: Json) => !c.hidden)) expect(html, `column ${c.prop}`).toContain(label(c.label));
+            if (page.list.layout === 'cards') {
+              // Cards: the grid with each row's title, its labelled fields, and lazily loaded thumbnails.
+              const card = page.list.card;
+              const columnLabel = (prop: string) => label(page.list.columns.find((c: Json) => c.prop === prop)?.label ?? prop);
+              expect(raw).toContain('data-testid="card-grid"');
+              for (const row of rowsFor(page)) expect(html, `card title ${row[card.title]}`).toContain(String(row[card.title]));
+              for (const prop of card.meta ?? []) expect(html, `card field ${prop}`).toContain(columnLabel(prop));
+              if (card.image) expect(raw).toMatch(/<img[^>]+loading="lazy"/);
+            } else {
+              for (const c of page.list.columns.filter((c: Json) => !c.hidden)) expect(html, `column ${c.prop}`).toContain(label(c.label));
+            }
             for (const t of page.list.tabs ?? []) expect(html, `tab ${t.key}`).toContain(label(t.label));
             if (page.list.tabs?.length) expect(html).toContain('999+');
             for (const a of page.list.toolbar ?? []) expect(html, `toolbar ${a.key}`).toContain(label(a.label));
@@ -181,6 +191,21 @@ describe('a broken page schema', () => {
       { path: '/', message: 'missing "resource"' },
       { path: '/list', message: 'unknown property "colums"' },
       { path: '/list/columns/0', message: 'missing "label"' },
+    ]));
+  });
+
+  it('refuses a cards layout without its card, a download without its request, and a prompt without its field', () => {
+    const columns = [{ prop: 'name', label: 'Name' }];
+    expect(mods.checkPageSchema({ alias: 'Cards', type: 'list', resource: 'slides', list: { columns, layout: 'cards' } }))
+      .toContainEqual({ path: '/list', message: 'missing "card"' });
+    expect(mods.checkPageSchema({ alias: 'Dl', type: 'list', resource: 'slides', list: { columns, rowActions: [{ key: 'dl', label: 'Download', kind: 'download' }] } }))
+      .toContainEqual({ path: '/list/rowActions/0', message: 'missing "request"' });
+    expect(mods.checkPageSchema({
+      alias: 'Move', type: 'list', resource: 'slides',
+      list: { columns, batchActions: [{ key: 'm', label: 'Move', kind: 'request', request: { method: 'POST', url: '/x', body: 'rows' }, prompt: { label: 'No.' } }] },
+    })).toEqual(expect.arrayContaining([
+      { path: '/list/batchActions/0/request/body', message: 'must be equal to one of the allowed values: "ids"' },
+      { path: '/list/batchActions/0/prompt', message: 'missing "field"' },
     ]));
   });
 

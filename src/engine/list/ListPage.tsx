@@ -1,15 +1,18 @@
 import { Button, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
-import { ArrowClockwise20Regular } from '@fluentui/react-icons';
+import { ArrowClockwise20Regular, Grid20Regular, Table20Regular } from '@fluentui/react-icons';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../api/notify';
 import { actionVisible } from '../../core/actions';
+import { cardColumns, layoutsOf } from '../../core/cardFields';
 import { PAGE_SIZES } from '../../core/constants';
 import { defaultListParams, pageToJumpTo, type ListParams } from '../../core/listParams';
 import { buildCountRequest, buildListRequest } from '../../core/listRequest';
-import type { ActionSchema, ListSchema } from '../../core/pageSchema';
+import type { ActionSchema, ColumnSchema, ListSchema } from '../../core/pageSchema';
+import { actionsWidth } from '../../core/rowActionsWidth';
 import { nestRows, reorderRanks } from '../../core/treeRows';
+import { useSession } from '../../store/session';
 import { SearchBar, type SearchApply } from '../../widgets/search/SearchBar';
 import { Pager } from '../../widgets/table/Pager';
 import { useLabel } from '../../widgets/useLabel';
@@ -21,13 +24,15 @@ import { useEnums } from '../options';
 import { usePreload, usePreviewMode } from '../preload';
 import type { RendererProps } from '../registry';
 import { useGrants } from '../useGrants';
+import { CardGrid } from './CardGrid';
 import { Cell } from './cells';
 import { ColumnSettings } from './ColumnSettings';
 import { DataTable } from './DataTable';
 import { ListTabs } from './ListTabs';
-import { actionsWidth, RowActions } from './RowActions';
+import { RowActions } from './RowActions';
 import { useActionRunner } from './useActionRunner';
 import { useColumnPrefs } from './useColumnPrefs';
+import { useListLayout } from './useListLayout';
 import { useListParams } from './useListParams';
 
 /** Spec §9: requests are debounced 100 ms (typing in the search bar sends one request, not one per key). */
@@ -38,6 +43,7 @@ const useStyles = makeStyles({
   toolbar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
   spacer: { flexGrow: 1 },
   selected: { color: tokens.colorNeutralForeground2 },
+  layouts: { display: 'inline-flex', gap: tokens.spacingHorizontalXXS },
 });
 
 type FormMode = { kind: 'create' } | { kind: 'edit'; id: string } | null;
@@ -76,6 +82,10 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [formMode, setFormMode] = useState<FormMode>(null);
   const refresh = useCallback(() => setReload((n) => n + 1), []);
+  // Spec §6: the header's show-all-data switch widens hospital-scoped lists; they reload when it changes.
+  const showAllData = useSession((st) => st.showAllData);
+  const [layout, setLayout] = useListLayout(page.alias, list, preview || !!preload);
+  const card = useMemo(() => (list.card ? cardColumns(list.card, list.columns) : null), [list.card, list.columns]);
 
   const { prefs, save: savePrefs, reset: resetPrefs } = useColumnPrefs(page.alias, basePath, list.columns, preview || !!preload);
 
@@ -108,7 +118,7 @@ export default function ListPage({ page, basePath }: RendererProps) {
         .finally(() => live && setLoading(false));
     }, REQUEST_DEBOUNCE_MS);
     return () => { live = false; clearTimeout(timer); };
-  }, [listKey, reload, resource]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [listKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     if (preload?.counts || !resource || !countRequest) return;
@@ -124,7 +134,7 @@ export default function ListPage({ page, basePath }: RendererProps) {
         });
     }, REQUEST_DEBOUNCE_MS);
     return () => { live = false; clearTimeout(timer); };
-  }, [countKey, reload, resource]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [countKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const [actionDialogs, run] = useActionRunner({
     resource: resource ?? { route: '' }, rowKey, basePath, dataProvider: dp, refresh,
@@ -134,7 +144,8 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const perms = resource?.permissions;
   const rowActions = list.rowActions ?? [];
   const visibleFor = (row: Row) => rowActions.filter((a) => actionVisible(a, row, grants, perms));
-  const maxActions = rows.reduce((n, r) => Math.max(n, visibleFor(r).length), 0);
+  // The widest row's buttons set the actions column's width.
+  const actionsColumn = rows.reduce((w, r) => Math.max(w, actionsWidth(visibleFor(r).map((a) => label(a.label)))), 0);
   const toolbar = (list.toolbar ?? []).filter((a) => actionVisible(a, null, grants, perms));
   const batch = (list.batchActions ?? []).filter((a) => actionVisible({ ...a, visibleIf: undefined }, null, grants, perms));
   const selectedRows = rows.filter((r) => selection[String(r[rowKey])]);
@@ -162,11 +173,16 @@ export default function ListPage({ page, basePath }: RendererProps) {
   if (!resource) return <ErrorPanel title={t('engine.noResource', { resource: schema.resource ?? '—' })} />;
 
   const runOn = (a: ActionSchema, targets: Row[]) => void run(a, targets);
+  const renderCell = (column: ColumnSchema, row: Row) => <Cell column={column} row={row} enums={enums} />;
+  const renderActions = (row: Row) => <RowActions actions={visibleFor(row)} onRun={(a) => runOn(a, [row])} />;
+  const showCards = layout === 'cards' && card;
 
   return (
     <div className={s.root} data-testid="list-page" data-alias={page.alias}>
       {items.length || schema.search?.keyword ? (
-        <SearchBar items={items} manual={schema.search?.manual} keyword={schema.search?.keyword} values={params.params} search={params.search} filter={params.filter}
+        <SearchBar items={items} manual={schema.search?.manual} keyword={schema.search?.keyword} prominent={schema.search?.prominent}
+          placeholder={schema.search?.keywordPlaceholder ? label(schema.search.keywordPlaceholder) : undefined}
+          values={params.params} search={params.search} filter={params.filter}
           historyKey={page.alias} onApply={apply} />
       ) : null}
       <div className={s.toolbar}>
@@ -181,14 +197,32 @@ export default function ListPage({ page, basePath }: RendererProps) {
         <Tooltip content={t('table.refresh')} relationship="label">
           <Button icon={<ArrowClockwise20Regular />} appearance="subtle" onClick={refresh} />
         </Tooltip>
-        <ColumnSettings columns={list.columns} prefs={prefs} onChange={savePrefs} onReset={resetPrefs} />
+        {layoutsOf(list).length > 1 ? (
+          <span className={s.layouts} role="group" aria-label={t('table.layout')}>
+            {/* Plain buttons with aria-pressed: Fluent's ToggleButton would split out of the login chunk the shell budget counts. */}
+            <Tooltip content={t('table.layoutTable')} relationship="label">
+              <Button appearance={layout === 'table' ? 'secondary' : 'subtle'} aria-pressed={layout === 'table'} icon={<Table20Regular />}
+                onClick={() => setLayout('table')} data-testid="layout-table" />
+            </Tooltip>
+            <Tooltip content={t('table.layoutCards')} relationship="label">
+              <Button appearance={layout === 'cards' ? 'secondary' : 'subtle'} aria-pressed={layout === 'cards'} icon={<Grid20Regular />}
+                onClick={() => setLayout('cards')} data-testid="layout-cards" />
+            </Tooltip>
+          </span>
+        ) : null}
+        {showCards ? null : <ColumnSettings columns={list.columns} prefs={prefs} onChange={savePrefs} onReset={resetPrefs} />}
       </div>
       {tabs.length ? <ListTabs tabs={tabs} value={params.tab || tabs[0].key} counts={counts} onChange={(tab) => setParams({ tab, page: 1 })} /> : null}
-      <DataTable columns={list.columns} prefs={prefs} rows={tableRows} rowKey={rowKey} loading={loading} selectable={list.selectable}
-        selection={selection} onSelectionChange={setSelection} sortBy={params.sortBy} onSortChange={(sortBy) => setParams({ sortBy, page: 1 })}
-        tree={list.tree} reorder={!!list.reorder} onReorder={reorder}
-        renderCell={(column, row) => <Cell column={column} row={row} enums={enums} />}
-        actions={rowActions.length && maxActions ? { width: actionsWidth(maxActions), render: (row) => <RowActions actions={visibleFor(row)} onRun={(a) => runOn(a, [row])} /> } : undefined} />
+      {showCards ? (
+        <CardGrid card={showCards} rows={rows} rowKey={rowKey} loading={loading} selectable={list.selectable} selection={selection} onSelectionChange={setSelection}
+          renderCell={renderCell} actions={actionsColumn ? renderActions : undefined} />
+      ) : (
+        <DataTable columns={list.columns} prefs={prefs} rows={tableRows} rowKey={rowKey} loading={loading} selectable={list.selectable}
+          selection={selection} onSelectionChange={setSelection} sortBy={params.sortBy} onSortChange={(sortBy) => setParams({ sortBy, page: 1 })}
+          tree={list.tree} reorder={!!list.reorder} onReorder={reorder}
+          renderCell={renderCell}
+          actions={actionsColumn ? { width: actionsColumn, render: renderActions } : undefined} />
+      )}
       <Pager page={params.page} pageSize={params.pageSize} total={total} sizes={sizes} onChange={(p, size) => setParams({ page: p, pageSize: size })} />
       {actionDialogs}
       {formMode && schema.form ? (

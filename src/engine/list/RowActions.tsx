@@ -2,18 +2,13 @@ import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles,
 import { MoreHorizontal20Regular } from '@fluentui/react-icons';
 import { useTranslation } from 'react-i18next';
 import type { ActionSchema } from '../../core/pageSchema';
+import { inlineCount } from '../../core/rowActionsWidth';
 import { useLabel } from '../../widgets/useLabel';
 
 const useStyles = makeStyles({
   root: { display: 'flex', gap: tokens.spacingHorizontalXXS, alignItems: 'center' },
   danger: { color: tokens.colorPaletteRedForeground1 },
 });
-
-/** Up to three row actions show as buttons; with more, two show and the rest go into a menu. */
-export const INLINE_ACTIONS = 3;
-export const inlineCount = (n: number) => (n > INLINE_ACTIONS ? INLINE_ACTIONS - 1 : n);
-/** The actions column's width for the widest row (small subtle buttons, plus the menu button). */
-export const actionsWidth = (n: number) => 16 + inlineCount(n) * 64 + (n > INLINE_ACTIONS ? 32 : 0);
 
 /** A row's actions: the first few as small buttons, the rest behind a "more" menu. */
 export function RowActions({ actions, onRun }: { actions: ActionSchema[]; onRun(action: ActionSchema): void }) {

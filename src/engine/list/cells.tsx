@@ -7,6 +7,7 @@ import { fillTemplate } from '../../core/actions';
 import { DATE_FORMAT, DATETIME_FORMAT } from '../../core/dateRanges';
 import { formatFileSize } from '../../core/fileSize';
 import { resolveLabel } from '../../core/labels';
+import { withToken } from '../../core/tokenUrl';
 import type { ColumnSchema } from '../../core/pageSchema';
 import type { Row } from '../dataProvider';
 import type { Enums } from '../schemaApi';
@@ -53,12 +54,6 @@ export function tagNames(value: unknown, lang: string): string[] {
     }
     return String(v);
   }).filter(Boolean);
-}
-
-/** An <img> cannot send the Authorization header: our own API images (thumbnails) carry the token in the query. */
-function withToken(src: string, token: string | null): string {
-  if (!token || !src.startsWith('/api/')) return src;
-  return `${src}${src.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
 }
 
 /** One table or detail cell by column type (spec: text, number, date, datetime, boolean, enum/tag, tags, link, filesize …). */

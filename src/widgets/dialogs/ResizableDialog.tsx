@@ -8,7 +8,9 @@ export const DIALOG_MIN_HEIGHT = 100;
 export const RESIZE_ZONE = 10;
 
 const useStyles = makeStyles({
-  surface: { maxWidth: 'none', position: 'relative', display: 'flex', flexDirection: 'column', overflow: 'hidden' },
+  // Fluent's surface is position: fixed (centred by inset 0 + margin auto), which already holds the
+  // absolute resize handles; overriding it with relative pinned the dialog to the top of the page.
+  surface: { maxWidth: 'none', display: 'flex', flexDirection: 'column', overflow: 'hidden' },
   body: { flexGrow: 1, minHeight: 0, display: 'flex', flexDirection: 'column' },
   content: { flexGrow: 1, minHeight: 0, overflow: 'auto' },
   title: { cursor: 'move', userSelect: 'none', touchAction: 'none' },

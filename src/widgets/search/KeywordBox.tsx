@@ -1,11 +1,14 @@
-import { Combobox, Option, makeStyles } from '@fluentui/react-components';
+import { Combobox, Option, makeStyles, mergeClasses } from '@fluentui/react-components';
 import { Search20Regular } from '@fluentui/react-icons';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addSearchHistory, searchSuggestions } from '../../core/searchHistory';
 import { pis } from '../../db/pis';
 
-const useStyles = makeStyles({ box: { minWidth: '220px' } });
+const useStyles = makeStyles({
+  box: { minWidth: '220px' },
+  large: { width: 'min(640px, 100%)' },
+});
 
 /** History per search type in the 'pis' database's `search` table (key name), newest first. */
 async function readHistory(name: string): Promise<string[]> {
@@ -28,7 +31,9 @@ async function writeHistory(name: string, history: string[]) {
  * The keyword box: free text written to `search`, with the search history of spec §5 (20 kept,
  * at most 10 suggested on an empty box, otherwise entries containing the text and longer than it).
  */
-export function KeywordBox({ value, historyKey, onSearch }: { value: string; historyKey: string; onSearch(text: string): void }) {
+export function KeywordBox({ value, historyKey, onSearch, large, placeholder }: {
+  value: string; historyKey: string; onSearch(text: string): void; large?: boolean; placeholder?: string;
+}) {
   const s = useStyles();
   const { t } = useTranslation();
   const [text, setText] = useState(value);
@@ -52,7 +57,7 @@ export function KeywordBox({ value, historyKey, onSearch }: { value: string; his
   };
 
   return (
-    <Combobox className={s.box} freeform value={text} placeholder={t('search.keyword')} aria-label={t('search.keyword')} expandIcon={<Search20Regular />}
+    <Combobox className={mergeClasses(s.box, large && s.large)} size={large ? 'large' : 'medium'} freeform value={text} placeholder={placeholder ?? t('search.keyword')} aria-label={t('search.keyword')} expandIcon={<Search20Regular />}
       data-testid="keyword-box"
       onChange={(e) => setText(e.target.value)}
       onOptionSelect={(_, d) => d.optionValue !== undefined && commit(d.optionValue)}

@@ -18,6 +18,8 @@ const useStyles = makeStyles({
   field: { width: '180px' },
   wide: { width: '340px' },
   active: { color: tokens.colorBrandForeground1, fontWeight: tokens.fontWeightSemibold },
+  /** A search page's keyword box: first, on a line of its own, wide. */
+  prominent: { flexBasis: '100%', display: 'flex' },
 });
 
 export interface SearchApply {
@@ -30,6 +32,10 @@ export interface SearchBarProps {
   items: SearchItem[];
   manual?: boolean;
   keyword?: boolean;
+  /** The keyword box large, on its own line (a search page). */
+  prominent?: boolean;
+  /** The keyword box's placeholder, already in the current language. */
+  placeholder?: string;
   /** The applied search-form values (`params` in the address). */
   values: Record<string, unknown>;
   search: string;
@@ -45,7 +51,7 @@ const clean = (values: Record<string, unknown>) => Object.fromEntries(Object.ent
  * The search bar of spec §2: items with show !== false, a keyword box, a More link to the drawer,
  * and in manual mode a Search button (otherwise every change searches at once).
  */
-export function SearchBar({ items, manual, keyword, values, search, filter, historyKey, onApply }: SearchBarProps) {
+export function SearchBar({ items, manual, keyword, prominent, placeholder, values, search, filter, historyKey, onApply }: SearchBarProps) {
   const s = useStyles();
   const { t } = useTranslation();
   const { label } = useLabel();
@@ -67,9 +73,13 @@ export function SearchBar({ items, manual, keyword, values, search, filter, hist
     setDrawer(true);
   };
 
+  const keywordBox = keyword
+    ? <KeywordBox large={prominent} placeholder={placeholder} value={search} historyKey={historyKey} onSearch={(text) => onApply({ search: text })} />
+    : null;
+
   return (
     <div className={s.root} data-testid="search-bar">
-      {keyword ? <KeywordBox value={search} historyKey={historyKey} onSearch={(text) => onApply({ search: text })} /> : null}
+      {keywordBox && prominent ? <div className={s.prominent}>{keywordBox}</div> : keywordBox}
       {barItems.map((item) => (
         <label key={item.name} className={s.item}>
           <span className={s.label}>{label(item.label)}</span>

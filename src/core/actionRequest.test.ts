@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { patchBody, planRequests, promptValue } from './actionRequest.js';
+import type { ActionSchema } from './pageSchema.js';
+
+const rows = [{ id: 3, name: 'a' }, { id: 7, name: 'b' }];
+const prompt = { field: 'pathology_number', label: 'x', options: 'resource:cases', required: true };
+
+describe('action requests', () => {
+  it('a batch move with body "ids" is one call with every id and the prompt answer', () => {
+    const move: ActionSchema = { key: 'move', label: 'x', kind: 'request', request: { method: 'POST', url: '/api/data/kfb/move', body: 'ids' }, prompt };
+    expect(planRequests(move, rows, 'id', 'P2026-00001')).toEqual([
+      { method: 'POST', url: '/api/data/kfb/move', body: { ids: [3, 7], pathology_number: 'P2026-00001' } },
+    ]);
+    // Nothing chosen: nothing to send (the runner asks to select first).
+    expect(planRequests(move, [], 'id', 'P2026-00001')).toEqual([]);
+  });
+
+  it('sends fixed body fields, null included (unbind)', () => {
+    const unbind: ActionSchema = { key: 'u', label: 'x', kind: 'request', request: { method: 'POST', url: '/api/data/kfb/move', body: 'ids', data: { pathology_number: null } } };
+    expect(planRequests(unbind, [rows[0]], 'id')).toEqual([{ method: 'POST', url: '/api/data/kfb/move', body: { pathology_number: null, ids: [3] } }]);
+  });
+
+  it('without body "ids" makes one call per row, the address filled from each', () => {
+    const dl: ActionSchema = { key: 'dl', label: 'x', kind: 'download', request: { method: 'POST', url: '/api/data/kfb/download/{id}' } };
+    expect(planRequests(dl, rows, 'id')).toEqual([
+      { method: 'POST', url: '/api/data/kfb/download/3' },
+      { method: 'POST', url: '/api/data/kfb/download/7' },
+    ]);
+    const perRow: ActionSchema = { ...dl, kind: 'request', prompt };
+    expect(planRequests(perRow, [rows[1]], 'id', 'N1')).toEqual([{ method: 'POST', url: '/api/data/kfb/download/7', body: { pathology_number: 'N1' } }]);
+  });
+
+  it('a toolbar request (no rows) is one call; an action without a request makes none', () => {
+    const refresh: ActionSchema = { key: 'r', label: 'x', kind: 'request', request: { method: 'POST', url: '/api/things/refresh' } };
+    expect(planRequests(refresh, [], 'id')).toEqual([{ method: 'POST', url: '/api/things/refresh' }]);
+    expect(planRequests({ key: 'n', label: 'x', kind: 'request' }, rows, 'id')).toEqual([]);
+  });
+
+  it('merges the prompt answer into a patch after the fixed fields', () => {
+    const assign: ActionSchema = { key: 'a', label: 'x', kind: 'patch', patch: { status: 1, reason: 'old' }, prompt: { field: 'reason', label: 'x' } };
+    expect(patchBody(assign, 'damaged')).toEqual({ status: 1, reason: 'damaged' });
+    expect(patchBody({ key: 'p', label: 'x', kind: 'patch', patch: { status: 0 } })).toEqual({ status: 0 });
+  });
+
+  it('an empty answer of an optional prompt is sent as null', () => {
+    expect(promptValue('  ')).toBeNull();
+    expect(promptValue(' P2026-00001 ')).toBe('P2026-00001');
+  });
+});

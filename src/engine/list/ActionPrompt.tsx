@@ -1,0 +1,45 @@
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import type { ActionSchema, PromptSchema } from '../../core/pageSchema';
+import { PromptDialog } from '../../widgets/dialogs/PromptDialog';
+import { useLabel } from '../../widgets/useLabel';
+import { useChoices } from '../options';
+
+interface Ask {
+  action: ActionSchema & { prompt: PromptSchema };
+  submit(value: string): Promise<void>;
+  resolve(done: boolean): void;
+}
+
+/** The prompt of one action; mounted only while asking, so its options load then and its state starts clean. */
+function PromptHost({ ask, onDone }: { ask: Ask; onDone(done: boolean): void }) {
+  const { label } = useLabel();
+  const { prompt } = ask.action;
+  const choices = useChoices(prompt.options);
+  // With show-all-data on, two hospitals may share a value (a pathology number): offer it once.
+  const options = useMemo(() => [...new Map(choices.map((c) => [String(c.value), { value: String(c.value), label: c.label }])).values()], [choices]);
+  return (
+    <PromptDialog open title={label(ask.action.label)} label={label(prompt.label)} options={options} required={prompt.required}
+      requiredMessage={prompt.requiredMessage ? label(prompt.requiredMessage) : undefined}
+      onConfirm={async (value) => {
+        await ask.submit(value);
+        onDone(true);
+      }}
+      onCancel={() => onDone(false)} />
+  );
+}
+
+/**
+ * `const [dialog, prompt] = useActionPrompt(); if (await prompt(action, send)) …`: asks the action's
+ * prompt and calls `send` with the answer while the dialog stays open. Resolves true once `send`
+ * succeeded, false when cancelled; a failing `send` leaves the dialog open with its message.
+ */
+export function useActionPrompt(): [ReactNode, (action: ActionSchema & { prompt: PromptSchema }, submit: (value: string) => Promise<void>) => Promise<boolean>] {
+  const [ask, setAsk] = useState<Ask | null>(null);
+  const prompt = useCallback((action: Ask['action'], submit: Ask['submit']) =>
+    new Promise<boolean>((resolve) => setAsk({ action, submit, resolve })), []);
+  const done = (ok: boolean) => {
+    ask?.resolve(ok);
+    setAsk(null);
+  };
+  return [ask ? <PromptHost ask={ask} onDone={done} /> : null, prompt];
+}
