@@ -184,4 +184,25 @@ describe.each(databases)('cases and slide binding [%s]', (kind) => {
     const log = await h.db.selectFrom('section_logs').select('action').where('slide_id', '=', id).where('action', '=', 'download').execute();
     expect(log).toHaveLength(1);
   });
+
+  it("serves a slide's tiles and thumbnail only to users of its hospital", async () => {
+    const id = slideIds[0];
+    const url = `/api/tiles/${id}.dzi`;
+    expect((await call(app, 'GET', url, { token: technician })).statusCode).toBe(200);
+    await h.db.updateTable('slides').set({ hospital_id: hospitals[1].id }).where('id', '=', id).execute();
+    // The resolver remembers a slide for 5 s: a fresh app sees the move at once.
+    const fresh = await buildApp({ db: h.db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir }, logger: false });
+    try {
+      const [tech, adm] = await Promise.all([tokenFor(fresh, 'technician'), tokenFor(fresh, 'admin')]);
+      expect((await call(fresh, 'GET', url, { token: tech })).statusCode).toBe(404);
+      expect((await fresh.inject({ method: 'GET', url: `/api/tiles/${id}_files/0/0_0.jpeg?token=${tech}` })).statusCode).toBe(404);
+      expect((await fresh.inject({ method: 'GET', url: `/api/iiif/${id}/info.json?token=${tech}` })).statusCode).toBe(404);
+      expect((await call(fresh, 'GET', `/api/data/kfb/thumb/${id}`, { token: tech })).statusCode).toBe(404);
+      // The administrator works in both hospitals.
+      expect((await call(fresh, 'GET', url, { token: adm })).statusCode).toBe(200);
+    } finally {
+      await fresh.close();
+      await h.db.updateTable('slides').set({ hospital_id: hospitals[0].id }).where('id', '=', id).execute();
+    }
+  });
 });

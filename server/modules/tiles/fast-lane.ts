@@ -3,7 +3,7 @@ import { bearerToken } from '../../http/guard.js';
 import type { FastLane } from '../../http/fast-lanes.js';
 import type { CachedSessionResolver } from './session-cache.js';
 import { etagMatches, IMMUTABLE } from './tile-http.js';
-import type { TileService } from './tile-service.js';
+import { mayView, type TileService } from './tile-service.js';
 
 /**
  * `/api/tiles/{key}_files/{level}/{col}_{row}.jpeg[?token=…]`. Only characters that URL decoding leaves alone,
@@ -28,9 +28,11 @@ export function tileFastLane(service: TileService, sessions: CachedSessionResolv
     const m = TILE_URL.exec(req.url!);
     if (!m) return false;
     const fromHeader = req.headers.authorization ? bearerToken(req.headers.authorization) : undefined;
-    if (!((fromHeader && sessions.peek(fromHeader)) || (m[5] && sessions.peek(m[5])))) return false;
+    const session = (fromHeader && sessions.peek(fromHeader)) || (m[5] && sessions.peek(m[5]));
+    if (!session) return false;
     const handle = service.peek(m[1]);
-    if (!handle) return false;
+    // Another hospital's slide: the route answers (404), the lane does not.
+    if (!handle || !mayView(handle, session.hospitalIds)) return false;
     const level = Number(m[2]), col = Number(m[3]), row = Number(m[4]);
     const etag = service.dziEtag(handle, level, col, row);
     if (etagMatches(req.headers['if-none-match'], etag)) {

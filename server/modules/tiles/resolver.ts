@@ -1,8 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-/** Maps a slide key from the URL to an absolute file path, or null when there is no such slide. */
-export type SlideResolver = (key: string) => Promise<string | null>;
+/** A slide file and, for slides of the slides table, the hospital it belongs to. */
+export interface ResolvedSlide {
+  file: string;
+  /** Only users of this hospital may read the slide; undefined: anyone with slide_view (demo files by name). */
+  hospitalId?: number;
+}
+
+/** Maps a slide key from the URL to an absolute file path (or a file with its hospital), or null when there is no such slide. */
+export type SlideResolver = (key: string) => Promise<string | ResolvedSlide | null>;
 
 /** Keys are plain file names: no separators, no `..`, nothing hidden; the slides table will replace this later. */
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;

@@ -10,7 +10,7 @@ import { slidesDirResolver, type SlideResolver } from './resolver.js';
 import { cachedSessionResolver, type CachedSessionResolver } from './session-cache.js';
 import type { CachedImage } from './tile-cache.js';
 import { etagMatches, IMMUTABLE, parseDziTilePath, REVALIDATE } from './tile-http.js';
-import { TileService } from './tile-service.js';
+import { mayView, TileService, type SlideHandle } from './tile-service.js';
 
 export interface TileRoutesOptions {
   /** Slide key → absolute file path. Defaults to files under `<dataDir>/slides/`; the slides table will replace it. */
@@ -57,6 +57,13 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
       done(session ? undefined : unauthenticated());
     }, done);
   };
+  // Another hospital's slide answers as if it did not exist.
+  const visible = (request: FastifyRequest, handle: SlideHandle) => {
+    if (!mayView(handle, request.auth!.hospitalIds)) throw new AppError(404, 'slide.not_found');
+    return handle;
+  };
+  const openFor = async (request: FastifyRequest, key: string) => visible(request, await service.open(key));
+
   // Per-tile request logs would drown everything else (a viewer asks for ~50 tiles a second); errors still log.
   const common = { config: { access: 'public' as const, cachedSession: true }, onRequest: requireSession, logLevel: 'warn' as const };
 
@@ -66,7 +73,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
   }, async (request, reply) => {
     const { descriptor } = request.params as { descriptor: string };
     if (!descriptor.endsWith('.dzi')) throw new AppError(404, 'tile.bad_address', { path: descriptor });
-    const handle = await service.open(descriptor.slice(0, -4));
+    const handle = await openFor(request, descriptor.slice(0, -4));
     const etag = `"${handle.slide.identity}-dzi"`;
     reply.header('etag', etag).header('cache-control', REVALIDATE);
     if (matchesEtag(request, etag)) return reply.code(304).send();
@@ -81,7 +88,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
     const address = parseDziTilePath(files, level, tile);
     if (!address) throw new AppError(404, 'tile.bad_address', { path: `${files}/${level}/${tile}` });
     const { key, level: l, col, row } = address;
-    const handle = service.peek(key) ?? (await service.open(key));
+    const handle = visible(request, service.peek(key) ?? (await service.open(key)));
     const etag = service.dziEtag(handle, l, col, row);
     if (matchesEtag(request, etag)) return notModified(reply, etag);
     return sendImage(reply, etag, service.peekDziTile(handle, l, col, row) ?? (await service.dziTile(handle, l, col, row)));
@@ -92,7 +99,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
     schema: { tags: ['tiles'], summary: 'Label, macro or thumbnail image of a slide (name: label | macro | thumbnail), as JPEG', querystring: TOKEN_QUERY },
   }, async (request, reply) => {
     const { slideKey, name } = request.params as { slideKey: string; name: string };
-    const handle = await service.open(slideKey);
+    const handle = await openFor(request, slideKey);
     const etag = `"${handle.slide.identity}-${name.replace(/\W/g, '')}"`;
     if (matchesEtag(request, etag)) return notModified(reply, etag);
     return sendImage(reply, etag, await service.associated(handle, name));
@@ -111,7 +118,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
     schema: { tags: ['tiles'], summary: 'IIIF Image API 3 image information', querystring: TOKEN_QUERY },
   }, async (request, reply) => {
     const { slideKey } = request.params as { slideKey: string };
-    const handle = await service.open(slideKey);
+    const handle = await openFor(request, slideKey);
     const id = `${request.protocol}://${request.host}/api/iiif/${encodeURIComponent(slideKey)}`;
     reply.header('cache-control', REVALIDATE);
     // JSON-LD media type with the IIIF profile, as the specification recommends.
@@ -123,7 +130,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
     schema: { tags: ['tiles'], summary: 'IIIF Image API 3 image request: {region}/{size}/{rotation}/{quality}.{format}', querystring: TOKEN_QUERY },
   }, async (request, reply) => {
     const { slideKey, region, size, rotation, qualityFormat } = request.params as Record<string, string>;
-    const handle = await service.open(slideKey);
+    const handle = await openFor(request, slideKey);
     const iiif = parseIiifRequest(handle.slide.index.width, handle.slide.index.height, region, size, rotation, qualityFormat);
     const etag = service.iiifEtag(handle, iiif);
     if (matchesEtag(request, etag)) return notModified(reply, etag);

@@ -21,7 +21,13 @@ export interface TileServiceOptions {
 export interface SlideHandle {
   slide: OpenedSlide;
   geometry: DziGeometry;
+  /** The slide's hospital (slides table); undefined for files served by name. */
+  hospitalId?: number;
 }
+
+/** Spec §6: a slide is seen by users of its hospital (any of theirs, as its thumbnail is), never by another's. */
+export const mayView = (handle: SlideHandle, hospitalIds: readonly number[]): boolean =>
+  handle.hospitalId === undefined || hospitalIds.includes(handle.hospitalId);
 
 /** What the tile routes need, free of HTTP: find the slide, name each image (ETag), produce it (cached). */
 export class TileService {
@@ -53,8 +59,9 @@ export class TileService {
   }
 
   private async resolve(key: string): Promise<SlideHandle> {
-    const file = await this.options.resolveSlide(key);
-    if (!file) throw new AppError(404, 'slide.not_found');
+    const resolved = await this.options.resolveSlide(key);
+    if (!resolved) throw new AppError(404, 'slide.not_found');
+    const { file, hospitalId } = typeof resolved === 'string' ? { file: resolved, hospitalId: undefined } : resolved;
     let slide: OpenedSlide;
     try {
       slide = await this.store.open(file);
@@ -68,7 +75,7 @@ export class TileService {
       geometry = dziGeometry(slide.index);
       this.geometries.set(slide, geometry);
     }
-    return { slide, geometry };
+    return { slide, geometry, hospitalId };
   }
 
   dziDescriptor({ geometry }: SlideHandle): string {
