@@ -14,7 +14,8 @@ const useStyles = makeStyles({
   drawer: { height: '100%', borderRight: `1px solid ${tokens.colorNeutralStroke2}` },
   header: { height: '38px', display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, paddingInline: tokens.spacingHorizontalM },
   logo: { height: '28px', maxWidth: '40px', objectFit: 'contain' },
-  product: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorBrandForeground1, whiteSpace: 'nowrap' },
+  // A narrow drawer (1440 px and below) must not push the name past its edges: it ends in an ellipsis.
+  product: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorBrandForeground1, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 },
 });
 
 /** Leaves under an entry; deeper levels are flattened because the side menu shows two levels. */
@@ -51,7 +52,7 @@ export function SideMenu({ open }: { open: boolean }) {
       <NavDrawer open={open} type="inline" className={s.drawer} selectedValue={selected} defaultOpenCategories={openCategories} data-testid="side-menu">
         <NavDrawerHeader className={s.header}>
           {user?.hospital_logo ? <img className={s.logo} src={user.hospital_logo} alt="" /> : null}
-          <span className={s.product}>{t('app.name')}</span>
+          <span className={s.product} title={t('app.name')}>{t('app.name')}</span>
         </NavDrawerHeader>
         <NavDrawerBody>
           {items.map((e) =>
