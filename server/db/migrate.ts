@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_slides.js';
 import * as m0005 from './migrations/0005_cases.js';
 import * as m0006 from './migrations/0006_collections.js';
 import * as m0007 from './migrations/0007_slide_format_note.js';
+import * as m0008 from './migrations/0008_slide_sections.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_cases': m0005,
   '0006_collections': m0006,
   '0007_slide_format_note': m0007,
+  '0008_slide_sections': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -267,6 +267,20 @@ export interface CollectionTable {
   created_at: string;
 }
 
+/** A glass slide cut from a case's wax block (block-section, stain), bound to its scanned file once scanned. */
+export interface SlideSectionTable {
+  id: Generated<number>;
+  hospital_id: number;
+  case_id: number;
+  block_number: string;
+  section_number: number;
+  stain: string;
+  label: string | null;
+  slide_id: number | null;
+  created_by: number | null;
+  created_at: string;
+}
+
 export interface Database {
   hospitals: HospitalTable;
   users: UserTable;
@@ -292,4 +306,5 @@ export interface Database {
   cases: CaseTable;
   collection_categories: CollectionCategoryTable;
   collections: CollectionTable;
+  slide_sections: SlideSectionTable;
 }

@@ -8,6 +8,7 @@ import { workingHospital } from '../../resources/hospital-scope.js';
 import { idsInScope } from '../../resources/queries.js';
 import { caseIdByNumber } from '../cases/routes.js';
 import { logSlides } from './section-log.js';
+import { releaseSections } from './sections.js';
 
 const MoveBody = Type.Object({
   ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }),
@@ -34,6 +35,7 @@ export function caseBindingRoutes(app: FastifyInstance, db: Db, def: ResourceDef
 
     const moved = await db.transaction().execute(async (trx) => {
       await trx.updateTable('slides').set({ case_id: caseId, updated_at: new Date().toISOString() }).where('id', 'in', unique).execute();
+      await releaseSections(trx, unique, caseId);
       return trx.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', 'in', unique).execute();
     });
     await logSlides(db, caseId === null ? 'unbind' : 'move', moved, request.auth!, number ?? undefined);

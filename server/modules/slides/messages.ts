@@ -20,4 +20,8 @@ export const slideMessages = {
   'slide.thumb_missing': { 'zh-CN': '该切片没有缩略图', 'en-US': 'This slide has no thumbnail' },
   'slide.use_bind': { 'zh-CN': '切片需先上传文件再绑定，不能直接新建', 'en-US': 'Slides are created by uploading a file and binding it, not directly' },
   'slide.download_link_invalid': { 'zh-CN': '下载链接无效或已过期，请重新点击下载', 'en-US': 'The download link is invalid or has expired; click Download again' },
+  'section.case_required': { 'zh-CN': '请指定病例（病理号或病例 ID）', 'en-US': 'Name the case (pathology number or case id)' },
+  'section.not_found': { 'zh-CN': '切片记录不存在或不属于当前医院', 'en-US': 'The section does not exist or belongs to another hospital' },
+  'section.already_bound': { 'zh-CN': '该切片记录已绑定扫描文件', 'en-US': 'This section already has a scanned file bound' },
+  'section.duplicate': { 'zh-CN': '切片 {{section}} 已存在', 'en-US': 'Section {{section}} already exists' },
 } as const;

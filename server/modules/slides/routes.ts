@@ -19,6 +19,7 @@ import { caseBindingRoutes } from './case-binding.js';
 import { convertedName } from './convert.js';
 import { downloadRoutes } from './download.js';
 import { registerSlide } from './register.js';
+import { sectionForBinding, sectionRoutes } from './sections.js';
 import { logSlides } from './section-log.js';
 
 const BindBody = Type.Object({
@@ -27,6 +28,8 @@ const BindBody = Type.Object({
   /** The case by its number instead of its id (what a technician reads off the slide label). */
   pathology_number: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  /** The glass slide (sectionAdd) this file is the scan of; its case is the slide's case. */
+  section_id: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
@@ -35,9 +38,10 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
   const tags = ['resource:slides'];
 
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
-    const body = request.body as { path: string; case_id?: number | null; pathology_number?: string | null; name?: string };
+    const body = request.body as { path: string; case_id?: number | null; pathology_number?: string | null; name?: string; section_id?: number };
     const hospitalId = workingHospital(request);
-    const caseId = await caseOf(db, hospitalId, body);
+    const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id) : null;
+    const caseId = section ? section.case_id : await caseOf(db, hospitalId, body);
     const source = fromStored(dataDir, body.path);
     const uploads = uploadsCompleteRoot(dataDir);
     const slides = slidesRoot(dataDir);
@@ -69,6 +73,8 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
       case_id: caseId,
       uploaded_by: user.id,
     });
+    // Checked empty above; a concurrent bind of the same section loses the link, not the file.
+    if (section) await db.updateTable('slide_sections').set({ slide_id: id }).where('id', '=', section.id).where('slide_id', 'is', null).execute();
     const row = await getRow(db, def, hooks, id, [hospitalId]);
     await logSlides(db, 'bind', [{ id, name: String(row.name), case_id: (row.case_id as number | null) ?? null, file_path: String(row.file_path) }], user);
     return ok(row);
@@ -104,6 +110,7 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
   });
 
   caseBindingRoutes(app, db, def);
+  sectionRoutes(app, db, def);
   downloadRoutes(app, db, dataDir, def);
 }
 
