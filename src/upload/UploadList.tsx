@@ -64,6 +64,7 @@ function TaskRow({ task }: { task: UploadTask }) {
       <div className={s.row}>
         <Text className={s.name} title={task.name}>{task.name}</Text>
         <Caption1>{formatFileSize(task.size)}</Caption1>
+        {task.pathologyNumber ? <Caption1 data-testid="upload-case">{t('upload.toCase', { number: task.pathologyNumber })}</Caption1> : null}
         {task.state === 'error' ? <Button size="small" appearance="subtle" onClick={() => retryTask(task.id)}>{t('upload.retry')}</Button> : null}
         <Button size="small" appearance="subtle" icon={<DismissRegular />}
           aria-label={finished ? t('upload.dismiss') : t('upload.cancel')} title={finished ? t('upload.dismiss') : t('upload.cancel')}

@@ -17,6 +17,8 @@ export interface UploadTask {
   path?: string;
   /** Translated text of a failed binding call; the upload itself stays a success. */
   bindError?: string;
+  /** The case the file will be bound to, shown on the task. */
+  pathologyNumber?: string;
 }
 
 /** An unfinished upload recorded in dexie local_cache, offered for resuming after a reload. */

@@ -20,6 +20,8 @@ interface Runtime {
   key?: string;
   /** The resume record this file was picked for; its total_md5 must match. */
   expectKey?: string;
+  /** The case the finished file is bound to; none: bound without a case (bound later in the uploaded list). */
+  pathologyNumber?: string;
 }
 
 /** 4xx answers other than timeout and throttling will not get better by sending again. */
@@ -45,12 +47,12 @@ const move = (id: string, event: Parameters<typeof nextState>[1], patch: Record<
   if (state) store().patch(id, { state: nextState(state, event), ...patch });
 };
 
-/** Adds files to the queue; `expectKey` ties a re-picked file to a resume record. */
-export function addFiles(files: Iterable<File>, expectKey?: string): void {
+/** Adds files to the queue; `expectKey` ties a re-picked file to a resume record, `pathologyNumber` names their case. */
+export function addFiles(files: Iterable<File>, expectKey?: string, pathologyNumber?: string): void {
   for (const file of files) {
     const id = `u${Date.now().toString(36)}-${(seq += 1)}`;
-    runtimes.set(id, { file, abort: new AbortController(), expectKey });
-    store().upsert({ id, name: file.name, size: file.size, state: 'waiting', progress: 0 });
+    runtimes.set(id, { file, abort: new AbortController(), expectKey, pathologyNumber });
+    store().upsert({ id, name: file.name, size: file.size, state: 'waiting', progress: 0, pathologyNumber });
     queue.push(id);
   }
   pump();
@@ -136,7 +138,7 @@ async function run(id: string): Promise<void> {
     rt.worker?.terminate();
     move(id, 'succeed', { progress: 100, path });
     await dropResume(key);
-    await bind(id, path);
+    await bind(id, path, rt.pathologyNumber);
   } catch (error) {
     rt.worker?.terminate();
     if (signal.aborted || stateOf(id) === 'stopping') {
@@ -150,9 +152,9 @@ async function run(id: string): Promise<void> {
 }
 
 /** Binds the uploaded file as a slide; a failed binding is shown on the task, the upload stays a success. */
-async function bind(id: string, path: string): Promise<void> {
+async function bind(id: string, path: string, pathologyNumber?: string): Promise<void> {
   try {
-    await api.post('/data/kfb/bind', { path }, { silent: true });
+    await api.post('/data/kfb/bind', pathologyNumber ? { path, pathology_number: pathologyNumber } : { path }, { silent: true });
     for (const listener of completeListeners) listener(path);
     window.dispatchEvent(new CustomEvent('dsms:slides-changed', { detail: { path } }));
     // Spec §4: bound, the list refreshes and the task goes.

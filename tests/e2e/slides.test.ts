@@ -256,4 +256,37 @@ describe('slide pages in Chromium', () => {
     expect(pageErrors).toEqual([]);
     await page.close();
   });
+
+  it('binds at upload time to the pathology number typed on the upload page; an unknown number uploads nothing', async () => {
+    const file = path.join(dir, 'e2e-slide-direct.tiff');
+    await generateDemoSlide({ out: file, width: 1600, height: 1200, seed: 13 });
+    for (const lang of ['en-US', 'zh-CN'] as const) {
+      const text = lang === 'en-US' ? enUS : zhCN;
+      const page = await open('technician', 'dsms-demo', lang);
+      await page.goto(`${server.url}/manage/slide/upload`);
+      await page.getByTestId('dss-upload').waitFor();
+      if (lang === 'en-US') {
+        await page.getByTestId('upload-case-number').fill('NOPE-77');
+        await page.getByTestId('upload-input').setInputFiles(file);
+        await page.getByText(text.upload.caseUnknown.replace('{{number}}', 'NOPE-77')).waitFor();
+        expect(await page.getByTestId('upload-task').count()).toBe(0);
+        await shot(page, 'slides-upload-case-unknown-en-US');
+        await page.close();
+        continue;
+      }
+      await page.getByTestId('upload-case-number').fill('P2026-00002');
+      await page.getByTestId('upload-input').setInputFiles(file);
+      const task = page.getByTestId('upload-task');
+      await task.getByTestId('upload-case').waitFor();
+      expect(await task.getByTestId('upload-case').textContent()).toBe('→ P2026-00002');
+      await shot(page, 'slides-upload-case-zh-CN');
+      await expect.poll(() => task.getAttribute('data-state'), { timeout: 60_000 }).toBe('success');
+      await task.waitFor({ state: 'detached', timeout: 20_000 });
+      await page.goto(`${server.url}/manage/slide/library`);
+      const row = rowOf(page, 'e2e-slide-direct');
+      await row.waitFor();
+      await poll(() => row.locator('td[data-column="pathology_number"]').textContent()).toBe('P2026-00002');
+      await page.close();
+    }
+  });
 });
