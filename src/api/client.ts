@@ -13,6 +13,8 @@ declare module 'axios' {
     allowMultiple?: boolean;
     /** Do not toast failures; the caller shows them (login endpoints, spec §8). */
     silent?: boolean;
+    /** false: only the working hospital's rows even while show-all-data is on (a choice that must be made there). */
+    showAllData?: boolean;
   }
 }
 
@@ -37,7 +39,7 @@ api.interceptors.request.use((config: InternalAxiosRequestConfig) => {
   const { token, showAllData } = useSession.getState();
   if (token) config.headers.set('Authorization', `Bearer ${token}`);
   // Spec §6: with the header's switch on, hospital-scoped resources answer for all the user's hospitals.
-  if (showAllData) config.headers.set('X-Show-All-Data', '1');
+  if (showAllData && config.showAllData !== false) config.headers.set('X-Show-All-Data', '1');
   config.headers.set('User-Language', i18n.language);
   return config;
 });

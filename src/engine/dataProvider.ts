@@ -22,7 +22,7 @@ export class EnvelopeError extends Error {
 }
 
 export interface DataProvider {
-  getList(resource: ResourceRef, request: ListRequest, config?: { signal?: AbortSignal }): Promise<ListResult>;
+  getList(resource: ResourceRef, request: ListRequest, config?: { signal?: AbortSignal; showAllData?: boolean }): Promise<ListResult>;
   getCount(resource: ResourceRef, request: Omit<ListRequest, 'page' | 'page_size'>, config?: { signal?: AbortSignal }): Promise<Record<string, number>>;
   getOne(resource: ResourceRef, id: Id): Promise<Row>;
   create(resource: ResourceRef, body: Row): Promise<Row>;
@@ -56,8 +56,8 @@ export const httpDataProvider: DataProvider = {
     const url = resourceUrl(resource.route, '/lists');
     // Long filters go in a POST body with the same names (spec §7).
     const call = queryLength(request) > MAX_GET_QUERY
-      ? api.post(url, request, { signal: config?.signal, allowMultiple: true })
-      : api.get(url, { params: request, signal: config?.signal });
+      ? api.post(url, request, { signal: config?.signal, allowMultiple: true, showAllData: config?.showAllData })
+      : api.get(url, { params: request, signal: config?.signal, showAllData: config?.showAllData });
     return asList(await envelope(call));
   },
   async getCount(resource, request, config) {

@@ -15,16 +15,17 @@ const cacheKey = (name: string, scope: (typeof SCOPES)[number]) => `${name}|${sc
 
 /**
  * Rows of a resource as options: GET `${route}/lists?page_size=1000`, label and value columns from GET /api/resources.
- * Cached per show-all-data state, since the answer differs with the switch on.
+ * Cached per show-all-data state, since the answer differs with the switch on; `workingHospital` ignores the switch.
  */
-function loadResourceOptions(name: string): Promise<EnumOption[]> {
-  const key = cacheKey(name, useSession.getState().showAllData ? 'all' : 'one');
+function loadResourceOptions(name: string, workingHospital = false): Promise<EnumOption[]> {
+  const all = useSession.getState().showAllData && !workingHospital;
+  const key = cacheKey(name, all ? 'all' : 'one');
   let p = resourceCache.get(key);
   if (!p) {
     p = (async () => {
       const res = (await loadResources()).find((r) => r.name === name);
       if (!res) return [];
-      const list = await httpDataProvider.getList(res, { page: 1, page_size: 1000 });
+      const list = await httpDataProvider.getList(res, { page: 1, page_size: 1000 }, { showAllData: all });
       const labelKey = res.optionLabel ?? 'name';
       const valueKey = res.optionValue ?? 'id';
       return list.data.map((row) => ({ value: row[valueKey], label: String(row[labelKey] ?? row[valueKey] ?? '') }));
@@ -54,7 +55,8 @@ export function useEnums(): Enums {
 }
 
 /** Options from an enum name, `resource:<name>`, or an inline list, labels resolved to the current language. */
-export function useChoices(source: string | SearchOption[] | undefined): Choice[] {
+/** `workingHospital`: resource options of the hospital the user works in, whatever the show-all-data switch says. */
+export function useChoices(source: string | SearchOption[] | undefined, workingHospital = false): Choice[] {
   const preload = usePreload();
   const { label } = useLabel();
   const enums = useEnums();
@@ -65,9 +67,9 @@ export function useChoices(source: string | SearchOption[] | undefined): Choice[
   useEffect(() => {
     if (!isResource || preloaded) return;
     let live = true;
-    loadResourceOptions((source as string).slice(RESOURCE.length)).then((r) => live && setRows(r)).catch(() => {});
+    loadResourceOptions((source as string).slice(RESOURCE.length), workingHospital).then((r) => live && setRows(r)).catch(() => {});
     return () => { live = false; };
-  }, [source, isResource, preloaded, showAllData]);
+  }, [source, isResource, preloaded, showAllData, workingHospital]);
   return useMemo(() => {
     const raw: EnumOption[] = Array.isArray(source) ? source : isResource ? rows : typeof source === 'string' ? enums[source] ?? [] : [];
     return raw.map((o) => ({ value: o.value, label: label(o.label), color: o.color }));

@@ -14,8 +14,8 @@ interface Ask {
 function PromptHost({ ask, onDone }: { ask: Ask; onDone(done: boolean): void }) {
   const { label } = useLabel();
   const { prompt } = ask.action;
-  const choices = useChoices(prompt.options);
-  // With show-all-data on, two hospitals may share a value (a pathology number): offer it once.
+  // An action acts in the working hospital (a slide is bound to a case of its own hospital), so its choices come from there.
+  const choices = useChoices(prompt.options, true);
   const options = useMemo(() => [...new Map(choices.map((c) => [String(c.value), { value: String(c.value), label: c.label }])).values()], [choices]);
   return (
     <PromptDialog open title={label(ask.action.label)} label={label(prompt.label)} options={options} required={prompt.required}
