@@ -30,7 +30,9 @@ export function connect(opts: DbOptions): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  // FULL: a commit reaches the disk before it is answered. NORMAL would keep WAL commits in the page cache until
+  // a checkpoint, and a power cut could take back writes the user was told were saved.
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: opts.log });
