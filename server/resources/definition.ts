@@ -24,7 +24,15 @@ export interface VirtualDef {
   filter: true;
   /** Part of the keyword search, as a column's `search`. */
   search?: boolean;
-  via: { table: string; key: string; column: string; local?: string };
+  via: VirtualHop & { local?: string };
+}
+
+/** One join of a virtual column: rows of `table` whose `column` matches, answered by `key`; `then` joins further. */
+export interface VirtualHop {
+  table: string;
+  key: string;
+  column: string;
+  then?: VirtualHop;
 }
 
 export interface ResourceDef {
@@ -73,7 +81,9 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   if (!def.columns?.id) bad('an id column is required');
   for (const col of [...Object.keys(def.columns), ...Object.keys(def.virtual ?? {})]) if (!IDENT.test(col)) bad(`bad column name ${col}`);
   for (const v of Object.values(def.virtual ?? {})) {
-    if (![v.via.table, v.via.key, v.via.column].every((x) => IDENT.test(x))) bad('bad virtual join');
+    for (let hop: VirtualHop | undefined = v.via; hop; hop = hop.then) {
+      if (![hop.table, hop.key, hop.column].every((x) => IDENT.test(x))) bad('bad virtual join');
+    }
     if (v.via.local !== undefined && !def.columns[v.via.local]) bad(`virtual join: ${v.via.local} is not a column`);
   }
   const needed = def.readOnly ? (['list', 'read'] as const) : (['list', 'read', 'create', 'update', 'delete'] as const);

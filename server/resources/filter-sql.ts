@@ -1,8 +1,8 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { invertOperator, type FilterCondition, type Operator } from '../../src/core/filters.js';
 import { AppError } from '../http/errors.js';
 import { coerceValue } from './coerce.js';
-import type { ColumnType, ResourceDef } from './definition.js';
+import type { ColumnType, ResourceDef, VirtualHop } from './definition.js';
 
 type EB = ExpressionBuilder<any, any>;
 
@@ -34,9 +34,11 @@ function leaf(eb: EB, c: FilterCondition, def: ResourceDef, pg: boolean, except:
 
   if (virtual) {
     // "has a role that matches", computed in the join table; except means "has none that matches".
-    const inner = eb.selectFrom(virtual.via.table).select(virtual.via.key)
-      .where((ib) => compare(ib, eb.ref(`${virtual.via.table}.${virtual.via.column}`) as never, op, c.value, column, type, pg));
-    return negateIf(eb, eb(`${def.table}.${virtual.via.local ?? 'id'}`, 'in', inner), except);
+    // A `then` hop goes one table further (a collected slide's case): nested IN, innermost table compared.
+    const matching = (hop: VirtualHop): SelectQueryBuilder<any, any, any> => eb.selectFrom(hop.table).select(hop.key).where((ib) => (hop.then
+      ? ib(`${hop.table}.${hop.column}`, 'in', matching(hop.then))
+      : compare(ib, eb.ref(`${hop.table}.${hop.column}`) as never, op, c.value, column, type, pg)));
+    return negateIf(eb, eb(`${def.table}.${virtual.via.local ?? 'id'}`, 'in', matching(virtual.via)), except);
   }
   return compare(eb, eb.ref(`${def.table}.${column}`) as never, except ? invertOperator(op) : op, c.value, column, type, pg);
 }

@@ -179,6 +179,11 @@ describe.each(databases)('collections [%s]', (kind) => {
     // The keyword box finds a favourite by its slide's name or its remark.
     expect((await itemsOf(primary, `&search=${encodeURIComponent('复习')}`)).total).toBe(1);
     expect((await itemsOf(primary, '&search=s1')).data.map((r: { slide_id: number }) => r.slide_id)).toEqual([slides.s1]);
+    // ...and by its slide's case: pathology number and patient, two joins away.
+    expect((await itemsOf(primary, '&search=P2026-00001')).data.map((r: { slide_id: number }) => r.slide_id)).toEqual([slides.s1]);
+    expect((await itemsOf(primary, `&search=${encodeURIComponent('张伟')}`)).data.map((r: { slide_id: number }) => r.slide_id)).toEqual([slides.s1]);
+    const byNumber = encodeURIComponent(JSON.stringify([{ column: 'pathology_number', operator: '=', value: 'P2026-00001', condition: 'except' }]));
+    expect((await itemsOf(primary, `&filter=${byNumber}`)).data.map((r: { slide_id: number }) => r.slide_id)).toEqual([slides.s2]);
 
     const long = await call(app, 'PATCH', `${ITEMS}/update/${s2.id}`, { token: primary, lang: 'en-US', payload: { remark: 'x'.repeat(501) } });
     expect(long.statusCode).toBe(422);
