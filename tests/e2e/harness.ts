@@ -51,3 +51,17 @@ export async function signIn(page: Page, url: string, username: string, password
   await page.locator('input[name=password]').fill(password);
   await page.locator('button[type=submit]').click();
 }
+
+/**
+ * Sends a file through the slide upload page as a person would, and waits until it is bound: the task leaves the
+ * floating list by itself (a binding error would stay on it). `pathologyNumber` is typed on the page first.
+ */
+export async function uploadThroughPage(page: Page, url: string, file: string, pathologyNumber?: string): Promise<void> {
+  await page.goto(`${url}/manage/slide/upload`);
+  await page.getByTestId('dss-upload').waitFor();
+  if (pathologyNumber) await page.getByTestId('upload-case-number').fill(pathologyNumber);
+  await page.getByTestId('upload-input').setInputFiles(file);
+  const task = page.getByTestId('upload-task');
+  await page.waitForFunction(() => document.querySelector('[data-testid=upload-task]')?.getAttribute('data-state') === 'success', undefined, { timeout: 60_000 });
+  await task.waitFor({ state: 'detached', timeout: 20_000 });
+}

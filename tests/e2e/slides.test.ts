@@ -7,7 +7,7 @@ import { caseMessages } from '../../server/modules/cases/messages.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signIn, startServer, uploadThroughPage } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 /** The labels the page schemas give (schemas/pages/DssUploaded.json, SlideLibrary.json). */
@@ -60,14 +60,7 @@ describe('slide pages in Chromium', () => {
   const tab = (page: Page, key: string) => page.getByTestId('list-tabs').locator(`[data-tab="${key}"]`);
 
   /** Through the upload page, as a person would; the upload binds the file as a slide without a case. */
-  async function upload(page: Page, file: string) {
-    await page.goto(`${server.url}/manage/slide/upload`);
-    await page.getByTestId('dss-upload').waitFor();
-    await page.getByTestId('upload-input').setInputFiles(file);
-    const task = page.getByTestId('upload-task');
-    await expect.poll(() => task.getAttribute('data-state'), { timeout: 60_000 }).toBe('success');
-    await task.waitFor({ state: 'detached', timeout: 20_000 });
-  }
+  const upload = (page: Page, file: string) => uploadThroughPage(page, server.url, file);
 
   /** The prompt refuses an empty value with the page's message, shows the server's message for an unknown number, then binds. */
   async function answerPrompt(page: Page, lang: Lang, shotName: string) {

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
 import enUS from '../../src/i18n/locales/en-US.json';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signIn, startServer, uploadThroughPage } from './harness.js';
 
 /** Spec §2, §4, §7: the slide upload page sends a file in 2 MiB chunks and the floating list shows it uploaded. */
 describe('slide upload in Chromium', () => {
@@ -86,13 +86,7 @@ describe('slide upload in Chromium', () => {
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await signIn(page, server.url, 'technician', 'dsms-demo');
     await page.getByTestId('dashboard').waitFor();
-    await page.goto(`${server.url}/manage/slide/upload`);
-    await page.getByTestId('dss-upload').waitFor();
-    await page.getByTestId('upload-input').setInputFiles(file);
-    const task = page.getByTestId('upload-task');
-    await expect.poll(() => task.getAttribute('data-state'), { timeout: 60_000 }).toBe('success');
-    // Bound: the task leaves the list by itself (a binding error would stay on it).
-    await task.waitFor({ state: 'detached', timeout: 20_000 });
+    await uploadThroughPage(page, server.url, file);
 
     await page.goto(`${server.url}/manage/slide/library`);
     const row = page.getByTestId('list-page').getByRole('row').filter({ hasText: 'e2e-demo-slide' });
