@@ -3,9 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
-import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /** Spec §3 Case, §6 hospital scope and show-all-data, §7 get_id_by_number, and slides bound to cases. */
 describe.each(databases)('cases and slide binding [%s]', (kind) => {
@@ -26,7 +25,7 @@ describe.each(databases)('cases and slide binding [%s]', (kind) => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-cases-'));
     h = await startApp(kind);
-    app = await buildApp({ db: h.db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir }, logger: false });
+    app = await testApp(h.db, { dataDir });
     await app.ready();
     [admin, technician, registrar, clinician] = await Promise.all(['admin', 'technician', 'registrar', 'clinician'].map((u) => tokenFor(app, u)));
     hospitals = await h.db.selectFrom('hospitals').select(['id', 'code']).orderBy('id').execute();
@@ -191,7 +190,7 @@ describe.each(databases)('cases and slide binding [%s]', (kind) => {
     expect((await call(app, 'GET', url, { token: technician })).statusCode).toBe(200);
     await h.db.updateTable('slides').set({ hospital_id: hospitals[1].id }).where('id', '=', id).execute();
     // The resolver remembers a slide for 5 s: a fresh app sees the move at once.
-    const fresh = await buildApp({ db: h.db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir }, logger: false });
+    const fresh = await testApp(h.db, { dataDir });
     try {
       const [tech, adm] = await Promise.all([tokenFor(fresh, 'technician'), tokenFor(fresh, 'admin')]);
       expect((await call(fresh, 'GET', url, { token: tech })).statusCode).toBe(404);

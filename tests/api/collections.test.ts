@@ -3,10 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
 import { seedPermissions } from '../../server/db/seed/demo.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
-import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
+import { call, databases, startApp, testApp, tokenFor, userId, type Harness } from './harness.js';
 
 const CATEGORIES = '/api/collection/categories';
 const ITEMS = '/api/collection/items';
@@ -38,7 +37,7 @@ describe.each(databases)('collections [%s]', (kind) => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-collections-'));
     h = await startApp(kind);
-    app = await buildApp({ db: h.db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir }, logger: false });
+    app = await testApp(h.db, { dataDir });
     await app.ready();
     [primary, auditor, technician, admin] = await Promise.all(['primary', 'auditor', 'technician', 'admin'].map((u) => tokenFor(app, u)));
     primaryId = await userId(h.db, 'primary');

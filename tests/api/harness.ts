@@ -2,7 +2,7 @@ import { constants, publicEncrypt, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql, type LogConfig } from 'kysely';
 import pg from 'pg';
-import { buildApp } from '../../server/app.js';
+import { buildApp, type AppOptions } from '../../server/app.js';
 import { connect, type Db } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { DEMO_PASSWORDS, seed } from '../../server/db/seed/demo.js';
@@ -40,7 +40,7 @@ export async function startApp(kind: string, opts: { log?: LogConfig } = {}): Pr
   }
   await migrateToLatest(db, kind === 'postgres' ? pgSchemaName : undefined);
   await seed(db, true);
-  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn' }, logger: false });
+  const app = await testApp(db);
   await app.ready();
   return {
     app,
@@ -51,6 +51,11 @@ export async function startApp(kind: string, opts: { log?: LogConfig } = {}): Pr
       await db.destroy();
     },
   };
+}
+
+/** The app as main.ts builds it, quiet, without a built site; `config` adds a data dir or limits. Not yet ready. */
+export function testApp(db: Db, config: Partial<AppOptions['config']> = {}): Promise<FastifyInstance> {
+  return buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', ...config }, logger: false });
 }
 
 export interface Sealed { key_id: string; password: string }

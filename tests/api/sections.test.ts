@@ -3,9 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
-import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /** Spec §3 slide section (paraffin), §7 POST data/kfb/sectionAdd: glass slides of a case, each bound to its scan. */
 describe.each(databases)('slide sections [%s]', (kind) => {
@@ -28,7 +27,7 @@ describe.each(databases)('slide sections [%s]', (kind) => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-sections-'));
     h = await startApp(kind);
-    app = await buildApp({ db: h.db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir }, logger: false });
+    app = await testApp(h.db, { dataDir });
     await app.ready();
     [technician, registrar, admin] = await Promise.all(['technician', 'registrar', 'admin'].map((u) => tokenFor(app, u)));
     await generateDemoSlide({ out: path.join(dataDir, 'tpl.tiff'), width: 600, height: 400, tileSize: 256, seed: 8, slideId: 'SEC-8' });

@@ -5,11 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { buildApp } from '../../server/app.js';
 import { writeKfbSlide, type KfbWriteResult } from '../../server/modules/slides/demo-slide/kfb-writer.js';
 import { writeOmeTiff, type OmeWriteResult } from '../../server/modules/slides/demo-slide/ome-writer.js';
 import { readSlideIndex } from '../../server/modules/tiles/tiff/levels.js';
-import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /**
  * Every slide format the ingest reads or converts, bound the way a finished upload is, then served:
@@ -80,7 +79,7 @@ describe.each(databases)('slide formats [%s]', (kind) => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-formats-'));
     h = await startApp(kind);
-    app = await buildApp({ db: h.db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir }, logger: false });
+    app = await testApp(h.db, { dataDir });
     await app.ready();
     admin = await tokenFor(app, 'admin');
   });

@@ -4,9 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
 import { generateDemoSlide, type DemoSlideResult } from '../../server/modules/slides/demo-slide/generate.js';
-import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /** One generated slide, copied per suite to where a finished upload leaves its file. */
 let template: DemoSlideResult;
@@ -39,7 +38,7 @@ describe.each(databases)('slides [%s]', (kind) => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-slides-'));
     h = await startApp(kind);
-    app = await buildApp({ db: h.db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir }, logger: false });
+    app = await testApp(h.db, { dataDir });
     await app.ready();
     [admin, registrar] = await Promise.all([tokenFor(app, 'admin'), tokenFor(app, 'registrar')]);
     const created = await call(app, 'POST', '/api/pathology/store', { token: admin, payload: { pathology_number: 'S-2026-042', patient_name: '测试', case_type: 'routine' } });

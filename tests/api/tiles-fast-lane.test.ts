@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
 import { translate } from '../../server/i18n/translate.js';
 import { hashToken } from '../../server/modules/auth/tokens.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
@@ -14,7 +13,7 @@ import { slidesDirResolver } from '../../server/modules/tiles/resolver.js';
 import { cachedSessionResolver } from '../../server/modules/tiles/session-cache.js';
 import { TileService } from '../../server/modules/tiles/tile-service.js';
 import { sessionFromToken } from '../../server/modules/users/queries.js';
-import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /**
  * The tile fast lane (server/modules/tiles/fast-lane.ts) answers cached tiles before Fastify's router. It only
@@ -53,7 +52,7 @@ describe.each(databases)('tile fast lane [%s]', (kind) => {
   let base: string;
   beforeAll(async () => {
     h = await startApp(kind);
-    app = await buildApp({ db: h.db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir: dir }, logger: false });
+    app = await testApp(h.db, { dataDir: dir });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     token = await tokenFor(app, 'admin');
   });

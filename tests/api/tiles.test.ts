@@ -5,11 +5,10 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app.js';
 import { translate } from '../../server/i18n/translate.js';
 import { generateDemoSlide, type DemoSlideResult } from '../../server/modules/slides/demo-slide/generate.js';
 import { mulberry32 } from '../../server/modules/slides/demo-slide/random.js';
-import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /**
  * Tiles are checked against an independent reading of the same file: libvips (through sharp) decodes
@@ -43,7 +42,7 @@ describe.each(databases)('tiles [%s]', (kind) => {
   beforeAll(async () => {
     h = await startApp(kind);
     // A second app on the harness database, pointed at this suite's slide folder.
-    app = await buildApp({ db: h.db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir: dir }, logger: false });
+    app = await testApp(h.db, { dataDir: dir });
     await app.ready();
     token = await tokenFor(app, 'admin');
   });

@@ -4,6 +4,7 @@ import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../resources/hospital-scope.js';
+import { caseIdByNumber } from './lookup.js';
 
 /** Spec §7 common: GET /pathology/get_id_by_number/{number}: a pathology number typed or scanned, to its case. */
 export function caseRoutes(app: FastifyInstance, db: Db): void {
@@ -21,12 +22,4 @@ export function caseRoutes(app: FastifyInstance, db: Db): void {
     if (id === null) throw new AppError(404, 'case.not_found_by_number', { number });
     return ok({ id });
   });
-}
-
-/** The case with this number in the hospital, or null; `notFrozen` skips frozen-section cases. */
-export async function caseIdByNumber(db: Db, hospitalId: number, number: string, notFrozen = false): Promise<number | null> {
-  let q = db.selectFrom('cases').select('id').where('hospital_id', '=', hospitalId).where('pathology_number', '=', number);
-  if (notFrozen) q = q.where('case_type', '<>', 'frozen');
-  const row = await q.executeTakeFirst();
-  return row ? row.id : null;
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import { workingHospital } from '../../resources/hospital-scope.js';
 import { idsInScope } from '../../resources/queries.js';
-import { caseIdByNumber } from '../cases/routes.js';
+import { namedCase } from '../cases/lookup.js';
 import { logSlides } from './section-log.js';
 import { releaseSections } from './sections.js';
 
@@ -30,8 +30,7 @@ export function caseBindingRoutes(app: FastifyInstance, db: Db, def: ResourceDef
     const unique = [...new Set(ids)];
     if ((await idsInScope(db, def, unique, [hospitalId])).length !== unique.length) throw new AppError(404, 'slide.not_found');
     const number = raw?.trim() || null;
-    const caseId = number === null ? null : await caseIdByNumber(db, hospitalId, number);
-    if (number !== null && caseId === null) throw new AppError(404, 'case.not_found_by_number', { number });
+    const caseId = await namedCase(db, hospitalId, { pathology_number: number });
 
     const moved = await db.transaction().execute(async (trx) => {
       await trx.updateTable('slides').set({ case_id: caseId, updated_at: new Date().toISOString() }).where('id', 'in', unique).execute();

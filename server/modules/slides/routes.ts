@@ -14,7 +14,7 @@ import { sessionFromToken } from '../users/queries.js';
 import { moveInto } from './move-file.js';
 import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteRoot } from './paths.js';
 import { hospitalScope, workingHospital } from '../../resources/hospital-scope.js';
-import { caseIdByNumber } from '../cases/routes.js';
+import { namedCase } from '../cases/lookup.js';
 import { caseBindingRoutes } from './case-binding.js';
 import { convertedName } from './convert.js';
 import { downloadRoutes } from './download.js';
@@ -41,7 +41,7 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
     const body = request.body as { path: string; case_id?: number | null; pathology_number?: string | null; name?: string; section_id?: number };
     const hospitalId = workingHospital(request);
     const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id) : null;
-    const caseId = section ? section.case_id : await caseOf(db, hospitalId, body);
+    const caseId = section ? section.case_id : await namedCase(db, hospitalId, body);
     const source = fromStored(dataDir, body.path);
     const uploads = uploadsCompleteRoot(dataDir);
     const slides = slidesRoot(dataDir);
@@ -112,20 +112,6 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
   caseBindingRoutes(app, db, def);
   sectionRoutes(app, db, def);
   downloadRoutes(app, db, dataDir, def);
-}
-
-/** The case a bound slide goes to: by id or by pathology number, and only a case of the user's hospital. */
-async function caseOf(db: Db, hospitalId: number, body: { case_id?: number | null; pathology_number?: string | null }): Promise<number | null> {
-  const number = body.pathology_number?.trim();
-  if (number) {
-    const id = await caseIdByNumber(db, hospitalId, number);
-    if (id === null) throw new AppError(404, 'case.not_found_by_number', { number });
-    return id;
-  }
-  if (!body.case_id) return null;
-  const found = await db.selectFrom('cases').select('id').where('id', '=', body.case_id).where('hospital_id', '=', hospitalId).executeTakeFirst();
-  if (!found) throw new AppError(404, 'case.not_found');
-  return found.id;
 }
 
 async function requireSlideView(db: Db, request: FastifyRequest): Promise<void> {

@@ -7,7 +7,7 @@ import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { hospitalScope, workingHospital } from '../../resources/hospital-scope.js';
 import type { ResourceDef } from '../../resources/definition.js';
-import { caseIdByNumber } from '../cases/routes.js';
+import { namedCase } from '../cases/lookup.js';
 import { thumbUrl } from './hooks.js';
 
 const SectionInput = Type.Object({
@@ -33,7 +33,8 @@ export function sectionRoutes(app: FastifyInstance, db: Db, slidesDef: ResourceD
   app.post('/api/data/kfb/sectionAdd', { config: { access: { permission: 'case_production' } }, schema: { tags, body: AddBody } }, async (request) => {
     const body = request.body as AddBody;
     const hospitalId = workingHospital(request);
-    const caseId = await caseFor(db, hospitalId, body);
+    const caseId = await namedCase(db, hospitalId, body);
+    if (caseId === null) throw new AppError(422, 'section.case_required');
     const now = new Date().toISOString();
     const ids = await db.transaction().execute(async (trx) => {
       const created: number[] = [];
@@ -62,19 +63,6 @@ export function sectionRoutes(app: FastifyInstance, db: Db, slidesDef: ResourceD
     const scope = hospitalScope(slidesDef, request) ?? [];
     return ok(await sectionRows(db, (q) => q.where('slide_sections.case_id', '=', caseId).where('slide_sections.hospital_id', 'in', scope)));
   });
-}
-
-async function caseFor(db: Db, hospitalId: number, body: AddBody): Promise<number> {
-  const number = body.pathology_number?.trim();
-  if (number) {
-    const id = await caseIdByNumber(db, hospitalId, number);
-    if (id === null) throw new AppError(404, 'case.not_found_by_number', { number });
-    return id;
-  }
-  if (!body.case_id) throw new AppError(422, 'section.case_required');
-  const found = await db.selectFrom('cases').select('id').where('id', '=', body.case_id).where('hospital_id', '=', hospitalId).executeTakeFirst();
-  if (!found) throw new AppError(404, 'case.not_found');
-  return found.id;
 }
 
 async function nextNumber(trx: Kysely<Database>, caseId: number, block: string): Promise<number> {

@@ -1,14 +1,13 @@
 import { Checkbox, Spinner, makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { ImageOff24Regular } from '@fluentui/react-icons';
-import type { RowSelectionState } from '@tanstack/react-table';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CardColumns } from '../../core/cardFields';
-import type { ColumnSchema } from '../../core/pageSchema';
 import { withToken } from '../../core/tokenUrl';
 import { useSession } from '../../store/session';
 import { useLabel } from '../../widgets/useLabel';
 import type { Row } from '../dataProvider';
+import type { RowsViewProps } from './DataTable';
 
 /** Cards at least this wide; as many columns as fit (a responsive grid without breakpoints). */
 const CARD_MIN_WIDTH = 240;
@@ -41,15 +40,8 @@ const useStyles = makeStyles({
   overlay: { position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', backgroundColor: tokens.colorNeutralBackgroundAlpha, zIndex: 1 },
 });
 
-export interface CardGridProps {
+export interface CardGridProps extends RowsViewProps {
   card: CardColumns;
-  rows: Row[];
-  rowKey: string;
-  loading?: boolean;
-  selectable?: boolean;
-  selection: RowSelectionState;
-  onSelectionChange(next: RowSelectionState): void;
-  renderCell(column: ColumnSchema, row: Row): ReactNode;
   /** The row's actions, at the foot of its card. */
   actions?(row: Row): ReactNode;
 }

@@ -56,22 +56,26 @@ const useStyles = makeStyles({
   expander: { minWidth: '20px', width: '20px', height: '20px', padding: 0 },
 });
 
-export interface DataTableProps {
-  columns: ColumnSchema[];
-  /** The user's order and visibility (every column, hidden ones included). */
-  prefs: ColumnPref[];
+/** What every layout of a list page (table, cards) is given: the rows, their selection and how a cell looks. */
+export interface RowsViewProps {
   rows: Row[];
   rowKey: string;
   loading?: boolean;
   selectable?: boolean;
   selection: RowSelectionState;
   onSelectionChange(next: RowSelectionState): void;
+  renderCell(column: ColumnSchema, row: Row): ReactNode;
+}
+
+export interface DataTableProps extends RowsViewProps {
+  columns: ColumnSchema[];
+  /** The user's order and visibility (every column, hidden ones included). */
+  prefs: ColumnPref[];
   sortBy: Record<string, 'asc' | 'desc'>;
   onSortChange(next: Record<string, 'asc' | 'desc'>): void;
   tree?: boolean;
   reorder?: boolean;
   onReorder?(fromKey: string, toKey: string): void;
-  renderCell(column: ColumnSchema, row: Row): ReactNode;
   /** The actions column, pinned right. */
   actions?: { width: number; render(row: Row): ReactNode };
 }
