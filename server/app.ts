@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -9,8 +9,11 @@ import type { Db } from './db/connect.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { serverWithFastLanes, type FastLane } from './http/fast-lanes.js';
 import { registerGuard } from './http/guard.js';
+import { IMAGE_COOKIE, registerImageCookie } from './http/image-cookie.js';
+import { logSerializers } from './http/log-serializers.js';
 import { registerOperationLog } from './http/operation-log.js';
 import { registerStaticSite } from './http/static-site.js';
+import { registerSecurityHeaders, SWAGGER_UI_POLICY } from './http/security-headers.js';
 import './http/types.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { commonRoutes } from './modules/common/routes.js';
@@ -23,6 +26,9 @@ import { schemaRoutes } from './modules/schemas/routes.js';
 import { SchemaStore } from './modules/schemas/store.js';
 import { loadResources } from './resources/definition.js';
 import { resourceRoutes } from './resources/routes.js';
+import { reportingWrites } from './resources/hooks/reporting.js';
+import { rolesHooks } from './resources/hooks/roles.js';
+import { usersHooks } from './resources/hooks/users.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
 import path from 'node:path';
@@ -38,54 +44,81 @@ import { userRoutes } from './modules/users/routes.js';
 
 export interface AppOptions {
   db: Db;
-  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb'>>;
+  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute'>>;
   logger?: boolean;
+  /** Where the request log goes instead of stdout (tests read it); turns the log on. */
+  logStream?: { write(line: string): void };
 }
 
 const parseQuery = (s: string): Record<string, unknown> =>
   s.includes('[') || s.includes('%5B') || s.includes('%5b') ? (qsParse(s, { arrayLimit: 1000, depth: 5 }) as Record<string, unknown>) : { ...querystring.parse(s) };
 
 /** Builds the whole HTTP app; tests call this with app.inject, main.ts listens. */
-export async function buildApp({ db, config, logger = true }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, logger = true, logStream }: AppOptions): Promise<FastifyInstance> {
   const fastLanes: FastLane[] = [];
+  // Serializers keep tokens out of logged URLs and errors (log-serializers.ts).
+  const logging: FastifyServerOptions['logger'] = logger || logStream
+    ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: logSerializers, ...(logStream ? { stream: logStream } : {}) }
+    : false;
   const app = Fastify({
     serverFactory: serverWithFastLanes(fastLanes),
-    logger: logger ? { level: config.logLevel, redact: ['req.headers.authorization'] } : false,
-    trustProxy: true,
+    logger: logging,
+    // Off unless configured: with nothing in front, X-Forwarded-For would let a client choose its logged address.
+    trustProxy: config.trustProxy ?? false,
     bodyLimit: 10 * 1024 * 1024,
-    // The spec's GET arrays come as a[0]=x&a[1]=y; qs reads them back as arrays. Plain strings (every
-    // `?token=` tile) skip it: qs costs ~16 µs a request on the tile hot path.
+    // The spec's GET arrays come as a[0]=x&a[1]=y; qs reads them back as arrays. Plain strings skip it:
+    // qs costs ~16 µs a request on the tile hot path.
     routerOptions: { querystringParser: parseQuery },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // First, so every answer gets the headers, plugins' and errors' included.
+  registerSecurityHeaders(app, config.frameSources);
 
   await app.register(swagger, {
     openapi: {
       info: { title: 'DSMS API', version: '0.1.0', description: 'Digital pathology slide and case management' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // Set at login, read only by the GET image routes (image-cookie.ts).
+          imageCookie: { type: 'apiKey', in: 'cookie', name: IMAGE_COOKIE },
+        },
+      },
       security: [{ bearer: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: SWAGGER_UI_POLICY });
 
   registerErrorHandler(app);
   const resolveSession = (token: string) => sessionFromToken(db, token);
-  // One session cache for the tile routes (header and ?token=) and their fast lane; a logout here clears it.
+  // One session cache for the image routes (header and image cookie) and the tile fast lane; a logout or an
+  // administrator's change to a user or role here clears it at once, elsewhere within its 5 s.
   const sessions = cachedSessionResolver(resolveSession);
   registerGuard(app, resolveSession, sessions);
   registerOperationLog(app, db);
 
-  authRoutes(app, db, config.tokenTtlSeconds, { onLogout: (tokenHash) => sessions.forget(tokenHash) });
+  // Before the auth routes: it attaches to login and logout as they are declared.
+  registerImageCookie(app, config.publicUrl?.startsWith('https:') ?? false);
+  authRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute }, {
+    onLogout: (tokenHash) => sessions.forget(tokenHash),
+    // A locked screen stops this process's tiles at once (other processes: within the cache's lifetime).
+    onScreenLock: (tokenHash) => sessions.forget(tokenHash),
+  });
   userRoutes(app, db);
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
   const schemas = new SchemaStore(db, loadBasePages());
   settingRoutes(app, db, (key, hospitalId) => schemas.formForSetting(key, hospitalId));
-  accountRoutes(app, db, schemas);
+  // A new password ends the user's other sessions; their cached tile sessions go with them in this process.
+  accountRoutes(app, db, schemas, (userId) => sessions.forgetUser(userId));
   schemaRoutes(app, db, schemas, resources, loadEnums());
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir ?? path.resolve('data');
   const slidesHooks = slideHooks(dataDir);
-  resourceRoutes(app, db, resources, schemas, { slides: slidesHooks });
+  resourceRoutes(app, db, resources, schemas, {
+    slides: slidesHooks,
+    users: reportingWrites(usersHooks, (ids) => ids.forEach((id) => sessions.forgetUser(id))),
+    roles: reportingWrites(rolesHooks, () => sessions.forgetAll()),
+  });
   caseRoutes(app, db);
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
@@ -99,7 +132,7 @@ export async function buildApp({ db, config, logger = true }: AppOptions): Promi
   // A closing server answers through Fastify, which sends 503 and closes kept-alive connections.
   app.addHook('preClose', async () => tileLane.close());
   slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, slidesHooks);
-  uploadRoutes(app, config);
+  uploadRoutes(app, config, db);
 
   await registerStaticSite(app, config.distDir);
   return app;

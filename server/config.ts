@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { parseFrameSources, parsePublicUrl, parseTrustProxy, type TrustProxy } from './config-http.js';
 
 export interface ServerConfig {
   port: number;
@@ -14,8 +15,18 @@ export interface ServerConfig {
   uploadMaxBytes?: number;
   /** Memory for hot and produced slide tiles, per process (TILE_CACHE_MB). */
   tileCacheMb?: number;
+  /** What one user may keep in attachments (POST /api/upload/image), in MiB (ATTACHMENT_QUOTA_MB, default 1024). */
+  attachmentQuotaMb?: number;
   /** Server processes sharing the port (WORKERS); 1 serves from the starting process itself. */
   workers: number;
+  /** Whose X-Forwarded-* headers to believe (TRUST_PROXY); off by default. */
+  trustProxy: TrustProxy;
+  /** The address users reach the app at (PUBLIC_URL), for absolute URLs in answers; never from request headers. */
+  publicUrl: string;
+  /** Origins besides this site that the InnerIframe page may embed (CSP_FRAME_SRC). */
+  frameSources: string[];
+  /** Requests a minute per client address to each of login and challenge (AUTH_RATE_LIMIT_PER_MINUTE, default 300). */
+  authRateLimitPerMinute: number;
 }
 
 /** Reads the environment once; every other module receives the config as a value. */
@@ -32,8 +43,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     tileCacheMb: Number(env.TILE_CACHE_MB ?? 256),
     uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined,
+    attachmentQuotaMb: env.ATTACHMENT_QUOTA_MB ? Number(env.ATTACHMENT_QUOTA_MB) : undefined,
     workers: workerCount(env.WORKERS),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL, Number(env.PORT ?? 8001)),
+    frameSources: parseFrameSources(env.CSP_FRAME_SRC),
+    authRateLimitPerMinute: authRateLimit(env.AUTH_RATE_LIMIT_PER_MINUTE),
   };
+}
+
+/** AUTH_RATE_LIMIT_PER_MINUTE: a positive whole number; 300 by default, above what a hospital behind one NAT address logs in at. */
+function authRateLimit(value: string | undefined): number {
+  if (value === undefined || value === '') return 300;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`AUTH_RATE_LIMIT_PER_MINUTE must be a positive whole number, not "${value}"`);
+  return n;
 }
 
 /** WORKERS: a positive whole number; unset means one per core. */
@@ -41,5 +65,17 @@ function workerCount(value: string | undefined): number {
   if (value === undefined || value === '') return os.availableParallelism();
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`WORKERS must be a positive whole number, not "${value}"`);
+  return n;
+}
+
+/**
+ * DB_STATEMENT_TIMEOUT_MS: how long PostgreSQL runs one statement before cancelling it (default 15 s;
+ * 0 turns it off). Read by connect() itself, so the server, its workers and the scripts all get it.
+ */
+export function statementTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.DB_STATEMENT_TIMEOUT_MS;
+  if (value === undefined || value === '') return 15_000;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`DB_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds, not "${value}"`);
   return n;
 }

@@ -12,7 +12,9 @@ import { SCHEMAS_DIR } from './modules/schemas/repository.js';
 import { superviseWorkers } from './workers.js';
 
 const config = loadConfig();
-const openDb = () => connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite') });
+// Migrations and index builds may take long on a big database: they run without the statement timeout.
+const openDb = (statementTimeoutMs?: number) =>
+  connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite'), statementTimeoutMs });
 const where = `http://localhost:${config.port} (${config.databaseUrl ? 'PostgreSQL' : 'SQLite'})`;
 
 /** Builds the app on `db` and listens; SIGINT/SIGTERM close it (a cluster worker gets SIGTERM from the primary). */
@@ -34,14 +36,14 @@ async function serve(db: Db, cfg: ServerConfig): Promise<void> {
 
 if (cluster.isPrimary) {
   // Migrations and the seed run once, here, before any worker opens the database.
-  const db = openDb();
-  await migrateToLatest(db);
-  await ensureResourceIndexes(db, loadResources(path.join(SCHEMAS_DIR, 'resources')));
-  await seed(db, config.demo, config.dataDir);
+  const setup = openDb(0);
+  await migrateToLatest(setup);
+  await ensureResourceIndexes(setup, loadResources(path.join(SCHEMAS_DIR, 'resources')));
+  await seed(setup, config.demo, config.dataDir);
+  await setup.destroy();
   if (config.workers === 1) {
-    await serve(db, config);
+    await serve(openDb(), config);
   } else {
-    await db.destroy();
     const log = pino({ level: config.logLevel });
     await superviseWorkers(config.workers, log);
     log.info(`DSMS listening on ${where}, ${config.workers} worker processes`);

@@ -9,7 +9,7 @@
  * each pass replays the list in order (wrapping around) for --seconds. All servers are started side by side;
  * each gets one unmeasured warm-up pass at c=16, then the measured passes are interleaved across servers,
  * `runs` per concurrency; the median run by tiles/s is printed with its latencies. Our server checks the
- * bearer token (`?token=`) on every tile. Every process started here is stopped.
+ * session (the image cookie a browser sends) on every tile. Every process started here is stopped.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,7 +32,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '10' },
     'dsms-workers': { type: 'string', default: '1,2' },
-    /** Also measure the bearer-header path (the guard's session cache instead of ?token=) at these concurrencies. */
+    /** Also measure the bearer-header path (the guard's session cache instead of the image cookie) at these concurrencies. */
     'header-auth': { type: 'string', default: '16' },
     only: { type: 'string', default: 'dsms,iipsrv,openslide,nginx' },
     seed: { type: 'string', default: '2024' },
@@ -142,7 +142,10 @@ async function ensureDzsave(p: BenchPaths) {
 
 /** Before timing anything: the server answers the first tile of the list with the same pixels as libvips' own read. */
 async function sanityCheck(server: Server, t: TileAddress, slide: string, maxLevel: number) {
-  const headers: Record<string, string> = server.authorization ? { authorization: server.authorization() } : {};
+  const headers: Record<string, string> = {
+    ...(server.authorization ? { authorization: server.authorization() } : {}),
+    ...(server.cookie ? { cookie: server.cookie() } : {}),
+  };
   const res = await fetch(`http://127.0.0.1:${server.port}${server.path(t)}`, { headers });
   if (res.status !== 200) throw new Error(`${server.name}: tile ${t.level}/${t.col}_${t.row} answered ${res.status}`);
   const got = await sharp(Buffer.from(await res.arrayBuffer())).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -162,7 +165,7 @@ async function wrk(server: Server, listFile: string, c: number): Promise<Result>
   const threads = Math.min(2, c);
   const r = spawnSync('wrk', ['-t', String(threads), '-c', String(c), '-d', `${seconds}s`, '--timeout', '10s',
     '-s', path.resolve('scripts/bench/tiles/replay.lua'), `http://127.0.0.1:${server.port}`, '--', listFile, String(threads),
-    ...(server.authorization ? [server.authorization()] : [])],
+    server.authorization?.() ?? '', server.cookie?.() ?? ''],
   { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
   const line = r.stdout.split('\n').find((l) => l.startsWith('WRKJSON '));
   if (!line) throw new Error(`wrk failed for ${server.name}: ${r.stderr || r.stdout}`);

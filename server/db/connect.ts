@@ -3,6 +3,7 @@ import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
+import { statementTimeoutMs } from '../config.js';
 import type { Database } from './schema.js';
 
 export interface DbOptions {
@@ -13,6 +14,8 @@ export interface DbOptions {
   pgSchema?: string;
   /** Kysely's query log; tests use it to see every statement that reaches the database. */
   log?: LogConfig;
+  /** PostgreSQL cancels a statement running longer (0: never); default DB_STATEMENT_TIMEOUT_MS, else 15 s. */
+  statementTimeoutMs?: number;
 }
 
 export type Db = Kysely<Database>;
@@ -22,6 +25,10 @@ export function connect(opts: DbOptions): Db {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 10,
+      // A runaway query (a costly filter, a lock never released) gives its connection back instead of holding
+      // it for good; the request answers 503 (resource.query_timeout). SQLite's statements are bounded by
+      // the list limits instead: better-sqlite3 runs them synchronously and cannot be interrupted from JS.
+      statement_timeout: opts.statementTimeoutMs ?? statementTimeoutMs(),
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });

@@ -8,6 +8,8 @@ import * as m0005 from './migrations/0005_cases.js';
 import * as m0006 from './migrations/0006_collections.js';
 import * as m0007 from './migrations/0007_slide_format_note.js';
 import * as m0008 from './migrations/0008_slide_sections.js';
+import * as m0009 from './migrations/0009_login_security.js';
+import * as m0010 from './migrations/0010_signing_keys.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +21,8 @@ const migrations: Record<string, Migration> = {
   '0006_collections': m0006,
   '0007_slide_format_note': m0007,
   '0008_slide_sections': m0008,
+  '0009_login_security': m0009,
+  '0010_signing_keys': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -95,6 +95,8 @@ export interface AuthTokenTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
+  /** The screen of this session is locked: only unlocking, logging out and public routes answer it. */
+  locked_at: string | null;
 }
 
 export interface LoginLogTable {
@@ -281,6 +283,24 @@ export interface SlideSectionTable {
   created_at: string;
 }
 
+/** A secret that signs links (issue 8): never in `settings`, rotated by creation time per purpose. */
+export interface SigningKeyTable {
+  key_id: string;
+  purpose: string;
+  secret: string;
+  created_at: string;
+}
+
+/** Who stored an attachment (POST /api/upload/image), for the per-user quota. PostgreSQL returns bigint as text. */
+export interface AttachmentTable {
+  id: Generated<number>;
+  user_id: number;
+  hospital_id: number | null;
+  path: string;
+  size: number | string;
+  created_at: string;
+}
+
 export interface Database {
   hospitals: HospitalTable;
   users: UserTable;
@@ -292,6 +312,8 @@ export interface Database {
   menus: MenuTable;
   settings: SettingTable;
   auth_keys: AuthKeyTable;
+  signing_keys: SigningKeyTable;
+  attachments: AttachmentTable;
   auth_challenges: AuthChallengeTable;
   auth_tokens: AuthTokenTable;
   login_logs: LoginLogTable;

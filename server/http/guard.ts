@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { pickLanguage } from '../i18n/translate.js';
 import { forbidden, unauthenticated } from './errors.js';
 import { hasPermission } from './access.js';
+import { openWhileScreenLocked, screenLocked } from './screen-lock.js';
 import type { Access, SessionUser } from './types.js';
 
 export type SessionResolver = (token: string) => Promise<SessionUser | null>;
@@ -17,6 +18,8 @@ export interface PeekableSessionResolver extends SessionResolver {
  * so no route can be added without deciding who may call it.
  * Routes that set `config.cachedSession` (tiles: dozens a second per viewer, reads only) take the session
  * from `cached`; on a hit the hook finishes without a promise. Every other route asks `resolveSession`.
+ * A session whose screen is locked is refused (423) everywhere but the few routes of screen-lock.ts; checked again
+ * before validation for sessions a route's own hook attached (the image routes' cookie).
  */
 export function registerGuard(app: FastifyInstance, resolveSession: SessionResolver, cached?: PeekableSessionResolver): void {
   app.decorateRequest('lang', 'zh-CN');
@@ -43,12 +46,22 @@ export function registerGuard(app: FastifyInstance, resolveSession: SessionResol
       done(refusal(request, config?.access));
     }, done);
   });
+
+  app.addHook('preValidation', (request, _reply, done) => done(lockRefusal(request)));
+}
+
+function lockRefusal(request: FastifyRequest): Error | undefined {
+  if (!request.auth?.screenLocked) return undefined;
+  const call = { method: request.method, url: request.routeOptions.url, params: request.params };
+  return openWhileScreenLocked(call, request.auth) ? undefined : screenLocked();
 }
 
 /** Why the request may not go on, or undefined when it may. */
 function refusal(request: FastifyRequest, access: Access | undefined): Error | undefined {
   if (!access || access === 'public') return undefined;
   if (!request.auth) return unauthenticated();
+  const locked = lockRefusal(request);
+  if (locked) return locked;
   if (typeof access === 'object' && !hasPermission(request.auth, access.permission)) return forbidden(access.permission);
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/connect.js';
+import { redactTokens } from './redact.js';
 import { maskSecrets } from './secrets.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -18,7 +19,7 @@ export function registerOperationLog(app: FastifyInstance, db: Db): void {
       user_id: request.auth?.id ?? null,
       username: request.auth?.name ?? null,
       method: request.method,
-      path: request.url.slice(0, 2000),
+      path: redactTokens(request.url).slice(0, 2000),
       route: request.routeOptions.url ?? null,
       status_code: reply.statusCode,
       payload: summarise(request.body),

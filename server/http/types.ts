@@ -13,6 +13,8 @@ export interface SessionUser {
   /** The hospital chosen for this session (HB), null when the user has none. */
   hospitalId: number | null;
   tokenHash: string;
+  /** The session's screen is locked (POST /api/auth/lock): the guard refuses all but unlocking and logging out. */
+  screenLocked?: boolean;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,6 @@
 import { AppError } from '../http/errors.js';
 import type { ColumnType } from './definition.js';
+import { LIST_LIMITS } from './limits.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -7,9 +8,11 @@ const DATETIME = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]
 /**
  * Brings a filter value (from a query string, every value is text) to the column's type, or refuses it.
  * Datetimes are stored as ISO-8601 UTC; a time without a zone (the date pickers send
- * `YYYY-MM-DD HH:mm:ss`) is read in the server's zone, which is the hospital's.
+ * `YYYY-MM-DD HH:mm:ss`) is read in the server's zone, which is the hospital's. Text is at most
+ * `maxText` characters (a filter value's bound unless a write says otherwise) and never holds NUL,
+ * which PostgreSQL cannot store or compare.
  */
-export function coerceValue(column: string, type: ColumnType, value: unknown): string | number {
+export function coerceValue(column: string, type: ColumnType, value: unknown, maxText: number = LIST_LIMITS.valueLength): string | number {
   const refuse = () => new AppError(422, 'resource.bad_value', { column, expected: `msg:expected.${type}` });
   switch (type) {
     case 'integer': {
@@ -41,7 +44,8 @@ export function coerceValue(column: string, type: ColumnType, value: unknown): s
     case 'string':
     case 'json': {
       if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-      if (typeof value !== 'string' || value.length > 1000) throw refuse();
+      if (typeof value !== 'string' || value.includes('\u0000')) throw refuse();
+      if (value.length > maxText) throw new AppError(422, 'resource.value_too_long', { column, limit: maxText });
       return value;
     }
   }

@@ -3,12 +3,14 @@ import { invertOperator, type FilterCondition, type Operator } from '../../src/c
 import { AppError } from '../http/errors.js';
 import { coerceValue } from './coerce.js';
 import type { ColumnType, ResourceDef, VirtualHop } from './definition.js';
+import { listOf, pairOf, scalar } from './filter-values.js';
 
 type EB = ExpressionBuilder<any, any>;
 
 /**
  * The one translation of filter conditions to SQL. Every column was checked against the resource's
- * whitelist by parseListQuery and is checked again here; every value is a bound parameter.
+ * whitelist by parseListQuery and is checked again here; every value is a bound parameter of the
+ * column's type, so both databases answer every operator on every column alike, never with a type error.
  * Items join left to right: `and`, `or`, and `except` (= and not) — for a column condition by the
  * spec's operator inversion, for a group or a join-table field by NOT around it.
  */
@@ -44,20 +46,21 @@ function leaf(eb: EB, c: FilterCondition, def: ResourceDef, pg: boolean, except:
 }
 
 function compare(eb: EB, ref: Expression<unknown>, op: Operator, value: unknown, column: string, type: ColumnType, pg: boolean): Expression<SqlBool> {
-  const one = (v: unknown) => coerceValue(column, type, v);
+  const one = (v: unknown) => bound(coerceValue(column, type, v), type, pg);
   switch (op) {
     case '=': case '!=': case '>': case '>=': case '<': case '<=':
       return eb(ref as never, op === '!=' ? '<>' : op, one(scalar(value, column)) as never);
     case 'like': case 'not like': {
-      const pattern = `%${String(scalar(value, column)).slice(0, 200).replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+      const text = coerceValue(column, 'string', scalar(value, column)) as string;
+      const pattern = `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
       // PostgreSQL's LIKE is case-sensitive where SQLite's is not; ILIKE keeps the two alike.
       const keyword = sql.raw(`${op === 'not like' ? 'NOT ' : ''}${pg ? 'ILIKE' : 'LIKE'}`);
-      return sql<SqlBool>`${ref} ${keyword} ${pattern} ESCAPE '\\'`;
+      // A number or date matches by its text, as SQLite does unasked; PostgreSQL has no LIKE for them without the cast.
+      const target = type === 'string' || type === 'json' ? ref : sql`CAST(${ref} AS TEXT)`;
+      return sql<SqlBool>`${target} ${keyword} ${pattern} ESCAPE '\\'`;
     }
-    case 'in': case 'not in': {
-      const list = listOf(value, column).map(one);
-      return eb(ref as never, op, list as never);
-    }
+    case 'in': case 'not in':
+      return eb(ref as never, op, listOf(value, column).map(one) as never);
     case 'empty': case 'not empty':
       // A text column may hold '' where another row holds NULL: both mean "no value".
       return op === 'empty'
@@ -71,18 +74,8 @@ function compare(eb: EB, ref: Expression<unknown>, op: Operator, value: unknown,
   }
 }
 
-function scalar(value: unknown, column: string): unknown {
-  if (Array.isArray(value) || (value !== null && typeof value === 'object')) throw new AppError(422, 'resource.bad_value', { column, expected: 'msg:expected.string' });
-  return value;
-}
-
-function listOf(value: unknown, column: string): unknown[] {
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : [value];
-  if (list.length === 0 || list.length > 1000) throw new AppError(422, 'resource.bad_value', { column, expected: 'msg:expected.list' });
-  return list.map((v) => scalar(v, column));
-}
-
-function pairOf(value: unknown, column: string): [unknown, unknown] {
-  if (!Array.isArray(value) || value.length !== 2) throw new AppError(422, 'resource.bad_value', { column, expected: 'msg:expected.pair' });
-  return [scalar(value[0], column), scalar(value[1], column)];
-}
+/**
+ * PostgreSQL types an integer parameter as its column's int4, so a larger value fails instead of not
+ * matching; bound as bigint it compares (int4 with int8, still by the index) as SQLite compares it.
+ */
+const bound = (v: string | number, type: ColumnType, pg: boolean) => (pg && type === 'integer' ? sql`CAST(${v} AS bigint)` : v);

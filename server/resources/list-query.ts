@@ -1,11 +1,11 @@
 import { isCombinator, isOperator, normaliseFilter, paramsToFilter, type FilterCondition } from '../../src/core/filters.js';
 import { AppError } from '../http/errors.js';
 import type { ResourceDef } from './definition.js';
+import { checkListBudget } from './list-budget.js';
+import { LIST_LIMITS } from './limits.js';
 
 export const MAX_PAGE_SIZE = 2000;
 export const DEFAULT_PAGE_SIZE = 100;
-const MAX_CONDITIONS = 200;
-const MAX_DEPTH = 5;
 
 export interface ListQuery {
   page: number;
@@ -19,8 +19,9 @@ export interface ListQuery {
 
 /**
  * Reads page, page_size, sort_by, search, params, filter and tabs from a query string (JSON text) or a
- * POST body (JSON values), and checks every column against the resource's whitelist. Anything it
- * cannot vouch for is a 422; nothing unchecked goes on to SQL.
+ * POST body (JSON values), and checks every column against the resource's whitelist and the whole
+ * request against the limits of limits.ts. Anything it cannot vouch for is a 422; nothing unchecked
+ * goes on to SQL.
  */
 export function parseListQuery(raw: Record<string, unknown>, def: ResourceDef): ListQuery {
   const page = positiveInt(raw.page, 1);
@@ -30,18 +31,22 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDef): 
   const sortBy = parseSort(json(raw.sort_by, 'sort_by') ?? def.defaultSort ?? { id: 'desc' }, def);
   const params = json(raw.params, 'params') ?? {};
   if (typeof params !== 'object' || Array.isArray(params)) throw new AppError(422, 'resource.bad_shape', { param: 'params' });
+  // One count of the client's items across every part, so no part's size multiplies another's.
+  const items = { count: 0 };
   const filter = [
-    ...checkConditions(paramsToFilter(params as Record<string, unknown>), def, 'params'),
-    ...checkConditions(asConditions(json(raw.filter, 'filter') ?? [], 'filter'), def, 'filter'),
+    ...checkConditions(paramsToFilter(params as Record<string, unknown>), def, 'params', items),
+    ...checkConditions(asConditions(json(raw.filter, 'filter') ?? [], 'filter'), def, 'filter', items),
     ...searchConditions(raw.search, def),
   ];
   const tabsRaw = json(raw.tabs, 'tabs') ?? [];
-  if (!Array.isArray(tabsRaw) || tabsRaw.length > 20) throw new AppError(422, 'resource.bad_shape', { param: 'tabs' });
+  if (!Array.isArray(tabsRaw)) throw new AppError(422, 'resource.bad_shape', { param: 'tabs' });
+  if (tabsRaw.length > LIST_LIMITS.tabs) throw new AppError(422, 'resource.too_many_tabs', { limit: LIST_LIMITS.tabs });
   const tabs = tabsRaw.map((t) => {
     if (!t || typeof t !== 'object' || typeof (t as { key?: unknown }).key !== 'string') throw new AppError(422, 'resource.bad_shape', { param: 'tabs' });
     const tab = t as { key: string; filter?: unknown };
-    return { key: tab.key.slice(0, 64), filter: checkConditions(asConditions(tab.filter ?? [], 'tabs'), def, 'tabs') };
+    return { key: tab.key.slice(0, 64), filter: checkConditions(asConditions(tab.filter ?? [], 'tabs'), def, 'tabs', items) };
   });
+  checkListBudget([filter, ...tabs.map((t) => t.filter)]);
   return { page, pageSize, sortBy, filter, tabs };
 }
 
@@ -82,17 +87,20 @@ function searchConditions(search: unknown, def: ResourceDef): FilterCondition[] 
   if (typeof search !== 'string' || !search.trim()) return [];
   const columns = [...Object.entries(def.columns), ...Object.entries(def.virtual ?? {})].filter(([, c]) => c.search).map(([n]) => n);
   if (!columns.length) return [];
-  const value = search.trim().slice(0, 200);
+  const value = search.trim();
+  if (value.length > LIST_LIMITS.valueLength) throw new AppError(422, 'resource.value_too_long', { column: 'search', limit: LIST_LIMITS.valueLength });
   return [{ condition: 'and', child: columns.map((column) => ({ column, operator: 'like', value, condition: 'or' })) }];
 }
 
-/** Shape, operators, combinators and columns, recursively; values are coerced later, per column type. */
-function checkConditions(list: FilterCondition[], def: ResourceDef, param: string): FilterCondition[] {
-  let count = 0;
-  const walk = (items: unknown[], depth: number): void => {
-    if (depth > MAX_DEPTH) throw new AppError(422, 'resource.too_complex');
-    for (const item of items) {
-      if (++count > MAX_CONDITIONS) throw new AppError(422, 'resource.too_complex');
+/**
+ * Shape, operators, combinators and columns, recursively; values are coerced later, per column type.
+ * `items` counts the client's conditions and groups across the request's parts, before any is kept.
+ */
+function checkConditions(list: FilterCondition[], def: ResourceDef, param: string, items: { count: number }): FilterCondition[] {
+  const walk = (children: unknown[], depth: number): void => {
+    if (depth > LIST_LIMITS.depth) throw new AppError(422, 'resource.too_complex');
+    for (const item of children) {
+      if (++items.count > LIST_LIMITS.conditions) throw new AppError(422, 'resource.too_many_conditions', { limit: LIST_LIMITS.conditions });
       if (!item || typeof item !== 'object' || Array.isArray(item)) throw new AppError(422, 'resource.bad_shape', { param });
       const c = item as Record<string, unknown>;
       if (c.condition !== undefined && !isCombinator(c.condition)) throw new AppError(422, 'resource.bad_combinator', { condition: String(c.condition).slice(0, 20) });

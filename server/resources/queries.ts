@@ -2,11 +2,12 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { isPostgres, type Db } from '../db/connect.js';
 import { AppError } from '../http/errors.js';
 import { coerceValue } from './coerce.js';
-import { mapConstraintError } from './db-errors.js';
+import { mapConstraintError, mapTimeout } from './db-errors.js';
 import { readableColumns, scopeColumn, writableColumns, type ColumnType, type ResourceDef } from './definition.js';
 import { whereFilter } from './filter-sql.js';
 import type { ResourceHooks, Row, WriteContext } from './hooks/types.js';
 import type { ListQuery } from './list-query.js';
+import { WRITE_LIMITS } from './limits.js';
 
 /** Resource tables are named by data, not by the Database type, so the generic queries use an untyped view. */
 const loose = (db: Db) => db as unknown as Kysely<any>;
@@ -19,7 +20,7 @@ export async function listRows(db: Db, def: ResourceDef, hooks: ResourceHooks | 
   for (const [column, dir] of q.sortBy) rowsQuery = rowsQuery.orderBy(`${def.table}.${column}`, dir);
   // A unique last key keeps pages stable when sorted values repeat.
   if (!q.sortBy.some(([c]) => c === 'id')) rowsQuery = rowsQuery.orderBy(`${def.table}.id`, 'desc');
-  const [count, rows] = await Promise.all([countQuery, rowsQuery.execute()]);
+  const [count, rows] = await Promise.all([countQuery, rowsQuery.execute()]).catch(mapTimeout);
   const total = Number(count.n);
   return {
     data: await finish(db, def, hooks, rows),
@@ -41,7 +42,8 @@ export async function countTabs(db: Db, def: ResourceDef, q: ListQuery): Promise
     .select((eb) => tabs.map((tab, i) => (tab.filter.length
       ? eb.fn.sum(eb.case().when(whereFilter(eb, tab.filter, def, pg)).then(1).else(0).end())
       : eb.fn.countAll()).as(`t${i}`)))
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow()
+    .catch(mapTimeout);
   return Object.fromEntries(tabs.map((t, i) => [t.key, Number(row[`t${i}`] ?? 0)]));
 }
 
@@ -139,12 +141,12 @@ function selection(def: ResourceDef): string[] {
   return [...readableColumns(def), ...(def.extra ? ['extra'] : [])].map((c) => `${def.table}.${c}`);
 }
 
-/** JSON columns are stored as text on both databases; values arrive as JSON. */
+/** JSON columns are stored as text on both databases; values arrive as JSON. Text lengths were checked with the body. */
 function toColumn(key: string, type: ColumnType, value: unknown): unknown {
   // An empty text is a value; an empty number or date field means "none".
   if (value === null || (value === '' && type !== 'string')) return null;
   if (type === 'json') return JSON.stringify(value);
-  return coerceValue(key, type, value);
+  return coerceValue(key, type, value, WRITE_LIMITS.bodyChars);
 }
 
 /** JSON columns are parsed, extra fields spread into the row (real columns win); hooks attach what they own. */

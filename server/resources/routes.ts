@@ -12,6 +12,7 @@ import { countTabs, deleteRows, getRow, idsInScope, insertRow, listRows, updateR
 import { workingHospital } from './hospital-scope.js';
 import { openSealedFields } from './sealed-fields.js';
 import { rowScope } from './user-scope.js';
+import { checkWriteFields } from './write-fields.js';
 import { validateWrite } from './write-validation.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
@@ -49,6 +50,7 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
 
     app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body } }, async (request) => {
       const page = await formPage(request);
+      checkWriteFields(def, hooks, page, request.body as Record<string, unknown>, request.lang);
       const data = await openSealedFields(db, page, request.body as Record<string, unknown>);
       if (page) validateWrite(page, data, true, request.lang);
       const id = await insertRow(db, def, hooks, data, context(request, true));
@@ -59,6 +61,7 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
       const { id } = request.params as { id: number };
       const current = await getRow(db, def, hooks, id, scope(request));
       const page = await formPage(request);
+      checkWriteFields(def, hooks, page, request.body as Record<string, unknown>, request.lang);
       const patch = await openSealedFields(db, page, request.body as Record<string, unknown>);
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
       if (page) validateWrite(page, { ...current, ...patch }, false, request.lang);

@@ -12,7 +12,11 @@ export async function login(username: string, password: string): Promise<LoginRe
   return unwrap(api.post('/auth/login', { username, ...sealed }, { silent: true }));
 }
 
-export const logout = () => api.post('/auth/logout', null, { silent: true });
+// An empty JSON object, not null: axios would send a bodiless form post, which the server refuses (and the token lived on).
+export const logout = () => api.post('/auth/logout', {}, { silent: true });
+
+/** Locks this session on the server too: until the lock screen's password, it refuses every other call (423). */
+export const lockSession = () => api.post('/auth/lock', {}, { silent: true, allowMultiple: true });
 
 export async function verifyLockScreen(name: string, password: string): Promise<boolean> {
   const sealed = await sealPassword(password);

@@ -63,6 +63,12 @@ api.interceptors.response.use(
       if (window.location.pathname !== '/login') window.location.assign('/');
       throw error;
     }
+    if (isScreenLockRefusal(status, config?.url)) {
+      // The session was locked (here or in another tab of it): show the lock screen, not an error.
+      const session = useSession.getState();
+      if (session.token && !session.locked) session.lock(window.location.pathname + window.location.search);
+      throw error;
+    }
     if (!config?.silent) notifyError(text);
     void logLocalError({
       time: new Date().toISOString(),
@@ -73,6 +79,14 @@ api.interceptors.response.use(
     throw error;
   },
 );
+
+/**
+ * 423 from the login and lock-screen calls means the account is locked (their callers show it); from any other
+ * call, that this session's screen is locked on the server.
+ */
+function isScreenLockRefusal(status: number | undefined, url: string | undefined): boolean {
+  return status === 423 && !url?.startsWith('/auth/');
+}
 
 async function readErrorText(error: AxiosError): Promise<string | undefined> {
   const data = error.response?.data;

@@ -2,7 +2,7 @@ import { makeStyles, tokens } from '@fluentui/react-components';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
-import { logout } from '../api/auth';
+import { lockSession, logout } from '../api/auth';
 import { collapsesOnOutsideClick, menuLabel, menuRoutes } from '../core/menuRules';
 import { useSession } from '../store/session';
 import { useSettings } from '../store/settings';
@@ -33,6 +33,15 @@ export function Shell() {
   const [menuOpen, setMenuOpen] = useState(true);
   const menuRef = useRef<HTMLDivElement>(null);
   useAutoLock(lockMinutes);
+  // However the screen locks (idle, the user menu, a reload while locked), the server locks the session as well.
+  useEffect(() => {
+    if (locked) lockSession().catch(() => {});
+  }, [locked]);
+  // A page opened while locked (a reload) waits for the unlock: the server refuses its data until then.
+  const [pageShown, setPageShown] = useState(!locked);
+  useEffect(() => {
+    if (!locked) setPageShown(true);
+  }, [locked]);
   const [hadPending] = useState(pendingFlag);
   const showUploads = useUploads((st) => st.tasks.length > 0 || st.pending.length > 0) || hadPending > 0;
 
@@ -64,7 +73,7 @@ export function Shell() {
       <div className={s.column}>
         {headerHidden ? null : <Header title={title} menuOpen={menuOpen} onToggleMenu={() => setMenuOpen((o) => !o)} onLogout={doLogout} />}
         <main className={s.main}>
-          <Suspense fallback={<Splash />}><Outlet /></Suspense>
+          <Suspense fallback={<Splash />}>{pageShown ? <Outlet /> : null}</Suspense>
         </main>
       </div>
       {showUploads ? <Suspense fallback={null}><UploadList /></Suspense> : null}

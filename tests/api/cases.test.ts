@@ -194,8 +194,8 @@ describe.each(databases)('cases and slide binding [%s]', (kind) => {
     try {
       const [tech, adm] = await Promise.all([tokenFor(fresh, 'technician'), tokenFor(fresh, 'admin')]);
       expect((await call(fresh, 'GET', url, { token: tech })).statusCode).toBe(404);
-      expect((await fresh.inject({ method: 'GET', url: `/api/tiles/${id}_files/0/0_0.jpeg?token=${tech}` })).statusCode).toBe(404);
-      expect((await fresh.inject({ method: 'GET', url: `/api/iiif/${id}/info.json?token=${tech}` })).statusCode).toBe(404);
+      expect((await fresh.inject({ method: 'GET', url: `/api/tiles/${id}_files/0/0_0.jpeg`, headers: { cookie: `dsms_image=${tech}` } })).statusCode).toBe(404);
+      expect((await fresh.inject({ method: 'GET', url: `/api/iiif/${id}/info.json`, headers: { cookie: `dsms_image=${tech}` } })).statusCode).toBe(404);
       expect((await call(fresh, 'GET', `/api/data/kfb/thumb/${id}`, { token: tech })).statusCode).toBe(404);
       // The administrator works in both hospitals.
       expect((await call(fresh, 'GET', url, { token: adm })).statusCode).toBe(200);

@@ -74,7 +74,7 @@ describe.each(databases)('slides [%s]', (kind) => {
     expect(log[0].username).toBe('admin');
   });
 
-  it('serves a JPEG thumbnail of at most 512 px, with an ETag, by header or ?token=', async () => {
+  it('serves a JPEG thumbnail of at most 512 px, with an ETag, by header or image cookie', async () => {
     const res = await call(app, 'GET', `/api/data/kfb/thumb/${slideId}`, { token: admin });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/jpeg');
@@ -84,7 +84,7 @@ describe.each(databases)('slides [%s]', (kind) => {
     expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(512);
     const again = await call(app, 'GET', `/api/data/kfb/thumb/${slideId}`, { token: admin, headers: { 'if-none-match': String(res.headers.etag) } });
     expect(again.statusCode).toBe(304);
-    expect((await app.inject({ method: 'GET', url: `/api/data/kfb/thumb/${slideId}?token=${admin}` })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: `/api/data/kfb/thumb/${slideId}`, headers: { cookie: `dsms_image=${admin}` } })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: `/api/data/kfb/thumb/${slideId}` })).statusCode).toBe(401);
     expect((await call(app, 'GET', `/api/data/kfb/thumb/${slideId}`, { token: registrar })).statusCode).toBe(403);
   });

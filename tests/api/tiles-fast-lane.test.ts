@@ -71,34 +71,34 @@ describe.each(databases)('tile fast lane [%s]', (kind) => {
     const server = http.createServer((req, res) => { if (!lane(req, res)) res.writeHead(599).end(); });
     const laneBase = await listen(server);
     try {
-      const withToken = `${tile}?token=${token}`;
-      expect((await get(laneBase, withToken)).status).toBe(599); // nothing known yet
+      const cookie = { cookie: `other=1; dsms_image=${token}` };
+      expect((await get(laneBase, tile, cookie)).status).toBe(599); // nothing known yet
       await sessions(token);
-      expect((await get(laneBase, withToken)).status).toBe(599); // slide not opened
+      expect((await get(laneBase, tile, cookie)).status).toBe(599); // slide not opened
       const handle = await service.open('lane');
-      expect((await get(laneBase, withToken)).status).toBe(599); // tile not cached
+      expect((await get(laneBase, tile, cookie)).status).toBe(599); // tile not cached
       await service.dziTile(handle, LEVEL, 2, 1);
 
-      const fromLane = await get(laneBase, withToken);
-      const fromRoute = await call(app, 'GET', withToken);
+      const fromLane = await get(laneBase, tile, cookie);
+      const fromRoute = await call(app, 'GET', tile, { headers: cookie });
       expect(fromLane.status).toBe(200);
       expect(fromLane.body.equals(fromRoute.rawPayload)).toBe(true);
       for (const name of ['etag', 'cache-control', 'content-type', 'content-length']) expect(fromLane.headers[name], name).toBe(String(fromRoute.headers[name]));
       expect((await get(laneBase, tile, { authorization: `Bearer ${token}` })).status).toBe(200);
-      const revalidated = await get(laneBase, withToken, { 'if-none-match': `W/"x", ${fromLane.headers.etag}` });
+      const revalidated = await get(laneBase, tile, { ...cookie, 'if-none-match': `W/"x", ${fromLane.headers.etag}` });
       expect([revalidated.status, revalidated.body.length, revalidated.headers.etag]).toEqual([304, 0, fromLane.headers.etag]);
 
-      // Not for the lane: no token, an unknown one, other query parameters, HEAD, a tile not in memory, other routes.
+      // Not for the lane: no token, an unknown one, a token in the query, any query, HEAD, a tile not in memory, other routes.
       for (const [url, headers, method] of [
-        [tile, {}, 'GET'], [`${tile}?token=nope`, {}, 'GET'], [`${withToken}&x=1`, {}, 'GET'], [withToken, {}, 'HEAD'],
-        [`/api/tiles/lane_files/${LEVEL}/3_1.jpeg?token=${token}`, {}, 'GET'], [`/api/tiles/lane.dzi?token=${token}`, {}, 'GET'],
+        [tile, {}, 'GET'], [tile, { cookie: 'dsms_image=nope' }, 'GET'], [`${tile}?token=${token}`, {}, 'GET'], [`${tile}?x=1`, cookie, 'GET'],
+        [tile, cookie, 'HEAD'], [`/api/tiles/lane_files/${LEVEL}/3_1.jpeg`, cookie, 'GET'], ['/api/tiles/lane.dzi', cookie, 'GET'],
       ] as const) expect((await get(laneBase, url, headers, method)).status, `${method} ${url}`).toBe(599);
 
       sessions.forget(hashToken(token));
-      expect((await get(laneBase, withToken)).status).toBe(599);
+      expect((await get(laneBase, tile, cookie)).status).toBe(599);
       await sessions(token);
       lane.close();
-      expect((await get(laneBase, withToken)).status).toBe(599);
+      expect((await get(laneBase, tile, cookie)).status).toBe(599);
     } finally {
       await new Promise((r) => server.close(r));
       service.close();
@@ -106,17 +106,17 @@ describe.each(databases)('tile fast lane [%s]', (kind) => {
   });
 
   it('serves the same tile from the router and then from the lane, and refuses a logged-out token on both paths', async () => {
-    const own = await tokenFor(app, 'registrar');
+    const own = await tokenFor(app, 'technician');
     const first = await get(base, tile, { authorization: `Bearer ${own}` });
     const again = await get(base, tile, { authorization: `Bearer ${own}` });
-    const viaQuery = await get(base, `${tile}?token=${own}`);
-    for (const res of [first, again, viaQuery]) {
+    const viaCookie = await get(base, tile, { cookie: `dsms_image=${own}` });
+    for (const res of [first, again, viaCookie]) {
       expect(res.status).toBe(200);
       expect(res.body.equals(first.body)).toBe(true);
       expect(res.headers.etag).toBe(first.headers.etag);
     }
     expect((await call(app, 'POST', '/api/auth/logout', { token: own })).statusCode).toBe(200);
-    for (const res of [await get(base, tile, { authorization: `Bearer ${own}`, 'user-language': 'en-US' }), await get(base, `${tile}?token=${own}`, { 'user-language': 'en-US' })]) {
+    for (const res of [await get(base, tile, { authorization: `Bearer ${own}`, 'user-language': 'en-US' }), await get(base, tile, { cookie: `dsms_image=${own}`, 'user-language': 'en-US' })]) {
       expect(res.status).toBe(401);
       expect(JSON.parse(res.body.toString())).toEqual({ message: translate('en-US', 'error.unauthenticated') });
     }
@@ -135,8 +135,8 @@ describe.each(databases)('tile fast lane [%s]', (kind) => {
         const handle = await service.open(key);
         await service.dziTile(handle, LEVEL, 2, 1);
       }
-      expect((await get(laneBase, `/api/tiles/open_files/${LEVEL}/2_1.jpeg?token=${token}`)).status).toBe(200);
-      expect((await get(laneBase, `/api/tiles/foreign_files/${LEVEL}/2_1.jpeg?token=${token}`)).status).toBe(599);
+      expect((await get(laneBase, `/api/tiles/open_files/${LEVEL}/2_1.jpeg`, { cookie: `dsms_image=${token}` })).status).toBe(200);
+      expect((await get(laneBase, `/api/tiles/foreign_files/${LEVEL}/2_1.jpeg`, { cookie: `dsms_image=${token}` })).status).toBe(599);
     } finally {
       server.close();
     }

@@ -130,20 +130,21 @@ describe.each(databases)('tiles [%s]', (kind) => {
     expect(other.headers.etag).not.toBe(first.headers.etag);
   });
 
-  it('refuses tiles without a session and accepts a token in the query', async () => {
+  it('refuses tiles without a session, accepts the image cookie and never a token in the query', async () => {
     const url = `/api/tiles/demo-7_files/${MAX_LEVEL}/1_1.jpeg`;
     const anonymous = await call(app, 'GET', url, { lang: 'en-US' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toEqual({ message: translate('en-US', 'error.unauthenticated') });
-    expect((await call(app, 'GET', `${url}?token=not-a-token`)).statusCode).toBe(401);
+    expect((await call(app, 'GET', url, { headers: { cookie: 'dsms_image=not-a-token' } })).statusCode).toBe(401);
+    expect((await call(app, 'GET', `${url}?token=${encodeURIComponent(token)}`)).statusCode).toBe(401);
     expect((await call(app, 'GET', `/api/iiif/demo-7/info.json`)).statusCode).toBe(401);
-    const viaQuery = await call(app, 'GET', `${url}?token=${encodeURIComponent(token)}`);
-    expect(viaQuery.statusCode).toBe(200);
-    expect(viaQuery.rawPayload.equals((await get(url)).rawPayload)).toBe(true);
+    const viaCookie = await call(app, 'GET', url, { headers: { cookie: `dsms_image=${token}` } });
+    expect(viaCookie.statusCode).toBe(200);
+    expect(viaCookie.rawPayload.equals((await get(url)).rawPayload)).toBe(true);
   });
 
   it('stops a logged-out token at once on the header path', async () => {
-    const own = await tokenFor(app, 'registrar');
+    const own = await tokenFor(app, 'technician');
     const url = `/api/tiles/demo-7_files/${MAX_LEVEL}/0_0.jpeg`;
     expect((await call(app, 'GET', url, { token: own })).statusCode).toBe(200);
     expect((await call(app, 'POST', '/api/auth/logout', { token: own })).statusCode).toBe(200);

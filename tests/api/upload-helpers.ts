@@ -8,6 +8,8 @@ import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../src/core/constants.js';
 import type { AppOptions } from '../../server/app.js';
 import type { MessageKey } from '../../server/i18n/messages.js';
 import { translate, type Language, type Params } from '../../server/i18n/translate.js';
+import { hashToken } from '../../server/modules/auth/tokens.js';
+import type { UploadOwner } from '../../server/modules/upload/ownership.js';
 import { uploadId } from '../../server/modules/upload/protocol.js';
 import { startApp, testApp, tokenFor, type Harness } from './harness.js';
 
@@ -80,7 +82,17 @@ export async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
 }
 
-export const idOf = (file: TestFile) => uploadId({ fileName: file.name, num: 1, totalNum: file.totalNum, md5: '', totalMd5: file.totalMd5 });
+/** The upload a user sends `file` as, in their working hospital: by default the technician whose token the suite holds. */
+export const idOf = (file: TestFile, owner: UploadOwner = technicianOwner) =>
+  uploadId({ fileName: file.name, num: 1, totalNum: file.totalNum, md5: '', totalMd5: file.totalMd5 }, owner);
+
+/** Who a token belongs to and which hospital its session works in: the owner of what it uploads. */
+export async function ownerOf(h: Harness, token: string): Promise<UploadOwner> {
+  const row = await h.db.selectFrom('auth_tokens').select(['user_id', 'hospital_id']).where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
+  return { userId: row.user_id, hospitalId: row.hospital_id ?? 0 };
+}
+
+let technicianOwner: UploadOwner = { userId: 0, hospitalId: 0 };
 
 export interface UploadSuite {
   h: Harness;
@@ -117,6 +129,7 @@ export function uploadSuite(kind: string): UploadSuite {
   beforeAll(async () => {
     suite.h = await startApp(kind);
     suite.technician = await tokenFor(suite.h.app, 'technician');
+    technicianOwner = await ownerOf(suite.h, suite.technician);
   });
   afterAll(async () => {
     for (const app of apps) await app.close();

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
@@ -35,13 +36,46 @@ export async function startServer(options: { ownDataDir?: boolean } = {}) {
   };
 }
 
-/** Debian's Chromium, never a downloaded one; flags keep it off the (closed) network. */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Content-Security-Policy violations seen by any page this file's browsers opened. The app must work under the
+ * policy it is served with (server/http/security-headers.ts): after the file's tests, any violation fails it.
+ * Registered here, at import, so every e2e file gets the check without asking for it.
+ */
+const cspViolations: string[] = [];
+afterAll(() => {
+  expect(cspViolations, 'Content-Security-Policy violations in the browser console').toEqual([]);
+});
+
+/** Chromium reports each blocked load, eval or inline style on the console; the event also names the directive. */
+async function watchCsp(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`[csp] ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  context.on('page', (page) => {
+    page.on('console', (message) => {
+      const text = message.text();
+      if (text.startsWith('[csp]') || text.includes('Content Security Policy')) cspViolations.push(`${page.url()}: ${text}`);
+    });
+  });
+}
+
+/** Debian's Chromium, never a downloaded one; flags keep it off the (closed) network. Every page it opens is watched for CSP violations. */
+export async function launchBrowser(): Promise<Browser> {
   fs.mkdirSync(SHOTS, { recursive: true });
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+  // browser.newPage() goes through newContext(), so this covers both.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await watchCsp(context);
+    return context;
+  };
+  return browser;
 }
 
 /** Signs in through the login page as a person would; resolves once the form has been submitted. */

@@ -40,6 +40,11 @@ describe('shell in Chromium', () => {
     const lock = page.getByTestId('lock-screen');
     await expect.poll(() => lock.isVisible()).toBe(true);
     await shot(`lock-${lang}`);
+    // The server locked the session too: its token reads nothing until the password unlocks it.
+    const listStatus = () => page.evaluate(async () => (await fetch('/api/system_management/users/lists', {
+      headers: { Authorization: `Bearer ${sessionStorage.getItem('access_token')}` },
+    })).status);
+    await expect.poll(listStatus).toBe(423);
 
     // The lock survives a reload.
     await page.reload();
@@ -54,6 +59,7 @@ describe('shell in Chromium', () => {
     await lock.locator('input[type=password]').fill('dsms-admin');
     await lock.getByRole('button', { name: text.lock.unlock }).click();
     await lock.waitFor({ state: 'detached' });
+    expect(await listStatus()).toBe(200);
   }
 
   it('logs in as admin, sees the server menu in zh-CN, switches to en-US, locks and unlocks, logs out', async () => {
@@ -96,9 +102,12 @@ describe('shell in Chromium', () => {
 
     await lockAndUnlock('en-US', enUS);
 
+    const token = await page.evaluate(() => sessionStorage.getItem('access_token'));
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: enUS.user.logout }).click();
     await page.waitForURL(/\/login$/);
+    // The server ended the session too, not only the browser.
+    expect((await fetch(`${server.url}/api/system_management/users/permission`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     await page.getByRole('button', { name: enUS.login.submit }).waitFor();
     await shot('login-en-US');
 

@@ -59,6 +59,35 @@ describe('tile session cache', () => {
     expect(resolve.peek('slow')).toBeUndefined();
   });
 
+  it("forgets a user's sessions at once when an administrator changes them, and everything when a role changes", async () => {
+    let release!: () => void;
+    const slow = new Promise<void>((r) => { release = r; });
+    const resolve = cachedSessionResolver(async (token) => {
+      if (token === 'slow') await slow;
+      return user(token.startsWith('six') || token === 'slow' ? 6 : 7);
+    });
+    await Promise.all(['six-a', 'six-b', 'seven'].map((t) => resolve(t)));
+    const inFlight = resolve('slow');
+    resolve.forgetUser(6);
+    expect([resolve.peek('six-a'), resolve.peek('six-b')]).toEqual([undefined, undefined]);
+    expect(resolve.peek('seven')).toEqual(user(7));
+    release();
+    await inFlight;
+    expect(resolve.peek('slow')).toBeUndefined(); // read before the change: not kept
+    resolve.forgetAll();
+    expect(resolve.peek('seven')).toBeUndefined();
+  });
+
+  it('trusts a session for 5 seconds by default', async () => {
+    let now = 0;
+    const resolve = cachedSessionResolver(async () => user(8), { now: () => now });
+    await resolve('t');
+    now = 4_999;
+    expect(resolve.peek('t')).toEqual(user(8));
+    now = 5_000;
+    expect(resolve.peek('t')).toBeUndefined();
+  });
+
   it('stays bounded', async () => {
     const resolve = cachedSessionResolver(async () => user(3), { maxEntries: 2 });
     for (const t of ['a', 'b', 'c']) await resolve(t);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { IMAGE_COOKIE } from '../../../server/http/image-cookie.js';
 import { start, waitForHttp, which, type Started } from './processes.js';
 import type { TileAddress } from './requests.js';
 
@@ -10,6 +11,8 @@ export interface Server {
   path(t: TileAddress): string;
   /** An Authorization header to send with every request, when the server takes one. */
   authorization?: () => string;
+  /** A Cookie header to send with every request, when the server takes one. */
+  cookie?: () => string;
   /** Starts the server; every process is handed to `track` as soon as it exists, so a failed start leaks nothing. */
   start(track: (p: Started) => void): Promise<void>;
 }
@@ -22,16 +25,17 @@ export interface BenchPaths {
 }
 
 /**
- * Our server. `auth: 'query'` sends `?token=`, `auth: 'header'` sends `Authorization: Bearer`; both are checked on
- * every tile through the 30-second session cache the tile routes share with the guard.
+ * Our server. `auth: 'cookie'` sends the image cookie a browser sends, `auth: 'header'` sends `Authorization: Bearer`;
+ * both are checked on every tile through the 5-second session cache the tile routes share with the guard.
  */
-export function dsmsServer(p: BenchPaths, port: number, workers: number, slideKey: string, auth: 'query' | 'header' = 'query'): Server {
+export function dsmsServer(p: BenchPaths, port: number, workers: number, slideKey: string, auth: 'cookie' | 'header' = 'cookie'): Server {
   let token = '';
   return {
     name: `dsms (${workers > 1 ? `${workers} workers` : '1 process'}${auth === 'header' ? ', bearer header' : ''})`,
     port,
-    path: (t) => `/api/tiles/${slideKey}_files/${t.level}/${t.col}_${t.row}.jpeg${auth === 'query' ? `?token=${token}` : ''}`,
+    path: (t) => `/api/tiles/${slideKey}_files/${t.level}/${t.col}_${t.row}.jpeg`,
     authorization: auth === 'header' ? () => `Bearer ${token}` : undefined,
+    cookie: auth === 'cookie' ? () => `${IMAGE_COOKIE}=${token}` : undefined,
     async start(track) {
       const dataDir = path.join(p.dir, `dsms-data-${port}`);
       fs.mkdirSync(path.join(dataDir, 'slides'), { recursive: true });

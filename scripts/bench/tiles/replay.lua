@@ -1,6 +1,6 @@
 -- Replays a fixed list of request paths (one per line) with wrk, in order, wrapping around,
 -- for wrk's -d duration (wrk always runs for the whole duration, so the duration bounds the run).
--- wrk -s replay.lua URL -- LIST_FILE THREADS [AUTHORIZATION]
+-- wrk -s replay.lua URL -- LIST_FILE THREADS [AUTHORIZATION] [COOKIE]   (an empty value sends no such header)
 -- Thread i starts at i/THREADS of the list, so threads do not ask for the same tiles in lockstep.
 local threads = {}
 
@@ -14,7 +14,8 @@ function init(args)
   for line in io.lines(args[1]) do paths[#paths + 1] = line end
   local n = tonumber(args[2]) or 1
   index = math.floor(id * #paths / n)
-  if args[3] then wrk.headers["Authorization"] = args[3] end
+  if args[3] and args[3] ~= "" then wrk.headers["Authorization"] = args[3] end
+  if args[4] and args[4] ~= "" then wrk.headers["Cookie"] = args[4] end
 end
 
 function request()

@@ -5,6 +5,7 @@ import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { validateWrite } from '../../resources/write-validation.js';
 import { openSealedFields } from '../../resources/sealed-fields.js';
+import { endOtherSessions } from '../auth/end-sessions.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { SchemaStore } from '../schemas/store.js';
 
@@ -14,9 +15,10 @@ const PASSWORD_FIELDS = ['old_password', 'password', 'password_confirmation'] as
 /**
  * SystemAccount: the caller's own profile and password. Passwords arrive sealed (the page's form.seal); the
  * form schema of the SystemAccount page (the hospital's layered one) validates the opened values,
- * including the two-passwords-match rule, and the current password must be right to set a new one.
+ * including the two-passwords-match rule, and the current password must be right to set a new one. A new
+ * password ends the account's other sessions; `onSessionsEnded` lets in-process session caches drop them.
  */
-export function accountRoutes(app: FastifyInstance, db: Db, store: SchemaStore): void {
+export function accountRoutes(app: FastifyInstance, db: Db, store: SchemaStore, onSessionsEnded?: (userId: number) => void): void {
   const profile = (id: number) => db.selectFrom('users').select(['id', 'name', 'realname', 'email', 'phone']).where('id', '=', id).executeTakeFirstOrThrow();
 
   app.get('/api/account/profile', { config: { access: 'user' }, schema: { tags: ['account'] } }, async (r) => ok(await profile(r.auth!.id)));
@@ -47,7 +49,11 @@ export function accountRoutes(app: FastifyInstance, db: Db, store: SchemaStore):
       }
       changes.password_hash = await hashPassword(String(data.password));
     }
-    await db.updateTable('users').set(changes).where('id', '=', me.id).execute();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set(changes).where('id', '=', me.id).execute();
+      if (changes.password_hash) await endOtherSessions(trx, me.id, me.tokenHash);
+    });
+    if (changes.password_hash) onSessionsEnded?.(me.id);
     return ok(await profile(me.id));
   });
 }

@@ -19,6 +19,9 @@ export interface Challenge {
 export async function issueChallenge(db: Db): Promise<Challenge> {
   const key = await currentKey(db);
   const nonce = randomBytes(16).toString('hex');
+  // Anyone may ask for a challenge: each issue first deletes the expired ones (an index range, usually empty),
+  // so the table holds at most the last five minutes of challenges, which the rate limit bounds per address.
+  await sweepChallenges(db);
   await db.insertInto('auth_challenges')
     .values({ nonce, key_id: key.key_id, expires_at: new Date(Date.now() + CHALLENGE_LIFETIME_MS).toISOString(), used_at: null })
     .execute();
@@ -44,29 +47,48 @@ export async function openSealedPassword(db: Db, keyId: string, sealed: string):
   if (sep < 0) return { ok: false, reason: 'undecryptable' };
   const nonce = plain.slice(0, sep);
   const now = new Date().toISOString();
-  const spent = await db.updateTable('auth_challenges')
-    .set({ used_at: now })
+  // Spending deletes the row: one statement decides which of two concurrent requests gets it, and nothing is left to sweep.
+  const spent = await db.deleteFrom('auth_challenges')
     .where('nonce', '=', nonce)
     .where('key_id', '=', keyId)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  if (Number(spent.numUpdatedRows) !== 1) return { ok: false, reason: 'challenge_invalid' };
+  if (Number(spent.numDeletedRows) !== 1) return { ok: false, reason: 'challenge_invalid' };
   return { ok: true, password: plain.slice(sep + 1) };
 }
 
-/** Old challenges are useless after expiry; sweeping keeps the table small. */
+/** A challenge is useless once expired; sweeping keeps the table small. */
 export async function sweepChallenges(db: Db): Promise<void> {
-  await db.deleteFrom('auth_challenges').where('expires_at', '<', new Date(Date.now() - 3600_000).toISOString()).execute();
+  await db.deleteFrom('auth_challenges').where('expires_at', '<=', new Date().toISOString()).execute();
+}
+
+/** Sweeps every `intervalMs` as well, so a burst of challenges nobody spent does not wait for the next issue. */
+export function startChallengeSweeper(db: Db, intervalMs = CHALLENGE_LIFETIME_MS): () => void {
+  const timer = setInterval(() => { sweepChallenges(db).catch(() => {}); }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 type CachedKey = { key_id: string; public_key: string; created: number };
 /** Per database, because tests run several apps on different databases in one process. */
 const cache = new WeakMap<Db, CachedKey>();
 
-async function currentKey(db: Db): Promise<CachedKey> {
+/** A key being found or made: concurrent first challenges share it rather than each generating an RSA key. */
+const pending = new WeakMap<Db, Promise<CachedKey>>();
+
+function currentKey(db: Db): Promise<CachedKey> {
   const hit = cache.get(db);
-  if (hit && Date.now() - hit.created < KEY_LIFETIME_MS) return hit;
+  if (hit && Date.now() - hit.created < KEY_LIFETIME_MS) return Promise.resolve(hit);
+  let finding = pending.get(db);
+  if (!finding) {
+    finding = findOrMakeKey(db).finally(() => pending.delete(db));
+    pending.set(db, finding);
+  }
+  return finding;
+}
+
+async function findOrMakeKey(db: Db): Promise<CachedKey> {
   const since = new Date(Date.now() - KEY_LIFETIME_MS).toISOString();
   const row = await db.selectFrom('auth_keys').select(['key_id', 'public_key', 'created_at'])
     .where('created_at', '>', since).orderBy('created_at', 'desc').executeTakeFirst();

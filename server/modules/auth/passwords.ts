@@ -20,3 +20,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const key = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
   return timingSafeEqual(key, expected);
 }
+
+/** A hash of a random password, made once: checking an unknown user's password against it costs what a known user's does. */
+let decoy: Promise<string> | undefined;
+
+/** Spends the time of a real check and answers false, so a wrong user name and a wrong password take alike. */
+export async function verifyAgainstDecoy(password: string): Promise<false> {
+  decoy ??= hashPassword(randomBytes(16).toString('hex'));
+  await verifyPassword(password, await decoy);
+  return false;
+}

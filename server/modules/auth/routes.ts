@@ -1,35 +1,61 @@
+import rateLimit from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
-import { issueChallenge } from './challenge.js';
+import { issueChallenge, startChallengeSweeper } from './challenge.js';
 import { login, verifyLockScreen } from './login.js';
-import { revokeToken, setTokenHospital } from './tokens.js';
+import { revokeToken, setTokenHospital, setTokenScreenLock } from './tokens.js';
 
 const Sealed = Type.String({ minLength: 1, maxLength: 4096, description: 'base64 of RSA-OAEP-SHA256("nonce:password")' });
+
+/** Anonymous requests per client address and minute on each of login and challenge (AUTH_RATE_LIMIT_PER_MINUTE). */
+export const DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE = 300;
+
+export interface AuthOptions {
+  tokenTtlSeconds: number;
+  rateLimitPerMinute?: number;
+}
 
 export interface AuthEvents {
   /** A session was ended by logout; caches of sessions in this process drop it (tiles' session cache). */
   onLogout?(tokenHash: string): void;
+  /** A session's screen was locked or unlocked; caches of sessions in this process drop their copy. */
+  onScreenLock?(tokenHash: string): void;
 }
 
-export function authRoutes(app: FastifyInstance, db: Db, tokenTtlSeconds: number, events: AuthEvents = {}): void {
-  app.get('/api/auth/challenge', {
-    config: { access: 'public' },
-    schema: { tags: ['auth'], summary: 'Public key and a single-use nonce for sealing a password' },
-  }, async () => ok(await issueChallenge(db)));
+export function authRoutes(app: FastifyInstance, db: Db, options: AuthOptions, events: AuthEvents = {}): void {
+  const client = (request: { ip: string; headers: { 'user-agent'?: string } }) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
-  app.post('/api/auth/login', {
-    config: { access: 'public' },
-    schema: {
-      tags: ['auth'],
-      body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Sealed, key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
-    },
-  }, async (request) => {
-    const body = request.body as { username: string; password: string; key_id: string };
-    return ok(await login(db, body, { ip: request.ip, userAgent: request.headers['user-agent'] }, tokenTtlSeconds));
+  // The anonymous routes in a scope of their own, so the rate limit applies to them and nothing else. Per client
+  // address and route (a login takes one of each): a hospital behind one NAT address shares it, hence a default well
+  // above what its staff log in at. Counted per process.
+  app.register(async (anonymous) => {
+    await anonymous.register(rateLimit, { global: false, errorResponseBuilder: () => new AppError(429, 'error.rate_limited') });
+    const rateLimited = { max: options.rateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 };
+
+    anonymous.get('/api/auth/challenge', {
+      config: { access: 'public', rateLimit: rateLimited },
+      schema: { tags: ['auth'], summary: 'Public key and a single-use nonce for sealing a password' },
+    }, async () => ok(await issueChallenge(db)));
+
+    anonymous.post('/api/auth/login', {
+      config: { access: 'public', rateLimit: rateLimited },
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Sealed, key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+      },
+    }, async (request) => {
+      const body = request.body as { username: string; password: string; key_id: string };
+      return ok(await login(db, body, client(request), options.tokenTtlSeconds));
+    });
   });
+
+  // Unspent challenges are swept on every issue; this catches the last burst when no more are asked for.
+  let stopSweeper = () => {};
+  app.addHook('onReady', async () => { stopSweeper = startChallengeSweeper(db); });
+  app.addHook('onClose', async () => stopSweeper());
 
   app.post('/api/auth/logout', { config: { access: 'user' }, schema: { tags: ['auth'] } }, async (request) => {
     await revokeToken(db, request.auth!.tokenHash);
@@ -37,12 +63,23 @@ export function authRoutes(app: FastifyInstance, db: Db, tokenTtlSeconds: number
     return ok(null);
   });
 
+  app.post('/api/auth/lock', {
+    config: { access: 'user' },
+    schema: { tags: ['auth'], summary: 'Locks this session’s screen: its other calls are refused (423) until lock_screen_verify unlocks it' },
+  }, async (request) => {
+    await setTokenScreenLock(db, request.auth!.tokenHash, new Date().toISOString());
+    events.onScreenLock?.(request.auth!.tokenHash);
+    return ok(null);
+  });
+
   app.post('/api/auth/lock_screen_verify', {
     config: { access: 'user' },
-    schema: { tags: ['auth'], body: Type.Object({ name: Type.Optional(Type.String()), password: Sealed, key_id: Type.String({ minLength: 1 }) }) },
+    schema: { tags: ['auth'], body: Type.Object({ name: Type.Optional(Type.String({ maxLength: 64 })), password: Sealed, key_id: Type.String({ minLength: 1, maxLength: 64 }) }) },
   }, async (request) => {
     const body = request.body as { password: string; key_id: string };
-    return ok({ success: await verifyLockScreen(db, request.auth!.id, body.key_id, body.password) });
+    const success = await verifyLockScreen(db, request.auth!, body.key_id, body.password, client(request));
+    if (success) events.onScreenLock?.(request.auth!.tokenHash);
+    return ok({ success });
   });
 
   app.post('/api/auth/switch_hospital', {

@@ -25,3 +25,8 @@ export async function revokeToken(db: Db, tokenHash: string): Promise<void> {
 export async function setTokenHospital(db: Db, tokenHash: string, hospitalId: number): Promise<void> {
   await db.updateTable('auth_tokens').set({ hospital_id: hospitalId }).where('token_hash', '=', tokenHash).execute();
 }
+
+/** Locks (a time) or unlocks (null) the screen of one session: a locked session is refused everything but unlocking. */
+export async function setTokenScreenLock(db: Db, tokenHash: string, at: string | null): Promise<void> {
+  await db.updateTable('auth_tokens').set({ locked_at: at }).where('token_hash', '=', tokenHash).execute();
+}

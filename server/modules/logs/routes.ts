@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
+import { redactTokens } from '../../http/redact.js';
 
 /**
  * Browser error reports (spec §7: JS and HTTP errors with the route path) land in error_logs, where
@@ -23,7 +24,8 @@ export function logRoutes(app: FastifyInstance, db: Db): void {
     if (mine.length >= 30) return ok({ stored: false });
     recent.set(user.id, [...mine, now]);
     await db.insertInto('error_logs').values({
-      user_id: user.id, username: user.name, page: page ?? null, message,
+      // A page address may carry a token (spec §4's /inner/view?token=…): never stored.
+      user_id: user.id, username: user.name, page: page === undefined ? null : redactTokens(page), message: redactTokens(message),
       user_agent: request.headers['user-agent']?.slice(0, 500) ?? null, created_at: new Date().toISOString(),
     }).execute();
     return ok({ stored: true });

@@ -1,9 +1,14 @@
 import type { Db } from '../../db/connect.js';
+import { maskSecrets } from '../../http/secrets.js';
+import { publicSettingKeys } from './declared.js';
 
-/** Values are JSON text; public settings are readable before login (language, logo, auto-lock). */
+/**
+ * Values are JSON text; public settings are readable before login (language, logo, auto-lock). Which keys
+ * are public is declared in code (declared.ts), not by the stored flag; secret-named fields are masked anyway.
+ */
 export async function publicSettings(db: Db): Promise<Record<string, unknown>> {
-  const rows = await db.selectFrom('settings').select(['key', 'value']).where('is_public', '=', 1).execute();
-  return Object.fromEntries(rows.map((r) => [r.key, parse(r.value)]));
+  const rows = await db.selectFrom('settings').select(['key', 'value']).where('key', 'in', publicSettingKeys()).execute();
+  return JSON.parse(JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, parse(r.value)])), maskSecrets));
 }
 
 export async function getSetting(db: Db, key: string) {

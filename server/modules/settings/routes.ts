@@ -4,11 +4,14 @@ import type { Db } from '../../db/connect.js';
 import { hasPermission } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
 import { maskSecretsInText } from '../../http/secrets.js';
-import { notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { settingVisibility } from './declared.js';
 import { getSetting, publicSettings, putSetting } from './queries.js';
 import { validateWrite } from '../../resources/write-validation.js';
 import type { PageSchema } from '../schemas/repository.js';
 
+/** A setting is configuration (a logo as a data URL at most), not a file store. */
+const SETTING_MAX_CHARS = 2 * 1024 * 1024;
 const KEY = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.-]+$' });
 
 /** The page whose form edits a setting (form.source.setting), to validate writes with; undefined when none does. */
@@ -19,14 +22,15 @@ export function settingRoutes(app: FastifyInstance, db: Db, formFor: SettingForm
   app.get('/api/common/setting', { config: { access: 'public' }, schema: { tags: ['settings'] } }, async () =>
     ok({ data: await publicSettings(db) }));
 
-  // Spec §7: the value comes back as the stored JSON string (e.g. system_config). Only those who may
-  // change settings see secrets such as ftppassword; everyone else gets them masked.
+  // Spec §7: the value comes back as the stored JSON string (e.g. system_config). Only declared keys answer
+  // (declared.ts); any other key is missing, whatever the table holds. Only those who may change settings
+  // see secrets such as ftppassword; everyone else gets them masked.
   app.get('/api/common/setting/get', {
     config: { access: 'user' },
     schema: { tags: ['settings'], querystring: Type.Object({ settings_key: KEY }) },
   }, async (request) => {
     const { settings_key } = request.query as { settings_key: string };
-    const row = await getSetting(db, settings_key);
+    const row = settingVisibility(settings_key) ? await getSetting(db, settings_key) : undefined;
     if (!row) throw notFound('setting.not_found', { key: settings_key });
     return ok(hasPermission(request.auth!, 'system_setting') ? row.value : maskSecretsInText(row.value));
   });
@@ -35,13 +39,18 @@ export function settingRoutes(app: FastifyInstance, db: Db, formFor: SettingForm
     config: { access: { permission: 'system_setting' } },
     schema: {
       tags: ['settings'],
-      body: Type.Object({ settings_key: KEY, settings_value: Type.Unknown(), is_public: Type.Optional(Type.Boolean()) }),
+      body: Type.Object({ settings_key: KEY, settings_value: Type.Unknown() }),
     },
   }, async (request) => {
-    const { settings_key, settings_value, is_public } = request.body as { settings_key: string; settings_value: unknown; is_public?: boolean };
+    const { settings_key, settings_value } = request.body as { settings_key: string; settings_value: unknown };
+    // Only declared keys: a key written now must not become readable later, nor a secret be parked here.
+    // Who may read it is declared too, so a write cannot make a setting public (`is_public` is ignored).
+    const visibility = settingVisibility(settings_key);
+    if (!visibility) throw notFound('setting.not_found', { key: settings_key });
+    if (JSON.stringify(settings_value ?? null).length > SETTING_MAX_CHARS) throw new AppError(413, 'error.too_large');
     const form = await formFor(settings_key, request.auth!.hospitalId ?? 0);
     if (form) validateWrite(form, asObject(settings_value), false, request.lang);
-    await putSetting(db, settings_key, settings_value ?? null, is_public);
+    await putSetting(db, settings_key, settings_value ?? null, visibility === 'public');
     return ok({ settings_key });
   });
 }

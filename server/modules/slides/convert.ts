@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { AppError } from '../../http/errors.js';
+import { DeepZoomError } from './deep-zoom/descriptor.js';
 import { deepZoomToTiff } from './deep-zoom/to-tiff.js';
 import { openFolderSource, openZipSource } from './deep-zoom/sources.js';
 
@@ -19,20 +23,35 @@ export function originalParts(original: string): string[] {
   return /\.dzi$/i.test(original) ? [original, `${original.slice(0, -'.dzi'.length)}_files`] : [original];
 }
 
+/** A name of its own for a file being written, renamed to its real name once complete: no reader sees half a TIFF. */
+const partialName = (out: string) => `${out}.${randomBytes(4).toString('hex')}.partial`;
+
 /** Photos, scans of small fields and striped (untiled) TIFFs: libvips reads them whole and writes the pyramid. */
 export async function convertWithLibvips(file: string): Promise<string> {
   const out = convertedName(file);
-  await sharp(file, { limitInputPixels: false }).tiff({ tile: true, pyramid: true, compression: 'jpeg', quality: 90, tileWidth: 256, tileHeight: 256 }).toFile(out);
+  const partial = partialName(out);
+  try {
+    await sharp(file, { limitInputPixels: false }).tiff({ tile: true, pyramid: true, compression: 'jpeg', quality: 90, tileWidth: 256, tileHeight: 256 }).toFile(partial);
+    await fs.rename(partial, out);
+  } finally {
+    await fs.rm(partial, { force: true });
+  }
   return out;
 }
 
-/** A Deep Zoom image, as a `.zip` or as a `.dzi` beside its `_files` folder. Throws DeepZoomError when it is not one. */
+/**
+ * A Deep Zoom image, as a `.zip` or as a `.dzi` beside its `_files` folder. Throws DeepZoomError when it is not one,
+ * and a 422 when it declares more than it may or than its tiles hold: refused before anything is allocated.
+ */
 export async function convertDeepZoom(file: string): Promise<string> {
   const source = path.extname(file).toLowerCase() === '.dzi' ? await openFolderSource(file) : await openZipSource(file);
   try {
     const out = convertedName(file);
     await deepZoomToTiff(source, out);
     return out;
+  } catch (err) {
+    if (err instanceof DeepZoomError && err.refused) throw new AppError(422, err.refused.key, err.refused.params);
+    throw err;
   } finally {
     await source.close();
   }

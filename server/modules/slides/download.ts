@@ -7,7 +7,9 @@ import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import { hospitalScope } from '../../resources/hospital-scope.js';
-import { downloadKey, signDownload, verifyDownload } from './download-signing.js';
+import { SigningKeys } from '../../http/signing-keys.js';
+import { mayDownload } from './download-access.js';
+import { DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS, signDownload, verifyDownload } from './download-signing.js';
 import { fromStored } from './paths.js';
 import { logSlides } from './section-log.js';
 
@@ -17,11 +19,11 @@ const tags = ['resource:slides'];
 /**
  * Spec §6 slide_download. A browser download cannot carry the bearer header, and a session token in a
  * URL would outlive the click in history and proxy logs; so the API hands out a link signed for this
- * slide and user that works for two minutes, and the file route checks only that signature.
+ * slide and user that works for two minutes. The file route checks the signature (keys rotate daily and live
+ * where no API reads them), then that the user still may download this slide: a link outlives no revocation.
  */
 export function downloadRoutes(app: FastifyInstance, db: Db, dataDir: string, def: ResourceDef): void {
-  let key: Promise<Buffer> | undefined;
-  const signingKey = () => (key ??= downloadKey(db).catch((e) => { key = undefined; throw e; }));
+  const keys = new SigningKeys(db, DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS * 1000);
 
   app.post('/api/data/kfb/download/:id', {
     config: { access: { permission: 'slide_download' } },
@@ -31,9 +33,10 @@ export function downloadRoutes(app: FastifyInstance, db: Db, dataDir: string, de
     const scope = hospitalScope(def, request) ?? [];
     const slide = await db.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', '=', id).where('hospital_id', 'in', scope).executeTakeFirst();
     if (!slide) throw new AppError(404, 'slide.not_found');
-    const link = signDownload(await signingKey(), id, request.auth!.id, Math.floor(Date.now() / 1000));
+    const now = Date.now();
+    const link = signDownload(await keys.current(now), id, request.auth!.id, Math.floor(now / 1000));
     await logSlides(db, 'download', [slide], request.auth!);
-    return ok({ url: `/api/data/kfb/file/${id}?user=${link.user}&expires=${link.expires}&sig=${link.sig}`, expires: link.expires });
+    return ok({ url: `/api/data/kfb/file/${id}?kid=${link.kid}&user=${link.user}&expires=${link.expires}&sig=${link.sig}`, expires: link.expires });
   });
 
   app.get('/api/data/kfb/file/:id', {
@@ -41,14 +44,23 @@ export function downloadRoutes(app: FastifyInstance, db: Db, dataDir: string, de
     schema: {
       tags,
       params: Id,
-      querystring: Type.Object({ user: Type.Integer(), expires: Type.Integer(), sig: Type.String({ maxLength: 128 }) }),
+      querystring: Type.Object({
+        kid: Type.String({ maxLength: 32, pattern: '^[0-9a-f]+$' }),
+        user: Type.Integer({ minimum: 1 }),
+        expires: Type.Integer(),
+        sig: Type.String({ maxLength: 128 }),
+      }),
     },
   }, async (request, reply) => {
     const { id } = request.params as { id: number };
-    const q = request.query as { user: number; expires: number; sig: string };
-    if (!verifyDownload(await signingKey(), id, q.user, q.expires, q.sig, Math.floor(Date.now() / 1000))) throw new AppError(403, 'slide.download_link_invalid');
-    const slide = await db.selectFrom('slides').select(['name', 'file_path']).where('id', '=', id).executeTakeFirst();
+    const link = request.query as { kid: string; user: number; expires: number; sig: string };
+    const now = Date.now();
+    const key = await keys.byId(link.kid, now);
+    // One answer for every refusal: the caller learns nothing of which check failed.
+    if (!key || !verifyDownload(key, id, link, Math.floor(now / 1000))) throw new AppError(403, 'slide.download_link_invalid');
+    const slide = await db.selectFrom('slides').select(['name', 'file_path', 'hospital_id']).where('id', '=', id).executeTakeFirst();
     if (!slide) throw new AppError(404, 'slide.not_found');
+    if (!(await mayDownload(db, link.user, slide.hospital_id))) throw new AppError(403, 'slide.download_link_invalid');
     const file = fromStored(dataDir, slide.file_path);
     // Ranges let a browser or download manager resume a multi-gigabyte slide.
     const result = await send(request.raw, encodeURIComponent(path.basename(file)), { root: path.dirname(file), dotfiles: 'allow', acceptRanges: true, cacheControl: false });

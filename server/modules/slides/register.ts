@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Db } from '../../db/connect.js';
+import { AppError } from '../../http/errors.js';
 import { ingestFile, writeThumbnail, type SlideFacts } from './ingest.js';
 import { thumbPath, toStored } from './paths.js';
 
@@ -10,13 +11,27 @@ export interface SlideOwner {
   uploaded_by: number | null;
 }
 
-/** Reads a file already in its final place, inserts its row and writes its thumbnail; answers the new id. */
+/**
+ * Reads a file already in its final place, inserts its row and writes its thumbnail; answers the new id.
+ * A file refused outright (an AppError, e.g. a Deep Zoom image declaring more than its tiles) gets no row.
+ * When the insert fails, the TIFF converted from the file is removed again, so the caller can put the file back.
+ */
 export async function registerSlide(db: Db, dataDir: string, file: string, owner: SlideOwner): Promise<number> {
-  const { file: served, thumb, ...facts } = await ingestFile(file).catch(() => unreadable(file));
+  const { file: served, thumb, ...facts } = await ingestFile(file).catch((err) => {
+    if (err instanceof AppError) throw err;
+    return unreadable(file);
+  });
   const now = new Date().toISOString();
+  const file_path = toStored(dataDir, served);
   const { id } = await db.insertInto('slides').values({
-    ...owner, ...facts, file_path: toStored(dataDir, served), created_at: now, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
+    ...owner, ...facts, file_path, created_at: now, updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow().catch(async (err) => {
+    // Another row already serves this path (two binds of one file in place): the file is that row's, leave it.
+    const taken = await db.selectFrom('slides').select('id').where('file_path', '=', file_path).executeTakeFirst().catch(() => undefined);
+    if (taken) throw new AppError(409, 'slide.already_bound');
+    if (served !== file) await fs.rm(served, { force: true });
+    throw err;
+  });
   try {
     await writeThumbnail({ file: served, thumb, ...facts }, thumbPath(dataDir, id));
   } catch {

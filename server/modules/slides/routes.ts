@@ -3,14 +3,17 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
-import { hasPermission } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, forbidden, unauthenticated } from '../../http/errors.js';
+import { screenLocked } from '../../http/screen-lock.js';
+import { imageCookieToken } from '../../http/image-cookie.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
 import { parseListQuery } from '../../resources/list-query.js';
 import { getRow, listRows } from '../../resources/queries.js';
+import { IMAGE_PERMISSION, IMAGE_SECURITY, mayViewImages } from '../tiles/image-access.js';
 import { sessionFromToken } from '../users/queries.js';
+import { mayBindUpload } from '../upload/ownership.js';
 import { moveInto } from './move-file.js';
 import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteRoot } from './paths.js';
 import { hospitalScope, workingHospital } from '../../resources/hospital-scope.js';
@@ -48,6 +51,10 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
     // Thumbnails live under slides/ too, but are ours, not slides.
     const allowed = isInside(uploads, source) || (isInside(slides, source) && !isInside(path.join(slides, 'thumbs'), source));
     if (!allowed) throw new AppError(422, 'slide.path_not_allowed', { path: body.path });
+    // A finished upload is its uploader's (or, with upload_bind_any, its hospital's): checked before the disk is.
+    if (isInside(uploads, source) && !mayBindUpload(request.auth!, hospitalId, path.relative(uploads, source).split(path.sep)[0]!)) {
+      throw new AppError(403, 'upload.not_yours', { path: body.path });
+    }
     const stat = await fs.stat(source).catch(() => null);
     if (!stat?.isFile()) throw new AppError(422, 'slide.file_missing', { path: body.path });
     // A converted original (photo, striped TIFF, Deep Zoom) is bound through the TIFF made from it: binding it
@@ -59,19 +66,30 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
 
     // Finished uploads move into slides/<yyyy>/<mm>/; a file already under slides/ is read where it is.
     let file = source;
+    let putBack = async () => {};
     if (isInside(uploads, source)) {
       const now = new Date();
-      file = await moveInto(source, path.join(slides, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0')));
+      const placed = await moveInto(source, path.join(slides, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'))).catch((err) => {
+        // A concurrent bind of the same upload moved it first.
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(422, 'slide.file_missing', { path: body.path });
+        throw err;
+      });
+      ({ file, putBack } = placed);
       // The upload's own folder (uploads/complete/<id>/) is empty now; a folder still holding files stays.
       const folder = path.dirname(source);
       if (folder !== uploads) await fs.rmdir(folder).catch(() => {});
     }
     const user = request.auth!;
+    // No row, no move: a refused file or a failed insert leaves the upload where it was, to be bound again.
     const id = await registerSlide(db, dataDir, file, {
       name: body.name ?? path.basename(source, path.extname(source)),
       hospital_id: hospitalId,
       case_id: caseId,
       uploaded_by: user.id,
+    }).catch(async (err) => {
+      // Should that fail too, the file stays under slides/: orphaned, never lost.
+      await putBack().catch((e) => request.log.error({ err: e, file }, 'bind: could not put the upload back'));
+      throw err;
     });
     // Checked empty above; a concurrent bind of the same section loses the link, not the file.
     if (section) await db.updateTable('slide_sections').set({ slide_id: id }).where('id', '=', section.id).where('slide_id', 'is', null).execute();
@@ -80,10 +98,10 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
     return ok(row);
   });
 
-  // An <img> cannot send an Authorization header, so `?token=` is accepted as the tile routes do.
+  // An <img> cannot send an Authorization header, so the image cookie is accepted as the tile routes do.
   app.get('/api/data/kfb/thumb/:id', {
     config: { access: 'public' },
-    schema: { tags, params: Id, querystring: Type.Object({ token: Type.Optional(Type.String()) }) },
+    schema: { tags, params: Id, security: IMAGE_SECURITY },
   }, async (request, reply) => {
     await requireSlideView(db, request);
     const { id } = request.params as { id: number };
@@ -114,13 +132,16 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
   downloadRoutes(app, db, dataDir, def);
 }
 
+/** The bearer header (checked by the guard) or else the image cookie; never a token in the URL. */
 async function requireSlideView(db: Db, request: FastifyRequest): Promise<void> {
   if (!request.auth) {
-    const token = (request.query as { token?: string }).token;
+    const token = imageCookieToken(request.headers.cookie);
     if (token) request.auth = await sessionFromToken(db, token);
   }
   if (!request.auth) throw unauthenticated();
-  if (!hasPermission(request.auth, 'slide_view')) throw forbidden('slide_view');
+  // A session found here, from the cookie, was not seen by the guard's screen-lock check.
+  if (request.auth.screenLocked) throw screenLocked();
+  if (!mayViewImages(request.auth)) throw forbidden(IMAGE_PERMISSION);
 }
 
 const sendJpeg = (reply: FastifyReply, body: Buffer) => reply.type('image/jpeg').send(body);

@@ -1,10 +1,12 @@
 import path from 'node:path';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../../config.js';
 import type { Db } from '../../db/connect.js';
-import { AppError, unauthenticated } from '../../http/errors.js';
+import type { SessionUser } from '../../http/types.js';
+import { AppError, forbidden, unauthenticated } from '../../http/errors.js';
+import { imageCookieToken } from '../../http/image-cookie.js';
 import { sessionFromToken } from '../users/queries.js';
+import { IMAGE_PERMISSION, IMAGE_SECURITY, mayViewImages } from './image-access.js';
 import { parseIiifRequest } from './iiif.js';
 import { slidesDirResolver, type SlideResolver } from './resolver.js';
 import { cachedSessionResolver, type CachedSessionResolver } from './session-cache.js';
@@ -16,23 +18,23 @@ export interface TileRoutesOptions {
   /** Slide key → absolute file path. Defaults to files under `<dataDir>/slides/`; the slides table will replace it. */
   resolveSlide?: SlideResolver;
   /**
-   * Token → session for `?token=` links; defaults to the guard's lookup behind a 30-second cache. The app passes
-   * the guard's own cache, so one logout clears both paths.
+   * Token → session for the image cookie; defaults to the guard's lookup behind a 5-second cache. The app passes
+   * the guard's own cache, so one logout or administrator's change clears both paths.
    */
   resolveSession?: CachedSessionResolver;
 }
 
-type TileConfig = Partial<Pick<ServerConfig, 'dataDir' | 'tileCacheMb'>>;
+type TileConfig = Partial<Pick<ServerConfig, 'dataDir' | 'tileCacheMb' | 'publicUrl'>>;
 
-const TOKEN_QUERY = Type.Object({
-  token: Type.Optional(Type.String({ description: 'Bearer token, for viewers and share links that cannot send an Authorization header' })),
-});
+/** PUBLIC_URL's default for the default port (config.ts derives it from PORT). */
+const DEFAULT_PUBLIC_URL = 'http://localhost:8001';
 
 /**
- * Deep Zoom and IIIF Image API 3 over the slide files. Every tile is authorised: by the guard when an
- * Authorization header is sent (from its session cache: `cachedSession`), otherwise by `?token=` through the
- * same cache. The routes are declared `public` only so that the guard lets `?token=` requests reach the check
- * below; none answers without a session. Cached tiles usually never get here: see fast-lane.ts.
+ * Deep Zoom and IIIF Image API 3 over the slide files. Every request is authorised: by the guard when an
+ * Authorization header is sent (from its session cache: `cachedSession`), otherwise by the image cookie
+ * (image-cookie.ts) through the same cache; then `slide_view` is required. The routes are declared `public`
+ * only so that the guard lets cookie requests reach the check below; none answers without a session. A token in
+ * the query is not read: the bearer token never goes in a URL. Cached tiles usually never get here: see fast-lane.ts.
  */
 export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, options: TileRoutesOptions = {}): TileService {
   const service = new TileService({
@@ -41,20 +43,21 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
   });
   const sessions = options.resolveSession ?? cachedSessionResolver((token) => sessionFromToken(db, token));
   app.addHook('onClose', async () => service.close());
+  const publicUrl = config.publicUrl ?? DEFAULT_PUBLIC_URL;
 
   // Callback style so a cached session costs no promise: this runs for every tile.
   const requireSession = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
-    if (request.auth) return done();
-    const token = (request.query as { token?: unknown }).token;
-    if (typeof token !== 'string' || !token) return done(unauthenticated());
+    if (request.auth) return done(refusal(request.auth));
+    const token = imageCookieToken(request.headers.cookie);
+    if (!token) return done(unauthenticated());
     const cached = sessions.peek(token);
     if (cached !== undefined) {
       request.auth = cached;
-      return done(cached ? undefined : unauthenticated());
+      return done(refusal(cached));
     }
     sessions(token).then((session) => {
       request.auth = session;
-      done(session ? undefined : unauthenticated());
+      done(refusal(session));
     }, done);
   };
   // Another hospital's slide answers as if it did not exist.
@@ -69,7 +72,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/tiles/:descriptor', {
     ...common,
-    schema: { tags: ['tiles'], summary: 'Deep Zoom descriptor: GET /api/tiles/{slideKey}.dzi', querystring: TOKEN_QUERY },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'Deep Zoom descriptor: GET /api/tiles/{slideKey}.dzi' },
   }, async (request, reply) => {
     const { descriptor } = request.params as { descriptor: string };
     if (!descriptor.endsWith('.dzi')) throw new AppError(404, 'tile.bad_address', { path: descriptor });
@@ -82,7 +85,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/tiles/:files/:level/:tile', {
     ...common,
-    schema: { tags: ['tiles'], summary: 'Deep Zoom tile: GET /api/tiles/{slideKey}_files/{level}/{col}_{row}.jpeg', querystring: TOKEN_QUERY },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'Deep Zoom tile: GET /api/tiles/{slideKey}_files/{level}/{col}_{row}.jpeg' },
   }, async (request, reply) => {
     const { files, level, tile } = request.params as { files: string; level: string; tile: string };
     const address = parseDziTilePath(files, level, tile);
@@ -96,7 +99,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/tiles/:slideKey/associated/:name', {
     ...common,
-    schema: { tags: ['tiles'], summary: 'Label, macro or thumbnail image of a slide (name: label | macro | thumbnail), as JPEG', querystring: TOKEN_QUERY },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'Label, macro or thumbnail image of a slide (name: label | macro | thumbnail), as JPEG' },
   }, async (request, reply) => {
     const { slideKey, name } = request.params as { slideKey: string; name: string };
     const handle = await openFor(request, slideKey);
@@ -107,7 +110,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/iiif/:slideKey', {
     ...common,
-    schema: { tags: ['tiles'], summary: 'IIIF image service base URI: redirects to info.json', querystring: TOKEN_QUERY },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'IIIF image service base URI: redirects to info.json' },
   }, async (request, reply) => {
     const { slideKey } = request.params as { slideKey: string };
     return reply.redirect(`${encodeURIComponent(slideKey)}/info.json`, 303);
@@ -115,11 +118,12 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/iiif/:slideKey/info.json', {
     ...common,
-    schema: { tags: ['tiles'], summary: 'IIIF Image API 3 image information', querystring: TOKEN_QUERY },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'IIIF Image API 3 image information' },
   }, async (request, reply) => {
     const { slideKey } = request.params as { slideKey: string };
     const handle = await openFor(request, slideKey);
-    const id = `${request.protocol}://${request.host}/api/iiif/${encodeURIComponent(slideKey)}`;
+    // From configuration, never from Host / X-Forwarded-Host: a client must not choose the address we announce.
+    const id = `${publicUrl}/api/iiif/${encodeURIComponent(slideKey)}`;
     reply.header('cache-control', REVALIDATE);
     // JSON-LD media type with the IIIF profile, as the specification recommends.
     return reply.type('application/ld+json;profile="http://iiif.io/api/image/3/context.json"').send(JSON.stringify(service.iiifInfo(handle, id)));
@@ -127,7 +131,7 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/iiif/:slideKey/:region/:size/:rotation/:qualityFormat', {
     ...common,
-    schema: { tags: ['tiles'], summary: 'IIIF Image API 3 image request: {region}/{size}/{rotation}/{quality}.{format}', querystring: TOKEN_QUERY },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'IIIF Image API 3 image request: {region}/{size}/{rotation}/{quality}.{format}' },
   }, async (request, reply) => {
     const { slideKey, region, size, rotation, qualityFormat } = request.params as Record<string, string>;
     const handle = await openFor(request, slideKey);
@@ -150,4 +154,10 @@ function sendImage(reply: FastifyReply, etag: string, image: CachedImage) {
 
 function notModified(reply: FastifyReply, etag: string) {
   return reply.code(304).header('etag', etag).header('cache-control', IMMUTABLE).send();
+}
+
+/** Why an image request may not go on, or undefined when it may. */
+function refusal(session: SessionUser | null): Error | undefined {
+  if (!session) return unauthenticated();
+  return mayViewImages(session) ? undefined : forbidden(IMAGE_PERMISSION);
 }

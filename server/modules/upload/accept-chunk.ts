@@ -9,6 +9,7 @@ import {
   chunkSizeRange, minimumFileSize, missingChunks, parseChunkFields, progress, uploadId,
   type ChunkAnswer, type ChunkFields,
 } from './protocol.js';
+import type { UploadOwner } from './ownership.js';
 import type { HeldChunk } from './receive.js';
 
 export interface ChunkContext {
@@ -27,10 +28,11 @@ export interface ChunkContext {
 /**
  * One step of the chunked upload (spec §7): check the chunk, keep it, and answer what is still missing,
  * or verify and finish the file once nothing is. The chunk arrives hashed, held in a pooled buffer.
+ * The upload is the owner's: the same file from another user or hospital is another upload (ownership.ts).
  * Chunks of one file may reach different processes (cluster workers, API nodes sharing the data dir): every
  * step that decides is made against the disk, which they share, and one process at a time finishes (claims).
  */
-export async function acceptChunk(ctx: ChunkContext, raw: Record<string, string>, chunk: HeldChunk | undefined): Promise<ChunkAnswer> {
+export async function acceptChunk(ctx: ChunkContext, raw: Record<string, string>, chunk: HeldChunk | undefined, owner: UploadOwner): Promise<ChunkAnswer> {
   const parsed = parseChunkFields(raw);
   if (!parsed.ok) throw new AppError(422, 'error.validation', {}, parsed.errors);
   const f = parsed.fields;
@@ -45,7 +47,7 @@ export async function acceptChunk(ctx: ChunkContext, raw: Record<string, string>
   }
   if (chunk.md5 !== f.md5) throw new AppError(422, 'upload.chunk_md5_mismatch', { num: f.num });
 
-  const id = uploadId(f);
+  const id = uploadId(f, owner);
   const target = ctx.store.completePath(id, f.fileName);
   const done = { code: 1 as const, path: ctx.store.relative(target) };
   const isComplete = () => ctx.store.exists(target);

@@ -109,7 +109,7 @@ describe('acceptChunk with a small total_md5 limit', () => {
   }
 
   const send = async (ctx: ChunkContext, num: number, totalMd5: string) =>
-    acceptChunk(ctx, { file_name: 'big.svs', num: String(num), total_num: '3', md5: md5(chunk(num)), total_md5: totalMd5 }, await held(chunk(num)));
+    acceptChunk(ctx, { file_name: 'big.svs', num: String(num), total_num: '3', md5: md5(chunk(num)), total_md5: totalMd5 }, await held(chunk(num)), { userId: 1, hospitalId: 1 });
 
   it('accepts the MD5 of the leading bytes and assembles the whole file', async () => {
     const ctx = await context();
@@ -133,7 +133,7 @@ describe('acceptChunk with a small total_md5 limit', () => {
 
   it('passes a file system failure of the worker on with its code, and keeps what is on disk', async () => {
     const ctx = await context();
-    const id = uploadId({ fileName: 'big.svs', num: 1, totalNum: 3, md5: '', totalMd5: md5(data) });
+    const id = uploadId({ fileName: 'big.svs', num: 1, totalNum: 3, md5: '', totalMd5: md5(data) }, { userId: 1, hospitalId: 1 });
     await ctx.assembler.start(id, [], 3);
     ctx.assembler.add(id, 1);
     const failure = await ctx.assembler.finish(id, 3 * CHUNK).catch((err: unknown) => err);

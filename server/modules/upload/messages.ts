@@ -30,6 +30,14 @@ export const uploadMessages = {
   },
   'upload.file_too_large': { 'zh-CN': '文件大小不能超过 {{max}}', 'en-US': 'The file may not exceed {{max}}' },
   'upload.image_too_large': { 'zh-CN': '文件大小不能超过 {{max}}，未保存', 'en-US': 'File size at most {{max}}; the file was not saved' },
+  'upload.not_yours': {
+    'zh-CN': '只能绑定自己在当前医院上传的文件：{{path}}',
+    'en-US': 'You can bind only files you uploaded yourself in the hospital you are working in: {{path}}',
+  },
+  'upload.attachment_quota': {
+    'zh-CN': '附件空间已满：每位用户最多 {{quota}}，已用 {{used}}，本文件未保存',
+    'en-US': 'Attachment space is full: at most {{quota}} per user, {{used}} used; the file was not saved',
+  },
   'upload.disk_full': {
     'zh-CN': '服务器存储空间不足，本次上传未保存，请联系管理员清理空间后重试',
     'en-US': 'The server is out of storage space and the upload was not saved; ask the administrator to free space, then try again',

@@ -62,13 +62,16 @@ describe('progress', () => {
     expect(progress(3, 3)).toBe(1);
   });
 
-  it('derives the same id for the same file and another for anything else', () => {
+  it('derives the same id for the same file and owner, and another for anything else', () => {
     const f: ChunkFields = parsed();
-    expect(uploadId({ ...f, num: 2, md5: 'other' })).toBe(uploadId(f));
-    expect(uploadId(f)).toMatch(/^[0-9a-f]{32}$/);
+    const owner = { userId: 7, hospitalId: 2 };
+    expect(uploadId({ ...f, num: 2, md5: 'other' }, owner)).toBe(uploadId(f, owner));
+    expect(uploadId(f, owner)).toMatch(/^h2u7-[0-9a-f]{32}$/);
     for (const other of [{ fileName: 'b.kfb' }, { totalNum: 4 }, { totalMd5: MD5.replace('d', 'e') }, { totalSize: 5 }]) {
-      expect(uploadId({ ...f, ...other })).not.toBe(uploadId(f));
+      expect(uploadId({ ...f, ...other }, owner)).not.toBe(uploadId(f, owner));
     }
+    expect(uploadId(f, { userId: 8, hospitalId: 2 })).not.toBe(uploadId(f, owner));
+    expect(uploadId(f, { userId: 7, hospitalId: 3 })).not.toBe(uploadId(f, owner));
   });
 });
 

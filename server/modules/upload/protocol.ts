@@ -4,6 +4,7 @@ import type { MessageKey } from '../../i18n/messages.js';
 import type { Params } from '../../i18n/translate.js';
 import { isSafeFileName } from './file-name.js';
 import { isMd5Hex } from './md5.js';
+import { ownerPrefix, type UploadOwner } from './ownership.js';
 
 /** The pure rules of the chunked upload protocol (spec §7, §9; ARCHITECTURE.md §3). */
 
@@ -79,9 +80,12 @@ export function chunkSizeRange(f: ChunkFields, chunkBytes = UPLOAD_CHUNK_BYTES):
 export const minimumFileSize = (f: ChunkFields, chunkBytes = UPLOAD_CHUNK_BYTES) =>
   f.totalSize ?? (f.totalNum - 1) * chunkBytes + (f.totalNum > 1 ? 1 : 0);
 
-/** The same file sent again maps to the same id, so it resumes; nothing of the name reaches the path. */
-export function uploadId(f: ChunkFields): string {
-  return createHash('sha256').update(JSON.stringify([f.totalMd5, f.fileName, f.totalNum, f.totalSize ?? null])).digest('hex').slice(0, 32);
+/**
+ * The same file sent again by the same user in the same hospital maps to the same id, so it resumes; another
+ * user (or hospital) sending the same file gets an upload of their own. Nothing of the name reaches the path.
+ */
+export function uploadId(f: ChunkFields, owner: UploadOwner): string {
+  return ownerPrefix(owner) + createHash('sha256').update(JSON.stringify([f.totalMd5, f.fileName, f.totalNum, f.totalSize ?? null])).digest('hex').slice(0, 32);
 }
 
 /** Chunk numbers 1..total that are not present, ascending. */

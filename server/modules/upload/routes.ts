@@ -3,9 +3,12 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { ATTACHMENT_MAX_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_MD5_MAX_BYTES } from '../../../src/core/constants.js';
 import { ok } from '../../http/envelope.js';
+import { workingHospital } from '../../resources/hospital-scope.js';
 import { acceptChunk, type ChunkContext } from './accept-chunk.js';
 import { Assembler } from './assembler.js';
+import type { Db } from '../../db/connect.js';
 import { keepAttachment } from './attachment.js';
+import { AttachmentQuota } from './attachment-quota.js';
 import { BufferPool } from './buffer-pool.js';
 import { ChunkHasher } from './chunk-hasher.js';
 import { FinishClaims } from './finish-claim.js';
@@ -19,6 +22,8 @@ export interface UploadConfig {
   dataDir?: string;
   /** Largest slide /upload/large accepts; unset means no limit. */
   uploadMaxBytes?: number;
+  /** What one user may keep in attachments, in MiB; unset means DEFAULT_ATTACHMENT_QUOTA_MB. */
+  attachmentQuotaMb?: number;
 }
 
 const STALE_TEMP_MS = 24 * 3600 * 1000;
@@ -30,7 +35,7 @@ const CHUNK_FIELDS_LOGGED = ['file_name', 'num', 'total_num', 'md5', 'total_md5'
  * POST /api/upload/large (chunked, resumable) and POST /api/upload/image (one attachment).
  * Multipart parsing is registered inside this plugin only, so no other route's body handling changes.
  */
-export function uploadRoutes(app: FastifyInstance, config: UploadConfig): void {
+export function uploadRoutes(app: FastifyInstance, config: UploadConfig, db: Db): void {
   if (config.uploadMaxBytes !== undefined && !(config.uploadMaxBytes > 0)) throw new Error('UPLOAD_MAX_BYTES must be a positive number of bytes');
   const store = new UploadStore(config.dataDir ?? path.resolve('data'));
   const assembler = new Assembler(store, UPLOAD_MD5_MAX_BYTES);
@@ -38,6 +43,7 @@ export function uploadRoutes(app: FastifyInstance, config: UploadConfig): void {
   const ctx: ChunkContext = { store, lock: new KeyedLock(), assembler, claims, maxFileBytes: config.uploadMaxBytes };
   const buffers = new BufferPool(CHUNK_BUFFERS, UPLOAD_CHUNK_BYTES);
   const hasher = new ChunkHasher();
+  const quota = new AttachmentQuota(db, config.attachmentQuotaMb);
 
   app.register(async (scope) => {
     await scope.register(multipart, { throwFileSizeLimit: false });
@@ -57,7 +63,7 @@ export function uploadRoutes(app: FastifyInstance, config: UploadConfig): void {
       // What the operation log records of this write: the protocol fields, never the bytes.
       request.body = pick(fields, CHUNK_FIELDS_LOGGED);
       try {
-        return ok(await acceptChunk(ctx, fields, chunk));
+        return ok(await acceptChunk(ctx, fields, chunk, { userId: request.auth!.id, hospitalId: workingHospital(request) }));
       } catch (err) {
         return rethrowDiskError(err);
       } finally {
@@ -66,9 +72,9 @@ export function uploadRoutes(app: FastifyInstance, config: UploadConfig): void {
     });
 
     scope.post('/api/upload/image', {
-      config: { access: 'user' },
-      schema: { tags: ['upload'], summary: 'One attachment of at most 200M (multipart file)', consumes: ['multipart/form-data'] },
-    }, async (request) => ok(await keepAttachment(request, store, ATTACHMENT_MAX_BYTES).catch(rethrowDiskError)));
+      config: { access: { permission: 'attachment_upload' } },
+      schema: { tags: ['upload'], summary: 'One attachment of at most 200M (multipart file), within the user\'s quota (ATTACHMENT_QUOTA_MB)', consumes: ['multipart/form-data'] },
+    }, async (request) => ok(await keepAttachment(request, store, ATTACHMENT_MAX_BYTES, quota).catch(rethrowDiskError)));
   });
 }
 

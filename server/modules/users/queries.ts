@@ -39,26 +39,33 @@ export async function findUserById(db: Db, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Resolves a bearer token to the session user, or null when unknown, revoked, expired or the user may no longer log in. */
+/**
+ * Resolves a bearer token to the session user, or null when unknown, revoked, expired or the user may no longer log in.
+ * Roles and hospitals are read afresh on every call: the guard calls it on every request outside the image routes.
+ */
 export async function sessionFromToken(db: Db, token: string): Promise<SessionUser | null> {
   const tokenHash = hashToken(token);
   const now = new Date().toISOString();
   const row = await db.selectFrom('auth_tokens').innerJoin('users', 'users.id', 'auth_tokens.user_id')
-    .select(['users.id', 'users.name', 'users.realname', 'users.status', 'users.locked', 'users.expires_at', 'auth_tokens.hospital_id'])
+    .select(['users.id', 'users.name', 'users.realname', 'users.status', 'users.locked', 'users.expires_at', 'auth_tokens.hospital_id', 'auth_tokens.locked_at'])
     .where('auth_tokens.token_hash', '=', tokenHash)
     .where('auth_tokens.revoked_at', 'is', null)
     .where('auth_tokens.expires_at', '>', now)
     .executeTakeFirst();
   if (!row || row.status !== 1 || row.locked === 1 || (row.expires_at && row.expires_at <= now)) return null;
   const [roles, hospitals] = await Promise.all([rolesOf(db, row.id), hospitalsOf(db, row.id)]);
+  const hospitalIds = hospitals.map((h) => h.id);
   return {
     id: row.id,
     name: row.name,
     realname: row.realname,
     identification: roles.map((r) => r.identification),
     permissions: mergePermissions(roles),
-    hospitalIds: hospitals.map((h) => h.id),
-    hospitalId: row.hospital_id,
+    hospitalIds,
+    // The hospital chosen at login or switch, only while the user still belongs to it: an administrator's
+    // removal ends the session's access to that hospital at its next request.
+    hospitalId: row.hospital_id !== null && hospitalIds.includes(row.hospital_id) ? row.hospital_id : null,
     tokenHash,
+    screenLocked: row.locked_at !== null,
   };
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../../http/errors.js';
+import { endOtherSessions } from '../../modules/auth/end-sessions.js';
 import { hashPassword } from '../../modules/auth/passwords.js';
 import type { ResourceHooks } from './types.js';
 
@@ -26,7 +27,11 @@ export const usersHooks: ResourceHooks = {
     return typeof data.password === 'string' && data.password ? { password_hash: await hashPassword(data.password), failed_attempts: 0, login_locked_until: null } : {};
   },
 
-  async afterWrite(trx, id, data) {
+  async afterWrite(trx, id, data, ctx) {
+    // An administrator's reset shuts out whoever held the old password; resetting one's own keeps this session.
+    if (!ctx.creating && typeof data.password === 'string' && data.password) {
+      await endOtherSessions(trx, id, id === ctx.user.id ? ctx.user.tokenHash : undefined);
+    }
     if (Array.isArray(data.role_ids)) {
       await trx.deleteFrom('user_roles').where('user_id', '=', id).execute();
       const ids = [...new Set(data.role_ids.map(Number))];

@@ -3,8 +3,6 @@ import { ImageOff24Regular } from '@fluentui/react-icons';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CardColumns } from '../../core/cardFields';
-import { withToken } from '../../core/tokenUrl';
-import { useSession } from '../../store/session';
 import { useLabel } from '../../widgets/useLabel';
 import type { Row } from '../dataProvider';
 import type { RowsViewProps } from './DataTable';
@@ -46,13 +44,15 @@ export interface CardGridProps extends RowsViewProps {
   actions?(row: Row): ReactNode;
 }
 
-/** A thumbnail that loads lazily (off-screen cards cost nothing) and shows a placeholder when there is none. */
+/**
+ * A thumbnail that loads lazily (off-screen cards cost nothing) and shows a placeholder when there is none.
+ * Our image routes read the HttpOnly cookie set at login: the session token never goes in an image URL.
+ */
 function Thumb({ src }: { src: unknown }) {
   const s = useStyles();
-  const token = useSession((st) => st.token);
   const [failed, setFailed] = useState(false);
   if (typeof src !== 'string' || !src || failed) return <ImageOff24Regular aria-hidden />;
-  return <img className={s.image} src={withToken(src, token)} alt="" loading="lazy" onError={() => setFailed(true)} />;
+  return <img className={s.image} src={src} alt="" loading="lazy" onError={() => setFailed(true)} />;
 }
 
 /**

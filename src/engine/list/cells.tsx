@@ -7,11 +7,9 @@ import { fillTemplate } from '../../core/actions';
 import { DATE_FORMAT, DATETIME_FORMAT } from '../../core/dateRanges';
 import { formatFileSize } from '../../core/fileSize';
 import { resolveLabel } from '../../core/labels';
-import { withToken } from '../../core/tokenUrl';
 import type { ColumnSchema } from '../../core/pageSchema';
 import type { Row } from '../dataProvider';
 import type { Enums } from '../schemaApi';
-import { useSession } from '../../store/session';
 
 const useStyles = makeStyles({
   tags: { display: 'inline-flex', gap: tokens.spacingHorizontalXXS, flexWrap: 'nowrap', overflow: 'hidden', maxWidth: '100%' },
@@ -62,7 +60,6 @@ export function Cell({ column, row, enums }: { column: ColumnSchema; row: Row; e
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const value = row[column.prop];
-  const token = useSession((st) => st.token);
   let content: ReactNode;
   switch (column.type) {
     case 'enum':
@@ -80,7 +77,8 @@ export function Cell({ column, row, enums }: { column: ColumnSchema; row: Row; e
       );
       break;
     case 'image':
-      content = typeof value === 'string' && value ? <img className={s.image} src={withToken(value, token)} alt="" loading="lazy" /> : null;
+      // Our image routes read the HttpOnly cookie set at login: the session token never goes in an image URL.
+      content = typeof value === 'string' && value ? <img className={s.image} src={value} alt="" loading="lazy" /> : null;
       break;
     case 'json':
       content = <span className={s.json}>{cellText(column, value, enums, lang, [t('table.yes'), t('table.no')])}</span>;

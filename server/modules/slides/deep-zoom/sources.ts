@@ -2,13 +2,15 @@ import { Readable } from 'node:stream';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
-import { DeepZoomError } from './descriptor.js';
+import { DeepZoomError, tileCoordinates } from './descriptor.js';
 
 /** A Deep Zoom image's files, wherever they are: the descriptor, and tiles read one at a time. */
 export interface DeepZoomSource {
   descriptor: string;
   /** The stored bytes of tile (col, row) of `level`, or null when there is no such file. */
   tile(level: number, col: number, row: number, format: string): Promise<Buffer | null>;
+  /** Which tiles of `level` are there, as (col, row), read from names only: nothing is inflated. */
+  tiles(level: number, format: string): Promise<[number, number][]>;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,10 @@ export async function openZipSource(file: string): Promise<DeepZoomSource> {
         const entry = entries.get(`${prefix}${level}/${col}_${row}.${format}`);
         return entry ? read(entry, MAX_TILE_BYTES) : null;
       },
+      async tiles(level, format) {
+        const folder = `${prefix}${level}/`;
+        return [...entries.keys()].filter((n) => n.startsWith(folder)).map((n) => tileCoordinates(n.slice(folder.length), format)).filter((t) => t !== null);
+      },
       close: async () => zip.close(),
     };
   } catch (err) {
@@ -77,6 +83,10 @@ export async function openFolderSource(file: string): Promise<DeepZoomSource> {
       if (size === undefined) return null;
       if (size > MAX_TILE_BYTES) throw new DeepZoomError('dzi_unreadable', `${size}-byte tile`);
       return fs.readFile(tile);
+    },
+    async tiles(level, format) {
+      const names = await fs.readdir(path.join(folder, String(level))).catch(() => []);
+      return names.map((n) => tileCoordinates(n, format)).filter((t) => t !== null);
     },
     close: async () => {},
   };

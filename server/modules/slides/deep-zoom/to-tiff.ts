@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import sharp from 'sharp';
 import { JpegTileEncoder, jpegImageEntries } from '../../tiles/tiff/jpeg-tiles.js';
 import { Tag } from '../../tiles/tiff/tags.js';
 import { TiffWriter } from '../../tiles/tiff/writer.js';
-import { DeepZoomError, dziLevelCount, dziLevelDims, dziTileRect, parseDziDescriptor, type DziDescriptor } from './descriptor.js';
+import {
+  checkTilesPresent, checkWorkingMemory, DeepZoomError, dziLevelCount, dziLevelDims, dziTileRect, parseDziDescriptor, type DziDescriptor,
+} from './descriptor.js';
 import type { DeepZoomSource } from './sources.js';
 
 /** Tile edge of the TIFF we write: a multiple of 16 as TIFF asks, and the DZI tile size we then serve. */
@@ -21,6 +24,9 @@ interface Decoded { data: Buffer; width: number; height: number }
 export async function deepZoomToTiff(source: DeepZoomSource, out: string): Promise<{ levels: { width: number; height: number }[] }> {
   const d = parseDziDescriptor(source.descriptor);
   const top = dziLevelCount(d) - 1;
+  // The declared size decides every allocation below: check it against the budget and the tiles really there first.
+  checkWorkingMemory(d, OUT_TILE);
+  checkTilesPresent(d, await source.tiles(top, d.format));
   const levels: { level: number; width: number; height: number }[] = [];
   for (let level = top; level >= 0; level--) {
     const size = dziLevelDims(d, level);
@@ -28,7 +34,8 @@ export async function deepZoomToTiff(source: DeepZoomSource, out: string): Promi
     if (size.width <= OUT_TILE && size.height <= OUT_TILE) break;
   }
 
-  const partial = `${out}.partial`;
+  // A name of its own: two conversions of one file (binds racing in place) never write into each other.
+  const partial = `${out}.${randomBytes(4).toString('hex')}.partial`;
   const writer = await TiffWriter.create(partial);
   try {
     const encoder = new JpegTileEncoder(90);
@@ -109,7 +116,8 @@ async function decodeRow(source: DeepZoomSource, d: DziDescriptor, level: { leve
       const expected = dziTileRect(d, level, col, row);
       let decoded: Decoded;
       try {
-        const { data, info } = await sharp(bytes).flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+        // A tile is decoded only up to the size it must have: a small file may declare a huge picture.
+        const { data, info } = await sharp(bytes, { limitInputPixels: expected.width * expected.height }).flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
         decoded = { data, width: info.width, height: info.height };
       } catch (err) {
         throw new DeepZoomError('dzi_unreadable', `tile ${name}: ${(err as Error).message}`);
