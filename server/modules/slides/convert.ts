@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp from '../tiles/vips.js';
 import { AppError } from '../../http/errors.js';
 import { DeepZoomError } from './deep-zoom/descriptor.js';
 import { deepZoomToTiff } from './deep-zoom/to-tiff.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Sharp } from '../tiles/vips.js';
 import type { SlideTable } from '../../db/schema.js';
 import { readKfbIndex } from '../tiles/kfb/read-index.js';
 import { SlideFormatError, type SlideIndex } from '../tiles/slide-index.js';

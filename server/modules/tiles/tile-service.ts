@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Sharp } from './vips.js';
 import { AppError } from '../../http/errors.js';
 import { dziGeometry, dziXml, planDziTile, type DziGeometry } from './dzi.js';
 import { iiifAsDziTile, iiifInfo, type IiifRequest } from './iiif.js';
