@@ -59,6 +59,20 @@ describe.each(databases)('upload ownership and attachment limits [%s]', (kind) =
       const own = await call(app, 'POST', '/api/data/kfb/bind', { token: technician, payload: { path: done.path } });
       expect(own.statusCode, own.body).toBe(200);
     });
+
+    it('a file an operator put under slides/ has no uploader: only upload_bind_any places it in a hospital', async () => {
+      const { app, dataDir } = await suite.freshApp();
+      const file = testFile('placed.kfb', 35, 5000);
+      await fs.mkdir(path.join(dataDir, 'slides', 'import'), { recursive: true });
+      await fs.writeFile(path.join(dataDir, 'slides', 'import', file.name), file.data);
+      const stored = `slides/import/${file.name}`;
+      const refused = await call(app, 'POST', '/api/data/kfb/bind', { token: scanner, lang: 'en-US', payload: { path: stored } });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ message: t('upload.not_yours', { path: stored }, 'en-US') });
+      expect(await h.db.selectFrom('slides').select('id').where('name', '=', 'placed').executeTakeFirst()).toBeUndefined();
+      const bound = await call(app, 'POST', '/api/data/kfb/bind', { token: technician, payload: { path: stored } });
+      expect(bound.statusCode, bound.body).toBe(200);
+    });
   });
 
   describe('attachments', () => {

@@ -52,9 +52,10 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
     const allowed = isInside(uploads, source) || (isInside(slides, source) && !isInside(path.join(slides, 'thumbs'), source));
     if (!allowed) throw new AppError(422, 'slide.path_not_allowed', { path: body.path });
     // A finished upload is its uploader's (or, with upload_bind_any, its hospital's): checked before the disk is.
-    if (isInside(uploads, source) && !mayBindUpload(request.auth!, hospitalId, path.relative(uploads, source).split(path.sep)[0]!)) {
-      throw new AppError(403, 'upload.not_yours', { path: body.path });
-    }
+    // A file already under slides/ (put there by an operator) has no uploader: like an upload without an owner,
+    // only upload_bind_any may place it in a hospital.
+    const owned = isInside(uploads, source) ? path.relative(uploads, source).split(path.sep)[0]! : '';
+    if (!mayBindUpload(request.auth!, hospitalId, owned)) throw new AppError(403, 'upload.not_yours', { path: body.path });
     const stat = await fs.stat(source).catch(() => null);
     if (!stat?.isFile()) throw new AppError(422, 'slide.file_missing', { path: body.path });
     // A converted original (photo, striped TIFF, Deep Zoom) is bound through the TIFF made from it: binding it
