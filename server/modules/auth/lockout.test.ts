@@ -21,6 +21,9 @@ describe('minutesLeft', () => {
     expect(minutesLeft('2026-03-01T07:00:00.000Z', now)).toBe(1);
     expect(minutesLeft(null, now)).toBe(1);
   });
+  it('never says more than the lock lasts (a request that began just before the lock was set)', () => {
+    expect(minutesLeft('2026-03-01T08:15:00.020Z', now)).toBe(15);
+  });
 });
 
 describe('reservationFrom', () => {

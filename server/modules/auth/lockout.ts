@@ -24,7 +24,8 @@ export const lockEnd = (now: Date) => new Date(now.getTime() + LOGIN_LOCK_MINUTE
 
 export function minutesLeft(until: string | null, now: Date): number {
   const left = until ? Date.parse(until) - now.getTime() : 0;
-  return Math.max(1, Math.ceil(left / 60_000));
+  // A request that started just before the lock was set sees a few ms more than the lock's length.
+  return Math.min(LOGIN_LOCK_MINUTES, Math.max(1, Math.ceil(left / 60_000)));
 }
 
 /**
