@@ -31,7 +31,8 @@ describe('shell in Chromium', () => {
     await server?.close();
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  // Animations finished first: a dialog caught mid fade-in shows the page behind it.
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
   const sideMenu = () => page.getByTestId('side-menu');
 
   async function lockAndUnlock(lang: 'zh-CN' | 'en-US', text: typeof zhCN) {
