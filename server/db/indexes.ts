@@ -13,6 +13,8 @@ export function indexedColumns(def: ResourceDef): string[] {
     .map(([name]) => name);
 }
 
+// Resource tables are named by data (schemas/resources), not by schema.ts's types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function ensureResourceIndexes(db: Kysely<any>, defs: ResourceDef[]): Promise<void> {
   for (const def of defs) {
     for (const column of indexedColumns(def)) {

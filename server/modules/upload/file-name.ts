@@ -1,4 +1,6 @@
 /** What may be used as the last segment of a stored path: a plain name, never a path or a device trick. */
+// Control characters are exactly what this refuses.
+// eslint-disable-next-line no-control-regex
 const FORBIDDEN = /[/\\\u0000-\u001f\u007f]/;
 const MAX_NAME_BYTES = 255;
 
