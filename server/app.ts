@@ -21,21 +21,20 @@ import { settingRoutes } from './modules/settings/routes.js';
 import { tileFastLane } from './modules/tiles/fast-lane.js';
 import { tileRoutes } from './modules/tiles/routes.js';
 import { cachedSessionResolver } from './modules/tiles/session-cache.js';
-import { loadBasePages, loadEnums, SCHEMAS_DIR } from './modules/schemas/repository.js';
-import { schemaRoutes } from './modules/schemas/routes.js';
-import { SchemaStore } from './modules/schemas/store.js';
+import { loadBasePages, loadEnums, loadRuleSets, SCHEMAS_DIR } from './modules/schemas/repository.js';
+import { ruleRoutes, schemaRoutes } from './modules/schemas/routes.js';
+import { RuleStore, SchemaStore } from './modules/schemas/store.js';
+import { warnOnce } from '../src/core/rules.js';
 import { loadResources } from './resources/definition.js';
 import { resourceRoutes } from './resources/routes.js';
-import { reportingWrites } from './resources/hooks/reporting.js';
-import { rolesHooks } from './resources/hooks/roles.js';
-import { usersHooks } from './resources/hooks/users.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
 import { collectionRoutes } from './modules/collections/routes.js';
-import { slideHooks } from './modules/slides/hooks.js';
+import { openSealedFields } from './modules/auth/sealed-fields.js';
+import { resourceHooks } from './modules/resource-hooks.js';
 import { databaseSlideResolver } from './modules/slides/resolver.js';
 import { slideRoutes } from './modules/slides/routes.js';
 import { slidesDirResolver } from './modules/tiles/resolver.js';
@@ -106,19 +105,19 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   });
   userRoutes(app, db);
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
-  const schemas = new SchemaStore(db, loadBasePages());
-  settingRoutes(app, db, (key, hospitalId) => schemas.formForSetting(key, hospitalId));
+  // A broken rule file stops the start here, naming the file (loadRuleSets); a rule failing later is a warning.
+  const rules = new RuleStore(db, loadRuleSets(), warnOnce((m) => app.log.warn({ rules: true }, m)));
+  const schemas = new SchemaStore(db, loadBasePages(), rules);
+  settingRoutes(app, db, (key, hospitalId) => schemas.formForSetting(key, hospitalId), (hospitalId) => schemas.rulesFor(hospitalId));
   // A new password ends the user's other sessions; their cached tile sessions go with them in this process.
   accountRoutes(app, db, schemas, (userId) => sessions.forgetUser(userId));
   schemaRoutes(app, db, schemas, resources, loadEnums());
+  ruleRoutes(app, rules);
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir ?? path.resolve('data');
-  const slidesHooks = slideHooks(dataDir);
-  resourceRoutes(app, db, resources, schemas, {
-    slides: slidesHooks,
-    users: reportingWrites(usersHooks, (ids) => ids.forEach((id) => sessions.forgetUser(id))),
-    roles: reportingWrites(rolesHooks, () => sessions.forgetAll()),
-  });
+  // A change to a user or role drops the cached tile sessions it affects in this process at once.
+  const hooks = resourceHooks({ dataDir, onUserChanged: (id) => sessions.forgetUser(id), onRoleChanged: () => sessions.forgetAll() });
+  resourceRoutes(app, db, resources, { pages: schemas, hooks, openSealed: (page, body) => openSealedFields(db, page, body) });
   caseRoutes(app, db);
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
@@ -131,7 +130,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   fastLanes.push(tileLane);
   // A closing server answers through Fastify, which sends 503 and closes kept-alive connections.
   app.addHook('preClose', async () => tileLane.close());
-  slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, slidesHooks);
+  slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides);
   uploadRoutes(app, config, db);
 
   await registerStaticSite(app, config.distDir);

@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { loadConfig, type ServerConfig } from './config.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
-import { seed } from './db/seed/demo.js';
+import { seed } from './db/seed/index.js';
 import { ensureResourceIndexes } from './db/indexes.js';
 import { loadResources } from './resources/definition.js';
 import { SCHEMAS_DIR } from './modules/schemas/repository.js';

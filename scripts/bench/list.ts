@@ -3,28 +3,33 @@
  * paginated `lists` + `count` calls through HTTP against the very same SQL run directly on the database
  * (captured from the API's own query log), and prints p50/p95 and the ratio API / raw.
  *
- *   node --import tsx scripts/bench/list.ts [--rows 1000000] [--runs 200] [--pg postgres://…]
+ *   node --import tsx scripts/bench/list.ts [--rows 1000000] [--runs 200] [--pg postgres://…] [--pg-only] [--scenarios 1,4] [--client http|fetch]
  *
  * Target: API p95 ≤ 1.5 × raw, and < 50 ms for a filtered, sorted page of 100 with its count at 1M rows on SQLite.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { sql, type CompiledQuery, type Kysely, type LogEvent } from 'kysely';
+import { sql, type CompiledQuery, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import { connect, isPostgres, type Db } from '../../server/db/connect.js';
 import { ensureResourceIndexes } from '../../server/db/indexes.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
-import { seed } from '../../server/db/seed/demo.js';
-import { SchemaStore } from '../../server/modules/schemas/store.js';
+import { seed } from '../../server/db/seed/index.js';
 import { checkResource, type ResourceDef } from '../../server/resources/definition.js';
 import { resourceRoutes } from '../../server/resources/routes.js';
 import { tokenFor } from '../../tests/api/harness.js';
 
-const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '200' }, pg: { type: 'string' } } });
+const { values: args } = parseArgs({ options: {
+  rows: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '200' }, pg: { type: 'string' },
+  // --pg-only: skip SQLite; --scenarios 1,4: only those rows of the table (a quicker look at one of them).
+  'pg-only': { type: 'boolean', default: false }, scenarios: { type: 'string' },
+  client: { type: 'string', default: 'http' },
+} });
 const ROWS = Number(args.rows);
 const RUNS = Number(args.runs);
 
@@ -85,7 +90,7 @@ async function seedRows(db: Db): Promise<void> {
   } else {
     await sql.raw(`INSERT INTO bench_cases (${columns}) WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS}) ${select} FROM s`).execute(db);
   }
-  await ensureResourceIndexes(db as Kysely<any>, [bench]);
+  await ensureResourceIndexes(db, [bench]);
   if (!pgDb) await sql.raw('ANALYZE').execute(db);
   console.log(`  seeded ${ROWS.toLocaleString()} rows and indexes in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
@@ -101,6 +106,27 @@ const scenarios: Scenario[] = [
     tabs: [{ key: 'all' }, { key: 'urgent', filter: [{ column: 'expedite_status', operator: '=', value: 1 }] }, { key: 'done', filter: [{ column: 'status', operator: '=', value: 'done' }] }] } },
   { name: 'unfiltered newest page (+count)', path: 'lists', query: { page_size: 100 } },
 ];
+
+/**
+ * One GET with the bearer token, body read in full. node:http with a kept-alive connection by default: the client
+ * shares the server's thread, and fetch (undici's WHATWG streams) costs more per call than a small list query does,
+ * which would count a client's cost as the API's. `--client fetch` measures with fetch instead.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+async function get(url: string, token: string): Promise<{ status: number; body: string }> {
+  if (args.client === 'fetch') {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    return { status: res.status, body: await res.text() };
+  }
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString() }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const ms = (n: number) => `${n.toFixed(2).padStart(7)} ms`;
@@ -118,28 +144,29 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
     await c.end();
   }
-  const db = connect(databaseUrl ? { databaseUrl, pgSchema: schema, log } : { sqliteFile: path.join(dir, 'bench.sqlite'), log });
+  // No statement timeout: seeding a million rows takes longer than the server's default allows one request.
+  const db = connect(databaseUrl ? { databaseUrl, pgSchema: schema, log, statementTimeoutMs: 0 } : { sqliteFile: path.join(dir, 'bench.sqlite'), log });
   console.log(`\n${label}`);
   await migrateToLatest(db, schema);
   await seed(db, true);
   await seedRows(db);
 
   const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn' }, logger: false });
-  resourceRoutes(app, db, [bench], new SchemaStore(db, new Map()));
+  // The bench resource names no page and no hooks.
+  resourceRoutes(app, db, [bench], { pages: { layered: () => Promise.reject(new Error('no pages')) }, hooks: {}, openSealed: async (_page, body) => body });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const token = await tokenFor(app, 'admin');
 
-  console.log(`  ${'scenario'.padEnd(46)} ${'API p50'.padStart(10)} ${'API p95'.padStart(10)} ${'raw p50'.padStart(10)} ${'raw p95'.padStart(10)}  ratio p95`);
-  for (const s of scenarios) {
+  console.log(`  ${'scenario'.padEnd(46)} ${'API p50'.padStart(10)} ${'API p95'.padStart(10)} ${'raw p50'.padStart(10)} ${'raw p95'.padStart(10)}  ratio p95  CPU/call API    raw`);
+  const chosen = args.scenarios ? args.scenarios.split(',').map((n) => scenarios[Number(n) - 1]).filter(Boolean) : scenarios;
+  for (const s of chosen) {
     const qs = new URLSearchParams(Object.entries(s.query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
     const url = `${base}${bench.route}/${s.path}?${qs}`;
     const call = async () => {
-      // The long raw phase leaves the keep-alive connection idle past the server's timeout; one retry covers the reset.
-      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } })
-        .catch(() => fetch(url, { headers: { authorization: `Bearer ${token}` } }));
-      if (res.status !== 200) throw new Error(`${s.name}: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
+      // A long raw phase can leave the kept-alive connection idle past the server's timeout; one retry covers the reset.
+      const res = await get(url, token).catch(() => get(url, token));
+      if (res.status !== 200) throw new Error(`${s.name}: ${res.status} ${res.body}`);
     };
     for (let i = 0; i < 10; i++) await call(); // warm caches and the statement cache
     captured.length = 0;
@@ -149,7 +176,7 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     const statements = [...captured];
     if (process.env.BENCH_PLAN) for (const q of statements) {
       console.log('   ', q.sql, JSON.stringify(q.parameters));
-      if (!isPostgres(db)) console.log('    plan:', JSON.stringify((await db.executeQuery({ ...q, sql: `EXPLAIN QUERY PLAN ${q.sql}` } as CompiledQuery)).rows.map((r: any) => r.detail)));
+      if (!isPostgres(db)) console.log('    plan:', JSON.stringify((await db.executeQuery({ ...q, sql: `EXPLAIN QUERY PLAN ${q.sql}` } as CompiledQuery)).rows.map((r) => (r as { detail: unknown }).detail)));
     }
 
     // Heavy scenarios (hundreds of ms) get fewer runs so the benchmark ends in minutes; p95 stays meaningful at 50.
@@ -157,19 +184,26 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     await call();
     const runs = performance.now() - probe > 50 ? Math.min(RUNS, 50) : RUNS;
     const api: number[] = [];
+    const raw: number[] = [];
+    // API and raw runs alternate, so a busy machine (other processes on the same cores) weighs on both alike.
+    // This process's CPU time per call as well: unlike wall time, it hardly moves when other processes share the cores.
+    const cpu = { api: 0, raw: 0 };
+    const cpuNow = () => { const u = process.cpuUsage(); return u.user + u.system; };
     for (let i = 0; i < runs; i++) {
-      const t = performance.now();
+      let c = cpuNow();
+      let t = performance.now();
       await call();
       api.push(performance.now() - t);
-    }
-    const raw: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const t = performance.now();
+      cpu.api += cpuNow() - c;
+      c = cpuNow();
+      t = performance.now();
       // The same statements with the same parameters, run as the API runs them (concurrently), minus HTTP, auth and JSON.
       await Promise.all(statements.map((q) => db.executeQuery(q)));
       raw.push(performance.now() - t);
+      cpu.raw += cpuNow() - c;
     }
-    console.log(`  ${`${s.name} ×${runs}`.padEnd(46)} ${ms(pct(api, 50))} ${ms(pct(api, 95))} ${ms(pct(raw, 50))} ${ms(pct(raw, 95))}  ${(pct(api, 95) / pct(raw, 95)).toFixed(2)}×`);
+    const perCall = (us: number) => `${(us / runs / 1000).toFixed(2).padStart(6)} ms`;
+    console.log(`  ${`${s.name} ×${runs}`.padEnd(46)} ${ms(pct(api, 50))} ${ms(pct(api, 95))} ${ms(pct(raw, 50))} ${ms(pct(raw, 95))}  ${(pct(api, 95) / pct(raw, 95)).toFixed(2).padStart(5)}×   ${perCall(cpu.api)} ${perCall(cpu.raw)}`);
   }
   await app.close();
   if (schema) await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
@@ -177,5 +211,5 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-await run(`SQLite, ${ROWS.toLocaleString()} rows, ${RUNS} runs per scenario`);
+if (!args['pg-only']) await run(`SQLite, ${ROWS.toLocaleString()} rows, ${RUNS} runs per scenario`);
 if (args.pg) await run(`PostgreSQL, ${ROWS.toLocaleString()} rows, ${RUNS} runs per scenario`, args.pg);

@@ -296,7 +296,8 @@ async function serveOurs(dataDir: string): Promise<{ port: number; token: string
   const { buildApp } = await import('../../server/app.js');
   const { connect } = await import('../../server/db/connect.js');
   const { migrateToLatest } = await import('../../server/db/migrate.js');
-  const { seed, DEMO_PASSWORDS } = await import('../../server/db/seed/demo.js');
+  const { DEMO_PASSWORDS } = await import('../../server/db/seed/demo.js');
+  const { seed } = await import('../../server/db/seed/index.js');
   const db = connect({ sqliteFile: path.join(dataDir, 'bench.sqlite') });
   await migrateToLatest(db);
   await seed(db, true);

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Times are ISO-8601 UTC strings and JSON is text, so SQLite and PostgreSQL store the same values. */
 export interface HospitalTable {
@@ -125,6 +125,8 @@ export interface OperationLogTable {
 
 export interface PageSchemaVersionTable {
   id: Generated<number>;
+  /** 'page' (schemas/pages) or 'rule' (schemas/rules); versions count per kind, alias and hospital. */
+  kind: ColumnType<string, string | undefined, never>;
   alias: string;
   /** 0 for installations without hospitals. */
   hospital_id: number;

@@ -17,7 +17,9 @@ export interface PeekableSessionResolver extends SessionResolver {
  * then the route's declared access. A route under /api without `config.access` is a startup error,
  * so no route can be added without deciding who may call it.
  * Routes that set `config.cachedSession` (tiles: dozens a second per viewer, reads only) take the session
- * from `cached`; on a hit the hook finishes without a promise. Every other route asks `resolveSession`.
+ * from `cached`; on a hit the hook finishes without a promise. Every other route asks `resolveSession` (one
+ * statement) afresh: a revocation, removal or lock made by another process or straight in the database counts from
+ * the next request, which a cache, even of seconds, would give up.
  * A session whose screen is locked is refused (423) everywhere but the few routes of screen-lock.ts; checked again
  * before validation for sessions a route's own hook attached (the image routes' cookie).
  */

@@ -1,4 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Language } from '../i18n/translate.js';
+
+/**
+ * The app as route modules get it: with the TypeBox type provider, so a handler's request.body, params and
+ * query take their types from the route's schema (no casts).
+ */
+export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 /** Who may call a route. Every /api route must say one of these; the app refuses to start otherwise. */
 export type Access = 'public' | 'user' | { permission: string };
@@ -8,6 +16,8 @@ export interface SessionUser {
   name: string;
   realname: string;
   identification: string[];
+  /** The names of the user's roles: a role named like administrator makes an administrator (spec §6, src/core/admin.ts). */
+  roleNames?: string[];
   permissions: string[];
   hospitalIds: number[];
   /** The hospital chosen for this session (HB), null when the user has none. */

@@ -3,6 +3,7 @@ import { caseMessages } from '../modules/cases/messages.js';
 import { collectionMessages } from '../modules/collections/messages.js';
 import { slideMessages } from '../modules/slides/messages.js';
 import { uploadMessages } from '../modules/upload/messages.js';
+import { ruleMessages } from '../modules/schemas/messages.js';
 
 /**
  * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
@@ -36,6 +37,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...caseMessages, ...collectionMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...caseMessages, ...collectionMessages, ...ruleMessages };
 
 export type MessageKey = keyof typeof messages;

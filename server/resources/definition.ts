@@ -41,7 +41,8 @@ export interface ResourceDef {
   route: string;
   /** The page whose form schema validates this resource's writes. */
   page?: string;
-  optionLabel?: string;
+  /** The column naming a row in selects, or one per UI language: `{ "zh-CN": "name", "en-US": "en_name" }`. */
+  optionLabel?: string | Record<string, string>;
   optionValue?: string;
   permissions: { list: string; read: string; create?: string; update?: string; delete?: string };
   defaultSort?: Record<string, 'asc' | 'desc'>;
@@ -89,6 +90,8 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   const needed = def.readOnly ? (['list', 'read'] as const) : (['list', 'read', 'create', 'update', 'delete'] as const);
   for (const key of needed) if (!def.permissions?.[key]) bad(`permissions.${key} is required`);
   if (def.parentField && !def.columns[def.parentField]) bad(`parentField ${def.parentField} is not a column`);
+  const labels = typeof def.optionLabel === 'object' ? Object.values(def.optionLabel) : def.optionLabel ? [def.optionLabel] : [];
+  for (const c of labels) if (!(def.columns[c] ? def.columns[c].readable !== false : def.virtual?.[c])) bad(`optionLabel ${c} is not a readable column`);
   const owner = scopeColumn(def);
   if (def.scope !== undefined && !owner) bad(`unknown scope ${String(def.scope)}`);
   if (owner && def.columns[owner]?.writable !== false) bad(`a ${def.scope}-scoped resource needs a read-only ${owner} column`);

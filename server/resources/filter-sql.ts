@@ -4,8 +4,9 @@ import { AppError } from '../http/errors.js';
 import { coerceValue } from './coerce.js';
 import type { ColumnType, ResourceDef, VirtualHop } from './definition.js';
 import { listOf, pairOf, scalar } from './filter-values.js';
+import type { Untyped } from './untyped.js';
 
-type EB = ExpressionBuilder<any, any>;
+type EB = ExpressionBuilder<Untyped, Untyped>;
 
 /**
  * The one translation of filter conditions to SQL. Every column was checked against the resource's
@@ -37,7 +38,7 @@ function leaf(eb: EB, c: FilterCondition, def: ResourceDef, pg: boolean, except:
   if (virtual) {
     // "has a role that matches", computed in the join table; except means "has none that matches".
     // A `then` hop goes one table further (a collected slide's case): nested IN, innermost table compared.
-    const matching = (hop: VirtualHop): SelectQueryBuilder<any, any, any> => eb.selectFrom(hop.table).select(hop.key).where((ib) => (hop.then
+    const matching = (hop: VirtualHop): SelectQueryBuilder<Untyped, Untyped, Untyped> => eb.selectFrom(hop.table).select(hop.key).where((ib) => (hop.then
       ? ib(`${hop.table}.${hop.column}`, 'in', matching(hop.then))
       : compare(ib, eb.ref(`${hop.table}.${hop.column}`) as never, op, c.value, column, type, pg)));
     return negateIf(eb, eb(`${def.table}.${virtual.via.local ?? 'id'}`, 'in', matching(virtual.via)), except);

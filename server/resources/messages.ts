@@ -44,6 +44,7 @@ export const resourceMessages = {
   'validation.uniqueItems': { 'zh-CN': '{{field}} 有重复项', 'en-US': '{{field}} has duplicate items' },
   'validation.minimum': { 'zh-CN': '{{field}} 不能小于 {{limit}}', 'en-US': '{{field}} must be at least {{limit}}' },
   'validation.maximum': { 'zh-CN': '{{field}} 不能大于 {{limit}}', 'en-US': '{{field}} must be at most {{limit}}' },
+  'validation.hidden_field': { 'zh-CN': '{{field}} 在当前填写内容下不显示，不能保存', 'en-US': '{{field}} is not shown on this form for these values and cannot be saved' },
   'validation.unknown_field': { 'zh-CN': '{{field}} 不是此表单的字段，不能保存', 'en-US': '{{field}} is not a field of this form and cannot be saved' },
   'validation.body_too_large': { 'zh-CN': '记录过大：{{size}} 个字符，最多 {{limit}} 个', 'en-US': 'The record is too large: {{size}} characters, at most {{limit}}' },
   'validation.sealed': { 'zh-CN': '{{field}} 必须加密传输，请刷新页面后重试', 'en-US': '{{field}} must be sent encrypted; reload the page and try again' },

@@ -8,9 +8,10 @@ import { whereFilter } from './filter-sql.js';
 import type { ResourceHooks, Row, WriteContext } from './hooks/types.js';
 import type { ListQuery } from './list-query.js';
 import { WRITE_LIMITS } from './limits.js';
+import type { Untyped } from './untyped.js';
 
 /** Resource tables are named by data, not by the Database type, so the generic queries use an untyped view. */
-const loose = (db: Db) => db as unknown as Kysely<any>;
+const loose = (db: Db) => db as unknown as Kysely<Untyped>;
 
 export async function listRows(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, q: ListQuery) {
   const pg = isPostgres(db);
@@ -102,14 +103,19 @@ export async function idsInScope(db: Db, def: ResourceDef, ids: number[], scope?
   return rows.map((r) => Number(r.id));
 }
 
+/** One transaction from beforeDelete to afterDelete (the contract in hooks/types.ts); afterDeleteCommitted after it. */
 export async function deleteRows(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, ids: number[], ctx: WriteContext): Promise<number> {
-  await hooks?.beforeDelete?.(db, ids, ctx);
-  const all = def.parentField ? await withDescendants(db, def, ids) : ids;
-  // Counted before deleting: a cascade inside the statement makes SQLite's and PostgreSQL's own counts differ.
-  const { n } = await loose(db).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n')).where('id', 'in', all).executeTakeFirstOrThrow();
-  await loose(db).deleteFrom(def.table).where('id', 'in', all).execute().catch(mapConstraintError);
-  await hooks?.afterDelete?.(db, all, ctx);
-  return Number(n);
+  const { n, all, doomed } = await db.transaction().execute(async (trx) => {
+    const doomed = await hooks?.beforeDelete?.(trx, ids, ctx);
+    const all = def.parentField ? await withDescendants(trx, def, ids) : ids;
+    // Counted before deleting: a cascade inside the statement makes SQLite's and PostgreSQL's own counts differ.
+    const { n } = await loose(trx).selectFrom(def.table).select((eb) => eb.fn.countAll().as('n')).where('id', 'in', all).executeTakeFirstOrThrow();
+    await loose(trx).deleteFrom(def.table).where('id', 'in', all).execute().catch(mapConstraintError);
+    await hooks?.afterDelete?.(trx, all, ctx, doomed);
+    return { n: Number(n), all, doomed };
+  });
+  await hooks?.afterDeleteCommitted?.(all, ctx, doomed);
+  return n;
 }
 
 /** Tree rows (menus, labels): a deleted parent takes its subtree with it, never leaving orphans. */
@@ -124,8 +130,7 @@ async function withDescendants(db: Db, def: ResourceDef, ids: number[]): Promise
   return [...all];
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function inScope<Q extends { where: (...args: any[]) => Q }>(query: Q, def: ResourceDef, scope?: number[]): Q {
+function inScope<Q extends { where: (...args: Untyped[]) => Q }>(query: Q, def: ResourceDef, scope?: number[]): Q {
   const owner = scopeColumn(def);
   return owner && scope ? query.where(`${def.table}.${owner}`, 'in', scope) : query;
 }
@@ -203,7 +208,7 @@ async function checkUnique(db: Db, def: ResourceDef, columns: Record<string, unk
     let q = loose(db).selectFrom(def.table).select('id').where(name, '=', columns[name]);
     if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
     if (ownerColumn) {
-      if (exceptId !== undefined) q = q.where(ownerColumn, '=', (eb: ExpressionBuilder<any, any>) => eb.selectFrom(def.table).select(ownerColumn).where('id', '=', exceptId));
+      if (exceptId !== undefined) q = q.where(ownerColumn, '=', (eb: ExpressionBuilder<Untyped, Untyped>) => eb.selectFrom(def.table).select(ownerColumn).where('id', '=', exceptId));
       else q = q.where(ownerColumn, '=', owner ?? 0);
     }
     if (await q.executeTakeFirst()) {

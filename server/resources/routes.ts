@@ -1,16 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect.js';
 import { ok } from '../http/envelope.js';
 import { AppError } from '../http/errors.js';
-import type { SchemaStore } from '../modules/schemas/store.js';
+import { workingHospital } from '../http/hospital-scope.js';
+import type { TypedApp } from '../http/types.js';
+import type { RuleResolver } from '../../src/core/rules.js';
 import type { ResourceDef } from './definition.js';
-import { hooksByName } from './hooks/index.js';
+import type { FormPage } from './form-page.js';
 import type { ResourceHooks } from './hooks/types.js';
 import { parseListQuery } from './list-query.js';
 import { countTabs, deleteRows, getRow, idsInScope, insertRow, listRows, updateRow } from './queries.js';
-import { workingHospital } from './hospital-scope.js';
-import { openSealedFields } from './sealed-fields.js';
 import { rowScope } from './user-scope.js';
 import { checkWriteFields } from './write-fields.js';
 import { validateWrite } from './write-validation.js';
@@ -18,19 +18,26 @@ import { validateWrite } from './write-validation.js';
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Body = Type.Record(Type.String(), Type.Unknown());
 
-/**
- * The generic resource API of spec §7 for every resource in schemas/resources.
- * `configuredHooks`: hooks that need the app's configuration (the slides hooks need the data dir).
- */
-export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[], store: SchemaStore, configuredHooks: Record<string, ResourceHooks> = {}): void {
+/** What the generic layer takes from the modules, so it imports none of them. */
+export interface ResourceDeps {
+  /** A hospital's layered page schema by alias (the schemas module's store). */
+  pages: { layered(alias: string, hospitalId: number): Promise<{ schema: FormPage }>; rulesFor?(hospitalId: number): Promise<RuleResolver> };
+  /** Hooks by the name a resource's JSON gives them (`"hooks": "users"`): server/modules/resource-hooks.ts. */
+  hooks: Record<string, ResourceHooks>;
+  /** Opens the form's sealed fields (passwords sealed with the server's key) before validation: the auth module. */
+  openSealed(page: FormPage | undefined, body: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+/** The generic resource API of spec §7 for every resource in schemas/resources. */
+export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps: ResourceDeps): void {
   for (const def of defs) {
-    const hooks = def.hooks ? configuredHooks[def.hooks] ?? hooksByName[def.hooks] : undefined;
+    const hooks = def.hooks ? deps.hooks[def.hooks] : undefined;
     if (def.hooks && !hooks) throw new Error(`resource ${def.name}: no hooks named ${def.hooks}`);
     const tags = [`resource:${def.name}`];
     const context = (request: FastifyRequest, creating: boolean, id?: number) =>
       ({ creating, id, user: request.auth!, ...(def.scope === 'hospital' ? { hospitalId: workingHospital(request) } : {}) });
     const scope = (request: FastifyRequest) => rowScope(def, request);
-    const formPage = async (request: FastifyRequest) => (def.page ? (await store.layered(def.page, request.auth!.hospitalId ?? 0)).schema : undefined);
+    const formPage = async (request: FastifyRequest) => (def.page ? (await deps.pages.layered(def.page, request.auth!.hospitalId ?? 0)).schema : undefined);
 
     const query = (request: FastifyRequest, raw: unknown) => ({ ...parseListQuery(raw as Record<string, unknown>, def), scope: scope(request) });
     const list = async (request: FastifyRequest, raw: unknown) => ok(await listRows(db, def, hooks, query(request, raw)));
@@ -43,28 +50,28 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
     app.post(`${def.route}/count`, { config: read, schema: { tags, body: Body } }, (r) => count(r, r.body));
 
     app.get(`${def.route}/item/:id`, { config: { access: { permission: def.permissions.read } }, schema: { tags, params: Id } }, async (request) =>
-      ok(await getRow(db, def, hooks, (request.params as { id: number }).id, scope(request))));
+      ok(await getRow(db, def, hooks, request.params.id, scope(request))));
 
     if (def.readOnly) continue;
     const perm = (key: 'create' | 'update' | 'delete') => ({ access: { permission: def.permissions[key]! } });
 
     app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body } }, async (request) => {
       const page = await formPage(request);
-      checkWriteFields(def, hooks, page, request.body as Record<string, unknown>, request.lang);
-      const data = await openSealedFields(db, page, request.body as Record<string, unknown>);
-      if (page) validateWrite(page, data, true, request.lang);
+      checkWriteFields(def, hooks, page, request.body, request.lang);
+      const data = await deps.openSealed(page, request.body);
+      if (page) validateWrite(page, data, true, request.lang, { resolve: await deps.pages.rulesFor?.(request.auth!.hospitalId ?? 0) });
       const id = await insertRow(db, def, hooks, data, context(request, true));
       return ok(await getRow(db, def, hooks, id, scope(request)));
     });
 
     app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body } }, async (request) => {
-      const { id } = request.params as { id: number };
+      const { id } = request.params;
       const current = await getRow(db, def, hooks, id, scope(request));
       const page = await formPage(request);
-      checkWriteFields(def, hooks, page, request.body as Record<string, unknown>, request.lang);
-      const patch = await openSealedFields(db, page, request.body as Record<string, unknown>);
+      checkWriteFields(def, hooks, page, request.body, request.lang);
+      const patch = await deps.openSealed(page, request.body);
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
-      if (page) validateWrite(page, { ...current, ...patch }, false, request.lang);
+      if (page) validateWrite(page, { ...current, ...patch }, false, request.lang, { sent: Object.keys(patch), resolve: await deps.pages.rulesFor?.(request.auth!.hospitalId ?? 0) });
       await updateRow(db, def, hooks, id, patch, context(request, false, id));
       return ok(await getRow(db, def, hooks, id, scope(request)));
     });
@@ -73,7 +80,7 @@ export function resourceRoutes(app: FastifyInstance, db: Db, defs: ResourceDef[]
       config: perm('delete'),
       schema: { tags, body: Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 }) }) },
     }, async (request) => {
-      const { ids } = request.body as { ids: number[] };
+      const { ids } = request.body;
       if (!ids.length) throw new AppError(422, 'resource.ids_required');
       // Another hospital's (or user's) rows are not there for this user: deleting them is refused as a whole.
       if (def.scope && (await idsInScope(db, def, ids, scope(request))).length !== new Set(ids).size) throw new AppError(404, 'resource.not_found');

@@ -1,9 +1,8 @@
-import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { SCHEMAS_DIR } from '../modules/schemas/repository.js';
 import { checkResource, loadResources, scopeColumn, type ResourceDef } from './definition.js';
-import { SHOW_ALL_DATA_HEADER } from './hospital-scope.js';
+import { SHOW_ALL_DATA_HEADER } from '../http/hospital-scope.js';
 import { rowScope, userScope } from './user-scope.js';
 
 const def = (over: Partial<ResourceDef> = {}): ResourceDef => ({
@@ -47,7 +46,7 @@ describe('row scopes of the generic resource API', () => {
   });
 
   it('the favourites resources are user-scoped', () => {
-    const byName = new Map(loadResources(path.join(SCHEMAS_DIR, 'resources')).map((r) => [r.name, r]));
+    const byName = new Map(loadResources(fileURLToPath(new URL('../../schemas/resources/', import.meta.url))).map((r) => [r.name, r]));
     expect(byName.get('collections')?.scope).toBe('user');
     expect(byName.get('collection_categories')?.scope).toBe('user');
   });

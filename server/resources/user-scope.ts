@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ResourceDef } from './definition.js';
-import { hospitalScope } from './hospital-scope.js';
+import { hospitalScope } from '../http/hospital-scope.js';
 
 /**
  * 'user' scope: a user's own rows only (favourites, personal categories). Another user's row is as

@@ -1,11 +1,11 @@
+import { fieldTitle } from '../../src/core/formRules.js';
 import type { MessageKey } from '../i18n/messages.js';
 import type { Language, Params } from '../i18n/translate.js';
 import { AppError } from '../http/errors.js';
-import type { PageSchema } from '../modules/schemas/repository.js';
 import type { ResourceDef } from './definition.js';
 import type { ResourceHooks } from './hooks/types.js';
 import { WRITE_LIMITS } from './limits.js';
-import { labelText } from './write-validation.js';
+import type { PageWithForm } from './write-validation.js';
 
 type FieldErrors = Record<string, { key: MessageKey; params?: Params }[]>;
 interface Declared { maxLength?: number }
@@ -18,11 +18,11 @@ interface FormShape { schema?: { properties?: Record<string, Declared> }; uiSche
  * Text is within its declared maxLength (checked by the form's validation) or else WRITE_LIMITS.textLength,
  * in nested lists and objects too; the whole body within WRITE_LIMITS.bodyChars.
  */
-export function checkWriteFields(def: ResourceDef, hooks: ResourceHooks | undefined, page: PageSchema | undefined, body: Record<string, unknown>, lang: Language): void {
+export function checkWriteFields(def: ResourceDef, hooks: ResourceHooks | undefined, page: PageWithForm | undefined, body: Record<string, unknown>, lang: Language): void {
   const form = page?.form as FormShape | undefined;
   const declared = form?.schema?.properties ?? {};
   const known = new Set([...Object.keys(def.columns), ...Object.keys(def.virtual ?? {}), ...(hooks?.consumes ?? [])]);
-  const title = (field: string) => labelText(form?.uiSchema?.[field]?.['ui:title'], lang) ?? field;
+  const title = (field: string) => fieldTitle(form, field, lang);
   const errors: FieldErrors = {};
   const add = (field: string, key: MessageKey, params: Params = {}) => (errors[field] ??= []).push({ key, params: { field: title(field), ...params } });
 

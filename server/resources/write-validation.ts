@@ -1,57 +1,74 @@
 import { createHash } from 'node:crypto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import jsonLogic from 'json-logic-js';
+import { fieldTitle, formProblems, formView, type RuleResolver } from '../../src/core/formRules.js';
+import type { FormSchema } from '../../src/core/pageSchema.js';
 import type { MessageKey } from '../i18n/messages.js';
 import type { Language, Params } from '../i18n/translate.js';
 import { AppError } from '../http/errors.js';
-import type { PageSchema } from '../modules/schemas/repository.js';
+
+/** A layered page schema, as far as writes read it (server/resources depends on no module's types). */
+export type PageWithForm = Record<string, unknown> & { form?: unknown };
 
 type FieldErrors = Record<string, { key: MessageKey; params?: Params }[]>;
-type Label = string | Record<string, string>;
-
-interface FormRules {
-  requiredIf?: Record<string, unknown>;
-  checks?: { rule: unknown; field: string; message: Label }[];
-}
-interface FormDef { schema: object; uiSchema?: Record<string, { 'ui:title'?: Label }>; rules?: FormRules; createOnly?: string[] }
 
 // useDefaults fills what the form would have filled (rjsf applies the same defaults in the browser).
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
 addFormats.default(ajv);
+// Keyed by the content of the schema the rules left, so a hospital's edited form takes effect at once;
+// bounded, since each combination of hidden fields is a schema of its own.
 const compiled = new Map<string, ValidateFunction>();
+const MAX_COMPILED = 500;
 
 const KEYWORDS = ['required', 'minLength', 'maxLength', 'pattern', 'format', 'type', 'enum', 'minItems', 'maxItems', 'uniqueItems', 'minimum', 'maximum'];
 
+export interface WriteOptions {
+  /** The fields the request carried (an update's patch); default: every field of `data`. */
+  sent?: readonly string[];
+  /** Named json-logic rules the form refers to as `{ "rule": "<name>" }`. */
+  resolve?: RuleResolver;
+}
+
 /**
- * Compiled validators are cached by schema content, so a hospital's edited form takes effect at once.
- * Writes are checked with the very form schema the browser renders (the hospital's layered one),
- * then with its json-logic rules: required-if and cross-field checks. `creating` is visible to the
- * rules as `$creating`. Errors name the field, in the caller's language, as a 422.
+ * Checks a write with the page form's rules, the very ones the browser's form applies (src/core/formRules):
+ * the form's JSON Schema as the rules leave it for this data (hidden fields out, `required` adjusted) with
+ * ajv, then the rule problems: empty required fields, failing checks, and a value sent for a field the form
+ * hides, which is refused by name rather than dropped (no part of an accepted write is lost). `data` is the
+ * record as it would be stored (an update's current row plus its patch). Errors name the field, in the
+ * caller's language, as a 422.
  */
-export function validateWrite(page: PageSchema, data: Record<string, unknown>, creating: boolean, lang: Language): void {
-  const form = page.form as FormDef | undefined;
+export function validateWrite(page: PageWithForm, data: Record<string, unknown>, creating: boolean, lang: Language, options: WriteOptions = {}): void {
+  const form = page.form as FormSchema | undefined;
   if (!form) return;
-  const key = createHash('sha1').update(JSON.stringify(form.schema)).digest('hex');
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(form.schema);
-    compiled.set(key, validate);
-  }
-  const title = (field: string) => labelText(form.uiSchema?.[field]?.['ui:title'], lang) ?? field;
+  const rules = { sent: options.sent ?? Object.keys(data), resolve: options.resolve };
+  const view = formView(form, data, creating, rules);
+  const validate = compile(view.schema);
+  const title = (field: string) => fieldTitle(form, field, lang);
   const errors: FieldErrors = {};
   const add = (field: string, k: MessageKey, params: Params = {}) => (errors[field] ??= []).push({ key: k, params: { field: title(field), ...params } });
 
   if (!validate(data)) for (const e of validate.errors ?? []) addAjvError(e, add);
 
-  const context = { ...data, $creating: creating };
-  for (const [field, rule] of Object.entries(form.rules?.requiredIf ?? {})) {
-    if (truthy(rule, context) && isEmpty(data[field]) && !errors[field]) add(field, 'validation.required');
-  }
-  for (const check of form.rules?.checks ?? []) {
-    if (!truthy(check.rule, context)) (errors[check.field] ??= []).push({ key: 'validation.custom', params: { text: labelText(check.message, lang) ?? check.field } });
+  const problems = formProblems(form, data, creating, { ...rules, lang, flagged: (field) => !!errors[field] });
+  for (const [field, list] of Object.entries(problems)) {
+    for (const p of list) {
+      if (p.kind === 'required') add(field, 'validation.required');
+      else if (p.kind === 'hidden') add(field, 'validation.hidden_field');
+      else (errors[field] ??= []).push({ key: 'validation.custom', params: { text: p.text || field } });
+    }
   }
   if (Object.keys(errors).length) throw new AppError(422, 'error.validation', {}, errors);
+}
+
+function compile(schema: object): ValidateFunction {
+  const key = createHash('sha1').update(JSON.stringify(schema)).digest('hex');
+  let validate = compiled.get(key);
+  if (!validate) {
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    validate = ajv.compile(schema);
+    compiled.set(key, validate);
+  }
+  return validate;
 }
 
 function addAjvError(e: ErrorObject, add: (field: string, key: MessageKey, params?: Params) => void) {
@@ -59,18 +76,4 @@ function addAjvError(e: ErrorObject, add: (field: string, key: MessageKey, param
   const field = e.keyword === 'required' ? String(p.missingProperty) : e.instancePath.replace(/^\//, '').split('/')[0] || 'body';
   const keyword = KEYWORDS.includes(e.keyword) ? e.keyword : 'other';
   add(field, `validation.${keyword}` as MessageKey, { limit: String(p.limit ?? ''), format: String(p.format ?? ''), type: String(p.type ?? '') });
-}
-
-const truthy = (rule: unknown, data: object) => {
-  try {
-    return !!jsonLogic.apply(rule as never, data);
-  } catch {
-    return false;
-  }
-};
-const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
-
-export function labelText(label: Label | undefined, lang: Language): string | undefined {
-  if (label === undefined) return undefined;
-  return typeof label === 'string' ? label : label[lang] ?? Object.values(label)[0];
 }

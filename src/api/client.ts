@@ -18,10 +18,21 @@ declare module 'axios' {
   }
 }
 
+/**
+ * How long an API call may take before the browser gives up with "request timed out". The server bounds its own
+ * work (statement timeout, list limits), so a minute means a lost answer, not a slow one. A file body (a 2 MB
+ * upload chunk) gets ten minutes, for a slow hospital link; past that the connection is dead and the uploader
+ * sends the chunk again. (The spec's 120 s is for loading a code chunk: src/core/chunkLoad.ts.)
+ */
+export const API_TIMEOUT_MS = 60_000;
+export const FILE_BODY_TIMEOUT_MS = 600_000;
+
+const isFileBody = (data: unknown) => data instanceof FormData || data instanceof Blob || data instanceof ArrayBuffer;
+
 /** The one HTTP client of the browser app (spec §7, §8). */
 export const api = axios.create({
   baseURL: '/api',
-  timeout: 120_000,
+  timeout: API_TIMEOUT_MS,
   paramsSerializer: (params) => serializeParams(params),
 });
 
@@ -41,6 +52,7 @@ api.interceptors.request.use((config: InternalAxiosRequestConfig) => {
   // Spec §6: with the header's switch on, hospital-scoped resources answer for all the user's hospitals.
   if (showAllData && config.showAllData !== false) config.headers.set('X-Show-All-Data', '1');
   config.headers.set('User-Language', i18n.language);
+  if (isFileBody(config.data) && config.timeout === API_TIMEOUT_MS) config.timeout = FILE_BODY_TIMEOUT_MS;
   return config;
 });
 

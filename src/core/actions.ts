@@ -1,17 +1,20 @@
+import { isAdmin } from './admin.js';
 import { ruleHolds } from './formRules.js';
 import type { ActionKind, ActionSchema } from './pageSchema.js';
 
 /** What an action check needs to know about the signed-in user (spec §3 User: identification, permission). */
 export interface Grants {
   identification: readonly string[];
+  /** The names of the user's roles (an administrator may be known by name, src/core/admin.ts). */
+  roleNames?: readonly string[];
   permission: readonly string[];
 }
 
-/** Spec §6: admin identification may do everything; otherwise the permission code must be granted. */
+/** Spec §6: an administrator may do everything; otherwise the permission code must be granted. */
 export function isGranted(code: string | undefined, grants: Grants | null | undefined): boolean {
   if (!code) return true;
   if (!grants) return false;
-  return grants.identification.includes('admin') || grants.permission.includes(code);
+  return isAdmin(grants) || grants.permission.includes(code);
 }
 
 /** The resource permission each action kind needs besides its own code. */

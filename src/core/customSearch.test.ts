@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { completeConditions, customToFilter, defaultOperator, filterToCustom, newCondition, operatorsFor, removeCondition, valueForOperator, type CustomCondition } from './customSearch.js';
 import type { SearchItem } from './pageSchema.js';
+import { ruleResolver, type RuleSet } from './rules.js';
+import operatorRules from '../../schemas/rules/search-operators.json';
+
+const resolve = ruleResolver([operatorRules as RuleSet]);
 
 const items: SearchItem[] = [
   { name: 'name', label: 'x', type: 'input', operator: 'like', status: true },
@@ -33,10 +37,10 @@ describe('custom search (spec §5)', () => {
     expect(wire).toEqual([{ column: 'role_id', operator: '=', value: 2, condition: 'except' }]);
     expect(filterToCustom(wire, items)).toEqual(list);
   });
-  it('offers operators by item type and defaults ranges to between', () => {
-    expect(operatorsFor('input')).toContain('like');
-    expect(operatorsFor('datetimerange')).toContain('between');
-    expect(operatorsFor('select')).not.toContain('like');
+  it('offers operators by item type (schemas/rules/search-operators.json) and defaults ranges to between', () => {
+    expect(operatorsFor({ type: 'input', name: 'name' }, resolve)).toContain('like');
+    expect(operatorsFor({ type: 'datetimerange', name: 'created_at' }, resolve)).toContain('between');
+    expect(operatorsFor({ type: 'select', name: 'role' }, resolve)).not.toContain('like');
     expect(defaultOperator({ type: 'datetimerange' })).toBe('between');
     expect(defaultOperator({ type: 'multiselect' })).toBe('in');
     expect(defaultOperator({ type: 'input', operator: 'like' })).toBe('like');

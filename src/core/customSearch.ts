@@ -1,5 +1,6 @@
 import { isEmptyValue, type Combinator, type FilterCondition, type Operator } from './filters.js';
 import type { SearchItem, SearchItemType } from './pageSchema.js';
+import { evaluateNamed, evaluateRule, noRules, type RuleProblem, type RuleResolver, type RuleSet, type Warn } from './rules.js';
 
 /** One row of the custom-search tab (spec §3 "Search condition: name, model, value, condition, symbol"). */
 export interface CustomCondition {
@@ -25,19 +26,39 @@ export const completeConditions = (list: readonly CustomCondition[]) =>
 export const isPair = (op: Operator) => op === 'between' || op === 'not between';
 export const isList = (op: Operator) => op === 'in' || op === 'not in';
 
-const TEXT: Operator[] = ['=', '!=', 'like', 'not like', 'in', 'not in'];
-const ORDERED: Operator[] = ['=', '!=', '>', '>=', '<', '<=', 'between', 'not between'];
-const CHOICE: Operator[] = ['=', '!=', 'in', 'not in'];
+/** The operators the custom search can offer: spec §5's twelve, each one filter-sql.ts executes on every column type. */
+export const SEARCH_OPERATORS: readonly Operator[] = ['=', '!=', '>', '>=', '<', '<=', 'like', 'not like', 'in', 'not in', 'between', 'not between'];
+const ITEM_TYPES: readonly SearchItemType[] = ['input', 'selectinput', 'number', 'numberrange', 'date', 'daterange', 'datetimerange', 'select', 'multiselect', 'boolean'];
+/** The rule set (schemas/rules/search-operators.json) with one rule per search item type. */
+export const OPERATOR_RULES = 'search-operators';
 
-/** The operators that make sense for a search item's type. */
-export function operatorsFor(type: SearchItemType): Operator[] {
-  switch (type) {
-    case 'input': case 'selectinput': return TEXT;
-    case 'number': case 'numberrange': return [...ORDERED, 'in', 'not in'];
-    case 'date': case 'daterange': case 'datetimerange': return ORDERED;
-    case 'select': case 'multiselect': return CHOICE;
-    case 'boolean': return ['=', '!='];
+/**
+ * The operators the custom search offers for an item: the rule `search-operators.<type>` evaluated
+ * with `{ type, name }`, so a hospital restricts or adds operators per type or per field by an override.
+ * Anything that is not one of SEARCH_OPERATORS is dropped, so a rule can never offer what the server
+ * cannot run; a missing or broken rule offers none (spec §5), with a warning.
+ */
+export function operatorsFor(item: Pick<SearchItem, 'type' | 'name'>, resolve: RuleResolver, warn?: Warn): Operator[] {
+  const result = evaluateNamed(`${OPERATOR_RULES}.${item.type}`, { type: item.type, name: item.name }, { resolve, fallback: [], warn });
+  if (!Array.isArray(result)) return [];
+  return [...new Set(result.filter((op): op is Operator => (SEARCH_OPERATORS as readonly unknown[]).includes(op)))];
+}
+
+/** What a hospital's search-operators set must keep: a rule per known type, each giving known operators. */
+export function searchOperatorProblems(set: RuleSet, resolve: RuleResolver = noRules): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  for (const [type, logic] of Object.entries(set.rules)) {
+    if (!(ITEM_TYPES as readonly string[]).includes(type)) {
+      problems.push({ path: `/rules/${type}`, message: `not a search item type (${ITEM_TYPES.join(', ')})` });
+      continue;
+    }
+    let failed = '';
+    const result = evaluateRule(logic, { type, name: '' }, { resolve, fallback: undefined, warn: (m) => { failed = m; } });
+    const wrong = Array.isArray(result) ? result.filter((op) => !(SEARCH_OPERATORS as readonly unknown[]).includes(op)) : [];
+    if (failed || !Array.isArray(result)) problems.push({ path: `/rules/${type}`, message: failed || 'must give a list of operators' });
+    else if (wrong.length) problems.push({ path: `/rules/${type}`, message: `not an operator the server runs: ${wrong.map((w) => JSON.stringify(w)).join(', ')} (allowed: ${SEARCH_OPERATORS.join(', ')})` });
   }
+  return problems;
 }
 
 /** The operator an item searches with when the schema names none. */

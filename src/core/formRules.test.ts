@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formCheckErrors, formView, ruleHolds, serverErrorsToErrorSchema, submittedData } from './formRules.js';
+import { evaluateRule, fieldTitle, formProblems, formView, ruleHolds, serverErrorsToErrorSchema, submittedData } from './formRules.js';
 import type { FormSchema } from './pageSchema.js';
 import systemUser from '../../schemas/pages/SystemUser.json';
 
@@ -25,19 +25,63 @@ describe('form rules of the page schema (json-logic, with $creating)', () => {
     expect(formView(f, { status: 0 }, false).hidden).toEqual([]);
   });
   it('checks put their message on their field', () => {
-    expect(formCheckErrors(form, { password: 'abcdefgh', password_confirmation: 'x' }, true, 'en-US')).toEqual({ password_confirmation: ['The two passwords do not match'] });
-    expect(formCheckErrors(form, { password: 'abcdefgh', password_confirmation: 'abcdefgh' }, true, 'zh-CN')).toEqual({});
+    expect(formProblems(form, { password: 'abcdefgh', password_confirmation: 'x' }, true, { lang: 'en-US' }).password_confirmation)
+      .toEqual([{ kind: 'check', text: 'The two passwords do not match' }]);
+    expect(formProblems(form, { password: 'abcdefgh', password_confirmation: 'abcdefgh' }, true, { lang: 'zh-CN' }).password_confirmation).toBeUndefined();
   });
   it('a rule that cannot be evaluated does not hold', () => {
     expect(ruleHolds({ no_such_op: [1] }, {}, false)).toBe(false);
     expect(ruleHolds(undefined, {}, false)).toBe(true);
+    expect(evaluateRule({ no_such_op: [1] }, {}, false)).toBeUndefined();
+  });
+  it('json-logic truthiness: an empty list is false', () => {
+    expect(ruleHolds({ var: 'tags' }, { tags: [] }, false)).toBe(false);
+    expect(ruleHolds({ var: 'tags' }, { tags: ['x'] }, false)).toBe(true);
+  });
+  it('a form rule that cannot be evaluated makes the form stricter: shown, required, check failing', () => {
+    const broken = { no_such_op: [] };
+    const f: FormSchema = {
+      schema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } },
+      rules: { visibleIf: { a: broken }, requiredIf: { b: broken }, checks: [{ field: 'a', rule: broken, message: 'bad' }] },
+    };
+    const view = formView(f, {}, true);
+    expect(view.hidden).toEqual([]);
+    expect(view.schema.required).toEqual(['b']);
+    expect(formProblems(f, { a: 'x', b: 'y' }, true, { lang: 'en-US' })).toEqual({ a: [{ kind: 'check', text: 'bad' }] });
+  });
+  it('named rules come from the resolver, inline or nested; an unknown name is a rule that cannot be evaluated', () => {
+    const rules: Record<string, unknown> = { 'demo.isFtp': { '==': [{ var: 'protocol' }, 'ftp'] } };
+    const resolve = (name: string) => rules[name];
+    const f: FormSchema = {
+      schema: { type: 'object', properties: { protocol: { type: 'string' }, user: { type: 'string' }, port: { type: 'integer' } } },
+      rules: { visibleIf: { user: { rule: 'demo.isFtp' }, port: { and: [{ rule: 'demo.isFtp' }, { var: 'advanced' }] } } },
+    };
+    expect(formView(f, { protocol: 'http' }, true, { resolve }).hidden).toEqual(['user', 'port']);
+    expect(formView(f, { protocol: 'ftp', advanced: true }, true, { resolve }).hidden).toEqual([]);
+    expect(formView(f, { protocol: 'http' }, true).hidden).toEqual([]);
+    expect(submittedData(f, { protocol: 'http', user: 'u' }, true, { resolve })).toEqual({ protocol: 'http' });
+  });
+  it('a value sent for a hidden field is a problem by name; createOnly fields sent on update are shown and checked', () => {
+    const f: FormSchema = { schema: { type: 'object', properties: { s: { type: 'integer' }, r: { type: 'string' } } }, rules: { visibleIf: { r: { '==': [{ var: 's' }, 0] } } } };
+    expect(formProblems(f, { s: 1, r: 'x' }, false, { lang: 'en-US', sent: ['s', 'r'] })).toEqual({ r: [{ kind: 'hidden' }] });
+    expect(formProblems(f, { s: 1, r: 'x' }, false, { lang: 'en-US', sent: ['s'] })).toEqual({});
+    expect(formView(form, {}, false, { sent: ['password'] }).hidden).toEqual([]);
+    expect(formProblems(form, { password: 'abcdefgh' }, false, { lang: 'en-US', sent: ['password'] }).password_confirmation)
+      .toEqual([{ kind: 'required' }, { kind: 'check', text: 'The two passwords do not match' }]);
+  });
+  it('names a field by its ui:title in the language, else its schema title, else its name', () => {
+    expect(fieldTitle(form, 'password_confirmation', 'en-US')).toBe('Confirm password');
+    expect(fieldTitle({ schema: { properties: { a: { title: 'A' } } } }, 'a', 'en-US')).toBe('A');
+    expect(fieldTitle(undefined, 'a', 'en-US')).toBe('a');
   });
   it('appends * to ui:order so an added field is not an error', () => {
     const f: FormSchema = { schema: { type: 'object', properties: { a: {}, b: {} } }, uiSchema: { 'ui:order': ['a'] } };
     expect(formView(f, {}, true).uiSchema['ui:order']).toEqual(['a', '*']);
   });
-  it('sends only the fields the form shows', () => {
+  it('sends only the fields the form shows; a shown nullable field the user emptied as null', () => {
     expect(submittedData(form, { name: 'x', password: 'p', id: 3 }, false)).toEqual({ name: 'x' });
+    const f: FormSchema = { schema: { type: 'object', properties: { s: { type: 'integer' }, r: { type: ['string', 'null'] }, n: { type: ['string', 'null'] } } }, rules: { visibleIf: { r: { '==': [{ var: 's' }, 0] } } } };
+    expect(submittedData(f, { s: 1 }, false, { original: { s: 0, r: 'kept', n: 'old' } })).toEqual({ s: 1, n: null });
   });
   it('turns the server 422 errors into rjsf extra errors', () => {
     expect(serverErrorsToErrorSchema({ name: ['taken'], 'items.0.code': 'bad' })).toEqual({

@@ -1,4 +1,4 @@
-import { TAB_BADGE_CAP } from './constants.js';
+import { PAGER_DEFAULT_PAGE_SIZE, TAB_BADGE_CAP } from './constants.js';
 import type { FilterCondition } from './filters.js';
 
 /**
@@ -19,7 +19,7 @@ export interface ListParams {
 export const LIST_KEYS = ['page', 'page_size', 'sort_by', 'search', 'params', 'filter', 'tab'] as const;
 
 export function defaultListParams(over: Partial<ListParams> = {}): ListParams {
-  return { page: 1, pageSize: 20, sortBy: {}, search: '', params: {}, filter: [], tab: '', ...over };
+  return { page: 1, pageSize: PAGER_DEFAULT_PAGE_SIZE, sortBy: {}, search: '', params: {}, filter: [], tab: '', ...over };
 }
 
 function json<T>(text: string | null, fallback: T, ok: (v: unknown) => boolean): T {

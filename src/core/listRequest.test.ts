@@ -35,7 +35,7 @@ describe('filter payload (spec §5, §7)', () => {
       ],
     });
     const req = buildListRequest(p, items, tabs);
-    expect(req).toMatchObject({ page: 1, page_size: 20, sort_by: '{"id":"desc"}', search: 'wang' });
+    expect(req).toMatchObject({ page: 1, page_size: 10, sort_by: '{"id":"desc"}', search: 'wang' });
     expect(JSON.parse(req.filter!)).toEqual([
       { condition: 'and', child: p.filter },
       { condition: 'and', child: [{ column: 'status', operator: '=', value: 1, condition: 'and' }] },

@@ -6,10 +6,32 @@ import { displayText } from '../api/client';
 import type { LoadedSchema } from '../core/pageSchema';
 import PendingPage from '../pages/PendingPage';
 import { ErrorPanel } from './ErrorPanel';
-import { resolveRenderer } from './registry';
-import { loadSchema } from './schemaApi';
+import { loadRenderer, resolveRenderer } from './registry';
+import { SchemaBoundary } from './SchemaBoundary';
+import { loadSchema, peekSchema, prefetchSchemas } from './schemaApi';
+import { SCHEMA_ALIASES } from './pageRegistry';
+import { menuRoutes, type MenuEntry } from '../core/menuRules';
+import { useSession } from '../store/session';
+import { loadRules } from './rulesApi';
+import { RulesProvider } from './RulesProvider';
 import { useChoices } from './options';
 import { ChoicesContext } from '../widgets/search/choices';
+
+// Most schema pages are lists: their renderer's chunk loads beside the first schema request, not after it.
+void loadRenderer('list').catch(() => undefined);
+
+// From the first schema page on, the schemas of the user's other menu pages (and the enums) load in the
+// background, so their first visits ask the server only for rows. Here, not in the shell: the shell's
+// code budget is for the login and the frame.
+const prefetchMenu = (menus: MenuEntry[]) => {
+  // Rendering outside a browser (the page-schema tests render to a string) has nothing to prefetch for.
+  if (typeof window === 'undefined') return;
+  const aliases = menuRoutes(menus).map((r) => r.alias).filter((a) => SCHEMA_ALIASES.has(a));
+  const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+  idle(() => prefetchSchemas(aliases), { timeout: 2000 });
+};
+prefetchMenu(useSession.getState().menus);
+useSession.subscribe((state, previous) => { if (state.menus !== previous.menus) prefetchMenu(state.menus); });
 
 type State = { status: 'loading' } | { status: 'ready'; page: LoadedSchema } | { status: 'missing' } | { status: 'error'; text: string };
 
@@ -22,9 +44,13 @@ export function SchemaView({ page, recordId, basePath }: { page: LoadedSchema; r
   if (!Renderer) return <ErrorPanel title={t('engine.unknownType', { type })} text={t('engine.unknownTypeText', { alias: page.alias })} />;
   return (
     <ChoicesContext.Provider value={useChoices}>
-      <Suspense fallback={<Spinner data-testid="engine-loading" />}>
-        <Renderer page={page} recordId={recordId} basePath={basePath} />
-      </Suspense>
+      <RulesProvider>
+        <SchemaBoundary alias={page.alias} path={`/${type}`}>
+          <Suspense fallback={<Spinner data-testid="engine-loading" />}>
+            <Renderer page={page} recordId={recordId} basePath={basePath} />
+          </Suspense>
+        </SchemaBoundary>
+      </RulesProvider>
     </ChoicesContext.Provider>
   );
 }
@@ -36,7 +62,11 @@ export function SchemaView({ page, recordId, basePath }: { page: LoadedSchema; r
  */
 export default function SchemaPage({ alias, name }: { alias: string; name?: string }) {
   const { t } = useTranslation();
-  const [state, setState] = useState<State>({ status: 'loading' });
+  // A schema already in the cache (an earlier visit, or the prefetch) draws the page in the first render.
+  const [state, setState] = useState<State>(() => {
+    const page = peekSchema(alias);
+    return page ? { status: 'ready', page } : { status: 'loading' };
+  });
   const splat = useParams()['*'];
   const { pathname } = useLocation();
   // The menu route's own path: the address without the splat part (relative '.' would include it in v7).
@@ -44,6 +74,13 @@ export default function SchemaPage({ alias, name }: { alias: string; name?: stri
 
   const load = useCallback(() => {
     let live = true;
+    // The rule sets load beside the schema, not after it (RulesProvider waits for them).
+    void loadRules().catch(() => undefined);
+    const cached = peekSchema(alias);
+    if (cached) {
+      setState((s) => (s.status === 'ready' && s.page === cached ? s : { status: 'ready', page: cached }));
+      return () => { live = false; };
+    }
     setState({ status: 'loading' });
     loadSchema(alias)
       .then((page) => live && setState({ status: 'ready', page }))

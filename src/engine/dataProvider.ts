@@ -1,16 +1,29 @@
-import type { AxiosRequestConfig, Method } from 'axios';
 import { api, unwrap } from '../api/client';
 import { MAX_GET_QUERY, queryLength, type ListRequest } from '../core/listRequest';
 
 /**
  * The one way the engine talks to the server, shaped after refine's DataProvider
  * (packages/core/src/contexts/data/types.ts) over spec §7's generic resource helper:
- * `{route}/lists`, `/count`, `/store`, `/item/{id}`, `/update/{id}`, `/destroy`.
+ * `{route}/lists`, `/count`, `/store`, `/item/{id}`, `/update/{id}`, `/destroy`, plus the system
+ * settings (`/common/setting`). The interface names no transport: the HTTP one below happens to use
+ * the app's axios client; a test or another host can supply any object of this shape.
  */
 export type Row = Record<string, unknown>;
 export interface ResourceRef { route: string }
 export interface ListResult { data: Row[]; total: number; current_page: number; per_page: number; total_pages: number }
 export type Id = string | number;
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** How one call is made; every field is optional and transport-neutral. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** false: only the working hospital's rows even while show-all-data is on. */
+  showAllData?: boolean;
+  /** The caller shows failures itself (no toast). */
+  silent?: boolean;
+  /** The same write may go out again at once (spec §7's duplicate lock lets it through). */
+  allowMultiple?: boolean;
+}
 
 /** A 200 response whose envelope carries a failure (spec §8 "List call with a message"). */
 export class EnvelopeError extends Error {
@@ -22,17 +35,36 @@ export class EnvelopeError extends Error {
 }
 
 export interface DataProvider {
-  getList(resource: ResourceRef, request: ListRequest, config?: { signal?: AbortSignal; showAllData?: boolean }): Promise<ListResult>;
-  getCount(resource: ResourceRef, request: Omit<ListRequest, 'page' | 'page_size'>, config?: { signal?: AbortSignal }): Promise<Record<string, number>>;
-  getOne(resource: ResourceRef, id: Id): Promise<Row>;
-  create(resource: ResourceRef, body: Row): Promise<Row>;
-  update(resource: ResourceRef, id: Id, body: Row, config?: AxiosRequestConfig): Promise<Row>;
-  deleteMany(resource: ResourceRef, ids: Id[]): Promise<void>;
-  custom<T = unknown>(request: { method: Method; url: string; params?: Row; body?: unknown; config?: AxiosRequestConfig }): Promise<T>;
+  getList(resource: ResourceRef, request: ListRequest, options?: RequestOptions): Promise<ListResult>;
+  getCount(resource: ResourceRef, request: Omit<ListRequest, 'page' | 'page_size'>, options?: RequestOptions): Promise<Record<string, number>>;
+  getOne(resource: ResourceRef, id: Id, options?: RequestOptions): Promise<Row>;
+  create(resource: ResourceRef, body: Row, options?: RequestOptions): Promise<Row>;
+  update(resource: ResourceRef, id: Id, body: Row, options?: RequestOptions): Promise<Row>;
+  deleteMany(resource: ResourceRef, ids: Id[], options?: RequestOptions): Promise<void>;
+  /** A system setting's stored value (spec §7: system_config, usually JSON text). */
+  getSetting(key: string, options?: RequestOptions): Promise<unknown>;
+  saveSetting(key: string, value: string, options?: RequestOptions): Promise<void>;
+  custom<T = unknown>(request: { method: Method; url: string; params?: Row; body?: unknown; options?: RequestOptions }): Promise<T>;
 }
 
 /** Resource routes are written as the browser sees them (`/api/...`); the client's base is already `/api`. */
 export const resourceUrl = (route: string, suffix = '') => `${route.replace(/^\/api(?=\/|$)/, '')}${suffix}`;
+
+type WriteListener = (url: string) => void;
+const writeListeners = new Set<WriteListener>();
+/**
+ * Told after every write that went through the HTTP provider (with the written address, `/…` under
+ * the API base): the client caches drop what the write may have changed (resource options, …).
+ */
+export function onDataWrite(listener: WriteListener): () => void {
+  writeListeners.add(listener);
+  return () => { writeListeners.delete(listener); };
+}
+/** Reports a write even when it failed half way (one row of many may have changed). */
+function written<T>(url: string, call: Promise<T>): Promise<T> {
+  const report = () => { for (const l of [...writeListeners]) l(url); };
+  return call.then((v) => { report(); return v; }, (e) => { report(); throw e; });
+}
 
 interface Envelope<T> { code?: number; message?: string; data: T }
 
@@ -51,23 +83,40 @@ function asList(data: unknown): ListResult {
   return { data: rows, total, current_page: Number(d.current_page ?? 1), per_page: Number(d.per_page ?? rows.length), total_pages: Number(d.total_pages ?? 1) };
 }
 
+const SETTING = '/common/setting';
+const isRead = (method: Method) => method === 'GET';
+
 export const httpDataProvider: DataProvider = {
-  async getList(resource, request, config) {
+  async getList(resource, request, options) {
     const url = resourceUrl(resource.route, '/lists');
     // Long filters go in a POST body with the same names (spec §7).
     const call = queryLength(request) > MAX_GET_QUERY
-      ? api.post(url, request, { signal: config?.signal, allowMultiple: true, showAllData: config?.showAllData })
-      : api.get(url, { params: request, signal: config?.signal, showAllData: config?.showAllData });
+      ? api.post(url, request, { ...options, allowMultiple: true })
+      : api.get(url, { ...options, params: request });
     return asList(await envelope(call));
   },
-  async getCount(resource, request, config) {
-    return (await envelope<Record<string, number>>(api.get(resourceUrl(resource.route, '/count'), { params: request, signal: config?.signal }))) ?? {};
+  async getCount(resource, request, options) {
+    return (await envelope<Record<string, number>>(api.get(resourceUrl(resource.route, '/count'), { ...options, params: request }))) ?? {};
   },
-  getOne: (resource, id) => envelope(api.get(resourceUrl(resource.route, `/item/${encodeURIComponent(String(id))}`))),
-  create: (resource, body) => envelope(api.post(resourceUrl(resource.route, '/store'), body)),
-  update: (resource, id, body, config) => envelope(api.patch(resourceUrl(resource.route, `/update/${encodeURIComponent(String(id))}`), body, config)),
-  async deleteMany(resource, ids) {
-    await envelope(api.delete(resourceUrl(resource.route, '/destroy'), { data: { ids } }));
+  getOne: (resource, id, options) => envelope(api.get(resourceUrl(resource.route, `/item/${encodeURIComponent(String(id))}`), options)),
+  create: (resource, body, options) => {
+    const url = resourceUrl(resource.route, '/store');
+    return written(url, envelope(api.post(url, body, options)));
   },
-  custom: ({ method, url, params, body, config }) => unwrap(api.request({ method, url: resourceUrl(url), params, data: body, ...config })),
+  update: (resource, id, body, options) => {
+    const url = resourceUrl(resource.route, `/update/${encodeURIComponent(String(id))}`);
+    return written(url, envelope(api.patch(url, body, options)));
+  },
+  async deleteMany(resource, ids, options) {
+    const url = resourceUrl(resource.route, '/destroy');
+    await written(url, envelope(api.delete(url, { ...options, data: { ids } })));
+  },
+  getSetting: (key, options) => unwrap(api.get(`${SETTING}/get`, { ...options, params: { settings_key: key } })),
+  async saveSetting(key, value, options) {
+    await written(SETTING, api.post(SETTING, { settings_key: key, settings_value: value }, options));
+  },
+  custom: ({ method, url, params, body, options }) => {
+    const call = unwrap(api.request({ ...options, method, url: resourceUrl(url), params, data: body })) as Promise<never>;
+    return isRead(method) ? call : written(resourceUrl(url), call);
+  },
 };

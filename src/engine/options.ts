@@ -1,17 +1,25 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { SearchOption } from '../core/pageSchema';
-import { httpDataProvider } from './dataProvider';
+import { optionLabel } from '../core/optionLabel';
+import { createCache, scopedKey } from './cache';
+import { httpDataProvider, onDataWrite, resourceUrl } from './dataProvider';
 import { usePreload } from './preload';
-import { loadEnums, loadResources, type EnumOption, type Enums } from './schemaApi';
+import { loadEnums, loadResources, peekEnums, peekResources, type EnumOption, type Enums } from './schemaApi';
 import type { Choice } from '../widgets/search/choices';
 import { useSession } from '../store/session';
 import { useLabel } from '../widgets/useLabel';
 
 const RESOURCE = 'resource:';
-const resourceCache = new Map<string, Promise<EnumOption[]>>();
-/** A hospital-scoped resource lists one hospital's rows, or all the user's with show-all-data on. */
-const SCOPES = ['one', 'all'] as const;
-const cacheKey = (name: string, scope: (typeof SCOPES)[number]) => `${name}|${scope}`;
+/**
+ * Rows of a resource as options, per hospital, resource and show-all-data state. Kept a minute: this
+ * browser's own writes drop them at once (below); a minute bounds how long another person's new
+ * role or label can stay out of a select.
+ */
+const OPTIONS_MAX_AGE_MS = 60_000;
+const resourceOptions = createCache<EnumOption[]>(OPTIONS_MAX_AGE_MS);
+type Scope = 'one' | 'all';
+const optionsKey = (name: string, scope: Scope) => scopedKey(useSession.getState().hospitalId, 'options', name, scope);
+const nameOf = (key: string) => key.split('|')[2];
 
 /**
  * Rows of a resource as options: GET `${route}/lists?page_size=1000`, label and value columns from GET /api/resources.
@@ -19,39 +27,50 @@ const cacheKey = (name: string, scope: (typeof SCOPES)[number]) => `${name}|${sc
  */
 function loadResourceOptions(name: string, workingHospital = false): Promise<EnumOption[]> {
   const all = useSession.getState().showAllData && !workingHospital;
-  const key = cacheKey(name, all ? 'all' : 'one');
-  let p = resourceCache.get(key);
-  if (!p) {
-    p = (async () => {
-      const res = (await loadResources()).find((r) => r.name === name);
-      if (!res) return [];
-      const list = await httpDataProvider.getList(res, { page: 1, page_size: 1000 }, { showAllData: all });
-      const labelKey = res.optionLabel ?? 'name';
-      const valueKey = res.optionValue ?? 'id';
-      return list.data.map((row) => ({ value: row[valueKey], label: String(row[labelKey] ?? row[valueKey] ?? '') }));
-    })();
-    p.catch(() => resourceCache.delete(key));
-    resourceCache.set(key, p);
-  }
-  return p;
+  return resourceOptions.get(optionsKey(name, all ? 'all' : 'one'), async () => {
+    const res = (await loadResources()).find((r) => r.name === name);
+    if (!res) return [];
+    const list = await httpDataProvider.getList(res, { page: 1, page_size: 1000 }, { showAllData: all });
+    const valueKey = res.optionValue ?? 'id';
+    return list.data.map((row) => ({ value: row[valueKey], label: optionLabel(row, res.optionLabel, valueKey) }));
+  });
 }
 
-/** After a page changed a resource's rows, the next select of `resource:<name>` loads them afresh. */
-export const forgetResourceOptions = (name: string) => {
-  for (const scope of SCOPES) resourceCache.delete(cacheKey(name, scope));
+/** After a page changed a resource's rows, the next select of `resource:<name>` loads them afresh (mounted ones at once). */
+export const forgetResourceOptions = (name: string) => resourceOptions.forget((key) => nameOf(key) === name);
+
+// A write through the data provider under a resource's route (store, update, destroy, or a custom action there)
+// drops that resource's options: a role created a moment ago is in the next role select.
+onDataWrite((url) => {
+  for (const r of peekResources() ?? []) {
+    const route = resourceUrl(r.route);
+    if (url === route || url.startsWith(`${route}/`)) forgetResourceOptions(r.name);
+  }
+});
+
+/** Bumps when cached options are dropped, so mounted selects load again. */
+const useOptionsGeneration = () => {
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => resourceOptions.subscribe(() => setGeneration((n) => n + 1)), []);
+  return generation;
 };
 
-/** The enums of GET /api/enums (or the preloaded ones). */
+const enumsStore = {
+  listeners: new Set<() => void>(),
+  subscribe(l: () => void) {
+    enumsStore.listeners.add(l);
+    // The first subscriber starts the (shared, cached) load; everyone hears when it lands.
+    void loadEnums().then(() => { for (const x of [...enumsStore.listeners]) x(); }, () => undefined);
+    return () => { enumsStore.listeners.delete(l); };
+  },
+};
+const NO_ENUMS: Enums = {};
+
+/** The enums of GET /api/enums (or the preloaded ones); the cached copy at once when there is one. */
 export function useEnums(): Enums {
   const preload = usePreload();
-  const [enums, setEnums] = useState<Enums>(preload?.enums ?? {});
-  useEffect(() => {
-    if (preload?.enums) return;
-    let live = true;
-    loadEnums().then((e) => live && setEnums(e)).catch(() => {});
-    return () => { live = false; };
-  }, [preload]);
-  return enums;
+  const loaded = useSyncExternalStore(enumsStore.subscribe, () => peekEnums() ?? NO_ENUMS, () => peekEnums() ?? NO_ENUMS);
+  return preload?.enums ?? loaded;
 }
 
 /** Options from an enum name, `resource:<name>`, or an inline list, labels resolved to the current language. */
@@ -63,13 +82,14 @@ export function useChoices(source: string | SearchOption[] | undefined, workingH
   const isResource = typeof source === 'string' && source.startsWith(RESOURCE);
   const preloaded = typeof source === 'string' ? preload?.options?.[source] : undefined;
   const showAllData = useSession((s) => s.showAllData);
+  const generation = useOptionsGeneration();
   const [rows, setRows] = useState<EnumOption[]>(preloaded ?? []);
   useEffect(() => {
     if (!isResource || preloaded) return;
     let live = true;
     loadResourceOptions((source as string).slice(RESOURCE.length), workingHospital).then((r) => live && setRows(r)).catch(() => {});
     return () => { live = false; };
-  }, [source, isResource, preloaded, showAllData, workingHospital]);
+  }, [source, isResource, preloaded, showAllData, workingHospital, generation]);
   return useMemo(() => {
     const raw: EnumOption[] = Array.isArray(source) ? source : isResource ? rows : typeof source === 'string' ? enums[source] ?? [] : [];
     return raw.map((o) => ({ value: o.value, label: label(o.label), color: o.color }));

@@ -1,4 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { lazyChunk } from '../shell/lazyChunk';
 import PendingPage from '../pages/PendingPage';
 
 /**
@@ -6,15 +7,15 @@ import PendingPage from '../pages/PendingPage';
  * schemas/pages is rendered by the schema engine. Each is a lazy chunk so the shell stays small.
  * An alias with neither gets the pending panel.
  */
-const pages: Record<string, LazyExoticComponent<ComponentType>> = {
-  Dashboard: lazy(() => import('../pages/DashboardPage')),
-  SchemaEditor: lazy(() => import('../pages/schema-editor/SchemaEditorPage')),
-  DssUpload: lazy(() => import('../upload/DssUploadPage')),
+const pages: Record<string, ComponentType> = {
+  Dashboard: lazyChunk(() => import('../pages/DashboardPage')),
+  SchemaEditor: lazyChunk(() => import('../pages/schema-editor/SchemaEditorPage')),
+  DssUpload: lazyChunk(() => import('../upload/DssUploadPage')),
   // Categories beside a schema list of the collected slides (schemas/pages/CaseCollection.json).
-  CaseCollection: lazy(() => import('../pages/collection/CaseCollectionPage')),
+  CaseCollection: lazyChunk(() => import('../pages/collection/CaseCollectionPage')),
 };
 
-const SchemaPage = lazy(() => import('./SchemaPage'));
+const SchemaPage = lazyChunk(() => import('./SchemaPage'));
 
 /**
  * Aliases that have a base schema. Only the file names reach the shell bundle (the glob is not
@@ -26,7 +27,8 @@ export const SCHEMA_ALIASES: ReadonlySet<string> = new Set(
 
 export function AliasPage({ alias, name }: { alias: string; name?: string }) {
   const Page = pages[alias];
-  if (Page) return <Page />;
-  if (SCHEMA_ALIASES.has(alias)) return <SchemaPage alias={alias} name={name} />;
+  // Keyed by alias: another menu entry is a new page, never the last one's state (rows, selection) under a new schema.
+  if (Page) return <Page key={alias} />;
+  if (SCHEMA_ALIASES.has(alias)) return <SchemaPage key={alias} alias={alias} name={name} />;
   return <PendingPage alias={alias} name={name} />;
 }

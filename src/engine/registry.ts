@@ -1,4 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { lazyChunk } from '../shell/lazyChunk';
 import type { LoadedSchema } from '../core/pageSchema';
 
 /**
@@ -15,12 +16,12 @@ export interface RendererProps {
 }
 
 type Loader = () => Promise<{ default: ComponentType<RendererProps> }>;
-interface Entry { load: Loader; component: LazyExoticComponent<ComponentType<RendererProps>> }
+interface Entry { load: Loader; component: ComponentType<RendererProps> }
 
 const renderers = new Map<string, Entry>();
 
 export function registerRenderer(type: string, load: Loader): void {
-  renderers.set(type, { load, component: lazy(load) });
+  renderers.set(type, { load, component: lazyChunk(load) });
 }
 
 /** The renderer for a page type, or null (the caller shows the unknown-type panel). */

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
+import { lazyChunk } from './lazyChunk';
 import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { firstLeaf, menuLabel, menuRoutes } from '../core/menuRules';
@@ -10,10 +11,10 @@ import { RouteGuard } from './RouteGuard';
 import { Shell } from './Shell';
 import { Splash } from './Splash';
 
-const LoginPage = lazy(() => import('../pages/LoginPage'));
-const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));
-const ErrorPage = lazy(() => import('../pages/ErrorPage'));
-const UpdateLogPage = lazy(() => import('../pages/UpdateLogPage'));
+const LoginPage = lazyChunk(() => import('../pages/LoginPage'));
+const NotFoundPage = lazyChunk(() => import('../pages/NotFoundPage'));
+const ErrorPage = lazyChunk(() => import('../pages/ErrorPage'));
+const UpdateLogPage = lazyChunk(() => import('../pages/UpdateLogPage'));
 
 /** Static routes of spec §2 whose pages belong to later work (viewers, editors); each says so by name. */
 const STATIC_PENDING = [

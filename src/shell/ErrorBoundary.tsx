@@ -3,7 +3,8 @@ import { logLocalError } from '../db/errorLog';
 import { useSession } from '../store/session';
 
 const STALE_CHUNK = /Loading chunk|dynamically imported module|Importing a module script failed|Unexpected token/i;
-const RELOADED_FLAG = 'dsms-chunk-reload';
+/** Set while a reload for a failed chunk is under way (also src/shell/lazyChunk.tsx): reload once, not in a loop. */
+export const CHUNK_RELOADED_FLAG = 'dsms-chunk-reload';
 
 /**
  * Spec §8: a chunk or script load failure (or "unexpected token" from a stale HTML fallback) reloads the
@@ -22,12 +23,12 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: 
       time: new Date().toISOString(), user: { id: user?.id ?? null, realname: user?.realname ?? null },
       error: `${error.name}: ${error.message}`, page: window.location.pathname,
     });
-    if (STALE_CHUNK.test(error.message) && !sessionStorage.getItem(RELOADED_FLAG)) {
-      sessionStorage.setItem(RELOADED_FLAG, '1');
+    if (STALE_CHUNK.test(error.message) && !sessionStorage.getItem(CHUNK_RELOADED_FLAG)) {
+      sessionStorage.setItem(CHUNK_RELOADED_FLAG, '1');
       window.location.reload();
       return;
     }
-    sessionStorage.removeItem(RELOADED_FLAG);
+    sessionStorage.removeItem(CHUNK_RELOADED_FLAG);
     window.location.assign('/error');
   }
 

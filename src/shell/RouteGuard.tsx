@@ -55,7 +55,7 @@ export function RouteGuard() {
         })
         .finally(() => setBusy(false));
     }
-  }, [decision.action, busy]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [decision.action, busy]); // eslint-disable-line react-hooks/exhaustive-deps -- once per decision; navigate, t and the redirect follow from it
 
   switch (decision.action) {
     case 'allow':

@@ -1,5 +1,6 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazyChunk } from './lazyChunk';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router-dom';
 import { lockSession, logout } from '../api/auth';
@@ -13,9 +14,9 @@ import { Splash } from './Splash';
 import { useAutoLock } from './useAutoLock';
 
 // The lock screen is loaded when the screen locks, not with the shell.
-const LockScreen = lazy(() => import('./LockScreen'));
+const LockScreen = lazyChunk(() => import('./LockScreen'));
 // The floating upload list (spec §2) is loaded once there are tasks or unfinished uploads to resume.
-const UploadList = lazy(() => import('../upload/UploadList'));
+const UploadList = lazyChunk(() => import('../upload/UploadList'));
 
 const useStyles = makeStyles({
   root: { display: 'flex', height: '100vh', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground2 },

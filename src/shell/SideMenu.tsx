@@ -1,6 +1,6 @@
 import {
   Menu, MenuItem, MenuList, MenuPopover, NavCategory, NavCategoryItem, NavDrawer, NavDrawerBody, NavDrawerHeader, NavItem,
-  NavSubItem, NavSubItemGroup, makeStyles, tokens, type PositioningVirtualElement,
+  NavSubItem, NavSubItemGroup, Tooltip, makeStyles, tokens, type PositioningVirtualElement,
 } from '@fluentui/react-components';
 import { Open20Regular } from '@fluentui/react-icons';
 import { useMemo, useState, type MouseEvent } from 'react';
@@ -9,13 +9,22 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { isExternal, menuLabel, visibleMenu, type MenuEntry } from '../core/menuRules';
 import { useSession } from '../store/session';
 import { MenuIcon } from './menuIcons';
+import { ProductLogo } from './ProductLogo';
 
 const useStyles = makeStyles({
   drawer: { height: '100%', borderRight: `1px solid ${tokens.colorNeutralStroke2}` },
-  header: { height: '38px', display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, paddingInline: tokens.spacingHorizontalM },
-  logo: { height: '28px', maxWidth: '40px', objectFit: 'contain' },
-  // A narrow drawer (1440 px and below) must not push the name past its edges: it ends in an ellipsis.
-  product: { fontWeight: tokens.fontWeightSemibold, color: tokens.colorBrandForeground1, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 },
+  // A row, left-aligned: Fluent's drawer header is a centred column, which pushed a long name past both edges.
+  header: {
+    height: '48px', display: 'flex', flexDirection: 'row', alignItems: 'center', justifyContent: 'flex-start',
+    gap: tokens.spacingHorizontalS, paddingInline: tokens.spacingHorizontalM, overflow: 'hidden',
+  },
+  // Spec §9: the side logo is 38 px high; a hospital's own logo keeps its proportions.
+  logo: { height: '38px', maxWidth: '76px', objectFit: 'contain', flexShrink: 0 },
+  // The name takes what is left and ends in an ellipsis; the full name is in the tooltip.
+  product: {
+    flex: '1 1 auto', minWidth: 0, fontWeight: tokens.fontWeightSemibold, color: tokens.colorBrandForeground1,
+    whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis',
+  },
 });
 
 /** Leaves under an entry; deeper levels are flattened because the side menu shows two levels. */
@@ -51,8 +60,10 @@ export function SideMenu({ open }: { open: boolean }) {
     <>
       <NavDrawer open={open} type="inline" className={s.drawer} selectedValue={selected} defaultOpenCategories={openCategories} data-testid="side-menu">
         <NavDrawerHeader className={s.header}>
-          {user?.hospital_logo ? <img className={s.logo} src={user.hospital_logo} alt="" /> : null}
-          <span className={s.product} title={t('app.name')}>{t('app.name')}</span>
+          {user?.hospital_logo ? <img className={s.logo} src={user.hospital_logo} alt="" /> : <ProductLogo />}
+          <Tooltip content={t('app.name')} relationship="label" positioning="below-start">
+            <span className={s.product} data-testid="product-name">{t('app.name')}</span>
+          </Tooltip>
         </NavDrawerHeader>
         <NavDrawerBody>
           {items.map((e) =>

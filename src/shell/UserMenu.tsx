@@ -4,14 +4,15 @@ import {
 import {
   DocumentBulletList20Regular, LocalLanguage20Regular, LockClosed20Regular, PersonCircle20Regular, PersonSwap20Regular, SignOut20Regular,
 } from '@fluentui/react-icons';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazyChunk } from './lazyChunk';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { chooseLanguage } from '../i18n';
 import type { Language } from '../core/constants';
 import { useSession } from '../store/session';
 
-const ChangeAccountDialog = lazy(() => import('./ChangeAccountDialog'));
+const ChangeAccountDialog = lazyChunk(() => import('./ChangeAccountDialog'));
 
 /** Header user menu of spec §2: lock screen, account settings, language, update log, change account, logout. */
 export function UserMenu({ onLogout }: { onLogout(): void }) {

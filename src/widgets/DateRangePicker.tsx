@@ -39,7 +39,7 @@ export function DateRangePicker({ value, onChange, kind = 'daterange', now = () 
   useEffect(() => {
     setFrom(toInput(pair[0], kind));
     setTo(toInput(pair[1], kind));
-  }, [external, kind]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [external, kind]); // eslint-disable-line react-hooks/exhaustive-deps -- external holds the pair by value; the array is new each render
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const emit = (a: string, b: string) => {

@@ -65,6 +65,6 @@ describe.each(databases)('administration resources [%s]', (kind) => {
       expect(res.statusCode, alias).toBe(200);
     }
     const resources = (await call(h.app, 'GET', '/api/resources', { token: registrar })).json().data;
-    expect(resources.find((r: { name: string }) => r.name === 'permissions')).toMatchObject({ optionLabel: 'description', optionValue: 'code' });
+    expect(resources.find((r: { name: string }) => r.name === 'permissions')).toMatchObject({ optionLabel: { 'zh-CN': 'description', 'en-US': 'en_description' }, optionValue: 'code' });
   });
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedPermissions } from '../../server/db/seed/demo.js';
+import { seedPermissions } from '../../server/db/seed/structure.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { call, databases, startApp, testApp, tokenFor, userId, type Harness } from './harness.js';
 

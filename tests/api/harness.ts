@@ -5,7 +5,8 @@ import pg from 'pg';
 import { buildApp, type AppOptions } from '../../server/app.js';
 import { connect, type Db } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
-import { DEMO_PASSWORDS, seed } from '../../server/db/seed/demo.js';
+import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
+import { seed } from '../../server/db/seed/index.js';
 
 /**
  * Every API suite runs once per real database: SQLite always, PostgreSQL when TEST_DATABASE_URL is

@@ -7,7 +7,7 @@ import { afterAll, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
-import { seed } from '../../server/db/seed/demo.js';
+import { seed } from '../../server/db/seed/index.js';
 
 export const SHOTS = path.resolve('test-results/e2e');
 const DIST = path.resolve('dist');

@@ -138,7 +138,8 @@ describe('page schemas in schemas/pages', () => {
             for (const a of page.list.toolbar ?? []) expect(html, `toolbar ${a.key}`).toContain(label(a.label));
             for (const i of (page.search?.items ?? []).filter((i: Json) => i.show !== false)) expect(html, `search ${i.name}`).toContain(label(i.label));
             // The pager shows for 57 rows unless they fit on one page (spec §9: hidden on a single page).
-            const pageSize = page.list.defaultPageSize ?? page.list.pageSizes?.[0] ?? 20;
+            // A schema list without sizes starts at 100 (spec §9: the generic list's first option).
+            const pageSize = page.list.defaultPageSize ?? page.list.pageSizes?.[0] ?? 100;
             const pagerText = lang === 'zh-CN' ? '共 57 条' : '57 in total';
             if (pageSize < 57) expect(html).toContain(pagerText);
             else expect(html).not.toContain(pagerText);

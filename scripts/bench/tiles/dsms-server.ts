@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../../../server/app.js';
 import { connect } from '../../../server/db/connect.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
-import { seed } from '../../../server/db/seed/demo.js';
+import { seed } from '../../../server/db/seed/index.js';
 import { issueToken } from '../../../server/modules/auth/tokens.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, port: { type: 'string' }, workers: { type: 'string', default: '1' } } });

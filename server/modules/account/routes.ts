@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
+import type { TypedApp } from '../../http/types.js';
 import { validateWrite } from '../../resources/write-validation.js';
-import { openSealedFields } from '../../resources/sealed-fields.js';
-import { endOtherSessions } from '../auth/end-sessions.js';
+import { openSealedFields } from '../auth/sealed-fields.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { passwordHashOf, profileOf, saveProfile } from './queries.js';
 import type { SchemaStore } from '../schemas/store.js';
 
 const Sealed = Type.Object({ key_id: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 4096 }) });
@@ -18,8 +18,8 @@ const PASSWORD_FIELDS = ['old_password', 'password', 'password_confirmation'] as
  * including the two-passwords-match rule, and the current password must be right to set a new one. A new
  * password ends the account's other sessions; `onSessionsEnded` lets in-process session caches drop them.
  */
-export function accountRoutes(app: FastifyInstance, db: Db, store: SchemaStore, onSessionsEnded?: (userId: number) => void): void {
-  const profile = (id: number) => db.selectFrom('users').select(['id', 'name', 'realname', 'email', 'phone']).where('id', '=', id).executeTakeFirstOrThrow();
+export function accountRoutes(app: TypedApp, db: Db, store: SchemaStore, onSessionsEnded?: (userId: number) => void): void {
+  const profile = (id: number) => profileOf(db, id);
 
   app.get('/api/account/profile', { config: { access: 'user' }, schema: { tags: ['account'] } }, async (r) => ok(await profile(r.auth!.id)));
 
@@ -35,24 +35,20 @@ export function accountRoutes(app: FastifyInstance, db: Db, store: SchemaStore, 
   }, async (r) => {
     const me = r.auth!;
     const page = (await store.layered('SystemAccount', me.hospitalId ?? 0)).schema;
-    const body = await openSealedFields(db, page, r.body as Record<string, unknown>);
+    const body = await openSealedFields(db, page, r.body);
     const data: Record<string, unknown> = { ...(await profile(me.id)) };
     for (const key of ['realname', 'email', 'phone', ...PASSWORD_FIELDS]) if (key in body) data[key] = body[key];
 
-    validateWrite(page, data, false, r.lang);
+    validateWrite(page, data, false, r.lang, { resolve: await store.rulesFor(me.hospitalId ?? 0) });
 
     const changes: Record<string, unknown> = { realname: data.realname, email: data.email ?? null, phone: data.phone ?? null, updated_at: new Date().toISOString() };
     if (data.password) {
-      const { password_hash } = await db.selectFrom('users').select('password_hash').where('id', '=', me.id).executeTakeFirstOrThrow();
-      if (!(await verifyPassword(String(data.old_password ?? ''), password_hash))) {
+      if (!(await verifyPassword(String(data.old_password ?? ''), await passwordHashOf(db, me.id)))) {
         throw new AppError(422, 'error.validation', {}, { old_password: [{ key: 'account.old_password_wrong' }] });
       }
       changes.password_hash = await hashPassword(String(data.password));
     }
-    await db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set(changes).where('id', '=', me.id).execute();
-      if (changes.password_hash) await endOtherSessions(trx, me.id, me.tokenHash);
-    });
+    await saveProfile(db, me.id, changes, me.tokenHash);
     if (changes.password_hash) onSessionsEnded?.(me.id);
     return ok(await profile(me.id));
   });

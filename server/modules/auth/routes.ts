@@ -1,9 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
+import type { TypedApp } from '../../http/types.js';
 import { issueChallenge, startChallengeSweeper } from './challenge.js';
 import { login, verifyLockScreen } from './login.js';
 import { revokeToken, setTokenHospital, setTokenScreenLock } from './tokens.js';
@@ -25,13 +25,13 @@ export interface AuthEvents {
   onScreenLock?(tokenHash: string): void;
 }
 
-export function authRoutes(app: FastifyInstance, db: Db, options: AuthOptions, events: AuthEvents = {}): void {
+export function authRoutes(app: TypedApp, db: Db, options: AuthOptions, events: AuthEvents = {}): void {
   const client = (request: { ip: string; headers: { 'user-agent'?: string } }) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
   // The anonymous routes in a scope of their own, so the rate limit applies to them and nothing else. Per client
   // address and route (a login takes one of each): a hospital behind one NAT address shares it, hence a default well
   // above what its staff log in at. Counted per process.
-  app.register(async (anonymous) => {
+  app.register(async (anonymous: TypedApp) => {
     await anonymous.register(rateLimit, { global: false, errorResponseBuilder: () => new AppError(429, 'error.rate_limited') });
     const rateLimited = { max: options.rateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 };
 
@@ -47,8 +47,7 @@ export function authRoutes(app: FastifyInstance, db: Db, options: AuthOptions, e
         body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Sealed, key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
       },
     }, async (request) => {
-      const body = request.body as { username: string; password: string; key_id: string };
-      return ok(await login(db, body, client(request), options.tokenTtlSeconds));
+      return ok(await login(db, request.body, client(request), options.tokenTtlSeconds));
     });
   });
 
@@ -76,8 +75,8 @@ export function authRoutes(app: FastifyInstance, db: Db, options: AuthOptions, e
     config: { access: 'user' },
     schema: { tags: ['auth'], body: Type.Object({ name: Type.Optional(Type.String({ maxLength: 64 })), password: Sealed, key_id: Type.String({ minLength: 1, maxLength: 64 }) }) },
   }, async (request) => {
-    const body = request.body as { password: string; key_id: string };
-    const success = await verifyLockScreen(db, request.auth!, body.key_id, body.password, client(request));
+    const { key_id, password } = request.body;
+    const success = await verifyLockScreen(db, request.auth!, key_id, password, client(request));
     if (success) events.onScreenLock?.(request.auth!.tokenHash);
     return ok({ success });
   });
@@ -86,7 +85,7 @@ export function authRoutes(app: FastifyInstance, db: Db, options: AuthOptions, e
     config: { access: 'user' },
     schema: { tags: ['auth'], body: Type.Object({ hospital_id: Type.Integer({ minimum: 1 }) }) },
   }, async (request) => {
-    const { hospital_id } = request.body as { hospital_id: number };
+    const { hospital_id } = request.body;
     if (!request.auth!.hospitalIds.includes(hospital_id)) throw new AppError(403, 'auth.hospital_not_allowed');
     await setTokenHospital(db, request.auth!.tokenHash, hospital_id);
     return ok({ hospital_id });

@@ -22,8 +22,8 @@ export const caseHooks: ResourceHooks = {
     return { main_phase: 'registration', registration_at: new Date().toISOString(), registration_doctor: ctx.user.id };
   },
 
-  async beforeDelete(db, ids) {
-    const busy = await db.selectFrom('slides').innerJoin('cases', 'cases.id', 'slides.case_id')
+  async beforeDelete(trx, ids) {
+    const busy = await trx.selectFrom('slides').innerJoin('cases', 'cases.id', 'slides.case_id')
       .select(['cases.pathology_number', sql<number>`count(*)`.as('n')])
       .where('slides.case_id', 'in', ids).groupBy('cases.pathology_number').executeTakeFirst();
     if (busy) throw new AppError(409, 'case.has_slides', { number: busy.pathology_number, count: Number(busy.n) });

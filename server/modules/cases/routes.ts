@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
-import { workingHospital } from '../../resources/hospital-scope.js';
+import { workingHospital } from '../../http/hospital-scope.js';
+import type { TypedApp } from '../../http/types.js';
 import { caseIdByNumber } from './lookup.js';
 
 /** Spec §7 common: GET /pathology/get_id_by_number/{number}: a pathology number typed or scanned, to its case. */
-export function caseRoutes(app: FastifyInstance, db: Db): void {
+export function caseRoutes(app: TypedApp, db: Db): void {
   app.get('/api/pathology/get_id_by_number/:number', {
     config: { access: { permission: 'case_view' }, audit: false },
     schema: {
@@ -16,8 +16,8 @@ export function caseRoutes(app: FastifyInstance, db: Db): void {
       querystring: Type.Object({ is_not_frozen: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])) }),
     },
   }, async (request) => {
-    const { number } = request.params as { number: string };
-    const { is_not_frozen: notFrozen } = request.query as { is_not_frozen?: string };
+    const { number } = request.params;
+    const { is_not_frozen: notFrozen } = request.query;
     const id = await caseIdByNumber(db, workingHospital(request), number.trim(), notFrozen === '1');
     if (id === null) throw new AppError(404, 'case.not_found_by_number', { number });
     return ok({ id });

@@ -18,6 +18,14 @@ export function categoryNamed(db: Db, userId: number, name: string, exceptId?: n
   return q.executeTakeFirst();
 }
 
+/** A new category of the user's, first in rank; answers its id. */
+export async function createCategory(db: Db, userId: number, name: string): Promise<number> {
+  const now = new Date().toISOString();
+  const { id } = await db.insertInto('collection_categories').values({ user_id: userId, name, rank: 0, created_at: now, updated_at: now })
+    .returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
 /** The user's favourite of this slide, other than `exceptId`, with its category's name. */
 export function collectedAlready(db: Db, userId: number, slideId: number, exceptId?: number) {
   let q = db.selectFrom('collections').leftJoin('collection_categories', 'collection_categories.id', 'collections.category_id')

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
+import type { TypedApp } from '../../http/types.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import { getRow, insertRow } from '../../resources/queries.js';
 import { checkCollectable, collectionHooks } from './hooks.js';
-import { categoryNamed } from './queries.js';
+import { categoryNamed, createCategory } from './queries.js';
 import { categoryName } from './rules.js';
 
 const SlideId = Type.Object({ id: Type.Integer({ minimum: 1 }) });
@@ -20,15 +20,14 @@ const Body = Type.Object({
  * prompt sends it: an id (as number or text), nothing (uncategorised), or a name typed into the
  * select-or-type prompt, which finds the user's category of that name or makes it.
  */
-export function collectionRoutes(app: FastifyInstance, db: Db, def: ResourceDef): void {
+export function collectionRoutes(app: TypedApp, db: Db, def: ResourceDef): void {
   app.post('/api/collection/items/collect/:id', {
     config: { access: { permission: def.permissions.create! } },
     schema: { tags: [`resource:${def.name}`], params: SlideId, body: Body },
     // A row action without a prompt sends no body at all: that is an empty one, uncategorised.
     preValidation: async (request) => { request.body ??= {}; },
   }, async (request) => {
-    const { id: slideId } = request.params as { id: number };
-    const body = request.body as { category_id?: number | string | null; remark?: string | null };
+    const { params: { id: slideId }, body } = request;
     const user = request.auth!;
     // Refusals first, so a typed category name is not created for a slide that cannot be collected.
     await checkCollectable(db, user, slideId);
@@ -45,9 +44,5 @@ async function categoryFor(db: Db, userId: number, value: number | string | null
   if (/^\d{1,15}$/.test(value.trim())) return Number(value.trim());
   const name = categoryName(value);
   const found = await categoryNamed(db, userId, name);
-  if (found) return found.id;
-  const now = new Date().toISOString();
-  const { id } = await db.insertInto('collection_categories').values({ user_id: userId, name, rank: 0, created_at: now, updated_at: now })
-    .returning('id').executeTakeFirstOrThrow();
-  return id;
+  return found ? found.id : createCategory(db, userId, name);
 }

@@ -1,18 +1,50 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
+import type { TypedApp } from '../../http/types.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import type { EnumOption } from './repository.js';
-import { getColumnPreferences, putColumnPreferences, type SchemaStore } from './store.js';
+import { getColumnPreferences, putColumnPreferences, type LayeredStore, type RuleStore, type SchemaStore } from './store.js';
 
 const Alias = Type.Object({ alias: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9]{0,63}$' }) });
+const RuleName = Type.Object({ alias: Type.String({ pattern: '^[a-z][a-z0-9-]{0,47}$' }) });
 const EDIT = { access: { permission: 'schema_edit' } } as const;
+const Override = Type.Object({ override: Type.Record(Type.String(), Type.Unknown(), { maxProperties: 200 }), note: Type.Optional(Type.String({ maxLength: 500 })) });
+const Rollback = Type.Object({ version: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }) });
+
+/**
+ * The editing routes every layered kind shares, under `prefix/:alias`: the base, the hospital's
+ * versions, a save (a new version) and a rollback (an old override saved again). Only schema editors.
+ */
+function versionedRoutes<T extends object>(app: TypedApp, prefix: string, Key: typeof Alias, store: LayeredStore<T>) {
+  const hospital = (r: FastifyRequest) => r.auth!.hospitalId ?? 0;
+  const tags = [prefix.split('/').pop()!];
+  app.get(`${prefix}/:alias/base`, { config: EDIT, schema: { tags, params: Key } }, async (r) => ok(store.base(r.params.alias)));
+  app.get(`${prefix}/:alias/versions`, { config: EDIT, schema: { tags, params: Key } }, async (r) => ok(await store.versions(r.params.alias, hospital(r))));
+  app.put(`${prefix}/:alias`, { config: EDIT, schema: { tags, params: Key, body: Override } }, async (r) => {
+    const { override, note } = r.body;
+    return ok(await store.save(r.params.alias, hospital(r), override, r.auth!.name, note));
+  });
+  app.post(`${prefix}/:alias/rollback`, { config: EDIT, schema: { tags, params: Key, body: Rollback } }, async (r) =>
+    ok(await store.rollback(r.params.alias, hospital(r), r.body.version, r.auth!.name)));
+}
+
+/**
+ * Rule sets as the caller's hospital sees them (every signed-in user: the browser evaluates them), and
+ * their editing routes. The answer's shape is the pages' one: `{ alias, version, schema }`.
+ */
+export function ruleRoutes(app: TypedApp, rules: RuleStore): void {
+  const hospital = (r: FastifyRequest) => r.auth!.hospitalId ?? 0;
+  app.get('/api/rules', { config: { access: 'user' }, schema: { tags: ['rules'] } }, async (r) => ok(await rules.layeredAll(hospital(r))));
+  app.get('/api/rules/:alias', { config: { access: 'user' }, schema: { tags: ['rules'], params: RuleName } }, async (r) =>
+    ok(await rules.layered(r.params.alias, hospital(r))));
+  versionedRoutes(app, '/api/rules', RuleName as unknown as typeof Alias, rules);
+}
 
 /** Page schemas for the engine, their hospital overrides and versions, column preferences, enums. */
-export function schemaRoutes(app: FastifyInstance, db: Db, store: SchemaStore, defs: ResourceDef[], enums: Record<string, EnumOption[]>): void {
+export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, defs: ResourceDef[], enums: Record<string, EnumOption[]>): void {
   const hospital = (r: FastifyRequest) => r.auth!.hospitalId ?? 0;
-  const alias = (r: FastifyRequest) => (r.params as { alias: string }).alias;
   const resourceMeta = (name?: string) => {
     const def = defs.find((d) => d.name === name);
     if (!def) return null;
@@ -24,34 +56,18 @@ export function schemaRoutes(app: FastifyInstance, db: Db, store: SchemaStore, d
   app.get('/api/schemas', { config: EDIT, schema: { tags: ['schemas'] } }, async () => ok([...store.bases.keys()].sort()));
 
   app.get('/api/schemas/:alias', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias } }, async (r) => {
-    const layered = await store.layered(alias(r), hospital(r));
+    const layered = await store.layered(r.params.alias, hospital(r));
     return ok({ ...layered, resource: resourceMeta(layered.schema.resource) });
   });
 
-  app.get('/api/schemas/:alias/base', { config: EDIT, schema: { tags: ['schemas'], params: Alias } }, async (r) => ok(store.base(alias(r))));
-
-  app.get('/api/schemas/:alias/versions', { config: EDIT, schema: { tags: ['schemas'], params: Alias } }, async (r) =>
-    ok(await store.versions(alias(r), hospital(r))));
-
-  app.put('/api/schemas/:alias', {
-    config: EDIT,
-    schema: { tags: ['schemas'], params: Alias, body: Type.Object({ override: Type.Record(Type.String(), Type.Unknown()), note: Type.Optional(Type.String({ maxLength: 500 })) }) },
-  }, async (r) => {
-    const { override, note } = r.body as { override: object; note?: string };
-    return ok(await store.save(alias(r), hospital(r), override, r.auth!.name, note));
-  });
-
-  app.post('/api/schemas/:alias/rollback', {
-    config: EDIT,
-    schema: { tags: ['schemas'], params: Alias, body: Type.Object({ version: Type.Integer({ minimum: 0 }) }) },
-  }, async (r) => ok(await store.rollback(alias(r), hospital(r), (r.body as { version: number }).version, r.auth!.name)));
+  versionedRoutes(app, '/api/schemas', Alias, store);
 
   const Columns = Type.Object({ columns: Type.Array(Type.Object({ prop: Type.String({ maxLength: 128 }), hidden: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), { maxItems: 200 }) });
   app.get('/api/schemas/:alias/columns', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias } }, async (r) =>
-    ok({ columns: await getColumnPreferences(db, r.auth!.id, alias(r)) }));
+    ok({ columns: await getColumnPreferences(db, r.auth!.id, r.params.alias) }));
   app.put('/api/schemas/:alias/columns', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias, body: Columns } }, async (r) => {
-    const { columns } = r.body as { columns: { prop: string; hidden?: boolean }[] };
-    await putColumnPreferences(db, r.auth!.id, alias(r), columns);
+    const { columns } = r.body;
+    await putColumnPreferences(db, r.auth!.id, r.params.alias, columns);
     return ok({ columns });
   });
 

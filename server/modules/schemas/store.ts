@@ -1,29 +1,143 @@
 import mergePatch from 'json-merge-patch';
 import type { Db } from '../../db/connect.js';
+import type { MessageKey } from '../../i18n/messages.js';
 import { AppError } from '../../http/errors.js';
 import { checkPageSchema } from '../../../src/core/pageSchemaCheck.js';
+import { ruleResolver, warnOnce, type RuleResolver, type RuleSet, type Warn } from '../../../src/core/rules.js';
+import { checkRuleSet } from '../../../src/core/rulesCheck.js';
 import type { PageSchema } from './repository.js';
 
-export interface Layered { alias: string; version: number; schema: PageSchema }
+export interface Layered<T = PageSchema> { alias: string; version: number; schema: T }
+export type StoreKind = 'page' | 'rule';
+type Problem = { path: string; message: string };
+
+/** An override is a patch of a schema, not a data dump: the largest base is ~40 KB. */
+export const MAX_OVERRIDE_BYTES = 512 * 1024;
+
+interface KindSpec<T> {
+  kind: StoreKind;
+  notFound: MessageKey;
+  invalid: MessageKey;
+  /** What is wrong with the merged document saved as `key` for `hospitalId`. */
+  check(doc: T, key: string, hospitalId: number): Promise<Problem[]> | Problem[];
+}
 
 /**
- * Page schemas as the caller's hospital sees them: the repository's base with the hospital's current
- * override (a JSON merge patch) applied. Every save is a new version, checked against the meta-schema;
- * a rollback saves an old override again, so history only grows.
+ * Schemas as the caller's hospital sees them: the repository's base with the hospital's current
+ * override (a JSON merge patch) applied. Every save is a new version, checked first; a rollback saves
+ * an old override again, so history only grows. One table serves every kind (pages, rule sets).
  */
-export class SchemaStore {
-  constructor(private readonly db: Db, readonly bases: Map<string, PageSchema>) {}
+export class LayeredStore<T extends object> {
+  constructor(protected readonly db: Db, readonly bases: Map<string, T>, private readonly spec: KindSpec<T>) {}
 
-  base(alias: string): PageSchema {
-    const base = this.bases.get(alias);
-    if (!base) throw new AppError(404, 'schema.not_found', { alias });
+  base(key: string): T {
+    const base = this.bases.get(key);
+    if (!base) throw new AppError(404, this.spec.notFound, { alias: key });
     return base;
   }
 
-  async layered(alias: string, hospitalId: number): Promise<Layered> {
-    const base = this.base(alias);
-    const current = await this.current(alias, hospitalId);
-    return { alias, version: current?.version ?? 0, schema: current ? merge(base, current.override) : base };
+  async layered(key: string, hospitalId: number): Promise<Layered<T>> {
+    const base = this.base(key);
+    const current = await this.current(key, hospitalId);
+    return { alias: key, version: current?.version ?? 0, schema: current ? merge(base, current.override) : base };
+  }
+
+  /** Every base with the hospital's current override, in one query. */
+  async layeredAll(hospitalId: number): Promise<Layered<T>[]> {
+    const rows = await this.db.selectFrom('page_schema_versions as v').select(['v.alias', 'v.version', 'v.override'])
+      .where('v.kind', '=', this.spec.kind).where('v.hospital_id', '=', hospitalId)
+      .where('v.version', '=', (eb) => eb.selectFrom('page_schema_versions as w').select((w) => w.fn.max('w.version').as('m'))
+        .whereRef('w.kind', '=', 'v.kind').whereRef('w.alias', '=', 'v.alias').whereRef('w.hospital_id', '=', 'v.hospital_id'))
+      .execute();
+    const current = new Map(rows.map((r) => [r.alias, r]));
+    return [...this.bases].map(([key, base]) => {
+      const row = current.get(key);
+      return { alias: key, version: row?.version ?? 0, schema: row ? merge(base, JSON.parse(row.override)) : base };
+    });
+  }
+
+  async save(key: string, hospitalId: number, override: unknown, by: string, note?: string): Promise<Layered<T>> {
+    if (!override || typeof override !== 'object' || Array.isArray(override)) {
+      throw new AppError(422, this.spec.invalid, { detail: 'override must be a JSON object' });
+    }
+    const text = JSON.stringify(override);
+    if (Buffer.byteLength(text) > MAX_OVERRIDE_BYTES) throw new AppError(422, 'schema.too_large', { limit: MAX_OVERRIDE_BYTES });
+    const merged = merge(this.base(key), override);
+    const problems = await this.spec.check(merged, key, hospitalId);
+    if (problems.length) {
+      throw new AppError(422, this.spec.invalid, { detail: problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ') },
+        Object.fromEntries(problems.map((p) => [p.path, [{ key: this.spec.invalid, params: { detail: p.message } }]])));
+    }
+    // Two editors saving at once compute the same next version; the unique key refuses the second, which takes the next.
+    for (let attempt = 1; ; attempt++) {
+      const version = ((await this.current(key, hospitalId))?.version ?? 0) + 1;
+      try {
+        await this.db.insertInto('page_schema_versions').values({
+          kind: this.spec.kind, alias: key, hospital_id: hospitalId, version, override: text, note: note ?? null, created_by: by, created_at: new Date().toISOString(),
+        }).execute();
+        return { alias: key, version, schema: merged };
+      } catch (e) {
+        if (attempt >= 5 || !/UNIQUE constraint failed|duplicate key value/.test(String((e as Error)?.message))) throw e;
+      }
+    }
+  }
+
+  async rollback(key: string, hospitalId: number, version: number, by: string): Promise<Layered<T>> {
+    if (version === 0) return this.save(key, hospitalId, {}, by, 'rollback to base');
+    this.base(key);
+    const row = await this.rows(key, hospitalId).select('override').where('version', '=', version).executeTakeFirst();
+    if (!row) throw new AppError(404, 'schema.version_not_found', { version });
+    return this.save(key, hospitalId, JSON.parse(row.override), by, `rollback to ${version}`);
+  }
+
+  async versions(key: string, hospitalId: number) {
+    this.base(key);
+    const rows = await this.rows(key, hospitalId).selectAll().orderBy('version', 'desc').limit(200).execute();
+    return rows.map((r) => ({ version: r.version, created_at: r.created_at, created_by: r.created_by, note: r.note, override: JSON.parse(r.override) }));
+  }
+
+  private rows(key: string, hospitalId: number) {
+    return this.db.selectFrom('page_schema_versions').where('kind', '=', this.spec.kind).where('alias', '=', key).where('hospital_id', '=', hospitalId);
+  }
+
+  private async current(key: string, hospitalId: number) {
+    const row = await this.rows(key, hospitalId).select(['version', 'override']).orderBy('version', 'desc').executeTakeFirst();
+    return row ? { version: row.version, override: JSON.parse(row.override) as unknown } : undefined;
+  }
+}
+
+/**
+ * Rule sets (schemas/rules) layered per hospital. A saved set must pass the meta-schema and the
+ * json-logic checks, and its references (and those of the hospital's other sets to it) must resolve.
+ */
+export class RuleStore extends LayeredStore<RuleSet> {
+  constructor(db: Db, bases: Map<string, RuleSet>, private readonly warn: Warn = warnOnce()) {
+    super(db, bases, {
+      kind: 'rule', notFound: 'rule.not_found', invalid: 'rule.invalid',
+      check: async (set, key, hospitalId) => {
+        if (set.name !== key) return [{ path: '/name', message: `must stay "${key}"` }];
+        return checkRuleSet(set, (await this.layeredAll(hospitalId)).map((l) => l.schema));
+      },
+    });
+  }
+
+  /** The hospital's rules by name, for the evaluator in src/core/rules.ts; failures go to the server log. */
+  async resolverFor(hospitalId: number): Promise<RuleResolver> {
+    return ruleResolver((await this.layeredAll(hospitalId)).map((l) => l.schema), this.warn);
+  }
+}
+
+/** Page schemas, checked against schemas/meta/page.schema.json; `rules` lets page evaluators resolve rule names. */
+export class SchemaStore extends LayeredStore<PageSchema> {
+  constructor(db: Db, bases: Map<string, PageSchema>, readonly rules?: RuleStore) {
+    super(db, bases, {
+      kind: 'page', notFound: 'schema.not_found', invalid: 'schema.invalid',
+      check: (page, alias) => {
+        const problems = checkPageSchema(page);
+        if (page.alias !== alias) problems.push({ path: '/alias', message: `must stay "${alias}"` });
+        return problems;
+      },
+    });
   }
 
   /** The layered page whose form edits setting `key` (form.source.setting), if any. */
@@ -34,48 +148,14 @@ export class SchemaStore {
     return undefined;
   }
 
-  async save(alias: string, hospitalId: number, override: unknown, by: string, note?: string): Promise<Layered> {
-    if (!override || typeof override !== 'object' || Array.isArray(override)) {
-      throw new AppError(422, 'schema.invalid', { detail: 'override must be a JSON object' });
-    }
-    const merged = merge(this.base(alias), override);
-    const problems = checkPageSchema(merged);
-    if (merged.alias !== alias) problems.push({ path: '/alias', message: `must stay "${alias}"` });
-    if (problems.length) {
-      throw new AppError(422, 'schema.invalid', { detail: problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ') },
-        Object.fromEntries(problems.map((p) => [p.path, [{ key: 'schema.invalid', params: { detail: p.message } }]])));
-    }
-    const version = ((await this.current(alias, hospitalId))?.version ?? 0) + 1;
-    await this.db.insertInto('page_schema_versions').values({
-      alias, hospital_id: hospitalId, version, override: JSON.stringify(override), note: note ?? null, created_by: by, created_at: new Date().toISOString(),
-    }).execute();
-    return { alias, version, schema: merged };
-  }
-
-  async rollback(alias: string, hospitalId: number, version: number, by: string): Promise<Layered> {
-    if (version === 0) return this.save(alias, hospitalId, {}, by, 'rollback to base');
-    const row = await this.db.selectFrom('page_schema_versions').select('override')
-      .where('alias', '=', alias).where('hospital_id', '=', hospitalId).where('version', '=', version).executeTakeFirst();
-    if (!row) throw new AppError(404, 'schema.version_not_found', { version });
-    return this.save(alias, hospitalId, JSON.parse(row.override), by, `rollback to ${version}`);
-  }
-
-  async versions(alias: string, hospitalId: number) {
-    this.base(alias);
-    const rows = await this.db.selectFrom('page_schema_versions').selectAll()
-      .where('alias', '=', alias).where('hospital_id', '=', hospitalId).orderBy('version', 'desc').limit(200).execute();
-    return rows.map((r) => ({ version: r.version, created_at: r.created_at, created_by: r.created_by, note: r.note, override: JSON.parse(r.override) }));
-  }
-
-  private async current(alias: string, hospitalId: number) {
-    const row = await this.db.selectFrom('page_schema_versions').select(['version', 'override'])
-      .where('alias', '=', alias).where('hospital_id', '=', hospitalId).orderBy('version', 'desc').executeTakeFirst();
-    return row ? { version: row.version, override: JSON.parse(row.override) as unknown } : undefined;
+  /** The hospital's rule resolver (no rules when the store was built without a rule store). */
+  async rulesFor(hospitalId: number): Promise<RuleResolver> {
+    return this.rules ? this.rules.resolverFor(hospitalId) : () => undefined;
   }
 }
 
 /** The merge patch mutates its target, so the base is copied first. */
-const merge = (base: PageSchema, override: unknown) => mergePatch.apply<PageSchema>(structuredClone(base), override);
+const merge = <T>(base: T, override: unknown) => mergePatch.apply<T>(structuredClone(base), override);
 
 export interface ColumnPreference { prop: string; hidden?: boolean }
 

@@ -1,14 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { hasPermission } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
 import { maskSecretsInText } from '../../http/secrets.js';
 import { AppError, notFound } from '../../http/errors.js';
+import type { TypedApp } from '../../http/types.js';
 import { settingVisibility } from './declared.js';
 import { getSetting, publicSettings, putSetting } from './queries.js';
 import { validateWrite } from '../../resources/write-validation.js';
 import type { PageSchema } from '../schemas/repository.js';
+import type { RuleResolver } from '../../../src/core/rules.js';
 
 /** A setting is configuration (a logo as a data URL at most), not a file store. */
 const SETTING_MAX_CHARS = 2 * 1024 * 1024;
@@ -17,7 +18,8 @@ const KEY = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.-
 /** The page whose form edits a setting (form.source.setting), to validate writes with; undefined when none does. */
 export type SettingForm = (key: string, hospitalId: number) => Promise<PageSchema | undefined>;
 
-export function settingRoutes(app: FastifyInstance, db: Db, formFor: SettingForm): void {
+/** `rulesFor`: the hospital's named rules (schemas/rules) the form may refer to. */
+export function settingRoutes(app: TypedApp, db: Db, formFor: SettingForm, rulesFor?: (hospitalId: number) => Promise<RuleResolver>): void {
   // Spec §7: the reader takes data.data (lang, hospital_logo, dingding_login_app_id, …).
   app.get('/api/common/setting', { config: { access: 'public' }, schema: { tags: ['settings'] } }, async () =>
     ok({ data: await publicSettings(db) }));
@@ -29,7 +31,7 @@ export function settingRoutes(app: FastifyInstance, db: Db, formFor: SettingForm
     config: { access: 'user' },
     schema: { tags: ['settings'], querystring: Type.Object({ settings_key: KEY }) },
   }, async (request) => {
-    const { settings_key } = request.query as { settings_key: string };
+    const { settings_key } = request.query;
     const row = settingVisibility(settings_key) ? await getSetting(db, settings_key) : undefined;
     if (!row) throw notFound('setting.not_found', { key: settings_key });
     return ok(hasPermission(request.auth!, 'system_setting') ? row.value : maskSecretsInText(row.value));
@@ -42,14 +44,14 @@ export function settingRoutes(app: FastifyInstance, db: Db, formFor: SettingForm
       body: Type.Object({ settings_key: KEY, settings_value: Type.Unknown() }),
     },
   }, async (request) => {
-    const { settings_key, settings_value } = request.body as { settings_key: string; settings_value: unknown };
+    const { settings_key, settings_value } = request.body;
     // Only declared keys: a key written now must not become readable later, nor a secret be parked here.
     // Who may read it is declared too, so a write cannot make a setting public (`is_public` is ignored).
     const visibility = settingVisibility(settings_key);
     if (!visibility) throw notFound('setting.not_found', { key: settings_key });
     if (JSON.stringify(settings_value ?? null).length > SETTING_MAX_CHARS) throw new AppError(413, 'error.too_large');
     const form = await formFor(settings_key, request.auth!.hospitalId ?? 0);
-    if (form) validateWrite(form, asObject(settings_value), false, request.lang);
+    if (form) validateWrite(form, asObject(settings_value), false, request.lang, { resolve: await rulesFor?.(request.auth!.hospitalId ?? 0) });
     await putSetting(db, settings_key, settings_value ?? null, visibility === 'public');
     return ok({ settings_key });
   });

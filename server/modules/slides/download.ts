@@ -1,16 +1,17 @@
 import path from 'node:path';
 import send from '@fastify/send';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
+import type { TypedApp } from '../../http/types.js';
 import type { ResourceDef } from '../../resources/definition.js';
-import { hospitalScope } from '../../resources/hospital-scope.js';
+import { hospitalScope } from '../../http/hospital-scope.js';
 import { SigningKeys } from '../../http/signing-keys.js';
 import { mayDownload } from './download-access.js';
 import { DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS, signDownload, verifyDownload } from './download-signing.js';
 import { fromStored } from './paths.js';
+import { slideFile, slideIn } from './queries.js';
 import { logSlides } from './section-log.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
@@ -22,16 +23,15 @@ const tags = ['resource:slides'];
  * slide and user that works for two minutes. The file route checks the signature (keys rotate daily and live
  * where no API reads them), then that the user still may download this slide: a link outlives no revocation.
  */
-export function downloadRoutes(app: FastifyInstance, db: Db, dataDir: string, def: ResourceDef): void {
+export function downloadRoutes(app: TypedApp, db: Db, dataDir: string, def: ResourceDef): void {
   const keys = new SigningKeys(db, DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS * 1000);
 
   app.post('/api/data/kfb/download/:id', {
     config: { access: { permission: 'slide_download' } },
     schema: { tags, params: Id },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    const scope = hospitalScope(def, request) ?? [];
-    const slide = await db.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', '=', id).where('hospital_id', 'in', scope).executeTakeFirst();
+    const { id } = request.params;
+    const slide = await slideIn(db, id, hospitalScope(def, request) ?? []);
     if (!slide) throw new AppError(404, 'slide.not_found');
     const now = Date.now();
     const link = signDownload(await keys.current(now), id, request.auth!.id, Math.floor(now / 1000));
@@ -52,13 +52,13 @@ export function downloadRoutes(app: FastifyInstance, db: Db, dataDir: string, de
       }),
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
-    const link = request.query as { kid: string; user: number; expires: number; sig: string };
+    const { id } = request.params;
+    const link = request.query;
     const now = Date.now();
     const key = await keys.byId(link.kid, now);
     // One answer for every refusal: the caller learns nothing of which check failed.
     if (!key || !verifyDownload(key, id, link, Math.floor(now / 1000))) throw new AppError(403, 'slide.download_link_invalid');
-    const slide = await db.selectFrom('slides').select(['name', 'file_path', 'hospital_id']).where('id', '=', id).executeTakeFirst();
+    const slide = await slideFile(db, id);
     if (!slide) throw new AppError(404, 'slide.not_found');
     if (!(await mayDownload(db, link.user, slide.hospital_id))) throw new AppError(403, 'slide.download_link_invalid');
     const file = fromStored(dataDir, slide.file_path);

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { AppError } from '../../http/errors.js';
-import type { ResourceHooks, WriteContext } from '../../resources/hooks/types.js';
+import type { ResourceHooks } from '../../resources/hooks/types.js';
 import { convertedFrom, originalParts } from './convert.js';
 import { fromStored, isInside, slidesRoot, thumbPath } from './paths.js';
 import { logSlides, type LoggedSlide } from './section-log.js';
@@ -12,9 +12,7 @@ export const thumbUrl = (id: number) => `/api/data/kfb/thumb/${id}`;
  * Slides resource: rows are born by `POST /bind` (never `/store`), carry their thumbnail URL, and take
  * their file and thumbnail with them when deleted.
  */
-export function slideHooks(dataDir: string): ResourceHooks {
-  // beforeDelete and afterDelete get the same ctx object: what the first read, the second removes.
-  const doomed = new WeakMap<WriteContext, LoggedSlide[]>();
+export function slideHooks(dataDir: string): ResourceHooks<LoggedSlide[]> {
   return {
     consumes: ['thumb_url', 'dimensions', 'pathology_number', 'patient_name', 'case_type'],
 
@@ -41,13 +39,18 @@ export function slideHooks(dataDir: string): ResourceHooks {
       return {};
     },
 
-    async beforeDelete(db, ids, ctx) {
-      doomed.set(ctx, await db.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', 'in', ids).execute());
+    // What afterDelete logs and afterDeleteCommitted removes, read before the rows go.
+    async beforeDelete(trx, ids) {
+      return trx.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', 'in', ids).execute();
     },
 
-    async afterDelete(db, _ids, ctx) {
-      const rows = doomed.get(ctx) ?? [];
-      doomed.delete(ctx);
+    // Logged in the delete's transaction: the log and the delete stand or fall together.
+    async afterDelete(trx, _ids, ctx, rows) {
+      await logSlides(trx, 'delete', rows, ctx.user);
+    },
+
+    // Files go only once the rows are gone for good: a rolled-back delete keeps a row's file.
+    async afterDeleteCommitted(_ids, _ctx, rows) {
       const root = slidesRoot(dataDir);
       for (const row of rows) {
         const file = fromStored(dataDir, row.file_path);
@@ -62,7 +65,6 @@ export function slideHooks(dataDir: string): ResourceHooks {
         }
         await fs.rm(thumbPath(dataDir, row.id), { force: true });
       }
-      await logSlides(db, 'delete', rows, ctx.user);
     },
   };
 }

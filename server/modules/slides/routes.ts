@@ -1,12 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, forbidden, unauthenticated } from '../../http/errors.js';
 import { screenLocked } from '../../http/screen-lock.js';
 import { imageCookieToken } from '../../http/image-cookie.js';
+import type { TypedApp } from '../../http/types.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
 import { parseListQuery } from '../../resources/list-query.js';
@@ -16,13 +17,14 @@ import { sessionFromToken } from '../users/queries.js';
 import { mayBindUpload } from '../upload/ownership.js';
 import { moveInto } from './move-file.js';
 import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteRoot } from './paths.js';
-import { hospitalScope, workingHospital } from '../../resources/hospital-scope.js';
+import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import { namedCase } from '../cases/lookup.js';
 import { caseBindingRoutes } from './case-binding.js';
 import { convertedName } from './convert.js';
 import { downloadRoutes } from './download.js';
 import { registerSlide } from './register.js';
-import { sectionForBinding, sectionRoutes } from './sections.js';
+import { fileBound, linkSection, sectionForBinding, slideIn } from './queries.js';
+import { sectionRoutes } from './sections.js';
 import { logSlides } from './section-log.js';
 
 const BindBody = Type.Object({
@@ -37,11 +39,11 @@ const BindBody = Type.Object({
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** Spec §7 slide routes beyond the generic resource API: bind an uploaded file, its thumbnail, a case's slides. */
-export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks): void {
+export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks): void {
   const tags = ['resource:slides'];
 
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
-    const body = request.body as { path: string; case_id?: number | null; pathology_number?: string | null; name?: string; section_id?: number };
+    const { body } = request;
     const hospitalId = workingHospital(request);
     const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id) : null;
     const caseId = section ? section.case_id : await namedCase(db, hospitalId, body);
@@ -61,9 +63,7 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
     // A converted original (photo, striped TIFF, Deep Zoom) is bound through the TIFF made from it: binding it
     // again would convert over the file being served.
     const stored = [toStored(dataDir, source), toStored(dataDir, convertedName(source))];
-    if (await db.selectFrom('slides').select('id').where('file_path', 'in', stored).executeTakeFirst()) {
-      throw new AppError(409, 'slide.already_bound');
-    }
+    if (await fileBound(db, stored)) throw new AppError(409, 'slide.already_bound');
 
     // Finished uploads move into slides/<yyyy>/<mm>/; a file already under slides/ is read where it is.
     let file = source;
@@ -93,7 +93,7 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
       throw err;
     });
     // Checked empty above; a concurrent bind of the same section loses the link, not the file.
-    if (section) await db.updateTable('slide_sections').set({ slide_id: id }).where('id', '=', section.id).where('slide_id', 'is', null).execute();
+    if (section) await linkSection(db, section.id, id);
     const row = await getRow(db, def, hooks, id, [hospitalId]);
     await logSlides(db, 'bind', [{ id, name: String(row.name), case_id: (row.case_id as number | null) ?? null, file_path: String(row.file_path) }], user);
     return ok(row);
@@ -105,10 +105,9 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
     schema: { tags, params: Id, security: IMAGE_SECURITY },
   }, async (request, reply) => {
     await requireSlideView(db, request);
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
-    const slide = await db.selectFrom('slides').select('id').where('id', '=', id).where('hospital_id', 'in', request.auth!.hospitalIds.length ? request.auth!.hospitalIds : [0]).executeTakeFirst();
-    if (!slide) throw new AppError(404, 'slide.not_found');
+    if (!(await slideIn(db, id, request.auth!.hospitalIds))) throw new AppError(404, 'slide.not_found');
     const file = thumbPath(dataDir, id);
     const stat = await fs.stat(file).catch(() => null);
     if (!stat) throw new AppError(404, 'slide.thumb_missing');
@@ -122,7 +121,7 @@ export function slideRoutes(app: FastifyInstance, db: Db, dataDir: string, def: 
     config: { access: { permission: def.permissions.list }, audit: false },
     schema: { tags, params: Id },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request) };
     q.filter.push({ column: 'case_id', operator: '=', value: id, condition: 'and' });
     return ok(await listRows(db, def, hooks, q));

@@ -1,8 +1,9 @@
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../../config.js';
 import type { Db } from '../../db/connect.js';
-import type { SessionUser } from '../../http/types.js';
+import type { SessionUser, TypedApp } from '../../http/types.js';
 import { AppError, forbidden, unauthenticated } from '../../http/errors.js';
 import { imageCookieToken } from '../../http/image-cookie.js';
 import { sessionFromToken } from '../users/queries.js';
@@ -29,6 +30,14 @@ type TileConfig = Partial<Pick<ServerConfig, 'dataDir' | 'tileCacheMb' | 'public
 /** PUBLIC_URL's default for the default port (config.ts derives it from PORT). */
 const DEFAULT_PUBLIC_URL = 'http://localhost:8001';
 
+/** Path segments, as strings of any value: each route parses its own (a bad one is a translated 404). */
+const Str = Type.String();
+const DescriptorPath = Type.Object({ descriptor: Str });
+const DziTilePath = Type.Object({ files: Str, level: Str, tile: Str });
+const AssociatedPath = Type.Object({ slideKey: Str, name: Str });
+const SlidePath = Type.Object({ slideKey: Str });
+const IiifImagePath = Type.Object({ slideKey: Str, region: Str, size: Str, rotation: Str, qualityFormat: Str });
+
 /**
  * Deep Zoom and IIIF Image API 3 over the slide files. Every request is authorised: by the guard when an
  * Authorization header is sent (from its session cache: `cachedSession`), otherwise by the image cookie
@@ -36,7 +45,7 @@ const DEFAULT_PUBLIC_URL = 'http://localhost:8001';
  * only so that the guard lets cookie requests reach the check below; none answers without a session. A token in
  * the query is not read: the bearer token never goes in a URL. Cached tiles usually never get here: see fast-lane.ts.
  */
-export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, options: TileRoutesOptions = {}): TileService {
+export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: TileRoutesOptions = {}): TileService {
   const service = new TileService({
     resolveSlide: options.resolveSlide ?? slidesDirResolver(path.join(config.dataDir ?? path.resolve('data'), 'slides')),
     cacheBytes: (config.tileCacheMb ?? 256) * 2 ** 20,
@@ -72,9 +81,9 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/tiles/:descriptor', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'Deep Zoom descriptor: GET /api/tiles/{slideKey}.dzi' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: DescriptorPath, summary: 'Deep Zoom descriptor: GET /api/tiles/{slideKey}.dzi' },
   }, async (request, reply) => {
-    const { descriptor } = request.params as { descriptor: string };
+    const { descriptor } = request.params;
     if (!descriptor.endsWith('.dzi')) throw new AppError(404, 'tile.bad_address', { path: descriptor });
     const handle = await openFor(request, descriptor.slice(0, -4));
     const etag = `"${handle.slide.identity}-dzi"`;
@@ -85,9 +94,9 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/tiles/:files/:level/:tile', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'Deep Zoom tile: GET /api/tiles/{slideKey}_files/{level}/{col}_{row}.jpeg' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: DziTilePath, summary: 'Deep Zoom tile: GET /api/tiles/{slideKey}_files/{level}/{col}_{row}.jpeg' },
   }, async (request, reply) => {
-    const { files, level, tile } = request.params as { files: string; level: string; tile: string };
+    const { files, level, tile } = request.params;
     const address = parseDziTilePath(files, level, tile);
     if (!address) throw new AppError(404, 'tile.bad_address', { path: `${files}/${level}/${tile}` });
     const { key, level: l, col, row } = address;
@@ -99,9 +108,9 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/tiles/:slideKey/associated/:name', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'Label, macro or thumbnail image of a slide (name: label | macro | thumbnail), as JPEG' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: AssociatedPath, summary: 'Label, macro or thumbnail image of a slide (name: label | macro | thumbnail), as JPEG' },
   }, async (request, reply) => {
-    const { slideKey, name } = request.params as { slideKey: string; name: string };
+    const { slideKey, name } = request.params;
     const handle = await openFor(request, slideKey);
     const etag = `"${handle.slide.identity}-${name.replace(/\W/g, '')}"`;
     if (matchesEtag(request, etag)) return notModified(reply, etag);
@@ -110,17 +119,17 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/iiif/:slideKey', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'IIIF image service base URI: redirects to info.json' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: SlidePath, summary: 'IIIF image service base URI: redirects to info.json' },
   }, async (request, reply) => {
-    const { slideKey } = request.params as { slideKey: string };
+    const { slideKey } = request.params;
     return reply.redirect(`${encodeURIComponent(slideKey)}/info.json`, 303);
   });
 
   app.get('/api/iiif/:slideKey/info.json', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'IIIF Image API 3 image information' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: SlidePath, summary: 'IIIF Image API 3 image information' },
   }, async (request, reply) => {
-    const { slideKey } = request.params as { slideKey: string };
+    const { slideKey } = request.params;
     const handle = await openFor(request, slideKey);
     // From configuration, never from Host / X-Forwarded-Host: a client must not choose the address we announce.
     const id = `${publicUrl}/api/iiif/${encodeURIComponent(slideKey)}`;
@@ -131,9 +140,9 @@ export function tileRoutes(app: FastifyInstance, db: Db, config: TileConfig, opt
 
   app.get('/api/iiif/:slideKey/:region/:size/:rotation/:qualityFormat', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, summary: 'IIIF Image API 3 image request: {region}/{size}/{rotation}/{quality}.{format}' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: IiifImagePath, summary: 'IIIF Image API 3 image request: {region}/{size}/{rotation}/{quality}.{format}' },
   }, async (request, reply) => {
-    const { slideKey, region, size, rotation, qualityFormat } = request.params as Record<string, string>;
+    const { slideKey, region, size, rotation, qualityFormat } = request.params;
     const handle = await openFor(request, slideKey);
     const iiif = parseIiifRequest(handle.slide.index.width, handle.slide.index.height, region, size, rotation, qualityFormat);
     const etag = service.iiifEtag(handle, iiif);

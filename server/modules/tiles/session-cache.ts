@@ -23,7 +23,7 @@ export interface SessionCacheOptions {
 }
 
 /**
- * A viewer asks for dozens of tiles a second with the same token; the guard's lookup costs three queries.
+ * A viewer asks for dozens of tiles a second with the same token; each lookup is a database round trip.
  * Answers (including "no such session") are kept for `ttlMs` (5 s by default), so a revoked or expired token,
  * a locked user, a changed role or a hospital the user was removed from is noticed by image requests within
  * that time rather than at once. That delay is the price of the hot path (one lookup per viewer per 5 s);

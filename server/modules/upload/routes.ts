@@ -1,9 +1,9 @@
 import path from 'node:path';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
 import { ATTACHMENT_MAX_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_MD5_MAX_BYTES } from '../../../src/core/constants.js';
 import { ok } from '../../http/envelope.js';
-import { workingHospital } from '../../resources/hospital-scope.js';
+import { workingHospital } from '../../http/hospital-scope.js';
+import type { TypedApp } from '../../http/types.js';
 import { acceptChunk, type ChunkContext } from './accept-chunk.js';
 import { Assembler } from './assembler.js';
 import type { Db } from '../../db/connect.js';
@@ -35,7 +35,7 @@ const CHUNK_FIELDS_LOGGED = ['file_name', 'num', 'total_num', 'md5', 'total_md5'
  * POST /api/upload/large (chunked, resumable) and POST /api/upload/image (one attachment).
  * Multipart parsing is registered inside this plugin only, so no other route's body handling changes.
  */
-export function uploadRoutes(app: FastifyInstance, config: UploadConfig, db: Db): void {
+export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db): void {
   if (config.uploadMaxBytes !== undefined && !(config.uploadMaxBytes > 0)) throw new Error('UPLOAD_MAX_BYTES must be a positive number of bytes');
   const store = new UploadStore(config.dataDir ?? path.resolve('data'));
   const assembler = new Assembler(store, UPLOAD_MD5_MAX_BYTES);

@@ -1,11 +1,14 @@
-import type { Db } from '../../db/connect.js';
+import type { CompiledQuery } from 'kysely';
+import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+import { isPostgres, type Db } from '../../db/connect.js';
 import type { SessionUser } from '../../http/types.js';
 import { hashToken } from '../auth/tokens.js';
 
 export interface RoleSummary { id: number; name: string; identification: string; extra: string[] }
 
 /** Permissions from each role's extra JSON, merged and de-duplicated (spec §6). */
-export function mergePermissions(roles: RoleSummary[]): string[] {
+export function mergePermissions(roles: Pick<RoleSummary, 'extra'>[]): string[] {
   return [...new Set(roles.flatMap((r) => r.extra))].sort();
 }
 
@@ -39,27 +42,70 @@ export async function findUserById(db: Db, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** An administrator lifts a login lockout: the failed-attempt count starts again. False: no such user. */
+export async function clearLoginLock(db: Db, id: number): Promise<boolean> {
+  const res = await db.updateTable('users').set({ failed_attempts: 0, login_locked_until: null, updated_at: new Date().toISOString() })
+    .where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Stand-ins compiled into the session statement, replaced by each call's values (see sessionStatement). */
+const TOKEN = '\u0000token';
+const NOW = '\u0000now';
+
+interface SessionRow {
+  id: number; name: string; realname: string; status: number; locked: number; expires_at: string | null;
+  hospital_id: number | null; locked_at: string | null;
+  roles: { identification: string; name: string; extra: string }[] | string;
+  hospitals: { id: number }[] | string;
+}
+
+/**
+ * The token, its user, and the user's roles and hospitals as JSON arrays of correlated subqueries: one statement,
+ * one round trip. Built and compiled once per database; each call only swaps in its parameters.
+ */
+const statements = new WeakMap<Db, CompiledQuery<SessionRow>>();
+function sessionStatement(db: Db): CompiledQuery<SessionRow> {
+  let compiled = statements.get(db);
+  if (compiled) return compiled;
+  const jsonArrayFrom = isPostgres(db) ? pgJsonArrayFrom : sqliteJsonArrayFrom;
+  compiled = db.selectFrom('auth_tokens').innerJoin('users', 'users.id', 'auth_tokens.user_id')
+    .select(['users.id', 'users.name', 'users.realname', 'users.status', 'users.locked', 'users.expires_at', 'auth_tokens.hospital_id', 'auth_tokens.locked_at'])
+    .select((eb) => [
+      jsonArrayFrom(eb.selectFrom('user_roles').innerJoin('roles', 'roles.id', 'user_roles.role_id')
+        .select(['roles.identification', 'roles.name', 'roles.extra']).whereRef('user_roles.user_id', '=', 'users.id').orderBy('roles.id')).as('roles'),
+      jsonArrayFrom(eb.selectFrom('user_hospitals').innerJoin('hospitals', 'hospitals.id', 'user_hospitals.hospital_id')
+        .select('hospitals.id').whereRef('user_hospitals.user_id', '=', 'users.id').orderBy('hospitals.id')).as('hospitals'),
+    ])
+    .where('auth_tokens.token_hash', '=', TOKEN)
+    .where('auth_tokens.revoked_at', 'is', null)
+    .where('auth_tokens.expires_at', '>', NOW)
+    .compile() as CompiledQuery<SessionRow>;
+  statements.set(db, compiled);
+  return compiled;
+}
+
 /**
  * Resolves a bearer token to the session user, or null when unknown, revoked, expired or the user may no longer log in.
- * Roles and hospitals are read afresh on every call: the guard calls it on every request outside the image routes.
+ * One statement (the guard runs it on every request outside the image routes), read afresh each time: a change made
+ * by another process or straight in the database counts from the next request.
  */
 export async function sessionFromToken(db: Db, token: string): Promise<SessionUser | null> {
   const tokenHash = hashToken(token);
   const now = new Date().toISOString();
-  const row = await db.selectFrom('auth_tokens').innerJoin('users', 'users.id', 'auth_tokens.user_id')
-    .select(['users.id', 'users.name', 'users.realname', 'users.status', 'users.locked', 'users.expires_at', 'auth_tokens.hospital_id', 'auth_tokens.locked_at'])
-    .where('auth_tokens.token_hash', '=', tokenHash)
-    .where('auth_tokens.revoked_at', 'is', null)
-    .where('auth_tokens.expires_at', '>', now)
-    .executeTakeFirst();
+  const statement = sessionStatement(db);
+  const parameters = statement.parameters.map((p) => (p === TOKEN ? tokenHash : p === NOW ? now : p));
+  const [row] = (await db.executeQuery<SessionRow>({ ...statement, parameters })).rows;
   if (!row || row.status !== 1 || row.locked === 1 || (row.expires_at && row.expires_at <= now)) return null;
-  const [roles, hospitals] = await Promise.all([rolesOf(db, row.id), hospitalsOf(db, row.id)]);
-  const hospitalIds = hospitals.map((h) => h.id);
+  const roles = jsonRows(row.roles).map((r) => ({ identification: r.identification, name: r.name, extra: parseRoleExtra(r.extra) }));
+  const hospitalIds = jsonRows(row.hospitals).map((h) => Number(h.id));
   return {
     id: row.id,
     name: row.name,
     realname: row.realname,
     identification: roles.map((r) => r.identification),
+    // Spec §6: a role named administrator (or demo administrator, admin) makes its holders administrators.
+    roleNames: roles.map((r) => r.name),
     permissions: mergePermissions(roles),
     hospitalIds,
     // The hospital chosen at login or switch, only while the user still belongs to it: an administrator's
@@ -68,4 +114,9 @@ export async function sessionFromToken(db: Db, token: string): Promise<SessionUs
     tokenHash,
     screenLocked: row.locked_at !== null,
   };
+}
+
+/** PostgreSQL's driver parses json; SQLite answers its text. */
+function jsonRows<T>(value: T[] | string): T[] {
+  return typeof value === 'string' ? JSON.parse(value) as T[] : value;
 }

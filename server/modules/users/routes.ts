@@ -1,18 +1,18 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { hasPermission } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
 import { forbidden, notFound } from '../../http/errors.js';
+import type { TypedApp } from '../../http/types.js';
 import { menuTreeFor } from './menu-tree.js';
-import { findUserById, hospitalsOf, mergePermissions, rolesOf } from './queries.js';
+import { clearLoginLock, findUserById, hospitalsOf, mergePermissions, rolesOf } from './queries.js';
 
 const BASE = '/api/system_management/users';
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
-export function userRoutes(app: FastifyInstance, db: Db): void {
+export function userRoutes(app: TypedApp, db: Db): void {
   app.get(`${BASE}/detail/:id`, { config: { access: 'user' }, schema: { tags: ['users'], params: Id } }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     const me = request.auth!;
     if (id !== me.id && !hasPermission(me, 'system_user')) throw forbidden('system_user');
     const user = await findUserById(db, id);
@@ -45,10 +45,7 @@ export function userRoutes(app: FastifyInstance, db: Db): void {
     ok({ identification: request.auth!.identification, permission: request.auth!.permissions }));
 
   app.post(`${BASE}/delLoginLock/:id`, { config: { access: { permission: 'system_user' } }, schema: { tags: ['users'], params: Id } }, async (request) => {
-    const { id } = request.params as { id: number };
-    const res = await db.updateTable('users').set({ failed_attempts: 0, login_locked_until: null, updated_at: new Date().toISOString() })
-      .where('id', '=', id).executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw notFound('user.not_found');
+    if (!(await clearLoginLock(db, request.params.id))) throw notFound('user.not_found');
     return ok(null);
   });
 }

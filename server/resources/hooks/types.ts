@@ -14,14 +14,22 @@ export type Row = Record<string, unknown> & { id: number };
 /**
  * Domain code a generic resource needs: fields it consumes itself (passwords, join tables),
  * values it derives, what it attaches to rows it reads, and what it refuses to delete.
+ * Modules write them and register them by name (server/modules/resource-hooks.ts); this layer only calls them.
+ *
+ * A delete runs in one transaction: beforeDelete → the rows (and a tree's subtree) go → afterDelete; then it
+ * commits, then afterDeleteCommitted. What beforeDelete returns (`Doomed`: what it read of the rows before they
+ * went) is passed to both later hooks. A throw before the commit takes the whole delete back.
  */
-export interface ResourceHooks {
+export interface ResourceHooks<Doomed = unknown> {
   consumes?: string[];
   afterRead?(db: Kysely<Database>, rows: Row[]): Promise<Row[]>;
   /** `db`: for checks that read other rows (a favourite's slide must be one the user may see). */
   beforeWrite?(data: Record<string, unknown>, ctx: WriteContext, db: Kysely<Database>): Promise<Record<string, unknown>>;
   afterWrite?(trx: Kysely<Database>, id: number, data: Record<string, unknown>, ctx: WriteContext): Promise<void>;
-  beforeDelete?(db: Kysely<Database>, ids: number[], ctx: WriteContext): Promise<void>;
-  /** After the rows are gone (same ctx object as beforeDelete): files and logs that must not outlive them. */
-  afterDelete?(db: Kysely<Database>, ids: number[], ctx: WriteContext): Promise<void>;
+  /** In the delete's transaction, before the rows go: refuse by throwing, or read what the later hooks need. */
+  beforeDelete?(trx: Kysely<Database>, ids: number[], ctx: WriteContext): Promise<Doomed>;
+  /** In the same transaction, after the rows are gone (`ids`: with a tree's subtree): rows that must not outlive them. */
+  afterDelete?(trx: Kysely<Database>, ids: number[], ctx: WriteContext, doomed: Doomed): Promise<void>;
+  /** Once the delete has committed: files and caches that must not outlive the rows (a rolled-back delete keeps them). */
+  afterDeleteCommitted?(ids: number[], ctx: WriteContext, doomed: Doomed): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { actionVisible } from '../../core/actions';
 import type { ColumnSchema, DetailSchema } from '../../core/pageSchema';
 import { useLabel } from '../../widgets/useLabel';
 import { ErrorPanel } from '../ErrorPanel';
+import { SchemaBoundary } from '../SchemaBoundary';
 import type { Row } from '../dataProvider';
 import { useDataProvider } from '../dataContext';
 import { FormDrawer } from '../form/FormDrawer';
@@ -87,8 +88,8 @@ export default function DetailPage({ page, recordId, basePath }: RendererProps) 
         </Card>
       ))}
       {editing && schema.form ? (
-        <FormDrawer open form={schema.form} resource={resource} id={id} title={label(schema.title ?? schema.alias)}
-          onClose={() => setEditing(false)} onSaved={() => { setEditing(false); setReload((n) => n + 1); }} />
+        <SchemaBoundary path="/form"><FormDrawer open form={schema.form} resource={resource} id={id} title={label(schema.title ?? schema.alias)}
+          onClose={() => setEditing(false)} onSaved={() => { setEditing(false); setReload((n) => n + 1); }} /></SchemaBoundary>
       ) : null}
     </div>
   );

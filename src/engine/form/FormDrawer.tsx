@@ -1,6 +1,7 @@
 import { Button, DrawerBody, DrawerFooter, DrawerHeader, DrawerHeaderTitle, OverlayDrawer, Spinner, makeStyles, useId } from '@fluentui/react-components';
 import { Dismiss24Regular } from '@fluentui/react-icons';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyChunk } from '../../shell/lazyChunk';
 import { useTranslation } from 'react-i18next';
 import type { FormSchema, ResourceInfo } from '../../core/pageSchema';
 import { ErrorPanel } from '../ErrorPanel';
@@ -8,7 +9,7 @@ import type { Row } from '../dataProvider';
 import { useRecordForm } from './useRecordForm';
 
 // rjsf and ajv load with the first form, not with the list.
-const SchemaForm = lazy(() => import('./SchemaForm'));
+const SchemaForm = lazyChunk(() => import('./SchemaForm'));
 
 const useStyles = makeStyles({ drawer: { width: '720px', maxWidth: '100vw' }, footer: { justifyContent: 'flex-end' } });
 

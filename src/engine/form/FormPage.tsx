@@ -1,5 +1,6 @@
 import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens, useId } from '@fluentui/react-components';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazyChunk } from '../../shell/lazyChunk';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import type { FormSchema } from '../../core/pageSchema';
@@ -8,7 +9,7 @@ import { ErrorPanel } from '../ErrorPanel';
 import type { RendererProps } from '../registry';
 import { useRecordForm } from './useRecordForm';
 
-const SchemaForm = lazy(() => import('./SchemaForm'));
+const SchemaForm = lazyChunk(() => import('./SchemaForm'));
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '960px' },

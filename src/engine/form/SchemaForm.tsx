@@ -1,15 +1,17 @@
 import Form from '@rjsf/core';
-import type { CustomValidator, RJSFSchema } from '@rjsf/utils';
+import type { RJSFSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formCheckErrors, formView, serverErrorsToErrorSchema } from '../../core/formRules';
+import { formView, serverErrorsToErrorSchema } from '../../core/formRules';
 import { resolveUiSchemaLabels } from '../../core/labels';
 import type { FormSchema } from '../../core/pageSchema';
 import { rjsfTranslator, translateErrors } from '../../widgets/rjsf/messages';
 import { fluentTemplates } from '../../widgets/rjsf/templates';
 import { fluentWidgets } from '../../widgets/rjsf/widgets';
 import { useLabel } from '../../widgets/useLabel';
+import { useRuleResolver } from './ruleResolverContext';
+import { ruleValidator } from './ruleValidation';
 
 type Data = Record<string, unknown>;
 
@@ -26,9 +28,10 @@ export interface SchemaFormProps {
 }
 
 /**
- * The page schema's form in rjsf with our Fluent widgets and templates. The json-logic rules apply
- * on every change: visibleIf and createOnly hide fields, requiredIf adjusts `required`, checks add
- * errors on their field; labels in the uiSchema are resolved to the current language first.
+ * The page schema's form in rjsf with our Fluent widgets and templates. The json-logic rules of
+ * src/core/formRules (the server applies the same) run on every change: visibleIf and createOnly hide
+ * fields, requiredIf adjusts `required`, checks add errors on their field; labels in the uiSchema are
+ * resolved to the current language first.
  */
 export default function SchemaForm({ form, creating, initialData, serverErrors, formId, disabled, onSubmit }: SchemaFormProps) {
   const { t } = useTranslation();
@@ -41,21 +44,16 @@ export default function SchemaForm({ form, creating, initialData, serverErrors, 
     if (cleared.size) setCleared(new Set());
   }
 
-  const view = useMemo(() => formView(form, data, creating), [form, data, creating]);
+  const resolve = useRuleResolver();
+  const view = useMemo(() => formView(form, data, creating, { resolve }), [form, data, creating, resolve]);
   const uiSchema = useMemo(() => resolveUiSchemaLabels(view.uiSchema, lang, translate), [view.uiSchema, lang, translate]);
   const extraErrors = useMemo(() => {
     const open = Object.fromEntries(Object.entries(serverErrors ?? {}).filter(([k]) => !cleared.has(k.split('.')[0])));
     return serverErrorsToErrorSchema(open);
   }, [serverErrors, cleared]);
 
-  const customValidate: CustomValidator = (formData, errors) => {
-    const failures = formCheckErrors(form, (formData ?? {}) as Data, creating, lang, translate);
-    for (const [field, messages] of Object.entries(failures)) {
-      const node = (errors as unknown as Record<string, { addError(m: string): void }>)[field];
-      for (const m of messages) node?.addError(m);
-    }
-    return errors;
-  };
+  const customValidate = useMemo(() => ruleValidator(form, creating, lang, translate, t('validation.required'), resolve),
+    [form, creating, lang, translate, t, resolve]);
 
   return (
     <Form id={formId} schema={view.schema as RJSFSchema} uiSchema={uiSchema} formData={data} validator={validator}

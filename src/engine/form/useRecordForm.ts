@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, displayText, unwrap } from '../../api/client';
+import { displayText } from '../../api/client';
 import { notify } from '../../api/notify';
 import { sealPassword } from '../../api/seal';
 import { submittedData } from '../../core/formRules';
@@ -8,19 +8,9 @@ import type { FormSchema, FormSource, ResourceInfo } from '../../core/pageSchema
 import type { DataProvider, Row } from '../dataProvider';
 import { useDataProvider } from '../dataContext';
 import { usePreload, usePreviewMode } from '../preload';
+import { useRuleResolver } from './ruleResolverContext';
 
 export type RecordState = { status: 'loading' } | { status: 'ready'; record: Row } | { status: 'error'; text: string };
-
-/** Fields whose schema allows null are sent as null when the user emptied them (so PATCH clears them). */
-function withNulls(form: FormSchema, data: Row, original: Row): Row {
-  const props = (form.schema.properties ?? {}) as Record<string, { type?: unknown }>;
-  const out = { ...data };
-  for (const [name, def] of Object.entries(props)) {
-    const nullable = Array.isArray(def.type) && def.type.includes('null');
-    if (nullable && out[name] === undefined && original[name] !== undefined && original[name] !== null) out[name] = null;
-  }
-  return out;
-}
 
 /** A stored setting is JSON text (spec §7: system_config as a JSON string) or already an object. */
 function parseSetting(value: unknown): Row {
@@ -58,9 +48,9 @@ function storeFor(source: FormSource | undefined, resource: ResourceInfo | null,
     const key = source.setting;
     return {
       creating: false,
-      load: async () => parseSetting(await unwrap(api.get('/common/setting/get', { params: { settings_key: key } }))),
+      load: async () => parseSetting(await dp.getSetting(key)),
       save: async (body) => {
-        await api.post('/common/setting', { settings_key: key, settings_value: JSON.stringify(body) });
+        await dp.saveSetting(key, JSON.stringify(body));
         return body;
       },
     };
@@ -68,8 +58,8 @@ function storeFor(source: FormSource | undefined, resource: ResourceInfo | null,
   if (source && 'load' in source) {
     return {
       creating: false,
-      load: () => unwrap<Row>(api.get(source.load)),
-      save: (body) => unwrap<Row>(api.request({ method: source.save.method, url: source.save.url, data: body })),
+      load: () => dp.custom<Row>({ method: 'GET', url: source.load }),
+      save: (body) => dp.custom<Row>({ method: source.save.method, url: source.save.url, body }),
     };
   }
   if (!resource) return null;
@@ -88,6 +78,7 @@ function storeFor(source: FormSource | undefined, resource: ResourceInfo | null,
 export function useRecordForm(form: FormSchema, resource: ResourceInfo | null, id: string | undefined, onSaved: (row: Row) => void) {
   const { t } = useTranslation();
   const dp = useDataProvider();
+  const resolve = useRuleResolver();
   const preload = usePreload();
   const preview = usePreviewMode();
   const inner = storeFor(form.source, resource, id, dp);
@@ -106,12 +97,12 @@ export function useRecordForm(form: FormSchema, resource: ResourceInfo | null, i
     store.load().then((record) => live && setState({ status: 'ready', record: record ?? {} }))
       .catch((e) => live && setState({ status: 'error', text: displayText(e, t('engine.loadFailed')) }));
     return () => { live = false; };
-  }, [storeKey, creating, preload]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [storeKey, creating, preload]); // eslint-disable-line react-hooks/exhaustive-deps -- storeKey names the store; the store object is rebuilt each render
 
   const submit = async (data: Row) => {
     if (!store || preview) return;
     const original = state.status === 'ready' ? state.record : {};
-    const body = withNulls(form, submittedData(form, data, creating), original);
+    const body = submittedData(form, data, creating, { resolve, original });
     setSaving(true);
     setServerErrors(null);
     try {

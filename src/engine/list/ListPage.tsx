@@ -1,12 +1,12 @@
 import { Button, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowClockwise20Regular, Grid20Regular, Table20Regular } from '@fluentui/react-icons';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../api/notify';
 import { actionVisible } from '../../core/actions';
 import { cardColumns, layoutsOf } from '../../core/cardFields';
-import { PAGE_SIZES } from '../../core/constants';
+import { LIST_PAGE_SIZES } from '../../core/constants';
 import { defaultListParams, pageToJumpTo, type ListParams } from '../../core/listParams';
 import { buildCountRequest, buildListRequest } from '../../core/listRequest';
 import type { ActionSchema, ColumnSchema, ListSchema } from '../../core/pageSchema';
@@ -17,6 +17,7 @@ import { SearchBar, type SearchApply } from '../../widgets/search/SearchBar';
 import { Pager } from '../../widgets/table/Pager';
 import { useLabel } from '../../widgets/useLabel';
 import { ErrorPanel } from '../ErrorPanel';
+import { SchemaBoundary } from '../SchemaBoundary';
 import { EnvelopeError, type Row } from '../dataProvider';
 import { useDataProvider } from '../dataContext';
 import { FormDrawer } from '../form/FormDrawer';
@@ -67,10 +68,10 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const rowKey = resource?.rowKey ?? list.rowKey ?? 'id';
   const items = useMemo(() => schema.search?.items ?? [], [schema.search]);
   const tabs = useMemo(() => list.tabs ?? [], [list.tabs]);
-  const sizes = list.pageSizes ?? PAGE_SIZES;
+  const sizes = list.pageSizes ?? LIST_PAGE_SIZES;
 
   const defaults = useMemo<ListParams>(() => defaultListParams({
-    pageSize: list.defaultPageSize ?? sizes[0] ?? 20, sortBy: list.defaultSort ?? {}, tab: tabs[0]?.key ?? '',
+    pageSize: list.defaultPageSize ?? sizes[0] ?? LIST_PAGE_SIZES[0], sortBy: list.defaultSort ?? {}, tab: tabs[0]?.key ?? '',
   }), [list.defaultPageSize, list.defaultSort, sizes, tabs]);
   const [params, setParams] = useListParams(basePath, defaults, preview || !!preload);
 
@@ -94,11 +95,14 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const listKey = JSON.stringify(listRequest);
   const countKey = JSON.stringify(countRequest);
 
+  // The first request goes out at once (a menu click should show rows, not wait); later changes are debounced.
+  const listSent = useRef(false);
+  const countSent = useRef(false);
   useEffect(() => {
     if (preload?.rows || !resource) return;
     let live = true;
     setLoading(true);
-    const timer = setTimeout(() => {
+    const send = () => {
       dp.getList(resource, listRequest)
         .then((res) => {
           if (!live) return;
@@ -116,14 +120,17 @@ export default function ListPage({ page, basePath }: RendererProps) {
           setTotal(0);
         })
         .finally(() => live && setLoading(false));
-    }, REQUEST_DEBOUNCE_MS);
+    };
+    const timer = listSent.current ? setTimeout(send, REQUEST_DEBOUNCE_MS) : undefined;
+    if (!listSent.current) send();
+    listSent.current = true;
     return () => { live = false; clearTimeout(timer); };
-  }, [listKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [listKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- listKey holds the request by value; the rest is read when it is sent
 
   useEffect(() => {
     if (preload?.counts || !resource || !countRequest) return;
     let live = true;
-    const timer = setTimeout(() => {
+    const send = () => {
       dp.getCount(resource, countRequest)
         .then((c) => live && setCounts(c))
         .catch((e) => {
@@ -132,9 +139,12 @@ export default function ListPage({ page, basePath }: RendererProps) {
           if (e instanceof EnvelopeError) notifyError(e.displayText);
           setCounts(null);
         });
-    }, REQUEST_DEBOUNCE_MS);
+    };
+    const timer = countSent.current ? setTimeout(send, REQUEST_DEBOUNCE_MS) : undefined;
+    if (!countSent.current) send();
+    countSent.current = true;
     return () => { live = false; clearTimeout(timer); };
-  }, [countKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [countKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- countKey holds the request by value; the rest is read when it is sent
 
   const [actionDialogs, run] = useActionRunner({
     resource: resource ?? { route: '' }, rowKey, basePath, dataProvider: dp, refresh,
@@ -180,10 +190,10 @@ export default function ListPage({ page, basePath }: RendererProps) {
   return (
     <div className={s.root} data-testid="list-page" data-alias={page.alias}>
       {items.length || schema.search?.keyword ? (
-        <SearchBar items={items} manual={schema.search?.manual} keyword={schema.search?.keyword} prominent={schema.search?.prominent}
+        <SchemaBoundary path="/search"><SearchBar items={items} manual={schema.search?.manual} keyword={schema.search?.keyword} prominent={schema.search?.prominent}
           placeholder={schema.search?.keywordPlaceholder ? label(schema.search.keywordPlaceholder) : undefined}
           values={params.params} search={params.search} filter={params.filter}
-          historyKey={page.alias} onApply={apply} />
+          historyKey={page.alias} onApply={apply} /></SchemaBoundary>
       ) : null}
       <div className={s.toolbar}>
         {toolbar.map((a) => (
@@ -212,8 +222,8 @@ export default function ListPage({ page, basePath }: RendererProps) {
         ) : null}
         {showCards ? null : <ColumnSettings columns={list.columns} prefs={prefs} onChange={savePrefs} onReset={resetPrefs} />}
       </div>
-      {tabs.length ? <ListTabs tabs={tabs} value={params.tab || tabs[0].key} counts={counts} onChange={(tab) => setParams({ tab, page: 1 })} /> : null}
-      {showCards ? (
+      {tabs.length ? <SchemaBoundary path="/list/tabs"><ListTabs tabs={tabs} value={params.tab || tabs[0].key} counts={counts} onChange={(tab) => setParams({ tab, page: 1 })} /></SchemaBoundary> : null}
+      <SchemaBoundary path={showCards ? '/list/card' : '/list/columns'}>{showCards ? (
         <CardGrid card={showCards} rows={rows} rowKey={rowKey} loading={loading} selectable={list.selectable} selection={selection} onSelectionChange={setSelection}
           renderCell={renderCell} actions={actionsColumn ? renderActions : undefined} />
       ) : (
@@ -222,12 +232,12 @@ export default function ListPage({ page, basePath }: RendererProps) {
           tree={list.tree} reorder={!!list.reorder} onReorder={reorder}
           renderCell={renderCell}
           actions={actionsColumn ? { width: actionsColumn, render: renderActions } : undefined} />
-      )}
+      )}</SchemaBoundary>
       <Pager page={params.page} pageSize={params.pageSize} total={total} sizes={sizes} onChange={(p, size) => setParams({ page: p, pageSize: size })} />
       {actionDialogs}
       {formMode && schema.form ? (
-        <FormDrawer open form={schema.form} resource={resource} id={formMode.kind === 'edit' ? formMode.id : undefined} title={label(schema.title ?? schema.alias)}
-          onClose={() => setFormMode(null)} onSaved={() => { setFormMode(null); refresh(); }} />
+        <SchemaBoundary path="/form"><FormDrawer open form={schema.form} resource={resource} id={formMode.kind === 'edit' ? formMode.id : undefined} title={label(schema.title ?? schema.alias)}
+          onClose={() => setFormMode(null)} onSaved={() => { setFormMode(null); refresh(); }} /></SchemaBoundary>
       ) : null}
     </div>
   );

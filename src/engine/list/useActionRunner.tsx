@@ -68,7 +68,7 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
     return sent;
   };
   const call = (r: PlannedRequest, silent: boolean) =>
-    ctx.dataProvider.custom<Row>({ method: r.method, url: r.url, body: r.body, config: { allowMultiple: true, silent } });
+    ctx.dataProvider.custom<Row>({ method: r.method, url: r.url, body: r.body, options: { allowMultiple: true, silent } });
 
   const run = async (action: ActionSchema, rows: Row[]) => {
     const { dataProvider: dp, resource } = ctx;

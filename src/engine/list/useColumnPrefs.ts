@@ -3,7 +3,7 @@ import { applyColumnPrefs, type ColumnPref } from '../../core/columnPrefs';
 import type { ColumnSchema } from '../../core/pageSchema';
 import { pis } from '../../db/pis';
 import { useSession } from '../../store/session';
-import { fetchColumnPrefs, saveColumnPrefs } from '../schemaApi';
+import { fetchColumnPrefs, peekColumnPrefs, saveColumnPrefs } from '../schemaApi';
 
 interface StoredColumns { id: string; user_id: number; route: string; alias: string; columns: ColumnPref[]; updated_at: string }
 
@@ -15,20 +15,22 @@ interface StoredColumns { id: string; user_id: number; route: string; alias: str
 export function useColumnPrefs(alias: string, route: string, columns: ColumnSchema[], offline = false) {
   const userId = useSession((s) => s.user?.id ?? 0);
   const id = `${userId}:${route}`;
-  const [stored, setStored] = useState<ColumnPref[]>([]);
+  // Read once per session (cached per user and page): a later visit starts with them, and renders once.
+  const [stored, setStored] = useState<ColumnPref[]>(() => (offline ? undefined : peekColumnPrefs(alias)) ?? []);
+  const same = (next: ColumnPref[]) => (prev: ColumnPref[]) => (JSON.stringify(prev) === JSON.stringify(next) ? prev : next);
 
   useEffect(() => {
-    if (offline) return;
+    if (offline || peekColumnPrefs(alias)) return;
     let live = true;
     void (async () => {
       try {
         const local = (await pis.table_menu.get(id)) as StoredColumns | undefined;
-        if (live && local?.columns?.length) setStored(local.columns);
+        if (live && local?.columns?.length) setStored(same(local.columns));
       } catch { /* IndexedDB may be unavailable; the server copy still applies */ }
       try {
         const remote = await fetchColumnPrefs(alias);
         if (!live || !remote.length) return;
-        setStored(remote);
+        setStored(same(remote));
         await pis.table_menu.put({ id, user_id: userId, route, alias, columns: remote, updated_at: new Date().toISOString() } satisfies StoredColumns).catch(() => {});
       } catch { /* no stored preference on the server: the local copy or the schema defaults stand */ }
     })();

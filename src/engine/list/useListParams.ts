@@ -40,7 +40,7 @@ function useUrlListParams(route: string, defaults: ListParams, detached: boolean
   const current = location.search.replace(/^\?/, '');
   const effective = useMemo(() => pickListQuery(current, readStored(route)), [current, route]);
   const defaultsKey = JSON.stringify(defaults);
-  const params = useMemo(() => parseListQuery(effective, defaults), [effective, defaultsKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const params = useMemo(() => parseListQuery(effective, defaults), [effective, defaultsKey]); // eslint-disable-line react-hooks/exhaustive-deps -- defaults compared by value (defaultsKey); the object is new each render
 
   useEffect(() => {
     if (detached) return;
@@ -48,7 +48,7 @@ function useUrlListParams(route: string, defaults: ListParams, detached: boolean
     const target = hasListKeys(effective) ? effective : writeListQuery(effective, params);
     if (target !== current) navigate({ pathname: location.pathname, search: target }, { replace: true });
     else writeStored(route, current);
-  }, [effective, current, route, detached, params]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [effective, current, route, detached, params]); // eslint-disable-line react-hooks/exhaustive-deps -- navigate and the pathname change with the very navigation this effect makes
 
   const setParams = useCallback((patch: Partial<ListParams>) => {
     const next = { ...params, ...patch };

@@ -1,5 +1,5 @@
 import {
-  Button, Card, CardHeader, Dropdown, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Textarea, makeStyles, tokens,
+  Button, Card, CardHeader, Dropdown, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Tab, TabList, Textarea, makeStyles, tokens,
 } from '@fluentui/react-components';
 import { Save20Regular, TextGrammarWand20Regular } from '@fluentui/react-icons';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -18,6 +18,7 @@ import { fetchBase, fetchVersions, forgetSchema, loadSchema, rollbackSchema, sav
 import { SchemaView } from '../../engine/SchemaPage';
 import { useGrants } from '../../engine/useGrants';
 import { useConfirm } from '../../widgets/dialogs/ConfirmDialog';
+import { RuleSetEditor } from './RuleSetEditor';
 import { VersionList } from './VersionList';
 
 const useStyles = makeStyles({
@@ -68,6 +69,7 @@ export default function SchemaEditorPage() {
   const [serverErrors, setServerErrors] = useState<SchemaProblem[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const [kind, setKind] = useState<'page' | 'rule'>('page');
   const allowed = isGranted('schema_edit', grants);
 
   useEffect(() => {
@@ -120,6 +122,19 @@ export default function SchemaEditorPage() {
 
   if (!allowed) return <MessageBar intent="warning"><MessageBarBody>{t('schemaEditor.notAllowed')}</MessageBarBody></MessageBar>;
 
+  // Pages and rule sets (schemas/rules) share the store and the editing flow; the rule sets have their own half.
+  const kinds = (
+    <TabList selectedValue={kind} onTabSelect={async (_, d) => {
+      if (d.value === kind) return;
+      if (kind === 'page' && text !== saved && !(await confirm({ title: t('schemaEditor.discardTitle'), message: t('schemaEditor.discard') }))) return;
+      setKind(d.value as 'page' | 'rule');
+    }} data-testid="schema-kind">
+      <Tab value="page">{t('schemaEditor.kindPages')}</Tab>
+      <Tab value="rule">{t('schemaEditor.kindRules')}</Tab>
+    </TabList>
+  );
+  if (kind === 'rule') return <div className={s.root}>{kinds}<RuleSetEditor />{confirmDialog}</div>;
+
   const save = async () => {
     if (!parsed.override || problems.length) return;
     setBusy(true);
@@ -152,6 +167,7 @@ export default function SchemaEditorPage() {
   const allProblems = [...problems, ...serverErrors];
   return (
     <div className={s.root} data-testid="schema-editor">
+      {kinds}
       <div className={s.bar}>
         <Dropdown aria-label={t('schemaEditor.page')} placeholder={t('schemaEditor.page')} value={alias} selectedOptions={alias ? [alias] : []}
           onOptionSelect={async (_, d) => {

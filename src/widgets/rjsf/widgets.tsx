@@ -1,6 +1,8 @@
 import { Checkbox, Dropdown, Input, Option, SpinButton, Switch, Textarea, makeStyles } from '@fluentui/react-components';
-import { ariaDescribedByIds, localToUTC, utcToLocal, type RegistryWidgetsType, type WidgetProps } from '@rjsf/utils';
+import { ariaDescribedByIds, type RegistryWidgetsType, type WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
+import { formatDate, fromStored, parseDate, toStored } from '../../core/dateTime';
+import { DateTimeInput } from '../dateTime/DateTimeInput';
 import { choiceOf, useChoicesHook, type Choice } from '../search/choices';
 
 /**
@@ -96,17 +98,16 @@ export function SwitchWidget({ id, value, onChange, disabled, readonly, schema }
   return <Switch id={id} checked={numeric ? Number(value) === 1 : !!value} disabled={disabled || readonly} onChange={(_, d) => onChange(numeric ? (d.checked ? 1 : 0) : d.checked)} />;
 }
 
-export function DateWidget({ id, value, onChange, disabled, readonly, options }: WidgetProps) {
-  const s = useStyles();
-  return <Input id={id} className={s.full} type="date" value={typeof value === 'string' ? value.slice(0, 10) : ''} disabled={disabled} readOnly={readonly}
-    onChange={(_, d) => onChange(d.value || options.emptyValue)} />;
+/** date fields hold `YYYY-MM-DD`; the picker shows the same in both languages. */
+export function DateWidget({ id, value, onChange, disabled, readonly, options, rawErrors }: WidgetProps) {
+  return <DateTimeInput id={id} dateOnly value={parseDate(typeof value === 'string' ? value.slice(0, 10) : undefined)} disabled={disabled} readOnly={readonly}
+    aria-describedby={ariaDescribedByIds(id)} aria-invalid={!!rawErrors?.length} onChange={(d) => onChange(d ? formatDate(d) : options.emptyValue)} />;
 }
 
-/** date-time fields hold ISO text in UTC (what `format: date-time` validates); the input shows local time. */
-export function DateTimeWidget({ id, value, onChange, disabled, readonly, options }: WidgetProps) {
-  const s = useStyles();
-  return <Input id={id} className={s.full} type="datetime-local" step={1} value={typeof value === 'string' && value ? utcToLocal(value) : ''} disabled={disabled} readOnly={readonly}
-    onChange={(_, d) => onChange(d.value ? localToUTC(d.value) : options.emptyValue)} />;
+/** date-time fields hold ISO text in UTC (what `format: date-time` validates); the picker shows local `YYYY-MM-DD HH:mm:ss`. */
+export function DateTimeWidget({ id, value, onChange, disabled, readonly, options, rawErrors }: WidgetProps) {
+  return <DateTimeInput id={id} value={fromStored(value)} disabled={disabled} readOnly={readonly}
+    aria-describedby={ariaDescribedByIds(id)} aria-invalid={!!rawErrors?.length} onChange={(d) => onChange(d ? toStored(d) : options.emptyValue)} />;
 }
 
 export const fluentWidgets: RegistryWidgetsType = {

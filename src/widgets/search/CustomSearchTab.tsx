@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { isList, isPair, newCondition, operatorsFor, removeCondition, valueForOperator, type CustomCondition } from '../../core/customSearch';
 import type { Combinator, Operator } from '../../core/filters';
 import type { SearchItem, SearchItemType } from '../../core/pageSchema';
+import { noRules } from '../../core/rules';
+import { useRules } from '../../engine/rulesApi';
 import { useLabel } from '../useLabel';
 import { SearchField } from './SearchField';
 
@@ -43,6 +45,8 @@ export function CustomSearchTab({ items, conditions, onChange }: CustomSearchTab
   const s = useStyles();
   const { t } = useTranslation();
   const { label } = useLabel();
+  // Operators per item type come from the hospital's search-operators rule set (schemas/rules).
+  const resolve = useRules() ?? noRules;
   const rows = conditions.length ? conditions : [newCondition()];
   const set = (i: number, patch: Partial<CustomCondition>) => onChange(rows.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   const combinators: Combinator[] = ['and', 'or', 'except'];
@@ -51,7 +55,7 @@ export function CustomSearchTab({ items, conditions, onChange }: CustomSearchTab
     <div className={s.list} data-testid="custom-search">
       {rows.map((c, i) => {
         const item = items.find((it) => it.name === c.name);
-        const ops = item ? operatorsFor(item.type) : [];
+        const ops = item ? operatorsFor(item, resolve) : [];
         const field = item ? valueType(item.type, c.operator) : null;
         const pair = !!item && isPair(c.operator);
         const valueInput = !item || !field ? <Input disabled className={s.grow} aria-label={t('search.value')} placeholder={t('search.value')} /> : field.type === 'list' ? (
@@ -73,7 +77,8 @@ export function CustomSearchTab({ items, conditions, onChange }: CustomSearchTab
                 onOptionSelect={(_, d) => {
                   const next = items.find((it) => it.name === d.optionValue);
                   if (!next) return;
-                  const op = operatorsFor(next.type).includes(c.operator) ? c.operator : operatorsFor(next.type)[0];
+                  const nextOps = operatorsFor(next, resolve);
+                  const op = nextOps.includes(c.operator) ? c.operator : nextOps[0] ?? c.operator;
                   set(i, { name: next.name, operator: op, value: undefined });
                 }}>
                 {items.map((it) => <Option key={it.name} value={it.name}>{label(it.label)}</Option>)}

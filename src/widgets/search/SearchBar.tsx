@@ -1,6 +1,7 @@
 import { Button, Link, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import { Search20Regular } from '@fluentui/react-icons';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyChunk } from '../../shell/lazyChunk';
 import { useTranslation } from 'react-i18next';
 import { isEmptyValue, type FilterCondition } from '../../core/filters';
 import type { SearchItem } from '../../core/pageSchema';
@@ -9,7 +10,7 @@ import { KeywordBox } from './KeywordBox';
 import { SearchField } from './SearchField';
 
 // The drawer is its own chunk: most visits never open it.
-const SearchDrawer = lazy(() => import('./SearchDrawer'));
+const SearchDrawer = lazyChunk(() => import('./SearchDrawer'));
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: tokens.spacingHorizontalM, rowGap: tokens.spacingVerticalS },
@@ -59,7 +60,7 @@ export function SearchBar({ items, manual, keyword, prominent, placeholder, valu
   const [drawer, setDrawer] = useState(false);
   const [drawerLoaded, setDrawerLoaded] = useState(false);
   const key = JSON.stringify(values);
-  useEffect(() => setDraft(values), [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => setDraft(values), [key]); // eslint-disable-line react-hooks/exhaustive-deps -- key holds the values by value; the object is new each render
 
   const barItems = items.filter((i) => i.show !== false);
   const hiddenActive = items.some((i) => i.show === false && !isEmptyValue(values[i.name])) || filter.length > 0;

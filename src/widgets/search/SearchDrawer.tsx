@@ -48,7 +48,7 @@ export default function SearchDrawer({ open, onClose, items, values, filter, onA
     if (!open) return;
     setDraft(values);
     setConditions(filterToCustom(filter, items));
-  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps -- the draft is taken when the drawer opens, not on each change behind it
 
   return (
     <OverlayDrawer open={open} position="end" className={s.drawer} onOpenChange={(_, d) => !d.open && onClose()} data-testid="search-drawer">

@@ -1,6 +1,6 @@
 import { AppError } from '../../http/errors.js';
 import { ADMIN_IDENTIFICATION } from '../../http/access.js';
-import type { ResourceHooks } from './types.js';
+import type { ResourceHooks } from '../../resources/hooks/types.js';
 
 /** Roles: permissions are the role's extra JSON (spec §3, §6); menus attach through role_menus. */
 export const rolesHooks: ResourceHooks = {
@@ -27,8 +27,8 @@ export const rolesHooks: ResourceHooks = {
     if (ids.length) await trx.insertInto('role_menus').values(ids.map((menu_id) => ({ role_id: id, menu_id }))).execute();
   },
 
-  async beforeDelete(db, ids) {
-    const blocked = await db.selectFrom('roles').leftJoin('user_roles', 'user_roles.role_id', 'roles.id')
+  async beforeDelete(trx, ids) {
+    const blocked = await trx.selectFrom('roles').leftJoin('user_roles', 'user_roles.role_id', 'roles.id')
       .select(['roles.identification', 'user_roles.user_id']).where('roles.id', 'in', ids).execute();
     // The administrator role, or a role someone still holds, would leave accounts without access.
     if (blocked.some((r) => r.identification === ADMIN_IDENTIFICATION || r.user_id !== null)) throw new AppError(409, 'resource.in_use');

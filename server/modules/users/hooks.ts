@@ -1,7 +1,7 @@
 import { AppError } from '../../http/errors.js';
-import { endOtherSessions } from '../../modules/auth/end-sessions.js';
-import { hashPassword } from '../../modules/auth/passwords.js';
-import type { ResourceHooks } from './types.js';
+import type { ResourceHooks } from '../../resources/hooks/types.js';
+import { endOtherSessions } from '../auth/end-sessions.js';
+import { hashPassword } from '../auth/passwords.js';
 
 /** Users: the password is hashed, never stored; roles and hospitals live in join tables. */
 export const usersHooks: ResourceHooks = {

@@ -1,7 +1,7 @@
-import type { Db } from '../db/connect.js';
-import { AppError } from '../http/errors.js';
-import { openSealedPassword } from '../modules/auth/challenge.js';
-import type { PageSchema } from '../modules/schemas/repository.js';
+import type { Db } from '../../db/connect.js';
+import { AppError } from '../../http/errors.js';
+import type { PageSchema } from '../schemas/repository.js';
+import { openSealedPassword } from './challenge.js';
 
 /**
  * Fields a form declares in `seal` (passwords) arrive as `{ key_id, password }` sealed with the server's

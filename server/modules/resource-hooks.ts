@@ -1,0 +1,31 @@
+import { reportingWrites } from '../resources/hooks/reporting.js';
+import type { ResourceHooks } from '../resources/hooks/types.js';
+import { caseHooks } from './cases/hooks.js';
+import { categoryHooks, collectionHooks } from './collections/hooks.js';
+import { rolesHooks } from './roles/hooks.js';
+import { slideHooks } from './slides/hooks.js';
+import { usersHooks } from './users/hooks.js';
+
+export interface ResourceHookOptions {
+  /** Slides take their files and thumbnails under it with them. */
+  dataDir: string;
+  /** A user was written or deleted: this process drops their cached sessions at once. */
+  onUserChanged(userId: number): void;
+  /** A role was written or deleted: any cached session may hold it. */
+  onRoleChanged(): void;
+}
+
+/**
+ * Each module registers here the hooks its resources name in schemas/resources (`"hooks": "users"`); the
+ * generic resource layer calls them and knows no module (it depends one way).
+ */
+export function resourceHooks(options: ResourceHookOptions) {
+  return {
+    users: reportingWrites(usersHooks, (ids) => ids.forEach((id) => options.onUserChanged(id))),
+    roles: reportingWrites(rolesHooks, () => options.onRoleChanged()),
+    cases: caseHooks,
+    collection_categories: categoryHooks,
+    collections: collectionHooks,
+    slides: slideHooks(options.dataDir),
+  } satisfies Record<string, ResourceHooks>;
+}

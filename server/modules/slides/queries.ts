@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { thumbUrl } from './hooks.js';
+import type { LoggedSlide } from './section-log.js';
+
+/** A slide row already holds one of these stored paths (the file, or the TIFF converted from it). */
+export async function fileBound(db: Db, storedPaths: string[]): Promise<boolean> {
+  return !!(await db.selectFrom('slides').select('id').where('file_path', 'in', storedPaths).executeTakeFirst());
+}
+
+/** The slide, if it belongs to one of the hospitals; what a download logs of it. */
+export async function slideIn(db: Db, id: number, hospitalIds: number[]): Promise<LoggedSlide | undefined> {
+  // An empty list matches nothing (hospital 0 does not exist); `in ()` is not valid SQL.
+  return db.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path'])
+    .where('id', '=', id).where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [0]).executeTakeFirst();
+}
+
+/** What the download route serves and checks: the file, its name, and whose hospital it is. */
+export async function slideFile(db: Db, id: number) {
+  return db.selectFrom('slides').select(['name', 'file_path', 'hospital_id']).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Slides move to a case (null: unbound), leaving the sections of their old case, in one transaction. Answers
+ * the moved rows as the section log records them.
+ */
+export async function moveSlides(db: Db, ids: number[], caseId: number | null): Promise<LoggedSlide[]> {
+  return db.transaction().execute(async (trx) => {
+    await trx.updateTable('slides').set({ case_id: caseId, updated_at: new Date().toISOString() }).where('id', 'in', ids).execute();
+    await releaseSections(trx, ids, caseId);
+    return trx.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', 'in', ids).execute();
+  });
+}
+
+export interface NewSection { block_number: string; section_number?: number; stain?: string; label?: string }
+
+/**
+ * Glass slides of a case's blocks, all or none: a number taken (or given twice) refuses the whole request.
+ * A section without a number gets the next free one of its block. Answers the new ids in the given order.
+ */
+export async function addSections(db: Db, hospitalId: number, caseId: number, sections: NewSection[], userId: number): Promise<number[]> {
+  const now = new Date().toISOString();
+  return db.transaction().execute(async (trx) => {
+    const created: number[] = [];
+    for (const s of sections) {
+      const block = s.block_number.trim();
+      const number = s.section_number ?? (await nextNumber(trx, caseId, block));
+      const taken = await trx.selectFrom('slide_sections').select('id')
+        .where('case_id', '=', caseId).where('block_number', '=', block).where('section_number', '=', number).executeTakeFirst();
+      if (taken) throw new AppError(409, 'section.duplicate', { section: `${block}-${number}` });
+      const { id } = await trx.insertInto('slide_sections').values({
+        hospital_id: hospitalId, case_id: caseId, block_number: block, section_number: number, stain: s.stain?.trim() || 'HE',
+        label: s.label?.trim() || null, slide_id: null, created_by: userId, created_at: now,
+      }).returning('id').executeTakeFirstOrThrow();
+      created.push(id);
+    }
+    return created;
+  });
+}
+
+async function nextNumber(trx: Kysely<Database>, caseId: number, block: string): Promise<number> {
+  const row = await trx.selectFrom('slide_sections').select((eb) => eb.fn.max('section_number').as('n'))
+    .where('case_id', '=', caseId).where('block_number', '=', block).executeTakeFirst();
+  return Number(row?.n ?? 0) + 1;
+}
+
+type SectionQuery = ReturnType<typeof baseQuery>;
+const baseQuery = (db: Db) => db.selectFrom('slide_sections')
+  .innerJoin('cases', 'cases.id', 'slide_sections.case_id')
+  .leftJoin('slides', 'slides.id', 'slide_sections.slide_id')
+  .select([
+    'slide_sections.id', 'slide_sections.case_id', 'cases.pathology_number', 'slide_sections.block_number', 'slide_sections.section_number',
+    'slide_sections.stain', 'slide_sections.label', 'slide_sections.slide_id', 'slides.name as slide_name', 'slides.status as slide_status',
+    'slide_sections.created_at',
+  ]);
+
+/** Sections as the browser shows them: the name printed on the glass (number-block-section stain) and the bound file. */
+async function sectionRows(db: Db, where: (q: SectionQuery) => SectionQuery) {
+  const rows = await where(baseQuery(db)).orderBy('slide_sections.block_number').orderBy('slide_sections.section_number').orderBy('slide_sections.id').execute();
+  return rows.map((r) => ({
+    ...r,
+    name: `${r.pathology_number}-${r.block_number}-${r.section_number} ${r.stain}`,
+    thumb_url: r.slide_id ? thumbUrl(r.slide_id) : null,
+  }));
+}
+
+export const sectionsById = (db: Db, ids: number[]) => sectionRows(db, (q) => q.where('slide_sections.id', 'in', ids));
+
+/** A case's sections within the hospitals the user may see now. */
+export const sectionsOfCase = (db: Db, caseId: number, hospitalIds: number[]) =>
+  sectionRows(db, (q) => q.where('slide_sections.case_id', '=', caseId).where('slide_sections.hospital_id', 'in', hospitalIds));
+
+/** Binding a file to a section: the section must be the working hospital's and still empty. Answers its case. */
+export async function sectionForBinding(db: Db, hospitalId: number, sectionId: number): Promise<{ id: number; case_id: number }> {
+  const section = await db.selectFrom('slide_sections').select(['id', 'case_id', 'slide_id'])
+    .where('id', '=', sectionId).where('hospital_id', '=', hospitalId).executeTakeFirst();
+  if (!section) throw new AppError(404, 'section.not_found');
+  if (section.slide_id !== null) throw new AppError(409, 'section.already_bound');
+  return section;
+}
+
+/** The bound file becomes the section's scan; a section bound meanwhile by a concurrent bind keeps its own. */
+export async function linkSection(db: Db, sectionId: number, slideId: number): Promise<void> {
+  await db.updateTable('slide_sections').set({ slide_id: slideId }).where('id', '=', sectionId).where('slide_id', 'is', null).execute();
+}
+
+/** A slide moved to another case (or unbound) leaves the section it was the scan of. */
+export async function releaseSections(db: Kysely<Database>, slideIds: number[], keepCaseId: number | null): Promise<void> {
+  let q = db.updateTable('slide_sections').set({ slide_id: null }).where('slide_id', 'in', slideIds);
+  if (keepCaseId !== null) q = q.where('case_id', '<>', keepCaseId);
+  await q.execute();
+}

@@ -1,0 +1,140 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+
+/**
+ * A bad hospital override breaks one part of one page, not the app: the form of SystemUser with a widget
+ * rjsf does not know shows the engine's error panel (alias and schema path) in place of the form, while
+ * the list, the menu and the other pages keep working. And the client caches follow this browser's writes:
+ * a role created on the role page is in the user form's role select without a page reload.
+ */
+describe('engine resilience in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await signIn(page, server.url, 'admin', 'dsms-admin');
+    await page.getByTestId('dashboard').waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  /** Saves the working hospital's override of a page through the schema API, as the schema editor does. */
+  const saveOverride = (alias: string, override: Record<string, unknown>) => page.evaluate(async ({ alias, override }) => {
+    const res = await fetch(`/api/schemas/${alias}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${sessionStorage.getItem('access_token')}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ override }),
+    });
+    return res.status;
+  }, { alias, override });
+  const listShowsRows = async (alias: string) => {
+    const list = page.locator(`[data-testid="list-page"][data-alias="${alias}"]`);
+    await list.waitFor();
+    await expect.poll(() => list.locator('tbody tr[data-row-key]').count()).toBeGreaterThan(0);
+  };
+  /** A click in the side menu, as a person makes it: the menu opened and the page's group unfolded first. */
+  const menuLink = async (alias: string) => {
+    if ((await page.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await page.getByTestId('menu-toggle').click();
+    const link = page.locator(`[data-testid="side-menu"] a[data-alias="${alias}"]`);
+    if (!(await link.isVisible())) await page.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: '系统管理' }).click();
+    await link.waitFor({ state: 'visible' });
+    return link;
+  };
+
+  it('shows the error panel in place of a form a hospital override broke, and keeps the menu and other pages working', async () => {
+    expect(await saveOverride('SystemUser', { form: { uiSchema: { name: { 'ui:widget': 'no-such-widget' } } } })).toBe(200);
+    await page.goto(`${server.url}/manage/system/user`);
+    await listShowsRows('SystemUser');
+
+    await page.locator('[data-testid="list-page"] button[data-action="create"]').click();
+    const panel = page.getByTestId('schema-error');
+    await panel.waitFor();
+    expect(await panel.getAttribute('data-alias')).toBe('SystemUser');
+    expect(await panel.getAttribute('data-path')).toBe('/form');
+    const text = await panel.textContent();
+    expect(text).toContain('SystemUser');
+    expect(text).toContain('/form');
+    // The page stays (the app's own boundary would have gone to /error), and its list still shows its rows.
+    expect(new URL(page.url()).pathname).toBe('/manage/system/user');
+    expect(await page.locator('[data-testid="list-page"] tbody tr[data-row-key]').count()).toBeGreaterThan(0);
+    await shot('engine-broken-form-zh-CN');
+
+    // The menu still works: another page opens and draws its rows; coming back draws the list afresh.
+    await (await menuLink('SystemRole')).click();
+    await listShowsRows('SystemRole');
+    expect(await page.getByTestId('schema-error').count()).toBe(0);
+    await (await menuLink('SystemUser')).click();
+    await listShowsRows('SystemUser');
+    expect(await page.getByTestId('schema-error').count()).toBe(0);
+
+    // In English too.
+    await page.evaluate(() => localStorage.setItem('lang', 'en-US'));
+    await page.reload();
+    await listShowsRows('SystemUser');
+    await page.locator('[data-testid="list-page"] button[data-action="create"]').click();
+    await page.getByTestId('schema-error').waitFor();
+    expect(await page.getByTestId('schema-error').textContent()).toContain('Page SystemUser');
+    await shot('engine-broken-form-en-US');
+    await page.evaluate(() => localStorage.setItem('lang', 'zh-CN'));
+
+    // Without the override, the form is back.
+    expect(await saveOverride('SystemUser', {})).toBe(200);
+    await page.goto(`${server.url}/manage/system/user`);
+    await listShowsRows('SystemUser');
+    await page.locator('[data-testid="list-page"] button[data-action="create"]').click();
+    await page.getByTestId('form-drawer').locator('#root_name').waitFor();
+    expect(await page.getByTestId('schema-error').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('form-drawer').waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('lists a role created a moment ago in the user form\'s role select, without a reload', async () => {
+    // The user form's role select loads (and caches) the roles first.
+    await page.goto(`${server.url}/manage/system/user`);
+    await listShowsRows('SystemUser');
+    const openRoleSelect = async () => {
+      await page.locator('[data-testid="list-page"] button[data-action="create"]').click();
+      const drawer = page.getByTestId('form-drawer');
+      await drawer.locator('#root_role_ids').click();
+      return drawer;
+    };
+    let drawer = await openRoleSelect();
+    await expect.poll(() => page.getByRole('menuitemcheckbox').count()).toBeGreaterThan(1);
+    expect(await page.getByRole('menuitemcheckbox', { name: '夜班质控', exact: true }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+
+    // A new role through the role page's form (the engine's data provider), then back through the menu.
+    await (await menuLink('SystemRole')).click();
+    await listShowsRows('SystemRole');
+    await page.locator('[data-testid="list-page"] button[data-action="create"]').click();
+    drawer = page.getByTestId('form-drawer');
+    await drawer.locator('#root_name').fill('夜班质控');
+    await drawer.locator('#root_identification').fill('night_qc');
+    const created = page.waitForResponse((r) => r.url().endsWith('/store'));
+    await drawer.getByTestId('form-save').click();
+    expect((await created).status()).toBe(200);
+    await drawer.waitFor({ state: 'detached' });
+
+    await (await menuLink('SystemUser')).click();
+    await listShowsRows('SystemUser');
+    await openRoleSelect();
+    await expect.poll(() => page.getByRole('menuitemcheckbox', { name: '夜班质控', exact: true }).count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    expect(pageErrors).toEqual([]);
+  });
+});
