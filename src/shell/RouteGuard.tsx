@@ -11,7 +11,7 @@ import { Splash } from './Splash';
 const EXTERNAL_LOGIN = {
   code: (value: string) => api.post('/auth/ulogin', { code: value }, { silent: true }),
   stoken: (value: string) => api.post('/auth/sso_login_v2', { sso_token: value }, { silent: true }),
-  sso: () => api.post('/auth/sso_login', null, { silent: true, withCredentials: true }),
+  sso: () => api.post('/auth/sso_login', {}, { silent: true, withCredentials: true }),
 };
 
 /** Carries out the decisions of `decideRoute` (spec §4) for every route. */
