@@ -1,5 +1,5 @@
 import {
-  Button, Card, CardHeader, Dropdown, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Textarea, makeStyles, tokens,
+  Button, Card, CardHeader, Dropdown, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Textarea,
 } from '@fluentui/react-components';
 import { Save20Regular, TextGrammarWand20Regular } from '@fluentui/react-icons';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -13,34 +13,8 @@ import { fetchRuleBase, fetchRuleVersions, forgetRules, loadRules, rollbackRuleS
 import type { SchemaVersion } from '../../engine/schemaApi';
 import { useLabel } from '../../widgets/useLabel';
 import { useConfirm } from '../../widgets/dialogs/ConfirmDialog';
+import { parseOverride, serverProblems, useOverrideEditorStyles } from './overrideEditing';
 import { VersionList } from './VersionList';
-
-const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  bar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', flexWrap: 'wrap' },
-  columns: { display: 'grid', gridTemplateColumns: 'minmax(360px, 5fr) minmax(420px, 7fr)', gap: tokens.spacingHorizontalL, alignItems: 'start' },
-  editor: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
-  code: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200, minHeight: '420px', width: '100%' },
-  problems: { margin: 0, paddingInlineStart: '18px', fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200 },
-  preview: { minWidth: 0, padding: tokens.spacingHorizontalM, overflow: 'auto', maxHeight: 'calc(100vh - 240px)' },
-  merged: { margin: 0, fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200, whiteSpace: 'pre-wrap' },
-});
-
-type Json = Record<string, unknown>;
-
-function parseOverride(text: string, notObject: string): { override?: Json; problem?: string } {
-  try {
-    const v = JSON.parse(text || '{}');
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: notObject };
-    return { override: v };
-  } catch (e) {
-    return { problem: (e as Error).message };
-  }
-}
-
-const serverProblems = (errors: unknown): RuleProblem[] =>
-  errors && typeof errors === 'object' ? Object.entries(errors as Record<string, unknown>).flatMap(([path, list]) =>
-    (Array.isArray(list) ? list : [list]).map((m) => ({ path, message: String(m) }))) : [];
 
 /**
  * The rule-set half of the schema editor: pick a file of schemas/rules, edit this hospital's override
@@ -48,7 +22,7 @@ const serverProblems = (errors: unknown): RuleProblem[] =>
  * return), see the merged set, save it as a new version or roll back, like a page.
  */
 export function RuleSetEditor() {
-  const s = useStyles();
+  const s = useOverrideEditorStyles();
   const { t } = useTranslation();
   const { label } = useLabel();
   const [confirmDialog, confirm] = useConfirm();

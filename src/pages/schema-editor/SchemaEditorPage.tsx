@@ -1,5 +1,5 @@
 import {
-  Button, Card, CardHeader, Dropdown, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Tab, TabList, Textarea, makeStyles, tokens,
+  Button, Card, CardHeader, Dropdown, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Tab, TabList, Textarea,
 } from '@fluentui/react-components';
 import { Save20Regular, TextGrammarWand20Regular } from '@fluentui/react-icons';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -19,35 +19,8 @@ import { SchemaView } from '../../engine/SchemaPage';
 import { useGrants } from '../../engine/useGrants';
 import { useConfirm } from '../../widgets/dialogs/ConfirmDialog';
 import { RuleSetEditor } from './RuleSetEditor';
+import { parseOverride, serverProblems, useOverrideEditorStyles } from './overrideEditing';
 import { VersionList } from './VersionList';
-
-const useStyles = makeStyles({
-  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
-  bar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', flexWrap: 'wrap' },
-  columns: { display: 'grid', gridTemplateColumns: 'minmax(360px, 5fr) minmax(420px, 7fr)', gap: tokens.spacingHorizontalL, alignItems: 'start' },
-  editor: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS, minWidth: 0 },
-  code: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200, minHeight: '420px', width: '100%' },
-  problems: { margin: 0, paddingInlineStart: '18px', fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200 },
-  preview: { minWidth: 0, padding: tokens.spacingHorizontalM, overflow: 'auto', maxHeight: 'calc(100vh - 200px)' },
-});
-
-type Json = Record<string, unknown>;
-
-/** Parses the override text; a parse error is a problem like any other. */
-function parseOverride(text: string, notObject: string): { override?: Json; problem?: string } {
-  try {
-    const v = JSON.parse(text || '{}');
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: notObject };
-    return { override: v };
-  } catch (e) {
-    return { problem: (e as Error).message };
-  }
-}
-
-/** Server 422 `errors` keyed by JSON path → problems. */
-const serverProblems = (errors: unknown): SchemaProblem[] =>
-  errors && typeof errors === 'object' ? Object.entries(errors as Record<string, unknown>).flatMap(([path, list]) =>
-    (Array.isArray(list) ? list : [list]).map((m) => ({ path, message: String(m) }))) : [];
 
 /**
  * The schema editor for administrators: pick a page, edit this hospital's override (a JSON merge
@@ -55,7 +28,7 @@ const serverProblems = (errors: unknown): SchemaProblem[] =>
  * by the engine beside it, save it as a new version, or roll back to an earlier one.
  */
 export default function SchemaEditorPage() {
-  const s = useStyles();
+  const s = useOverrideEditorStyles();
   const { t } = useTranslation();
   const grants = useGrants();
   const [confirmDialog, confirm] = useConfirm();
