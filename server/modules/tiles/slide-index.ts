@@ -33,6 +33,10 @@ export interface Level {
    * such an edge tile is exactly the Deep Zoom edge tile when the level sizes match, and can pass through.
    */
   edgeTilesCropped?: boolean;
+  /** Tiles whose bytes lie in several pieces (DICOM fragments), joined in order when read; by tile index. */
+  fragmentedTiles?: Map<number, { offset: number; length: number }[]>;
+  /** Uncompressed samples stored plane by plane (RRR…GGG…BBB…) rather than interleaved. */
+  planar?: boolean;
 }
 
 export interface AssociatedImage {
@@ -43,9 +47,11 @@ export interface AssociatedImage {
   page: number;
   /** A complete JPEG at this place in the file (KFB associated blocks). */
   jpeg?: { offset: number; length: number };
+  /** The image as tiles of its own (DICOM LABEL/OVERVIEW/THUMBNAIL instances), read like a pyramid level. */
+  tiles?: Level;
 }
 
-export type SlideVendor = 'aperio' | 'generic-tiff' | 'ome-tiff' | 'kfbio';
+export type SlideVendor = 'aperio' | 'generic-tiff' | 'ome-tiff' | 'kfbio' | 'dicom';
 
 export interface SlideIndex {
   width: number;

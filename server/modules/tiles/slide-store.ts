@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { FileHandlePool } from './file-handles.js';
 import { Lru } from './lru.js';
+import { listSeriesFolder, seriesReadAt } from './dicom/series-files.js';
+import { readDicomSeriesIndex } from './dicom/series-index.js';
 import { readAnySlideIndex } from './open-index.js';
 import type { SlideIndex } from './slide-index.js';
 import type { ReadAt } from './tiff/ifd-parser.js';
 
-/** A slide file whose directories have been read: what every tile request needs, kept in memory. */
+/** A slide file (or a DICOM series folder) whose directories have been read: what every tile request needs, kept in memory. */
 export interface OpenedSlide {
   file: string;
   /** Changes whenever the file does (device, inode, size, mtime): part of every ETag and cache key. */
@@ -68,15 +70,24 @@ export class SlideStore {
 
   private async load(file: string): Promise<OpenedSlide> {
     const stat = await fs.stat(file);
-    const identity = createHash('sha1').update(`${file}\0${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`).digest('hex').slice(0, 16);
+    // A folder is a DICOM series: its identity covers every instance, its reads go to the instance they fall in.
+    const series = stat.isDirectory() ? await listSeriesFolder(file) : null;
+    const state = series ? series.map((f) => `${f.name}:${f.ino}:${f.size}:${f.mtimeMs}`).join('/') : `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    const identity = createHash('sha1').update(`${file}\0${stat.dev}:${state}`).digest('hex').slice(0, 16);
     const known = this.slides.get(file);
     if (known && known.slide.identity === identity) {
       known.checkedAt = Date.now();
       return known.slide;
     }
-    if (known) this.handles.forget(file);
-    const readAt: ReadAt = (position, length) => this.handles.read(file, position, length);
-    const slide: OpenedSlide = { file, identity, index: await readAnySlideIndex(readAt), readAt };
+    if (known) for (const f of series ?? [{ path: file }]) this.handles.forget(f.path);
+    let slide: OpenedSlide;
+    if (series) {
+      const readAt = seriesReadAt(series, (f, position, length) => this.handles.read(f, position, length));
+      slide = { file, identity, index: await readDicomSeriesIndex(readAt, series), readAt };
+    } else {
+      const readAt: ReadAt = (position, length) => this.handles.read(file, position, length);
+      slide = { file, identity, index: await readAnySlideIndex(readAt), readAt };
+    }
     this.slides.set(file, { slide, checkedAt: Date.now() });
     return slide;
   }

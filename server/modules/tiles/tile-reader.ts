@@ -5,6 +5,9 @@ import { Lru } from './lru.js';
 import type { Level } from './slide-index.js';
 import type { OpenedSlide } from './slide-store.js';
 import { Compression, Photometric } from './tiff/tags.js';
+import { COMPRESSION_JPEG2000 } from './dicom/series-index.js';
+import { decodeJpeg2000 } from './dicom/jpeg2000.js';
+import { rawToRgb } from './dicom/raw-pixels.js';
 
 /** Decoded pixels: 8-bit RGB, row-major. */
 export interface RgbImage {
@@ -42,23 +45,25 @@ export class TileReader {
 
   /** A stored JPEG tile made self-contained (tables merged, RGB marked): the pass-through bytes. */
   async storedJpeg(slide: OpenedSlide, levelIndex: number, col: number, row: number): Promise<Buffer> {
-    const level = slide.index.levels[levelIndex];
-    const i = row * level.tilesAcross + col;
-    const offset = level.tileOffsets[i];
-    const count = level.tileByteCounts[i];
-    if (!(count > 0)) throw new AppError(404, 'tile.not_found');
-    const stored = await slide.readAt(offset, count);
-    if (stored.length < count) throw new AppError(500, 'tile.read_failed');
+    return this.levelJpeg(slide, slide.index.levels[levelIndex], col, row);
+  }
+
+  private async levelJpeg(slide: OpenedSlide, level: Level, col: number, row: number): Promise<Buffer> {
+    const stored = await storedBytes(slide, level, row * level.tilesAcross + col);
     const rgb = level.photometric === Photometric.Rgb && level.samplesPerPixel === 3;
     return mergeJpegTables(level.jpegTables, stored, { rgb });
   }
 
   /** The full stored tile (tileWidth × tileHeight with TIFF padding, or the cropped edge tile of a KFB) as RGB. */
   async decodeTile(slide: OpenedSlide, levelIndex: number, col: number, row: number): Promise<RgbImage> {
-    const key = `${slide.identity}:${levelIndex}:${col}:${row}`;
+    return this.decodeLevelTile(slide, slide.index.levels[levelIndex], String(levelIndex), col, row);
+  }
+
+  /** `levelKey` names the level in the decoded-tile cache: its index, or an associated image's name. */
+  private async decodeLevelTile(slide: OpenedSlide, level: Level, levelKey: string, col: number, row: number): Promise<RgbImage> {
+    const key = `${slide.identity}:${levelKey}:${col}:${row}`;
     const hit = this.decoded.get(key);
     if (hit) return hit;
-    const level = slide.index.levels[levelIndex];
     assertDecodable(level);
     let image: RgbImage;
     if (!(level.tileByteCounts[row * level.tilesAcross + col] > 0)) {
@@ -66,9 +71,14 @@ export class TileReader {
       const width = Math.min(level.tileWidth, level.width - col * level.tileWidth), height = Math.min(level.tileHeight, level.height - row * level.tileHeight);
       image = { data: Buffer.alloc(width * height * 3, 255), width, height };
     } else if (level.compression === Compression.Jpeg) {
-      const { data, info } = await sharp(await this.storedJpeg(slide, levelIndex, col, row))
+      const { data, info } = await sharp(await this.levelJpeg(slide, level, col, row))
         .toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
       image = { data, width: info.width, height: info.height };
+    } else if (level.page < 0 && level.compression === Compression.None) {
+      // Uncompressed frames outside any TIFF (DICOM native pixel data): the bytes are the pixels.
+      image = rawToRgb(await storedBytes(slide, level, row * level.tilesAcross + col), level);
+    } else if (level.page < 0 && level.compression === COMPRESSION_JPEG2000) {
+      image = await decodeJpeg2000(await storedBytes(slide, level, row * level.tilesAcross + col));
     } else {
       // Other compressions (none, LZW, deflate…) are rare in slides: let libvips read that page's (or SubIFD's) tile.
       if (level.page < 0) throw new AppError(415, 'tile.compression_unsupported', { compression: String(level.compression) });
@@ -84,7 +94,16 @@ export class TileReader {
 
   /** Pixels [x, x+width) × [y, y+height) of one level (clipped to the level), assembled from its tiles. */
   async readRegion(slide: OpenedSlide, levelIndex: number, x: number, y: number, width: number, height: number): Promise<RgbImage> {
-    const level = slide.index.levels[levelIndex];
+    return this.readLevelRegion(slide, slide.index.levels[levelIndex], String(levelIndex), x, y, width, height);
+  }
+
+  /** An image stored as tiles beside the pyramid (a DICOM label or overview), whole. */
+  async readTiledImage(slide: OpenedSlide, level: Level, name: string): Promise<RgbImage> {
+    return this.readLevelRegion(slide, level, `associated-${name}`, 0, 0, level.width, level.height);
+  }
+
+  /** Pixels [x, x+width) × [y, y+height) of one level (clipped to the level), assembled from its tiles. */
+  private async readLevelRegion(slide: OpenedSlide, level: Level, levelKey: string, x: number, y: number, width: number, height: number): Promise<RgbImage> {
     const out = Buffer.alloc(width * height * 3, 255);
     const tw = level.tileWidth, th = level.tileHeight;
     const cols: number[] = [];
@@ -92,7 +111,7 @@ export class TileReader {
     for (let c = Math.max(0, Math.floor(x / tw)); c <= Math.min(level.tilesAcross - 1, Math.floor((x + width - 1) / tw)); c++) cols.push(c);
     for (let r = Math.max(0, Math.floor(y / th)); r <= Math.min(level.tilesDown - 1, Math.floor((y + height - 1) / th)); r++) rows.push(r);
     await Promise.all(rows.flatMap((r) => cols.map(async (c) => {
-      const tile = await this.decodeTile(slide, levelIndex, c, r);
+      const tile = await this.decodeLevelTile(slide, level, levelKey, c, r);
       // Copy the overlap of this tile with the region, never past the level's own edge (tiles are padded).
       const x0 = Math.max(x, c * tw), x1 = Math.min(x + width, c * tw + tile.width, level.width);
       const y0 = Math.max(y, r * th), y1 = Math.min(y + height, r * th + tile.height, level.height);
@@ -103,4 +122,16 @@ export class TileReader {
     })));
     return { data: out, width, height };
   }
+}
+
+/** The stored bytes of tile `i`: one range, or (DICOM fragments) several joined in order. */
+async function storedBytes(slide: OpenedSlide, level: Level, i: number): Promise<Buffer> {
+  const pieces = level.fragmentedTiles?.get(i) ?? [{ offset: level.tileOffsets[i], length: level.tileByteCounts[i] }];
+  if (!(level.tileByteCounts[i] > 0)) throw new AppError(404, 'tile.not_found');
+  const parts = await Promise.all(pieces.map(async ({ offset, length }) => {
+    const bytes = await slide.readAt(offset, length);
+    if (bytes.length < length) throw new AppError(500, 'tile.read_failed');
+    return bytes;
+  }));
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }

@@ -124,13 +124,17 @@ export class TileService {
 
   /**
    * Label, macro or thumbnail image stored beside the pyramid, as JPEG: a TIFF page (libvips decodes whatever
-   * compression it has) or a JPEG inside the file (KFB), re-encoded so every answer is a baseline sRGB JPEG.
+   * compression it has), a JPEG inside the file (KFB) or tiles of their own (DICOM), re-encoded so every answer is a baseline sRGB JPEG.
    */
   async associated({ slide }: SlideHandle, name: string): Promise<CachedImage> {
     const image = slide.index.associated.find((a) => a.name === name);
-    if (!image || (image.page < 0 && !image.jpeg)) throw new AppError(404, 'tile.not_found');
+    if (!image || (image.page < 0 && !image.jpeg && !image.tiles)) throw new AppError(404, 'tile.not_found');
     return this.cache.getOrProduce(`${slide.identity}/associated/${name}`, async () => {
       let input: Sharp;
+      if (image.tiles) {
+        const pixels = await this.reader.readTiledImage(slide, image.tiles, name);
+        return { body: await encodeImage(pixels, { format: 'jpg', quality: this.quality }), contentType: 'image/jpeg' };
+      }
       if (image.jpeg) {
         const bytes = await slide.readAt(image.jpeg.offset, image.jpeg.length);
         if (bytes.length < image.jpeg.length) throw new AppError(500, 'tile.read_failed');
