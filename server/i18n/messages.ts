@@ -2,6 +2,7 @@ import { resourceMessages } from '../resources/messages.js';
 import { caseMessages } from '../modules/cases/messages.js';
 import { collectionMessages } from '../modules/collections/messages.js';
 import { slideMessages } from '../modules/slides/messages.js';
+import { dicomMessages } from '../modules/slides/dicom/messages.js';
 import { uploadMessages } from '../modules/upload/messages.js';
 import { ruleMessages } from '../modules/schemas/messages.js';
 
@@ -37,6 +38,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...caseMessages, ...collectionMessages, ...ruleMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages };
 
 export type MessageKey = keyof typeof messages;

@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.js';
 import { DeepZoomError } from './deep-zoom/descriptor.js';
 import { deepZoomToTiff } from './deep-zoom/to-tiff.js';
 import { openFolderSource, openZipSource } from './deep-zoom/sources.js';
+import { dicomFolderName } from './dicom/zip-series.js';
 
 /**
  * Files the tile server cannot read as they are, converted once at ingest to a pyramidal JPEG TIFF
@@ -14,9 +15,16 @@ import { openFolderSource, openZipSource } from './deep-zoom/sources.js';
 export const convertedName = (file: string) => `${file}.tiff`;
 
 const CONVERTED = /\.(jpe?g|png|tiff?|btf|zip|dzi)\.tiff$/i;
+const UNPACKED = /\.zip\.dicom$/i;
 
-/** The original a converted TIFF was made from (`photo.png.tiff` → `photo.png`), or null. */
-export const convertedFrom = (file: string) => (CONVERTED.test(file) ? file.slice(0, -'.tiff'.length) : null);
+/** The original a converted TIFF (or an unpacked DICOM series) was made from (`photo.png.tiff` → `photo.png`), or null. */
+export const convertedFrom = (file: string) => {
+  if (CONVERTED.test(file)) return file.slice(0, -'.tiff'.length);
+  return UNPACKED.test(file) ? file.slice(0, -'.dicom'.length) : null;
+};
+
+/** What ingest may make beside an original: its converted TIFF, or the folder a DICOM zip unpacks to. */
+export const derivedNames = (file: string) => [convertedName(file), dicomFolderName(file)];
 
 /** Everything a converted slide's original consists of: the file, and for a `.dzi` its `_files` folder too. */
 export function originalParts(original: string): string[] {

@@ -56,7 +56,8 @@ export function slideHooks(dataDir: string): ResourceHooks<LoggedSlide[]> {
         const file = fromStored(dataDir, row.file_path);
         // Only files under <dataDir>/slides are ours to remove; a row pointing elsewhere keeps its file.
         if (isInside(root, file)) {
-          await fs.rm(file, { force: true });
+          // A DICOM series is a folder of instances.
+          await fs.rm(file, { force: true, recursive: (await fs.stat(file).catch(() => null))?.isDirectory() ?? false });
           // A photo, striped TIFF or Deep Zoom image converted at bind keeps its original beside the TIFF; it goes with it.
           const original = convertedFrom(file);
           for (const part of original ? originalParts(original) : []) {

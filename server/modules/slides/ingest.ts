@@ -5,6 +5,7 @@ import path from 'node:path';
 import sharp, { type Sharp } from '../tiles/vips.js';
 import type { SlideTable } from '../../db/schema.js';
 import { readKfbIndex } from '../tiles/kfb/read-index.js';
+import { AppError } from '../../http/errors.js';
 import { SlideFormatError, type SlideIndex } from '../tiles/slide-index.js';
 import { SNIFF_BYTES, sniffFormat } from '../tiles/sniff.js';
 import { parseImageDescription } from '../tiles/tiff/description.js';
@@ -13,11 +14,13 @@ import { NotAPyramidError, readSlideIndex } from '../tiles/tiff/levels.js';
 import { Compression } from '../tiles/tiff/tags.js';
 import { convertDeepZoom, convertedFrom, convertWithLibvips } from './convert.js';
 import { DeepZoomError } from './deep-zoom/descriptor.js';
+import { ingestDicomFolder, isFolder } from './dicom/ingest-series.js';
+import { extractDicomZip, zipHoldsDicom } from './dicom/zip-series.js';
 
 export { convertedFrom, convertedName } from './convert.js';
 
 /** Where a slide's thumbnail is made from: a libvips page (and SubIFD) of the served file, or a JPEG inside it. */
-export type ThumbSource = { page: number; subifd: number } | { jpeg: { offset: number; length: number } };
+export type ThumbSource = { page: number; subifd: number } | { jpeg: { offset: number; length: number } } | { image: Buffer };
 
 /** What a slide file says about itself: the `slides` columns it determines, plus where it is served from. */
 export interface SlideFacts extends Pick<SlideTable, 'md5' | 'width' | 'height' | 'levels' | 'mpp' | 'objective_power' | 'scan_at' | 'tile_size' | 'status' | 'has_label' | 'has_macro' | 'format_note'> {
@@ -49,12 +52,14 @@ const unread = (base: Base, vendor: string, status: SlideFacts['status'], format
  * by their extension. A file we cannot read still yields facts (needs_conversion or error, with a note).
  */
 export async function ingestFile(file: string): Promise<SlideFacts> {
+  if (await isFolder(file)) return ingestDicom(file, { file, file_size: 0, md5: null });
   const ext = path.extname(file).toLowerCase();
   if (PLAIN_IMAGES.has(ext)) return ingestFile(await convertWithLibvips(file));
   const [stat, md5, head] = await Promise.all([fs.stat(file), md5Head(file), readHead(file)]);
   const base: Base = { file, file_size: stat.size, md5 };
   const format = sniffFormat(head);
 
+  if (format === 'zip' && (await zipHoldsDicom(file))) return ingestDicomZip(base);
   if (ext === '.dzi' || format === 'zip') return ingestDeepZoom(file, base);
   if (FOREIGN_VENDORS[ext]) return unread(base, FOREIGN_VENDORS[ext], 'needs_conversion');
   if (format === 'kfb' || ext === '.kfb') return ingestKfb(base, format === 'kfb');
@@ -112,6 +117,25 @@ async function ingestDeepZoom(file: string, base: Base): Promise<SlideFacts> {
   }
 }
 
+/** A zip of one series' instances: unpacked beside the zip (kept as the original), served from the folder. */
+async function ingestDicomZip(base: Base): Promise<SlideFacts> {
+  const { folder, names } = await extractDicomZip(base.file);
+  try {
+    return await ingestDicom(folder, base);
+  } catch (err) {
+    // A refused series leaves nothing behind: the folder goes, the zip goes back to the caller.
+    await fs.rm(folder, { recursive: true, force: true });
+    // The message names the file as the zip does, not as we unpacked it.
+    if (err instanceof AppError && typeof err.params.file === 'string') err.params.file = names.get(err.params.file) ?? err.params.file;
+    throw err;
+  }
+}
+
+async function ingestDicom(folder: string, original: Base): Promise<SlideFacts> {
+  const { index, size, thumbnail } = await ingestDicomFolder(folder);
+  return { ...indexFacts({ file: folder, file_size: original.file_size || size, md5: original.md5 }, index), thumb: { image: thumbnail } };
+}
+
 function indexFacts(base: Base, index: SlideIndex): Omit<SlideFacts, 'thumb'> {
   return {
     ...base,
@@ -135,7 +159,9 @@ export async function writeThumbnail(facts: SlideFacts, dest: string): Promise<b
   const { thumb } = facts;
   if (facts.status !== 'ready' || thumb === null) return false;
   let input: Sharp;
-  if ('jpeg' in thumb) {
+  if ('image' in thumb) {
+    input = sharp(thumb.image);
+  } else if ('jpeg' in thumb) {
     const bytes = await withFile(facts.file, (readAt) => readAt(thumb.jpeg.offset, thumb.jpeg.length));
     input = sharp(bytes);
   } else {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { convertedFrom, convertedName } from './convert.js';
+import { convertedFrom, derivedNames } from './convert.js';
 
 /** A file moved into place, and how to put it back where it came from (a failed insert must not lose the upload). */
 export interface Placed {
@@ -18,7 +18,7 @@ const ATTEMPTS = 16;
  * slides are often both called `1.kfb`, and two binds may land at the same moment. A name is claimed
  * atomically (hard link, or an exclusive copy across file systems), never by "check, then rename", so an
  * existing file is never replaced. A name whose converted TIFF (`name.ext.tiff`) is already on disk is
- * skipped, and a file named like a conversion (`a.png.tiff`) is stored as `a_png.tiff`: the converted file
+ * skipped (so is one whose unpacked DICOM folder is), and a file named like a conversion (`a.png.tiff`) is stored as `a_png.tiff`: the converted file
  * beside a slide then only ever belongs to that slide. A `.dzi` takes its `_files` tile folder along.
  */
 export async function moveInto(from: string, dir: string): Promise<Placed> {
@@ -33,7 +33,7 @@ export async function moveInto(from: string, dir: string): Promise<Placed> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const name = attempt === 0 ? stem : `${stem}-${randomBytes(4).toString('hex')}`;
     const to = path.join(dir, name + ext);
-    if (await exists(convertedName(to))) continue;
+    if ((await Promise.all(derivedNames(to).map(exists))).some(Boolean)) continue;
     const folder = path.join(dir, `${name}_files`);
     // The tile folder's name is reserved first (mkdir is exclusive), then the descriptor's.
     if (hasTiles && !(await reserveDir(folder))) continue;

@@ -20,7 +20,7 @@ import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteR
 import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import { namedCase } from '../cases/lookup.js';
 import { caseBindingRoutes } from './case-binding.js';
-import { convertedName } from './convert.js';
+import { derivedNames } from './convert.js';
 import { downloadRoutes } from './download.js';
 import { registerSlide } from './register.js';
 import { fileBound, linkSection, sectionForBinding, slideIn } from './queries.js';
@@ -59,10 +59,12 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
     const owned = isInside(uploads, source) ? path.relative(uploads, source).split(path.sep)[0]! : '';
     if (!mayBindUpload(request.auth!, hospitalId, owned)) throw new AppError(403, 'upload.not_yours', { path: body.path });
     const stat = await fs.stat(source).catch(() => null);
-    if (!stat?.isFile()) throw new AppError(422, 'slide.file_missing', { path: body.path });
-    // A converted original (photo, striped TIFF, Deep Zoom) is bound through the TIFF made from it: binding it
-    // again would convert over the file being served.
-    const stored = [toStored(dataDir, source), toStored(dataDir, convertedName(source))];
+    // A folder is a DICOM series an operator put under slides/; uploads are single files (a series arrives zipped).
+    const seriesFolder = !!stat?.isDirectory() && isInside(slides, source);
+    if (!stat?.isFile() && !seriesFolder) throw new AppError(422, 'slide.file_missing', { path: body.path });
+    // A converted original (photo, striped TIFF, Deep Zoom, DICOM zip) is bound through what was made from it:
+    // binding it again would convert over the file being served.
+    const stored = [source, ...derivedNames(source)].map((p) => toStored(dataDir, p));
     if (await fileBound(db, stored)) throw new AppError(409, 'slide.already_bound');
 
     // Finished uploads move into slides/<yyyy>/<mm>/; a file already under slides/ is read where it is.
