@@ -22,6 +22,7 @@ import { namedCase } from '../cases/lookup.js';
 import { caseBindingRoutes } from './case-binding.js';
 import { derivedNames } from './convert.js';
 import { downloadRoutes } from './download.js';
+import { dicomExportRoutes } from './dicom/routes.js';
 import { registerSlide } from './register.js';
 import { fileBound, linkSection, sectionForBinding, slideIn } from './queries.js';
 import { sectionRoutes } from './sections.js';
@@ -132,6 +133,7 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
   caseBindingRoutes(app, db, def);
   sectionRoutes(app, db, def);
   downloadRoutes(app, db, dataDir, def);
+  dicomExportRoutes(app, db, dataDir, def);
 }
 
 /** The bearer header (checked by the guard) or else the image cookie; never a token in the URL. */

@@ -49,7 +49,10 @@ export class TileReader {
   }
 
   private async levelJpeg(slide: OpenedSlide, level: Level, col: number, row: number): Promise<Buffer> {
-    const stored = await storedBytes(slide, level, row * level.tilesAcross + col);
+    let stored = await storedBytes(slide, level, row * level.tilesAcross + col);
+    // DICOM pads odd-length fragments with one zero byte after EOI: the JPEG itself ends at EOI.
+    const n = stored.length;
+    if (n > 3 && stored[n - 1] === 0 && stored[n - 2] === 0xd9 && stored[n - 3] === 0xff) stored = stored.subarray(0, n - 1);
     const rgb = level.photometric === Photometric.Rgb && level.samplesPerPixel === 3;
     return mergeJpegTables(level.jpegTables, stored, { rgb });
   }

@@ -32,7 +32,8 @@ export const mayView = (handle: SlideHandle, hospitalIds: readonly number[]): bo
 /** What the tile routes need, free of HTTP: find the slide, name each image (ETag), produce it (cached). */
 export class TileService {
   readonly store = new SlideStore();
-  private readonly reader = new TileReader();
+  /** Stored and decoded tiles; the DICOM export reads through it so it shares the decoded-tile cache. */
+  readonly reader = new TileReader();
   private readonly cache: TileCache;
   private readonly quality: number;
   private readonly geometries = new WeakMap<OpenedSlide, DziGeometry>();

@@ -1,0 +1,40 @@
+import { Type } from '@sinclair/typebox';
+import type { Db } from '../../../db/connect.js';
+import { AppError } from '../../../http/errors.js';
+import { hospitalScope } from '../../../http/hospital-scope.js';
+import type { TypedApp } from '../../../http/types.js';
+import type { ResourceDef } from '../../../resources/definition.js';
+import { TileService } from '../../tiles/tile-service.js';
+import { fromStored } from '../paths.js';
+import { slideFile, slideIn } from '../queries.js';
+import { logSlides } from '../section-log.js';
+import { exportDicomSeries } from './export-series.js';
+
+const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/**
+ * `GET /api/data/kfb/{id}/dicom`: the slide as a DICOM WSI series in a zip, for PACS and other viewers. Needs
+ * slide_download and the slide's hospital (another hospital's slide is not found); each export is logged.
+ * The export's own tile service keeps its decoded tiles apart from the viewer's cache.
+ */
+export function dicomExportRoutes(app: TypedApp, db: Db, dataDir: string, def: ResourceDef): void {
+  const tiles = new TileService({ resolveSlide: async (file) => file, cacheBytes: 16 * 2 ** 20 });
+  app.addHook('onClose', async () => tiles.close());
+
+  app.get('/api/data/kfb/:id/dicom', {
+    config: { access: { permission: 'slide_download' } },
+    schema: { tags: ['resource:slides'], params: Id, summary: 'The slide as a DICOM WSI series (Supplement 145, TILED_FULL, JPEG baseline), one instance per level, in a zip' },
+  }, async (request, reply) => {
+    const { id } = request.params;
+    const slide = await slideIn(db, id, hospitalScope(def, request) ?? []);
+    const row = slide ? await slideFile(db, id) : undefined;
+    if (!slide || !row) throw new AppError(404, 'slide.not_found');
+    const handle = await tiles.open(fromStored(dataDir, row.file_path));
+    await logSlides(db, 'export_dicom', [slide], request.auth!);
+    const name = `${row.name}.dicom.zip`;
+    return reply.type('application/zip')
+      .header('content-disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header('cache-control', 'private, no-store')
+      .send(exportDicomSeries(tiles, handle, { name: row.name }));
+  });
+}
