@@ -12,12 +12,12 @@ const IMPLEMENTATION_NAME = 'DSMS_WSI_EXPORT';
  * A Part 10 file's header: preamble, file meta and the data set, everything before Pixel Data, written by dcmjs.
  * Pixel Data goes last in the data set (its tag is the highest we write), so the frames can follow as a stream.
  */
-export function instanceHeader(dataset: Record<string, unknown>): Buffer {
+export function instanceHeader(dataset: Record<string, unknown>, transferSyntaxUid = JPEG_BASELINE): Buffer {
   const meta = {
     FileMetaInformationVersion: new Uint8Array([0, 1]).buffer,
     MediaStorageSOPClassUID: WSI_SOP_CLASS,
     MediaStorageSOPInstanceUID: dataset.SOPInstanceUID,
-    TransferSyntaxUID: JPEG_BASELINE,
+    TransferSyntaxUID: transferSyntaxUid,
     ImplementationClassUID: IMPLEMENTATION_UID,
     ImplementationVersionName: IMPLEMENTATION_NAME,
   };
