@@ -6,6 +6,7 @@ import dicomParser from 'dicom-parser';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { messages } from '../../server/i18n/messages.js';
@@ -42,12 +43,15 @@ const instances = () => fs.readdirSync(SERIES).filter((n) => n.endsWith('.dcm'))
 const levelFile = (n: number) => instances().find((f) => f.startsWith(`level-${n}-`))!;
 const read = (name: string) => fs.readFileSync(path.join(SERIES, name));
 
-/** Frame `i` of an instance, found by dicom-parser reading the whole file: independent of the server's reader. */
-function frameOf(bytes: Buffer, i: number): Buffer {
-  const ds = dicomParser.parseDicom(new Uint8Array(bytes));
+/** Frame `i` of an instance as a JPEG, found by dicom-parser reading the whole file: independent of the server's reader. */
+function frameOf(file: Buffer, i: number): Buffer {
+  const ds = dicomParser.parseDicom(new Uint8Array(file));
   const pixel = ds.elements.x7fe00010;
   const frame = dicomParser.readEncapsulatedImageFrame(ds, pixel, i, dicomParser.createJPEGBasicOffsetTable(ds, pixel));
-  return Buffer.from(frame.buffer, frame.byteOffset, frame.length);
+  const bytes = Buffer.from(frame.buffer, frame.byteOffset, frame.length);
+  // Fragments are even-length: an odd JPEG carries one zero byte after its EOI, which is not part of the image.
+  const n = bytes.length;
+  return n > 3 && bytes[n - 1] === 0 && bytes[n - 2] === 0xd9 && bytes[n - 3] === 0xff ? bytes.subarray(0, n - 1) : bytes;
 }
 
 async function meanAbsDiff(a: Buffer, b: Buffer): Promise<number> {
@@ -182,6 +186,37 @@ describe.each(databases)('DICOM WSI import [%s]', (kind) => {
       expect(info.statusCode).toBe(200);
       expect(info.json()).toMatchObject({ width: 2220, height: 2967 });
       expect((await get(`/api/tiles/${row.id}/associated/label`)).statusCode).toBe(404);
+    });
+
+    it('downloads give back the zip that was uploaded', async () => {
+      const link = await call(app, 'POST', `/api/data/kfb/download/${row.id}`, { token: admin });
+      expect(link.statusCode, link.body).toBe(200);
+      const res = await app.inject({ method: 'GET', url: link.json().data.url });
+      expect(res.statusCode).toBe(200);
+      expect(md5(res.rawPayload)).toBe(md5(fs.readFileSync(file('series.zip'))));
+    });
+
+    it('binds a series folder an operator put under slides/, and downloads it zipped', async () => {
+      const folder = path.join(dataDir, 'slides', 'pacs', 'cmu-1');
+      fs.mkdirSync(folder, { recursive: true });
+      for (const n of instances()) fs.copyFileSync(path.join(SERIES, n), path.join(folder, n));
+      const res = await bind('slides/pacs/cmu-1');
+      expect(res.statusCode, res.body).toBe(200);
+      const placed = res.json().data;
+      expect(placed).toMatchObject({ vendor: 'dicom', width: 2220, height: 2967, levels: 12, file_path: 'slides/pacs/cmu-1' });
+      const tile = await get(`/api/tiles/${placed.id}_files/12/0_0.jpeg`);
+      expect(tile.rawPayload.equals(frameOf(read(levelFile(0)), 0))).toBe(true);
+      const link = await call(app, 'POST', `/api/data/kfb/download/${placed.id}`, { token: admin });
+      const zipped = await app.inject({ method: 'GET', url: link.json().data.url });
+      expect(zipped.statusCode).toBe(200);
+      expect(zipped.headers['content-type']).toBe('application/zip');
+      const out = file(`download-${kind}.zip`);
+      fs.writeFileSync(out, zipped.rawPayload);
+      const zip = await yauzl.openPromise(out, { lazyEntries: true, autoClose: false });
+      const names: string[] = [];
+      for await (const entry of zip.eachEntry()) names.push(entry.fileName);
+      zip.close();
+      expect(names).toEqual(instances());
     });
 
     it('refuses to bind the zip again (its folder is served)', async () => {

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import send from '@fastify/send';
+import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
@@ -8,6 +10,7 @@ import type { TypedApp } from '../../http/types.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
 import { SigningKeys } from '../../http/signing-keys.js';
+import { seriesDownload } from './dicom/download-series.js';
 import { mayDownload } from './download-access.js';
 import { DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS, signDownload, verifyDownload } from './download-signing.js';
 import { fromStored } from './paths.js';
@@ -61,15 +64,26 @@ export function downloadRoutes(app: TypedApp, db: Db, dataDir: string, def: Reso
     const slide = await slideFile(db, id);
     if (!slide) throw new AppError(404, 'slide.not_found');
     if (!(await mayDownload(db, link.user, slide.hospital_id))) throw new AppError(403, 'slide.download_link_invalid');
-    const file = fromStored(dataDir, slide.file_path);
+    let file = fromStored(dataDir, slide.file_path);
+    const series = await seriesDownload(file);
+    if (series && 'zip' in series) return sendZipped(reply, `${slide.name}.zip`, series.zip);
+    if (series) file = series.file;
     // Ranges let a browser or download manager resume a multi-gigabyte slide.
     const result = await send(request.raw, encodeURIComponent(path.basename(file)), { root: path.dirname(file), dotfiles: 'allow', acceptRanges: true, cacheControl: false });
     if (result.type === 'error') throw new AppError((result.metadata.error as { status?: number }).status === 404 ? 404 : 500, 'slide.file_missing', { path: slide.file_path });
-    const name = `${slide.name}${path.extname(file)}`;
-    reply.code(result.statusCode).headers(result.headers)
-      .header('content-disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`)
-      .header('cache-control', 'private, no-store');
+    reply.code(result.statusCode).headers(result.headers);
+    attachment(reply, `${slide.name}${path.extname(file)}`);
     if (result.type === 'directory') throw new AppError(404, 'slide.file_missing', { path: slide.file_path });
     return reply.type(result.statusCode === 206 || result.statusCode === 200 ? 'application/octet-stream' : 'text/plain').send(result.stream);
   });
+}
+
+function attachment(reply: FastifyReply, name: string): FastifyReply {
+  return reply.header('content-disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+    .header('cache-control', 'private, no-store');
+}
+
+/** A series folder without its uploaded zip, zipped as it is sent (no ranges: the zip is made on the fly). */
+function sendZipped(reply: FastifyReply, name: string, zip: Readable) {
+  return attachment(reply, name).type('application/zip').send(zip);
 }
