@@ -29,7 +29,8 @@ export async function registerSlide(db: Db, dataDir: string, file: string, owner
     // Another row already serves this path (two binds of one file in place): the file is that row's, leave it.
     const taken = await db.selectFrom('slides').select('id').where('file_path', '=', file_path).executeTakeFirst().catch(() => undefined);
     if (taken) throw new AppError(409, 'slide.already_bound');
-    if (served !== file) await fs.rm(served, { force: true });
+    // What ingest made beside the file (a converted TIFF, or the folder a DICOM zip was unpacked to) goes with the row.
+    if (served !== file) await fs.rm(served, { force: true, recursive: true });
     throw err;
   });
   try {

@@ -74,8 +74,8 @@ async function* levelInstance(service: TileService, handle: SlideHandle, i: numb
     Rows: level.tileHeight, Columns: level.tileWidth, NumberOfFrames: frames,
     TotalPixelMatrixColumns: level.width, TotalPixelMatrixRows: level.height,
     ...(index.mppX && index.mppY ? {
-      ImagedVolumeWidth: (index.width * index.mppX) / 1000, ImagedVolumeHeight: (index.height * index.mppY) / 1000, ImagedVolumeDepth: 0,
-      SharedFunctionalGroupsSequence: [{ PixelMeasuresSequence: [{ PixelSpacing: [(index.mppY * scaleY) / 1000, (index.mppX * scaleX) / 1000], SliceThickness: 0 }] }],
+      ImagedVolumeWidth: ds((index.width * index.mppX) / 1000), ImagedVolumeHeight: ds((index.height * index.mppY) / 1000), ImagedVolumeDepth: 0,
+      SharedFunctionalGroupsSequence: [{ PixelMeasuresSequence: [{ PixelSpacing: [ds((index.mppY * scaleY) / 1000), ds((index.mppX * scaleX) / 1000)], SliceThickness: 0 }] }],
     } : {}),
     BurnedInAnnotation: 'NO', SpecimenLabelInImage: 'NO',
   });
@@ -128,6 +128,9 @@ function photometric(jpeg: Buffer): string {
   const head = jpeg.subarray(0, 256);
   return hasColourMarker(head) && !head.includes('JFIF', 0, 'latin1') ? 'RGB' : 'YBR_FULL_422';
 }
+
+/** A decimal string (DS) holds 16 characters: 12 significant digits fit with sign, point and exponent. */
+const ds = (v: number) => Number(v.toPrecision(12));
 
 /** A folder name for the zip: the slide's name without separators or control characters (which unzippers mishandle). */
 const safeName = (name: string) => [...name].map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? '_' : c)).join('').replace(/^\.+/, '_').slice(0, 100) || 'slide';
