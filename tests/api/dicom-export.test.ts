@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import dicomParser from 'dicom-parser';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
+import { writeKfbSlide } from '../../server/modules/slides/demo-slide/kfb-writer.js';
 import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, multipart } from './upload-helpers.js';
 
@@ -24,6 +25,7 @@ async function pixels(jpeg: Buffer) {
 beforeAll(async () => {
   tpl = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-dicom-export-tpl-'));
   await generateDemoSlide({ out: path.join(tpl, 'demo.tiff'), width: W, height: H, tileSize: T, mpp: 0.25, seed: 14, slideId: 'DCM-14', label: true });
+  await writeKfbSlide({ out: path.join(tpl, 'scan.kfb'), width: 1200, height: 900, tileSize: T, mpp: 0.2431, scanScale: 40, seed: 8, slideId: 'KFB-8', scanTime: new Date('2024-10-11T12:13:14Z') });
 }, 60_000);
 afterAll(() => fs.rmSync(tpl, { recursive: true, force: true }));
 
@@ -133,6 +135,34 @@ describe.each(databases)('DICOM WSI export [%s]', (kind) => {
     expect(res.statusCode).toBe(404);
     const logs = await h.db.selectFrom('section_logs').select(['slide_id', 'action']).where('action', '=', 'export_dicom').execute();
     expect(logs).toEqual([{ slide_id: original.id, action: 'export_dicom' }]);
+  });
+
+  it('re-encodes only what is not a whole stored frame (a KFB: edge tiles are stored cropped)', async () => {
+    const kfb = await bind(await upload('scan.kfb', fs.readFileSync(path.join(tpl, 'scan.kfb'))));
+    const res = await get(`/api/data/kfb/${kfb.id}/dicom`);
+    expect(res.statusCode).toBe(200);
+    const back = await bind(await upload('scan-dicom.zip', res.rawPayload));
+    expect(back).toMatchObject({ vendor: 'dicom', width: 1200, height: 900 });
+    // The KFB stores two 1-pixel-high levels of one size; instances of one size are one level when read back.
+    expect(back.levels).toBe(kfb.levels - 1);
+    const top = Math.ceil(Math.log2(1200));
+    for (let row = 0; row < Math.ceil(900 / T); row++) {
+      for (let col = 0; col < Math.ceil(1200 / T); col++) {
+        const url = (id: number) => `/api/tiles/${id}_files/${top}/${col}_${row}.jpeg`;
+        const [a, b] = await Promise.all([get(url(kfb.id)), get(url(back.id))]);
+        const interior = (col + 1) * T <= 1200 && (row + 1) * T <= 900;
+        if (interior) {
+          expect(b.rawPayload.equals(a.rawPayload), `interior tile ${col}_${row}`).toBe(true);
+        } else {
+          // Padded and re-encoded once (quality 90), then cropped and encoded again by the tile server.
+          const [x, y] = await Promise.all([pixels(a.rawPayload), pixels(b.rawPayload)]);
+          expect([y.info.width, y.info.height]).toEqual([x.info.width, x.info.height]);
+          let sum = 0;
+          for (let i = 0; i < x.data.length; i++) sum += Math.abs(x.data[i] - y.data[i]);
+          expect(sum / x.data.length, `edge tile ${col}_${row}`).toBeLessThan(3);
+        }
+      }
+    }
   });
 
   it('refuses an unknown slide and a caller without a session', async () => {

@@ -102,7 +102,8 @@ async function frameJpeg(service: TileService, { slide }: SlideHandle, i: number
     const input = width === tile.width && height === tile.height
       ? tile.data
       : await sharp(tile.data, { raw: { width: tile.width, height: tile.height, channels: 3 } }).extract({ left: 0, top: 0, width, height }).raw().toBuffer();
-    canvas = sharp(await canvas.composite([{ input, raw: { width, height, channels: 3 }, left: 0, top: 0 }]).raw().toBuffer(), { raw: { width: tw, height: th, channels: 3 } });
+    // Compositing adds an alpha channel: drop it so the raw buffer is the 3-channel tile it is read back as.
+    canvas = sharp(await canvas.composite([{ input, raw: { width, height, channels: 3 }, left: 0, top: 0 }]).removeAlpha().raw().toBuffer(), { raw: { width: tw, height: th, channels: 3 } });
   }
   if (level.samplesPerPixel === 1) canvas = canvas.grayscale();
   return canvas.jpeg({ quality: QUALITY, chromaSubsampling: '4:2:0' }).toBuffer();
