@@ -23,7 +23,7 @@ import { tileRoutes } from './modules/tiles/routes.js';
 import { cachedSessionResolver } from './modules/tiles/session-cache.js';
 import { loadBasePages, loadEnums, loadRuleSets, SCHEMAS_DIR } from './modules/schemas/repository.js';
 import { ruleRoutes, schemaRoutes } from './modules/schemas/routes.js';
-import { RuleStore, SchemaStore } from './modules/schemas/store.js';
+import { ContractStore, RuleStore, SchemaStore } from './modules/schemas/store.js';
 import { warnOnce } from '../src/core/rules.js';
 import { loadResources } from './resources/definition.js';
 import { resourceRoutes } from './resources/routes.js';
@@ -107,17 +107,19 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
   // A broken rule file stops the start here, naming the file (loadRuleSets); a rule failing later is a warning.
   const rules = new RuleStore(db, loadRuleSets(), warnOnce((m) => app.log.warn({ rules: true }, m)));
-  const schemas = new SchemaStore(db, loadBasePages(), rules);
-  settingRoutes(app, db, (key, hospitalId) => schemas.formForSetting(key, hospitalId), (hospitalId) => schemas.rulesFor(hospitalId));
+  const enums = loadEnums();
+  const schemas = new SchemaStore(db, loadBasePages(), rules, enums);
+  const contracts = new ContractStore(db, resources, rules, enums);
+  settingRoutes(app, db, (key) => schemas.formForSetting(key), (hospitalId) => schemas.rulesFor(hospitalId));
   // A new password ends the user's other sessions; their cached tile sessions go with them in this process.
   accountRoutes(app, db, schemas, (userId) => sessions.forgetUser(userId));
-  schemaRoutes(app, db, schemas, resources, loadEnums());
+  schemaRoutes(app, db, schemas, contracts, resources, enums);
   ruleRoutes(app, rules);
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir ?? path.resolve('data');
   // A change to a user or role drops the cached tile sessions it affects in this process at once.
   const hooks = resourceHooks({ dataDir, onUserChanged: (id) => sessions.forgetUser(id), onRoleChanged: () => sessions.forgetAll() });
-  resourceRoutes(app, db, resources, { pages: schemas, hooks, openSealed: (page, body) => openSealedFields(db, page, body) });
+  resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);

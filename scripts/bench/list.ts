@@ -20,7 +20,7 @@ import { connect, isPostgres, type Db } from '../../server/db/connect.js';
 import { ensureResourceIndexes } from '../../server/db/indexes.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { seed } from '../../server/db/seed/index.js';
-import { checkResource, type ResourceDef } from '../../server/resources/definition.js';
+import { checkResource, contractOf, type ResourceDef } from '../../server/resources/definition.js';
 import { resourceRoutes } from '../../server/resources/routes.js';
 import { tokenFor } from '../../tests/api/harness.js';
 
@@ -152,8 +152,8 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
   await seedRows(db);
 
   const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn' }, logger: false });
-  // The bench resource names no page and no hooks.
-  resourceRoutes(app, db, [bench], { pages: { layered: () => Promise.reject(new Error('no pages')) }, hooks: {}, openSealed: async (_page, body) => body });
+  // The bench resource has no hospital extension and no hooks.
+  resourceRoutes(app, db, [bench], { contracts: { contractFor: async (def) => contractOf(def), rulesFor: async () => () => undefined }, hooks: {}, openSealed: async (_fields, body) => body });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const token = await tokenFor(app, 'admin');

@@ -24,7 +24,7 @@ export default function FormPage({ page, recordId }: RendererProps) {
   const { label } = useLabel();
   const location = useLocation();
   const formId = useId('page-form');
-  const form = page.schema.form as FormSchema;
+  const form = page.schema.form!;
   const id = recordId ?? new URLSearchParams(location.search).get('id') ?? undefined;
   const [generation, setGeneration] = useState(0);
   // After saving, the form starts again: empty after creating, with the saved values after editing.
