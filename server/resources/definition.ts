@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Contract, FieldDef } from '../../src/core/contract.js';
+import { resourceContract, type Contract, type FieldDef } from '../../src/core/contract.js';
 
 export type ColumnType = 'integer' | 'number' | 'string' | 'date' | 'datetime' | 'boolean' | 'json';
 
@@ -113,11 +113,7 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
 }
 
 /** The resource's write contract (base, as the repository ships it): writable columns and inputs, and the write rules. */
-export function contractOf(def: ResourceDef): Contract {
-  const columns = Object.entries(def.columns).filter(([n, c]) => c.writable !== false && c.readable !== false && n !== 'id')
-    .map(([n, { filter: _f, sort: _s, search: _q, unique: _u, readable: _r, writable: _w, ...field }]) => [n, field] as const);
-  return { fields: Object.fromEntries([...columns, ...Object.entries(def.inputs ?? {})]), ...def.write };
-}
+export const contractOf = (def: ResourceDef): Contract => resourceContract(def);
 
 export function loadResources(dir: string): ResourceDef[] {
   return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()

@@ -52,7 +52,23 @@ export interface Contract {
 export interface ContractExtension {
   fields?: Record<string, FieldDef>;
   required?: string[];
+  /** Of the extension's own fields only. */
+  createOnly?: string[];
   rules?: FormRules;
+}
+
+/** What a resource file (schemas/resources) says about writes, as far as the contract reads it. */
+export interface ResourceWrites {
+  columns: Record<string, Omit<FieldDef, 'type'> & { type: string; readable?: boolean; writable?: boolean; filter?: boolean; sort?: boolean; search?: boolean; unique?: boolean }>;
+  inputs?: Record<string, FieldDef>;
+  write?: Pick<Contract, 'required' | 'createOnly' | 'rules'>;
+}
+
+/** A resource's base contract: its writable columns and its inputs, with its write rules. */
+export function resourceContract(def: ResourceWrites): Contract {
+  const columns = Object.entries(def.columns).filter(([n, c]) => c.writable !== false && c.readable !== false && n !== 'id')
+    .map(([n, { filter: _f, sort: _s, search: _q, unique: _u, readable: _r, writable: _w, ...field }]) => [n, field as FieldDef] as const);
+  return { fields: Object.fromEntries([...columns, ...Object.entries(def.inputs ?? {})]), ...def.write };
 }
 
 type Json = Record<string, unknown>;
@@ -112,6 +128,7 @@ export function layerContract(base: Contract, ext: ContractExtension | undefined
     ...base,
     fields: { ...base.fields, ...Object.fromEntries(added) },
     required: [...new Set([...(base.required ?? []), ...(ext.required ?? [])])],
+    createOnly: [...new Set([...(base.createOnly ?? []), ...(ext.createOnly ?? []).filter((f) => added.some(([name]) => name === f))])],
     rules: {
       visibleIf: joinRules(base.rules?.visibleIf, ext.rules?.visibleIf, and),
       requiredIf: joinRules(base.rules?.requiredIf, ext.rules?.requiredIf, or),
@@ -136,6 +153,7 @@ export function checkExtension(base: Contract, ext: ContractExtension): Contract
   }
   const known = (f: string) => Object.hasOwn(base.fields, f) || Object.hasOwn(own, f);
   for (const f of ext.required ?? []) if (!known(f)) problems.push({ path: '/required', message: `names an unknown field "${f}"` });
+  for (const f of ext.createOnly ?? []) if (!Object.hasOwn(own, f)) problems.push({ path: '/createOnly', message: `"${f}" is not a field of the extension; only its own fields can be createOnly` });
   for (const kind of ['requiredIf', 'visibleIf'] as const) {
     for (const f of Object.keys(ext.rules?.[kind] ?? {})) if (!known(f)) problems.push({ path: `/rules/${kind}/${f}`, message: 'names an unknown field' });
   }

@@ -45,6 +45,6 @@ describe('filter payload (spec §5, §7)', () => {
     const req = buildCountRequest(defaultListParams({ tab: 'enabled', params: { status: 0 } }), items, tabs);
     expect(req.params).toBe('{"status":0}');
     expect(req.filter).toBeUndefined();
-    expect(JSON.parse(req.tabs!)).toEqual([{ key: 'all', filter: [] }, { key: 'enabled', filter: tabs[1].filter }]);
+    expect(JSON.parse(req.tabs!)).toEqual([{ key: 'all', filter: [] }, { key: 'enabled', filter: [{ column: 'status', operator: '=', value: 1 }] }]);
   });
 });
