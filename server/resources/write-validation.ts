@@ -10,7 +10,9 @@ import { AppError } from '../http/errors.js';
 type FieldErrors = Record<string, { key: MessageKey; params?: Params }[]>;
 
 // useDefaults fills what the form would have filled (rjsf applies the same defaults in the browser).
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
+// coerceTypes: a select sends ids as text and an emptied one '' (null where the field takes null); the
+// contract checks every field a write carries, so values are brought to its types before they are stored.
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: true });
 addFormats.default(ajv);
 // Keyed by the content of the schema the rules left, so a hospital's edited form takes effect at once;
 // bounded, since each combination of hidden fields is a schema of its own.
