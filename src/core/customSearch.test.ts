@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { completeConditions, customToFilter, defaultOperator, filterToCustom, newCondition, operatorsFor, removeCondition, valueForOperator, type CustomCondition } from './customSearch.js';
-import type { SearchField } from './pageSchema.js';
 import { ruleResolver, type RuleSet } from './rules.js';
 import operatorRules from '../../schemas/rules/search-operators.json';
 
 const resolve = ruleResolver([operatorRules as RuleSet]);
 
-const items: SearchField[] = [
-  { field: 'name', key: 'name', label: 'x', widget: 'input', operator: 'like', customSearch: true },
-  { field: 'role_id', key: 'role_id', label: 'x', widget: 'select', customSearch: true },
-  { field: 'created_at', key: 'created_at', label: 'x', widget: 'datetimerange', customSearch: true },
-];
 
 describe('custom search (spec §5)', () => {
   it('"Removing the last extra condition resets the first combinator to and"', () => {

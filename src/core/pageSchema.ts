@@ -161,7 +161,7 @@ export type FormSource =
   | { setting: string }
   | { load: string; save: { method: 'POST' | 'PATCH' | 'PUT'; url: string } };
 
-export type FormWidget = 'text' | 'textarea' | 'password' | 'select' | 'multiselect' | 'date' | 'datetime' | 'number' | 'checkbox' | 'color';
+export type FormWidget = 'text' | 'textarea' | 'password' | 'select' | 'multiselect' | 'date' | 'datetime' | 'number' | 'checkbox' | 'switch';
 
 /** One field of a form's layout: how it is shown; what it accepts is the resource's (or the form's own contract). */
 export interface FormFieldLayout {

@@ -3,7 +3,6 @@ import { Suspense, useState } from 'react';
 import { lazyChunk } from '../../shell/lazyChunk';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
-import type { FormSchema } from '../../core/pageSchema';
 import { useLabel } from '../../widgets/useLabel';
 import { ErrorPanel } from '../ErrorPanel';
 import type { RendererProps } from '../registry';

@@ -31,7 +31,7 @@ import { ColumnSettings } from './ColumnSettings';
 import { DataTable } from './DataTable';
 import { ListTabs } from './ListTabs';
 import { RowActions } from './RowActions';
-import { useActionRunner } from './useActionRunner';
+import { useActionRunner } from '../actions/useActionRunner';
 import { useColumnPrefs } from './useColumnPrefs';
 import { useListLayout } from './useListLayout';
 import { useListParams } from './useListParams';
