@@ -13,7 +13,7 @@ import { openFolderSource, openZipSource } from './deep-zoom/sources.js';
  */
 export const convertedName = (file: string) => `${file}.tiff`;
 
-const CONVERTED = /\.(jpe?g|png|tiff?|btf|zip|dzi)\.tiff$/i;
+const CONVERTED = /\.(jpe?g|png|tiff?|btf|zip|dzi|ndpi|mrxs|scn|bif|vms|vmu|svslide|svs)\.tiff$/i;
 
 /** The original a converted TIFF was made from (`photo.png.tiff` → `photo.png`), or null. */
 export const convertedFrom = (file: string) => (CONVERTED.test(file) ? file.slice(0, -'.tiff'.length) : null);
