@@ -4,12 +4,23 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /**
+ * The environment for Debian's vips commands. sharp's bundled libvips sets VIPSHOME to its own build prefix
+ * when it loads (in this process's environment, so children inherit it); Debian's vips would then look for
+ * its loadable modules there and miss OpenSlide, silently reading an SVS as a plain TIFF.
+ */
+export function vipsEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.VIPSHOME;
+  return env;
+}
+
+/**
  * Debian's libvips command line, built with OpenSlide and OpenJPEG (sharp's bundled libvips is not). Optional:
  * without it the app runs and the slides that need it say what to install (format_note `vips_missing`).
  */
 let available: Promise<boolean> | undefined;
 export function vipsAvailable(): Promise<boolean> {
-  available ??= run('vips', ['--version'], { timeout: 10_000 }).then(() => true, () => false);
+  available ??= run('vips', ['--version'], { timeout: 10_000, env: vipsEnv() }).then(() => true, () => false);
   return available;
 }
 
@@ -28,7 +39,7 @@ export interface VipsRun {
  */
 export function runVips(args: string[], { signal, onProgress }: VipsRun = {}): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('nice', ['-n', '19', 'vips', ...args, '--vips-progress'], { stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
+    const child = spawn('nice', ['-n', '19', 'vips', ...args, '--vips-progress'], { stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL', env: vipsEnv() });
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => {
       const all = [...text.matchAll(/(\d+)% complete/g)];
@@ -42,7 +53,7 @@ export function runVips(args: string[], { signal, onProgress }: VipsRun = {}): P
 
 /** One OpenSlide property of a slide (`openslide.objective-power`), or null when the slide does not say. */
 export async function openslideProperty(file: string, name: string): Promise<string | null> {
-  const { stdout } = await run('vipsheader', ['-f', name, file], { timeout: 60_000 }).catch(() => ({ stdout: '' }));
+  const { stdout } = await run('vipsheader', ['-f', name, file], { timeout: 60_000, env: vipsEnv() }).catch(() => ({ stdout: '' }));
   const value = stdout.trim();
   return value === '' ? null : value;
 }
