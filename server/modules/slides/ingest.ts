@@ -11,7 +11,7 @@ import { parseImageDescription } from '../tiles/tiff/description.js';
 import type { ReadAt } from '../tiles/tiff/ifd-parser.js';
 import { NotAPyramidError, readSlideIndex } from '../tiles/tiff/levels.js';
 import { Compression } from '../tiles/tiff/tags.js';
-import { convertDeepZoom, convertedFrom, convertWithLibvips } from './convert.js';
+import { checkDeepZoom, convertedFrom, convertWithLibvips } from './convert.js';
 import { DeepZoomError } from './deep-zoom/descriptor.js';
 import { OPENSLIDE_EXTENSIONS } from './conversion/openslide-convert.js';
 
@@ -110,10 +110,11 @@ function kfbThumb(index: SlideIndex): ThumbSource | null {
   return single ? { jpeg: { offset: single.tileOffsets[0], length: single.tileByteCounts[0] } } : null;
 }
 
+/** Checked here (a refusal answers the bind 422), converted by a background job (conversion/convert-job.ts). */
 async function ingestDeepZoom(file: string, base: Base): Promise<SlideFacts> {
   try {
-    const facts = await ingestFile(await convertDeepZoom(file));
-    return { ...facts, vendor: 'deepzoom' };
+    await checkDeepZoom(file);
+    return unread(base, 'deepzoom', 'converting');
   } catch (err) {
     if (!(err instanceof DeepZoomError)) throw err;
     const vendor = path.extname(file).toLowerCase() === '.dzi' ? 'deepzoom' : 'zip';

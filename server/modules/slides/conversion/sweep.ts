@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import type { Db } from '../../../db/connect.js';
 import { convertedFrom } from '../convert.js';
 import { fromStored } from '../paths.js';
+import { DEEP_ZOOM_EXTENSIONS } from './convert-job.js';
 import { OPENSLIDE_EXTENSIONS } from './openslide-convert.js';
 import { convertedSlides, enqueueConversion, markConverting, slidesWaitingForVips } from './queries.js';
 import { vipsAvailable } from './vips-cli.js';
@@ -22,7 +23,8 @@ export async function queueMissingConversions(db: Db, dataDir: string): Promise<
   for (const slide of await convertedSlides(db)) {
     const served = fromStored(dataDir, slide.file_path);
     const original = convertedFrom(served);
-    if (!original || !OPENSLIDE_EXTENSIONS.has(original.slice(original.lastIndexOf('.')).toLowerCase())) continue;
+    const ext = original?.slice(original.lastIndexOf('.')).toLowerCase() ?? '';
+    if (!original || !(OPENSLIDE_EXTENSIONS.has(ext) || DEEP_ZOOM_EXTENSIONS.has(ext))) continue;
     if (await fs.stat(served).catch(() => null)) continue;
     if (!(await fs.stat(original).catch(() => null))) continue;
     await enqueueConversion(db, slide.id, slide.hospital_id);
