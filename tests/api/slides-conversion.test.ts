@@ -46,6 +46,7 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
   let work: string;
   let runner: JobRunner;
   let technician: string;
+  let admin: string;
 
   beforeAll(async () => {
     h = await startApp(kind);
@@ -54,6 +55,7 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
     app = await testApp(h.db, { dataDir });
     await app.ready();
     technician = await tokenFor(app, 'technician');
+    admin = await tokenFor(app, 'admin');
     runner = startJobRunner(h.db, { types: jobTypesFor({ dataDir, jobLeaseMs: 30_000 }), log: { info() {}, warn() {}, error() {} }, pollMs: 100 });
   });
   afterAll(async () => {
@@ -125,6 +127,13 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
       // The original is kept beside its pyramid, byte for byte what was uploaded.
       const original = path.join(dataDir, current.file_path.replace(/\.tiff$/, ''));
       expect(md5(fs.readFileSync(original))).toBe(md5(fs.readFileSync(path.join(REAL_DIR, name))));
+      // A download gives back what was uploaded, under the original's extension.
+      const link = await call(app, 'POST', `/api/data/kfb/download/${row.id}`, { token: admin });
+      expect(link.statusCode, link.body).toBe(200);
+      const download = await app.inject({ method: 'GET', url: link.json().data.url });
+      expect(download.statusCode).toBe(200);
+      expect(download.headers['content-disposition']).toContain(path.extname(name));
+      expect(md5(download.rawPayload)).toBe(md5(fs.readFileSync(path.join(REAL_DIR, name))));
       // No partial file is left behind.
       expect(fs.readdirSync(path.dirname(original)).filter((f) => f.endsWith('.partial'))).toEqual([]);
     }
