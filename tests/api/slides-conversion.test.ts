@@ -8,7 +8,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../src/core/constants.js';
 import { jobTypesFor } from '../../server/modules/jobs/registry.js';
-import { vipsEnv } from '../../server/modules/slides/conversion/vips-cli.js';
+import { recheckVips, vipsEnv } from '../../server/modules/slides/conversion/vips-cli.js';
+import { queueMissingConversions } from '../../server/modules/slides/conversion/sweep.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, sendChunk, type TestFile } from './upload-helpers.js';
@@ -178,3 +179,88 @@ function meanDiff(a: Buffer, aw: number, b: Buffer, bw: number, w: number, h: nu
   }
   return sum / (w * h * 3);
 }
+
+describe.runIf(present).each(databases)('without libvips on PATH [%s]', (kind) => {
+  let h: Harness;
+  let app: FastifyInstance;
+  let dataDir: string;
+  let technician: string;
+  const PATH = process.env.PATH;
+
+  beforeAll(async () => {
+    h = await startApp(kind);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-novips-'));
+    app = await testApp(h.db, { dataDir });
+    await app.ready();
+    technician = await tokenFor(app, 'technician');
+  });
+  afterAll(async () => {
+    process.env.PATH = PATH;
+    recheckVips();
+    await app?.close();
+    await h?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('says in both languages what to install, and converts once libvips is there', async () => {
+    const name = files.find((f) => f.endsWith('.ndpi'))!;
+    const id = 'unovips';
+    fs.mkdirSync(path.join(dataDir, 'uploads', 'complete', id), { recursive: true });
+    fs.copyFileSync(path.join(REAL_DIR, name), path.join(dataDir, 'uploads', 'complete', id, 'scan.ndpi'));
+    const bound = await call(app, 'POST', '/api/data/kfb/bind', { token: technician, payload: { path: `uploads/complete/${id}/scan.ndpi` } });
+    expect(bound.statusCode, bound.body).toBe(200);
+    const slideId = bound.json().data.id;
+
+    const types = jobTypesFor({ dataDir, jobLeaseMs: 30_000 });
+    const quiet = { info() {}, warn() {}, error() {} };
+    process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-empty-path-'));
+    recheckVips();
+    let runner = startJobRunner(h.db, { types, log: quiet, pollMs: 50 });
+    const jobOf = async (lang: string) => (await call(app, 'GET', `/api/jobs/slide/${slideId}`, { token: technician, lang })).json().data;
+    try {
+      const end = Date.now() + 30_000;
+      while ((await jobOf('en-US')).status !== 'failed') {
+        if (Date.now() > end) throw new Error('the job did not fail');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await runner.stop();
+      process.env.PATH = PATH;
+      recheckVips();
+    }
+    const row = (await call(app, 'GET', `/api/data/kfb/item/${slideId}`, { token: technician })).json().data;
+    expect(row).toMatchObject({ status: 'needs_conversion', format_note: 'vips_missing' });
+    expect((await jobOf('en-US')).error_text).toContain('install libvips-tools');
+    expect((await jobOf('zh-CN')).error_text).toContain('请安装 libvips-tools');
+
+    // Installed since: the start-up sweep queues the slide again and it converts.
+    expect(await queueMissingConversions(h.db, dataDir)).toBe(1);
+    runner = startJobRunner(h.db, { types, log: quiet, pollMs: 50 });
+    try {
+      const end = Date.now() + 120_000;
+      while ((await jobOf('en-US')).status !== 'done') {
+        if (Date.now() > end) throw new Error('the conversion did not finish');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await runner.stop();
+    }
+    const ready = (await call(app, 'GET', `/api/data/kfb/item/${slideId}`, { token: technician })).json().data;
+    expect(ready).toMatchObject({ status: 'ready', format_note: 'converted_ndpi' });
+
+    // The pyramid is a derived file: gone, the sweep makes it again from the original.
+    fs.rmSync(path.join(dataDir, ready.file_path));
+    expect(await queueMissingConversions(h.db, dataDir)).toBe(1);
+    runner = startJobRunner(h.db, { types, log: quiet, pollMs: 50 });
+    try {
+      const end = Date.now() + 120_000;
+      while (!fs.existsSync(path.join(dataDir, ready.file_path)) || (await jobOf('en-US')).status !== 'done') {
+        if (Date.now() > end) throw new Error('the pyramid was not rebuilt');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await runner.stop();
+    }
+    expect((await call(app, 'GET', `/api/data/kfb/item/${slideId}`, { token: technician })).json().data).toMatchObject({ status: 'ready', file_path: ready.file_path });
+  }, 300_000);
+});
