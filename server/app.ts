@@ -40,6 +40,7 @@ import { slideRoutes } from './modules/slides/routes.js';
 import { slidesDirResolver } from './modules/tiles/resolver.js';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
+import { jobRoutes } from './modules/jobs/routes.js';
 
 export interface AppOptions {
   db: Db;
@@ -134,6 +135,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   app.addHook('preClose', async () => tileLane.close());
   slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides);
   uploadRoutes(app, config, db);
+  jobRoutes(app, db);
 
   await registerStaticSite(app, config.distDir);
   return app;

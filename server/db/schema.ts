@@ -212,11 +212,13 @@ export interface SlideTable {
   objective_power: number | null;
   scan_at: string | null;
   tile_size: number | null;
-  status: 'ready' | 'needs_conversion' | 'error';
+  status: 'ready' | 'needs_conversion' | 'converting' | 'error';
   has_label: number;
   has_macro: number;
   /** Why the UI must qualify this slide (experimental reader, why it needs conversion); null when nothing. */
   format_note: string | null;
+  /** 0–100 while a background job (conversion) works on the slide; null otherwise. */
+  progress: number | null;
   uploaded_by: number | null;
   created_at: string;
   updated_at: string;
@@ -327,8 +329,34 @@ export interface Database {
   error_logs: ErrorLogTable;
   section_logs: SectionLogTable;
   slides: SlideTable;
+  jobs: JobTable;
   cases: CaseTable;
   collection_categories: CollectionCategoryTable;
   collections: CollectionTable;
   slide_sections: SlideSectionTable;
+}
+
+export interface JobTable {
+  id: Generated<number>;
+  type: string;
+  /** One live (queued or running) job per key, e.g. `slides.convert:42`. */
+  dedupe_key: string | null;
+  hospital_id: number | null;
+  slide_id: number | null;
+  /** JSON of what the job type needs. */
+  payload: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  progress: number;
+  /** A message key (server/i18n) describing the current step. */
+  message: string | null;
+  attempts: number;
+  max_attempts: number;
+  run_after: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  /** The last failure: a message key or the error text. */
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
 }

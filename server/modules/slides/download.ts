@@ -1,4 +1,6 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
+import { convertedFrom } from './convert.js';
 import send from '@fastify/send';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
@@ -61,7 +63,7 @@ export function downloadRoutes(app: TypedApp, db: Db, dataDir: string, def: Reso
     const slide = await slideFile(db, id);
     if (!slide) throw new AppError(404, 'slide.not_found');
     if (!(await mayDownload(db, link.user, slide.hospital_id))) throw new AppError(403, 'slide.download_link_invalid');
-    const file = fromStored(dataDir, slide.file_path);
+    const file = await downloadedFile(fromStored(dataDir, slide.file_path));
     // Ranges let a browser or download manager resume a multi-gigabyte slide.
     const result = await send(request.raw, encodeURIComponent(path.basename(file)), { root: path.dirname(file), dotfiles: 'allow', acceptRanges: true, cacheControl: false });
     if (result.type === 'error') throw new AppError((result.metadata.error as { status?: number }).status === 404 ? 404 : 500, 'slide.file_missing', { path: slide.file_path });
@@ -72,4 +74,15 @@ export function downloadRoutes(app: TypedApp, db: Db, dataDir: string, def: Reso
     if (result.type === 'directory') throw new AppError(404, 'slide.file_missing', { path: slide.file_path });
     return reply.type(result.statusCode === 206 || result.statusCode === 200 ? 'application/octet-stream' : 'text/plain').send(result.stream);
   });
+}
+
+/**
+ * What was uploaded: for a slide served from a TIFF converted from it, the original (kept beside it), so a
+ * download gives back the scanner's file. A Deep Zoom `.dzi` is a folder of tiles: its TIFF is the one file.
+ */
+async function downloadedFile(served: string): Promise<string> {
+  const original = convertedFrom(served);
+  if (!original || /\.dzi$/i.test(original)) return served;
+  const stat = await fs.stat(original).catch(() => null);
+  return stat?.isFile() ? original : served;
 }
