@@ -9,10 +9,10 @@ import { isPostgres } from '../connect.js';
  * `cases.version` is bumped by every transition: a transition checks the case it read and updates it only
  * when the version is still the one it read, so two users running the same step at once cannot both win.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type AnyDb = Kysely<any>;
 
-const CASE_COLUMNS: [string, string, ((c: any) => any)?][] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+const CASE_COLUMNS: [string, string, ((c: any) => any)?][] = [  
   ['status', 'varchar(32)'],
   ['library', 'varchar(32)'],
   ['apply_id', 'integer'],
@@ -45,10 +45,12 @@ const CASE_COLUMNS: [string, string, ((c: any) => any)?][] = [ // eslint-disable
   ['version', 'integer', (c) => c.notNull().defaultTo(0)],
 ];
 
-const id = (pg: boolean) => [(pg ? 'serial' : 'integer') as 'integer', (c: any) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement())] as const; // eslint-disable-line @typescript-eslint/no-explicit-any
+const id = (pg: boolean) => [(pg ? 'serial' : 'integer') as 'integer', (c: any) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement())] as const;  
 
 export async function up(db: AnyDb): Promise<void> {
   const pg = isPostgres(db);
+  // 'ex_paraffin_block' (spec §1) is longer than the 16 characters case_type had; SQLite does not enforce lengths.
+  if (pg) await db.schema.alterTable('cases').alterColumn('case_type', (c) => c.setDataType('varchar(32)')).execute();
   for (const [name, type, build] of CASE_COLUMNS) {
     await db.schema.alterTable('cases').addColumn(name, type as 'text', build ?? ((c) => c)).execute();
   }

@@ -1,0 +1,74 @@
+import { ok } from '../../http/envelope.js';
+import { AppError } from '../../http/errors.js';
+import { workingHospital } from '../../http/hospital-scope.js';
+import type { TypedApp } from '../../http/types.js';
+import { ruleProblems } from '../../../src/core/pathologyNumber.js';
+import {
+  ApplyBody, CaseId, DistributeBody, NumberBody, NumberingRuleBody, OrdersBody, ReasonBody, RegisterBody, RejectBody, SampleBody, SlideStepBody, SpecimenIdsBody,
+} from './lifecycle-bodies.js';
+import { blocksOf, caseInScope, ordersOf, sectionsOfBlocks, specimensOf, timelineOf } from './lifecycle-queries.js';
+import { rulesOf, saveRule } from './numbering.js';
+import { addOrders } from './orders.js';
+import { apply, changeNumber, register, rejectApplication } from './registration.js';
+import { distribute, makeSlides } from './slide-making.js';
+import { receive, reject, sample } from './specimens.js';
+import { withDisplay } from './status.js';
+import { scopeOf, type LabDeps } from './transition.js';
+import { primaryWorkload } from './workload.js';
+
+const tags = ['resource:cases'];
+const perm = (permission: string) => ({ access: { permission } });
+
+/**
+ * The case's life in the lab as commands (issue 10): each route checks its permission code (guard), the case's
+ * hospital, the actor's role (schemas/rules/case-transitions.json) and the case's state, and runs in one
+ * transaction with its timeline entry; the operation log records the request. Answers the case with its status.
+ */
+export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
+  const shown = async <T extends { hospital_id: number }>(row: T) => ok(withDisplay(row, await deps.rulesFor(row.hospital_id)));
+
+  app.post('/api/pathology/applications/apply', { config: perm('case_apply'), schema: { tags, body: ApplyBody } }, async (r) => ok(await apply(deps, r, r.body)));
+  app.post('/api/pathology/applications/:id/reject', { config: perm('case_register'), schema: { tags, params: CaseId, body: ReasonBody } },
+    async (r) => ok(await rejectApplication(deps, r, r.params.id, r.body.reason)));
+
+  app.post('/api/pathology/register', { config: perm('case_register'), schema: { tags, body: RegisterBody } }, async (r) => shown(await register(deps, r, r.body)));
+  app.post('/api/pathology/:id/receive', { config: perm('case_register'), schema: { tags, params: CaseId, body: SpecimenIdsBody } },
+    async (r) => shown(await receive(deps, r, r.params.id, r.body.specimen_ids)));
+  app.post('/api/pathology/:id/reject', { config: perm('case_register'), schema: { tags, params: CaseId, body: RejectBody } },
+    async (r) => shown(await reject(deps, r, r.params.id, r.body.specimen_ids, r.body.reason)));
+  app.post('/api/pathology/:id/sample', { config: perm('case_sample'), schema: { tags, params: CaseId, body: SampleBody } },
+    async (r) => shown(await sample(deps, r, r.params.id, r.body)));
+  app.post('/api/pathology/:id/make-slides', { config: perm('case_production'), schema: { tags, params: CaseId, body: SlideStepBody } },
+    async (r) => shown(await makeSlides(deps, r, r.params.id, r.body)));
+  app.post('/api/pathology/:id/distribute', { config: perm('case_allocation'), schema: { tags, params: CaseId, body: DistributeBody } },
+    async (r) => shown(await distribute(deps, r, r.params.id, r.body.doctor_id)));
+  app.post('/api/pathology/:id/orders', { config: perm('case_order'), schema: { tags, params: CaseId, body: OrdersBody } },
+    async (r) => shown(await addOrders(deps, r, r.params.id, r.body)));
+  app.post('/api/pathology/:id/number', { config: perm('case_id_update'), schema: { tags, params: CaseId, body: NumberBody } },
+    async (r) => shown(await changeNumber(deps, r, r.params.id, r.body.new_number)));
+
+  // The case detail page: the case with its status, what the lab made of it and its timeline (who, when, what).
+  app.get('/api/pathology/:id/lab', { config: { ...perm('case_view'), audit: false }, schema: { tags, params: CaseId } }, async (r) => {
+    const row = await caseInScope(deps.db, r.params.id, scopeOf(r));
+    const [specimens, blocks, sections, orders, timeline] = await Promise.all([
+      specimensOf(deps.db, row.id), blocksOf(deps.db, row.id), sectionsOfBlocks(deps.db, row.id), ordersOf(deps.db, row.id), timelineOf(deps.db, row.id),
+    ]);
+    return ok({ case: withDisplay(row, await deps.rulesFor(row.hospital_id)), specimens, blocks, sections, orders, timeline });
+  });
+
+  // CaseDistribution shows each first-diagnosis doctor's current workload before allocating.
+  app.get('/api/pathology/doctors/workload', { config: { ...perm('case_allocation'), audit: false }, schema: { tags } },
+    async (r) => ok(await primaryWorkload(deps.db, workingHospital(r))));
+
+  // SettingPathological: the hospital's numbering rules per library.
+  app.get('/api/pathology/numbering-rules', { config: { ...perm('system_setting'), audit: false }, schema: { tags } },
+    async (r) => ok(await rulesOf(deps.db, workingHospital(r))));
+  app.put('/api/pathology/numbering-rules', { config: perm('system_setting'), schema: { tags, body: NumberingRuleBody } }, async (r) => {
+    const problems = ruleProblems(r.body);
+    if (Object.keys(problems).length) {
+      throw new AppError(422, 'lab.numbering_rule_invalid', {}, Object.fromEntries(Object.entries(problems).map(([f, reason]) => [f, [{ key: 'error.field_invalid', params: { field: f, reason } }]])));
+    }
+    await saveRule(deps.db, workingHospital(r), r.body.library, r.body);
+    return ok(await rulesOf(deps.db, workingHospital(r)));
+  });
+}
