@@ -9,10 +9,10 @@ import { isPostgres } from '../connect.js';
  * `cases.version` is bumped by every transition: a transition checks the case it read and updates it only
  * when the version is still the one it read, so two users running the same step at once cannot both win.
  */
- 
+
 type AnyDb = Kysely<any>;
 
-const CASE_COLUMNS: [string, string, ((c: any) => any)?][] = [  
+const CASE_COLUMNS: [string, string, ((c: any) => any)?][] = [
   ['status', 'varchar(32)'],
   ['library', 'varchar(32)'],
   ['apply_id', 'integer'],
@@ -45,7 +45,7 @@ const CASE_COLUMNS: [string, string, ((c: any) => any)?][] = [
   ['version', 'integer', (c) => c.notNull().defaultTo(0)],
 ];
 
-const id = (pg: boolean) => [(pg ? 'serial' : 'integer') as 'integer', (c: any) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement())] as const;  
+const id = (pg: boolean) => [(pg ? 'serial' : 'integer') as 'integer', (c: any) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement())] as const;
 
 export async function up(db: AnyDb): Promise<void> {
   const pg = isPostgres(db);
