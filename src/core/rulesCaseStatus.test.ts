@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ruleResolver, type RuleSet } from './rules.js';
 import { caseDisplay, caseMarkers, caseNumberColour, caseStatusColour, caseStatusKey } from './rulesCaseStatus.js';
 import caseStatus from '../../schemas/rules/case-status.json';
+import { CASE_STATUS_CASES } from './caseStatus.fixtures.js';
 
 /** Spec §4 "Case status display, in order", each branch in the spec's words, run on the shipped rule file. */
 const resolve = ruleResolver([caseStatus as RuleSet], (m) => { throw new Error(m); });
@@ -43,6 +44,10 @@ describe('case status display (spec §4, schemas/rules/case-status.json)', () =>
     expect(status({ sub_phase: null })).toBe('doing');
     expect(status({ sub_phase: null, status: null })).toBe('diagnosis');
     expect(status({ sub_phase: '', status: '', main_phase: '' })).toBe('');
+  });
+
+  it.each(CASE_STATUS_CASES)('the shared spec cases (also run on the server): $spec', ({ row, status: key }) => {
+    expect(caseStatusKey({ ...row, report: null }, resolve)).toBe(key);
   });
 
   it('marker icons: expedite, technical advice, special check, supplementary, stain report, IHC report (rejected supplements excluded)', () => {

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
@@ -12,6 +13,7 @@ import { addOrders } from './orders.js';
 import { apply, changeNumber, register, rejectApplication } from './registration.js';
 import { distribute, makeSlides } from './slide-making.js';
 import { receive, reject, sample } from './specimens.js';
+import { casesByStatus, statusCounts } from './status-groups.js';
 import { withDisplay } from './status.js';
 import { scopeOf, type LabDeps } from './transition.js';
 import { primaryWorkload } from './workload.js';
@@ -54,6 +56,27 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
       specimensOf(deps.db, row.id), blocksOf(deps.db, row.id), sectionsOfBlocks(deps.db, row.id), ordersOf(deps.db, row.id), timelineOf(deps.db, row.id),
     ]);
     return ok({ case: withDisplay(row, await deps.rulesFor(row.hospital_id)), specimens, blocks, sections, orders, timeline });
+  });
+
+  // Status tabs of CaseList (spec §4 status, §2 tabs with counts), by the hospital's case-status rule (status-groups.ts).
+  const scopedRules = async (r: Parameters<typeof scopeOf>[0]) => ({ hospitals: scopeOf(r), resolve: await deps.rulesFor(workingHospital(r)) });
+  app.get('/api/pathology/status-counts', { config: { ...perm('case_view'), audit: false }, schema: { tags } }, async (r) => {
+    const { hospitals, resolve } = await scopedRules(r);
+    return ok(await statusCounts(deps.db, hospitals, resolve));
+  });
+  app.get('/api/pathology/by-status', {
+    config: { ...perm('case_view'), audit: false },
+    schema: {
+      tags,
+      querystring: Type.Object({
+        status: Type.String({ minLength: 1, maxLength: 400, pattern: '^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$', description: 'status keys, comma-separated' }),
+        page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+        page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+      }),
+    },
+  }, async (r) => {
+    const { hospitals, resolve } = await scopedRules(r);
+    return ok(await casesByStatus(deps.db, hospitals, resolve, r.query.status.split(',').slice(0, 20), r.query.page ?? 1, r.query.page_size ?? 100));
   });
 
   // CaseDistribution shows each first-diagnosis doctor's current workload before allocating.

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CASE_STATUS_CASES } from '../../src/core/caseStatus.fixtures.js';
+import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+
+/**
+ * Spec §4 status on the server: the same cases as the unit test of the rule file, stored as cases and read back
+ * through the case list (derived case_status), the tab counts and the status filter, on both databases; a
+ * hospital's override of the rule changes all three at once.
+ */
+describe.each(databases)('case status on the server [%s]', (kind) => {
+  let h: Harness;
+  let token: string;
+  let ids: number[];
+
+  beforeAll(async () => {
+    h = await startApp(kind);
+    token = await tokenFor(h.app, 'admin');
+    const hospital = (await h.db.selectFrom('hospitals').select('id').where('code', '=', 'H002').executeTakeFirstOrThrow()).id;
+    // H002 (one demo case) holds the spec cases; the administrator works there for this suite.
+    await call(h.app, 'POST', '/api/auth/switch_hospital', { token, payload: { hospital_id: hospital } });
+    await h.db.deleteFrom('slides').where('hospital_id', '=', hospital).execute();
+    await h.db.deleteFrom('cases').where('hospital_id', '=', hospital).execute();
+    const now = new Date().toISOString();
+    ids = [];
+    for (const [i, c] of CASE_STATUS_CASES.entries()) {
+      const { id } = await h.db.insertInto('cases').values({
+        hospital_id: hospital, pathology_number: `S-${i}`, case_type: 'routine', expedite_status: 0, extra: '{}', created_at: now, updated_at: now,
+        ...(c.row as { main_phase: string }),
+      }).returning('id').executeTakeFirstOrThrow();
+      ids.push(id);
+    }
+  });
+  afterAll(async () => h?.close());
+
+  const expectedCounts = (cases = CASE_STATUS_CASES.map((c) => c.status)) => cases.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+
+  it('every spec case shows its status in the case list', async () => {
+    const res = await call(h.app, 'GET', '/api/pathology/lists?page_size=100', { token });
+    const byId = new Map(res.json().data.data.map((r: { id: number; case_status: string }) => [r.id, r.case_status]));
+    expect(CASE_STATUS_CASES.map((c, i) => [c.spec, byId.get(ids[i])])).toEqual(CASE_STATUS_CASES.map((c) => [c.spec, c.status]));
+  });
+
+  it('tab counts and the status filter agree with the rule, case for case', async () => {
+    const counts = (await call(h.app, 'GET', '/api/pathology/status-counts', { token })).json().data;
+    expect(counts).toEqual({ counts: expectedCounts(), total: CASE_STATUS_CASES.length });
+    const filtered = await call(h.app, 'GET', '/api/pathology/by-status?status=to_print,sent', { token });
+    expect(filtered.statusCode, filtered.body).toBe(200);
+    const want = ids.filter((_, i) => ['to_print', 'sent'].includes(CASE_STATUS_CASES[i].status)).sort((a, b) => b - a);
+    expect(filtered.json().data.data.map((r: { id: number }) => r.id)).toEqual(want);
+    expect(filtered.json().data.total).toBe(want.length);
+    expect((await call(h.app, 'GET', '/api/pathology/by-status?status=nothing_has_this', { token })).json().data.total).toBe(0);
+    expect((await call(h.app, 'GET', '/api/pathology/by-status?status=x;drop', { token })).statusCode).toBe(422);
+  });
+
+  it('a hospital override of the rule changes list, counts and filter together', async () => {
+    const override = { rules: { status: { if: [{ '==': [{ var: 'print_deliver_status' }, 3] }, 'delivered', { var: 'main_phase' }] } } };
+    expect((await call(h.app, 'PUT', '/api/rules/case-status', { token, payload: { override } })).statusCode).toBe(200);
+    const mapped = CASE_STATUS_CASES.map((c) => (c.row.print_deliver_status === 3 ? 'delivered' : String(c.row.main_phase)));
+    expect((await call(h.app, 'GET', '/api/pathology/status-counts', { token })).json().data.counts).toEqual(expectedCounts(mapped));
+    const delivered = (await call(h.app, 'GET', '/api/pathology/by-status?status=delivered', { token })).json().data.data;
+    expect(delivered.map((r: { case_status: string }) => r.case_status)).toEqual(['delivered', 'delivered']);
+    await call(h.app, 'POST', '/api/rules/case-status/rollback', { token, payload: { version: 0 } });
+  });
+});
