@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ruleResolver, type RuleSet } from './rules.js';
-import { caseDisplay, caseMarkers, caseNumberColour, caseStatusColour, caseStatusKey } from './rulesCaseStatus.js';
+import { caseDisplay, caseMarkers, caseNumberColour, caseStages, caseStatusColour, caseStatusKey } from './rulesCaseStatus.js';
 import caseStatus from '../../schemas/rules/case-status.json';
 import { CASE_STATUS_CASES } from './caseStatus.fixtures.js';
 
@@ -59,6 +59,17 @@ describe('case status display (spec §4, schemas/rules/case-status.json)', () =>
     })).toEqual(['expedite', 'technical_advice', 'special_check', 'supplementary', 'stain_report', 'ihc_report']);
     expect(markers({ expedite_status: 'urgent', has_spec_advice: 1 })).toEqual(['expedite', 'special_check']);
     expect(markers({ special_check: [], report_supplementary: [{ supplement_type: 1, special_audit_result: 'reject' }, { supplement_type: 0 }] })).toEqual([]);
+  });
+
+  it('stage words (list-progress filters): done / not_done, finish, undo / doing, diagnosis stages, rollback, print and send, urgent', () => {
+    const stages = (row: Record<string, unknown>) => caseStages({ ...base, ...row }, resolve);
+    expect(stages({})).toEqual(['not_done', 'doing', 'to_first']);
+    expect(stages({ main_phase: 'apply', sub_phase: null })).toEqual(['not_done', 'undo']);
+    expect(stages({ archive_status: 'filed', sub_phase: null })).toEqual(['done', 'finish']);
+    expect(stages({ sub_phase: 'rejected', expedite_status: 1 })).toEqual(['not_done', 'doing', 'rollback', 'urgent']);
+    expect(stages({ sub_phase: 'to_audit', print_deliver_status: 1 })).toEqual(['not_done', 'doing', 'to_audit', 'to_print']);
+    expect(stages({ sub_phase: null, print_deliver_status: 2 })).toEqual(['not_done', 'doing', 'printed', 'to_send']);
+    expect(stages({ sub_phase: null, print_deliver_status: 3 })).toEqual(['done', 'printed', 'sent']);
   });
 
   it('number colour follows sub_phase, else main_phase; the status box is gold', () => {

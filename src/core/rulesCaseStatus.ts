@@ -20,6 +20,16 @@ export function caseMarkers(row: Record<string, unknown>, resolve: RuleResolver,
   return Array.isArray(markers) ? markers.filter((m): m is string => typeof m === 'string') : [];
 }
 
+/**
+ * The stage words a case is at (spec §4 list-progress filters and stage words: done / not_done, finish, undo /
+ * doing, to_first … sent, rollback, urgent); a case is at several at once. Time-based words (timeout,
+ * has_timeout) need the clock, which json-logic has not: the stuck-case search answers them (MissCaseSearch).
+ */
+export function caseStages(row: Record<string, unknown>, resolve: RuleResolver, warn?: Warn): string[] {
+  const stages = evaluateNamed('case-status.stages', row, { resolve, fallback: [], warn });
+  return Array.isArray(stages) ? [...new Set(stages.filter((m): m is string => typeof m === 'string' && m !== ''))] : [];
+}
+
 /** The pathology number's colour (a palette name: red, marigold, blue, purple, cranberry, green, grey): sub_phase, else main_phase. */
 export function caseNumberColour(row: Record<string, unknown>, resolve: RuleResolver, warn?: Warn): string {
   const colour = evaluateNamed('case-status.number-colour', row, { resolve, fallback: 'grey', warn });

@@ -52,6 +52,15 @@ describe.each(databases)('case status on the server [%s]', (kind) => {
     expect((await call(h.app, 'GET', '/api/pathology/by-status?status=x;drop', { token })).statusCode).toBe(422);
   });
 
+  it('stage words (list-progress filters) count and filter the same way, a case at several at once', async () => {
+    const counts = (await call(h.app, 'GET', '/api/pathology/status-counts?view=stages', { token })).json().data.counts;
+    // 2 sent (print_deliver_status 3) + 1 filed are done; the other 8 are not.
+    expect(counts).toMatchObject({ done: 3, not_done: 8, finish: 1, sent: 2, to_print: 3, to_send: 2, printed: 4 });
+    const sent = (await call(h.app, 'GET', '/api/pathology/by-status?view=stages&status=sent', { token })).json().data;
+    expect(sent.total).toBe(2);
+    expect((await call(h.app, 'GET', '/api/pathology/by-status?view=nope&status=sent', { token })).statusCode).toBe(422);
+  });
+
   it('a hospital override of the rule changes list, counts and filter together', async () => {
     const override = { rules: { status: { if: [{ '==': [{ var: 'print_deliver_status' }, 3] }, 'delivered', { var: 'main_phase' }] } } };
     expect((await call(h.app, 'PUT', '/api/rules/case-status', { token, payload: { override } })).statusCode).toBe(200);

@@ -60,9 +60,10 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
 
   // Status tabs of CaseList (spec §4 status, §2 tabs with counts), by the hospital's case-status rule (status-groups.ts).
   const scopedRules = async (r: Parameters<typeof scopeOf>[0]) => ({ hospitals: scopeOf(r), resolve: await deps.rulesFor(workingHospital(r)) });
-  app.get('/api/pathology/status-counts', { config: { ...perm('case_view'), audit: false }, schema: { tags } }, async (r) => {
+  const View = Type.Optional(Type.Union([Type.Literal('status'), Type.Literal('stages')], { description: 'status (default): the displayed status; stages: the stage words' }));
+  app.get('/api/pathology/status-counts', { config: { ...perm('case_view'), audit: false }, schema: { tags, querystring: Type.Object({ view: View }) } }, async (r) => {
     const { hospitals, resolve } = await scopedRules(r);
-    return ok(await statusCounts(deps.db, hospitals, resolve));
+    return ok(await statusCounts(deps.db, hospitals, resolve, r.query.view));
   });
   app.get('/api/pathology/by-status', {
     config: { ...perm('case_view'), audit: false },
@@ -72,11 +73,12 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
         status: Type.String({ minLength: 1, maxLength: 400, pattern: '^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$', description: 'status keys, comma-separated' }),
         page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
         page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+        view: View,
       }),
     },
   }, async (r) => {
     const { hospitals, resolve } = await scopedRules(r);
-    return ok(await casesByStatus(deps.db, hospitals, resolve, r.query.status.split(',').slice(0, 20), r.query.page ?? 1, r.query.page_size ?? 100));
+    return ok(await casesByStatus(deps.db, hospitals, resolve, r.query.status.split(',').slice(0, 20), r.query.page ?? 1, r.query.page_size ?? 100, r.query.view));
   });
 
   // CaseDistribution shows each first-diagnosis doctor's current workload before allocating.
