@@ -61,6 +61,20 @@ describe.each(databases)('case status on the server [%s]', (kind) => {
     expect((await call(h.app, 'GET', '/api/pathology/by-status?view=nope&status=sent', { token })).statusCode).toBe(422);
   });
 
+  it('MissCaseSearch: cases in their phase longer than the hours asked, oldest first; filed cases never', async () => {
+    const old = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    await h.db.updateTable('cases').set({ phase_at: old(3) }).where('id', '=', ids[8]).execute();
+    await h.db.updateTable('cases').set({ phase_at: old(5) }).where('id', '=', ids[9]).execute();
+    await h.db.updateTable('cases').set({ phase_at: old(9) }).where('id', '=', ids[0]).execute(); // filed
+    const stuck = async (q: string) => (await call(h.app, 'GET', `/api/pathology/stuck?${q}`, { token })).json().data;
+    const twoDays = await stuck('hours=48');
+    expect(twoDays.data.map((r: { id: number }) => r.id)).toEqual([ids[9], ids[8]]);
+    expect(twoDays.data[0].hours_in_phase).toBeGreaterThanOrEqual(5 * 24 - 1);
+    expect((await stuck('hours=96')).total).toBe(1);
+    expect((await stuck('hours=48&main_phase=sample')).total).toBe(0);
+    expect((await call(h.app, 'GET', '/api/pathology/stuck?hours=0', { token })).statusCode).toBe(422);
+  });
+
   it('a hospital override of the rule changes list, counts and filter together', async () => {
     const override = { rules: { status: { if: [{ '==': [{ var: 'print_deliver_status' }, 3] }, 'delivered', { var: 'main_phase' }] } } };
     expect((await call(h.app, 'PUT', '/api/rules/case-status', { token, payload: { override } })).statusCode).toBe(200);

@@ -3,6 +3,7 @@ import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
+import { CASE_PHASES } from '../../../src/core/caseLifecycle.js';
 import { ruleProblems } from '../../../src/core/pathologyNumber.js';
 import {
   ApplyBody, CaseId, DistributeBody, NumberBody, NumberingRuleBody, OrdersBody, ReasonBody, RegisterBody, RejectBody, SampleBody, SlideStepBody, SpecimenIdsBody,
@@ -15,6 +16,7 @@ import { distribute, makeSlides } from './slide-making.js';
 import { receive, reject, sample } from './specimens.js';
 import { casesByStatus, statusCounts } from './status-groups.js';
 import { withDisplay } from './status.js';
+import { stuckCases } from './stuck.js';
 import { scopeOf, type LabDeps } from './transition.js';
 import { primaryWorkload } from './workload.js';
 
@@ -80,6 +82,19 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
     const { hospitals, resolve } = await scopedRules(r);
     return ok(await casesByStatus(deps.db, hospitals, resolve, r.query.status.split(',').slice(0, 20), r.query.page ?? 1, r.query.page_size ?? 100, r.query.view));
   });
+
+  app.get('/api/pathology/stuck', {
+    config: { ...perm('case_view'), audit: false },
+    schema: {
+      tags,
+      querystring: Type.Object({
+        hours: Type.Integer({ minimum: 1, maximum: 24 * 366, description: 'in the phase longer than this' }),
+        main_phase: Type.Optional(Type.Union(CASE_PHASES.map((p) => Type.Literal(p)))),
+        page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+        page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+      }),
+    },
+  }, async (r) => ok(await stuckCases(deps.db, scopeOf(r), { hours: r.query.hours, mainPhase: r.query.main_phase, page: r.query.page ?? 1, pageSize: r.query.page_size ?? 100 })));
 
   // CaseDistribution shows each first-diagnosis doctor's current workload before allocating.
   app.get('/api/pathology/doctors/workload', { config: { ...perm('case_allocation'), audit: false }, schema: { tags } },
