@@ -33,11 +33,11 @@ export const APPLICATION_STATUS = { applied: 0, dispatched: 1, received: 2, regi
 /** Spec §4 specimen types: 1 frozen-paired … 6 cytology; anything else is paraffin. */
 export const SPECIMEN_TYPES = [1, 2, 3, 4, 5, 6] as const;
 
-export const TRANSITIONS = ['register', 'receive', 'reject', 'sample', 'make_slides', 'distribute', 'order', 'change_number', 'apply', 'reject_application'] as const;
+export const TRANSITIONS = ['register', 'receive', 'reject', 'sample', 'make_slides', 'distribute', 'order', 'change_number', 'apply', 'reject_application', 'print_labels'] as const;
 export type Transition = (typeof TRANSITIONS)[number];
 
 /** The phase (and, where it matters, the sub-phase) a transition starts from. */
-const FROM: Record<Exclude<Transition, 'register' | 'apply' | 'reject_application'>, { phases: readonly string[]; subPhases?: readonly string[] }> = {
+const FROM: Record<Exclude<Transition, 'register' | 'apply' | 'reject_application' | 'print_labels'>, { phases: readonly string[]; subPhases?: readonly string[] }> = {
   receive: { phases: ['registration'] },
   reject: { phases: ['registration'] },
   sample: { phases: ['sample'] },

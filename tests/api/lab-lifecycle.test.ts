@@ -210,4 +210,25 @@ describe.each(databases)('the case lifecycle in the lab [%s]', (kind) => {
     const logged = await h.db.selectFrom('operation_logs').select('route').where('route', 'like', '/api/pathology/:id/%').execute();
     expect(new Set(logged.map((l) => l.route))).toEqual(new Set(['/api/pathology/:id/receive', '/api/pathology/:id/reject', '/api/pathology/:id/sample', '/api/pathology/:id/make-slides', '/api/pathology/:id/distribute', '/api/pathology/:id/orders', '/api/pathology/:id/number']));
   });
+
+  it('labels: cassettes and slides with Code128 or DataMatrix barcodes; prints and reprints on the timeline', async () => {
+    const get = (q: string, who = 'technician') => call(h.app, 'GET', `/api/pathology/${caseId}/labels?${q}`, { token: t[who] });
+    const cassettes = (await get('kind=cassette')).json().data;
+    expect(cassettes.map((l: { code: string }) => l.code)).toEqual(['P2026-90000-1', 'P2026-90000-2', 'P2026-90000-3']);
+    expect(cassettes[0].svg).toMatch(/^<svg /);
+    const slides = (await get('kind=slide&symbology=datamatrix')).json().data;
+    expect(slides).toHaveLength(3);
+    expect(slides[0].lines).toContain('HE');
+    expect((await get('kind=other')).statusCode).toBe(422);
+    expect((await get('kind=slide', 'clinician')).statusCode).toBe(403);
+    const print = (who: string, payload: object) => post(who, `/api/pathology/${caseId}/labels/print`, payload);
+    expect((await print('technician', { kind: 'slide', ids: slides.map((l: { id: number }) => l.id) })).statusCode).toBe(200);
+    expect((await print('technician', { kind: 'slide', ids: [slides[0].id], reprint: true })).statusCode).toBe(200);
+    const unknown = await print('technician', { kind: 'cassette', ids: [slides[0].id + 100000] });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().message).toBe('A chosen label is not this case\'s');
+    expect((await print('allocator', { kind: 'slide', ids: [slides[0].id] })).statusCode).toBe(403);
+    const { timeline } = await lab();
+    expect(timeline.slice(-2).map((e: { action: string; detail: { ids: number[] } }) => [e.action, e.detail.ids.length])).toEqual([['print_labels', 3], ['reprint_labels', 1]]);
+  });
 });

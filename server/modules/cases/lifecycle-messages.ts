@@ -19,6 +19,7 @@ export const labMessages = {
   'lab.specimen_not_pending': { 'zh-CN': '所选标本已处理或不属于本病例', 'en-US': 'A chosen specimen was already handled or is not this case\'s' },
   'lab.nothing_received': { 'zh-CN': '没有已接收的标本，不能取材', 'en-US': 'No specimen was received; there is nothing to sample' },
   'lab.block_number_taken': { 'zh-CN': '材块号重复或已存在', 'en-US': 'A block number is repeated or already used in this case' },
+  'lab.label_unknown': { 'zh-CN': '所选标签不属于本病例', 'en-US': 'A chosen label is not this case\'s' },
   'lab.block_unknown': { 'zh-CN': '所选材块不属于本病例', 'en-US': 'A chosen block is not this case\'s' },
   'lab.doctor_not_primary': { 'zh-CN': '所选医生不是本院的初诊医生', 'en-US': 'The chosen doctor is not a first-diagnosis doctor of this hospital' },
   'lab.application_not_open': { 'zh-CN': '该申请单已登记或已拒收', 'en-US': 'This application was already registered or rejected' },

@@ -8,7 +8,7 @@ import { ruleProblems } from '../../../src/core/pathologyNumber.js';
 import {
   ApplyBody, CaseId, DistributeBody, NumberBody, NumberingRuleBody, OrdersBody, ReasonBody, RegisterBody, RejectBody, SampleBody, SlideStepBody, SpecimenIdsBody,
 } from './lifecycle-bodies.js';
-import { blocksOf, caseInScope, ordersOf, sectionsOfBlocks, specimensOf, timelineOf } from './lifecycle-queries.js';
+import { addTimeline, blocksOf, caseInScope, ordersOf, sectionsOfBlocks, specimensOf, timelineOf } from './lifecycle-queries.js';
 import { rulesOf, saveRule } from './numbering.js';
 import { addOrders } from './orders.js';
 import { apply, changeNumber, register, rejectApplication } from './registration.js';
@@ -16,8 +16,9 @@ import { distribute, makeSlides } from './slide-making.js';
 import { receive, reject, sample } from './specimens.js';
 import { casesByStatus, statusCounts } from './status-groups.js';
 import { withDisplay } from './status.js';
+import { labelsOf } from './labels.js';
 import { stuckCases } from './stuck.js';
-import { scopeOf, type LabDeps } from './transition.js';
+import { requireRole, scopeOf, type LabDeps } from './transition.js';
 import { primaryWorkload } from './workload.js';
 
 const tags = ['resource:cases'];
@@ -95,6 +96,25 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
       }),
     },
   }, async (r) => ok(await stuckCases(deps.db, scopeOf(r), { hours: r.query.hours, mainPhase: r.query.main_phase, page: r.query.page ?? 1, pageSize: r.query.page_size ?? 100 })));
+
+  // Labels (issue 10): the print-ready data of a case's cassettes or slides, and the print itself logged on the timeline.
+  const LabelKind = Type.Union([Type.Literal('cassette'), Type.Literal('slide')]);
+  app.get('/api/pathology/:id/labels', {
+    config: { ...perm('case_view'), audit: false },
+    schema: { tags, params: CaseId, querystring: Type.Object({ kind: LabelKind, symbology: Type.Optional(Type.Union([Type.Literal('code128'), Type.Literal('datamatrix')])) }) },
+  }, async (r) => ok(await labelsOf(deps.db, await caseInScope(deps.db, r.params.id, scopeOf(r)), r.query.kind, r.query.symbology ?? 'code128')));
+  app.post('/api/pathology/:id/labels/print', {
+    config: perm('case_view'),
+    schema: { tags, params: CaseId, body: Type.Object({ kind: LabelKind, ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }), reprint: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) },
+  }, async (r) => {
+    const c = await caseInScope(deps.db, r.params.id, scopeOf(r));
+    await requireRole(deps, r, 'print_labels', c.hospital_id, c);
+    const known = new Set((await labelsOf(deps.db, c, r.body.kind, 'code128')).map((l) => l.id));
+    if (r.body.ids.some((id) => !known.has(id))) throw new AppError(422, 'lab.label_unknown');
+    const now = new Date().toISOString();
+    await deps.db.transaction().execute((trx) => addTimeline(trx, c.hospital_id, c.id, { action: r.body.reprint ? 'reprint_labels' : 'print_labels', actor: r.auth!, detail: { kind: r.body.kind, ids: r.body.ids } }, now));
+    return ok({ printed: r.body.ids.length });
+  });
 
   // CaseDistribution shows each first-diagnosis doctor's current workload before allocating.
   app.get('/api/pathology/doctors/workload', { config: { ...perm('case_allocation'), audit: false }, schema: { tags } },

@@ -32,7 +32,7 @@ export async function requireRole(deps: LabDeps, request: FastifyRequest, transi
 }
 
 /** The case a transition starts from: in scope (else 404), the actor's role allowed (else 403), the phase right (else 409). */
-export async function caseFor(deps: LabDeps, request: FastifyRequest, transition: Exclude<Transition, 'register' | 'apply' | 'reject_application'>, caseId: number): Promise<CaseRow> {
+export async function caseFor(deps: LabDeps, request: FastifyRequest, transition: Exclude<Transition, 'register' | 'apply' | 'reject_application' | 'print_labels'>, caseId: number): Promise<CaseRow> {
   const current = await caseInScope(deps.db, caseId, scopeOf(request));
   await requireRole(deps, request, transition, current.hospital_id, current);
   if (!transitionAllowed(transition, current)) throw new AppError(409, 'lab.wrong_phase', { phase: current.sub_phase || current.main_phase });
