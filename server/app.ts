@@ -33,6 +33,7 @@ import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
 import { lifecycleRoutes } from './modules/cases/lifecycle-routes.js';
+import { hisAdapter } from './modules/his/index.js';
 import { collectionRoutes } from './modules/collections/routes.js';
 import { openSealedFields } from './modules/auth/sealed-fields.js';
 import { resourceHooks } from './modules/resource-hooks.js';
@@ -124,7 +125,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   });
   resourceRoutes(app, db, resources, { pages: schemas, hooks, openSealed: (page, body) => openSealedFields(db, page, body) });
   caseRoutes(app, db);
-  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId) });
+  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), his: hisAdapter(process.env.HIS_ADAPTER) });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir);

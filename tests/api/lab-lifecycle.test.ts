@@ -67,6 +67,17 @@ describe.each(databases)('the case lifecycle in the lab [%s]', (kind) => {
     expect(specimenIds).toHaveLength(2);
   });
 
+  it('registration looks the patient up in the HIS by outpatient or admission number (demo adapter)', async () => {
+    const look = (q: string, who = 'registrar') => call(h.app, 'GET', `/api/pathology/his/lookup?${q}`, { token: t[who], lang: 'en-US' });
+    expect((await look('outpatient_number=MZ20260001')).json().data).toMatchObject({ patient_name: '孙丽', treat_type: 'clinic' });
+    expect((await look('admission_number=ZY20260002')).json().data).toMatchObject({ patient_name: '周强', bed_number: '12-3' });
+    const missing = await look('admission_number=NOPE');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('The HIS has no patient with this outpatient or admission number');
+    expect((await look('')).statusCode).toBe(422);
+    expect((await look('outpatient_number=MZ20260001', 'sampler')).statusCode).toBe(403);
+  });
+
   it('wrong role → 403 (permission code, then the rule file); another hospital → 404; wrong phase → 409; nothing changes', async () => {
     const before = await snapshot();
     await refused(await post('sampler', `/api/pathology/${caseId}/receive`, {}), 403, 'You do not have permission for this action (requires: case_register)', before);

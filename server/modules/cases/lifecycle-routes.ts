@@ -116,6 +116,24 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
     return ok({ printed: r.body.ids.length });
   });
 
+  // Registration: the patient of an outpatient or admission number, from the HIS adapter (server/modules/his).
+  app.get('/api/pathology/his/lookup', {
+    config: { ...perm('case_register'), audit: false },
+    schema: {
+      tags,
+      querystring: Type.Object({
+        outpatient_number: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        admission_number: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      }),
+    },
+  }, async (r) => {
+    if (!deps.his) throw new AppError(404, 'lab.his_unavailable');
+    if (!r.query.outpatient_number && !r.query.admission_number) throw new AppError(422, 'lab.his_number_required');
+    const patient = await deps.his.lookup(r.query);
+    if (!patient) throw new AppError(404, 'lab.his_not_found');
+    return ok(patient);
+  });
+
   // CaseDistribution shows each first-diagnosis doctor's current workload before allocating.
   app.get('/api/pathology/doctors/workload', { config: { ...perm('case_allocation'), audit: false }, schema: { tags } },
     async (r) => ok(await primaryWorkload(deps.db, workingHospital(r))));

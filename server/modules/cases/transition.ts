@@ -7,12 +7,15 @@ import { hospitalScope } from '../../http/hospital-scope.js';
 import { transitionAllowed, type CaseState, type Transition } from '../../../src/core/caseLifecycle.js';
 import { mayRunTransition } from '../../../src/core/caseTransitionRules.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
+import type { HisAdapter } from '../his/index.js';
 import { addTimeline, caseInScope, moveCase, type CaseRow } from './lifecycle-queries.js';
 
 /** What the lifecycle commands need from the app: the database and each hospital's rule sets. */
 export interface LabDeps {
   db: Db;
   rulesFor(hospitalId: number): Promise<RuleResolver>;
+  /** The hospital information system registration looks patients up in; null when none is configured. */
+  his?: HisAdapter | null;
 }
 
 export const CASE_SCOPE = { scope: 'hospital' } as const;
