@@ -91,7 +91,7 @@ describe.each(databases)('the case lifecycle in the lab [%s]', (kind) => {
     await call(h.app, 'POST', '/api/auth/switch_hospital', { token: t.admin, payload: { hospital_id: hospitals[1].id } });
     await refused(await post('admin', `/api/pathology/${caseId}/receive`, {}), 404, 'The case does not exist or belongs to another hospital', before);
     await call(h.app, 'POST', '/api/auth/switch_hospital', { token: t.admin, payload: { hospital_id: hospitals[0].id } });
-    await refused(await post('technician', `/api/pathology/${caseId}/make-slides`, { step: 'dehydration' }), 409, 'The case is at the "to_receive" stage; this step cannot run now', before);
+    await refused(await post('technician', `/api/pathology/${caseId}/make-slides`, { step: 'dehydration' }), 409, 'The case is at the "To receive" stage; this step cannot run now', before);
   });
 
   it('receipt and rejection of specimens, then sampling with at least one block per specimen', async () => {
@@ -99,7 +99,7 @@ describe.each(databases)('the case lifecycle in the lab [%s]', (kind) => {
     expect(received.statusCode, received.body).toBe(200);
     expect(received.json().data).toMatchObject({ main_phase: 'sample', sub_phase: 'to_sample', case_status: 'to_sample' });
     const before = await snapshot();
-    await refused(await post('registrar', `/api/pathology/${caseId}/reject`, { specimen_ids: [specimenIds[0]], reason: 'late' }), 409, 'The case is at the "to_sample" stage; this step cannot run now', before);
+    await refused(await post('registrar', `/api/pathology/${caseId}/reject`, { specimen_ids: [specimenIds[0]], reason: 'late' }), 409, 'The case is at the "To sample" stage; this step cannot run now', before);
     await refused(await post('sampler', `/api/pathology/${caseId}/sample`, { blocks: [{ specimen_id: specimenIds[0] }] }), 422,
       'Each specimen needs at least one material block entry (missing: Gastric body)', before);
     await refused(await post('sampler', `/api/pathology/${caseId}/sample`, { blocks: [{ specimen_id: specimenIds[0] }, { specimen_id: specimenIds[1] }, { specimen_id: 999999 }] }), 422,
@@ -128,14 +128,14 @@ describe.each(databases)('the case lifecycle in the lab [%s]', (kind) => {
 
   it('slide making runs its steps in order; cutting makes one HE slide per block; two technicians at once: one wins, one gets 409', async () => {
     const before = await snapshot();
-    await refused(await post('technician', `/api/pathology/${caseId}/make-slides`, { step: 'cut' }), 409, 'The case is at the "dehydration" stage; this step cannot run now', before);
+    await refused(await post('technician', `/api/pathology/${caseId}/make-slides`, { step: 'cut' }), 409, 'The case is at the "Dehydration" stage; this step cannot run now', before);
     const [a, b] = await Promise.all([
       post('technician', `/api/pathology/${caseId}/make-slides`, { step: 'dehydration' }),
       post('admin', `/api/pathology/${caseId}/make-slides`, { step: 'dehydration' }),
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
     const loser = a.statusCode === 409 ? a : b;
-    expect(loser.json().message).toMatch(/Someone else changed this case just now|"embeded" stage/);
+    expect(loser.json().message).toMatch(/Someone else changed this case just now|"Embedding" stage/);
     expect((await lab()).timeline.filter((e: { action: string }) => e.action === 'dehydration')).toHaveLength(1);
     for (const step of ['embeded', 'cut', 'stain']) {
       const res = await post('technician', `/api/pathology/${caseId}/make-slides`, { step });

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CASE_STATUS_CASES } from '../../src/core/caseStatus.fixtures.js';
 import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
@@ -73,6 +74,25 @@ describe.each(databases)('case status on the server [%s]', (kind) => {
     expect((await stuck('hours=96')).total).toBe(1);
     expect((await stuck('hours=48&main_phase=sample')).total).toBe(0);
     expect((await call(h.app, 'GET', '/api/pathology/stuck?hours=0', { token })).statusCode).toBe(422);
+  });
+
+  it('exports the cases at chosen statuses as .xlsx with headers and words in the user\'s language; only with export_data_role', async () => {
+    const res = await call(h.app, 'POST', '/api/pathology/export', { token, lang: 'en-US', payload: { status: ['sent', 'filed'] } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Cases')!;
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Pathology number', 'Kind', 'Patient', 'Gender', 'Age', 'Department', 'Specimen', 'Phase', 'Status', 'Registered at']);
+    expect(sheet.rowCount).toBe(4);
+    const statuses = [2, 3, 4].map((n) => String(sheet.getRow(n).getCell(9).value));
+    expect(statuses.sort()).toEqual(['Filed', 'Sent', 'Sent']);
+    const zh = await call(h.app, 'POST', '/api/pathology/export', { token, lang: 'zh-CN', payload: {} });
+    const zhBook = new ExcelJS.Workbook();
+    await zhBook.xlsx.load(zh.rawPayload as unknown as ArrayBuffer);
+    expect(zhBook.getWorksheet('病例')!.rowCount).toBe(CASE_STATUS_CASES.length + 1);
+    const registrar = await tokenFor(h.app, 'registrar');
+    expect((await call(h.app, 'POST', '/api/pathology/export', { token: registrar, payload: {} })).statusCode).toBe(403);
   });
 
   it('a hospital override of the rule changes list, counts and filter together', async () => {

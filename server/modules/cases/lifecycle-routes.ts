@@ -18,6 +18,7 @@ import { casesByStatus, statusCounts } from './status-groups.js';
 import { withDisplay } from './status.js';
 import { labelsOf } from './labels.js';
 import { stuckCases } from './stuck.js';
+import { exportCases } from './export.js';
 import { requireRole, scopeOf, type LabDeps } from './transition.js';
 import { primaryWorkload } from './workload.js';
 
@@ -132,6 +133,23 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
     const patient = await deps.his.lookup(r.query);
     if (!patient) throw new AppError(404, 'lab.his_not_found');
     return ok(patient);
+  });
+
+  // CaseList export (.xlsx): a POST so the operation log records who exported which patients' data.
+  app.post('/api/pathology/export', {
+    config: perm('export_data_role'),
+    schema: {
+      tags,
+      body: Type.Object({
+        status: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_]+$' }), { minItems: 1, maxItems: 20 })),
+        view: View,
+      }, { additionalProperties: false }),
+    },
+  }, async (r, reply) => {
+    const { hospitals, resolve } = await scopedRules(r);
+    const { file } = await exportCases(deps.db, hospitals, resolve, r.lang, r.body.status ? { keys: r.body.status, view: r.body.view ?? 'status' } : undefined);
+    return reply.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', `attachment; filename="cases-${new Date().toISOString().slice(0, 10)}.xlsx"`).send(file);
   });
 
   // CaseDistribution shows each first-diagnosis doctor's current workload before allocating.

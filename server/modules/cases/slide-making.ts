@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.js';
+import { wordParam } from './lab-words.js';
 import { afterSlideStep, type SlideStep } from '../../../src/core/caseLifecycle.js';
 import { blocksOf, isPrimaryDoctorOf, type CaseRow } from './lifecycle-queries.js';
 import { caseFor, commitMove, type LabDeps } from './transition.js';
@@ -12,7 +13,7 @@ import type { SlideStepInput } from './lifecycle-bodies.js';
  */
 export async function makeSlides(deps: LabDeps, request: FastifyRequest, caseId: number, input: SlideStepInput): Promise<CaseRow> {
   const current = await caseFor(deps, request, 'make_slides', caseId);
-  if (current.sub_phase !== input.step) throw new AppError(409, 'lab.wrong_phase', { phase: current.sub_phase ?? current.main_phase });
+  if (current.sub_phase !== input.step) throw new AppError(409, 'lab.wrong_phase', { phase: wordParam(current.sub_phase ?? current.main_phase) });
   const step = input.step as SlideStep;
   const to = afterSlideStep(step);
   const blocks = await blocksOf(deps.db, current.id);

@@ -3,6 +3,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { CaseTable, Database } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import { wordParam } from './lab-words.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
 import { transitionAllowed, type CaseState, type Transition } from '../../../src/core/caseLifecycle.js';
 import { mayRunTransition } from '../../../src/core/caseTransitionRules.js';
@@ -38,7 +39,7 @@ export async function requireRole(deps: LabDeps, request: FastifyRequest, transi
 export async function caseFor(deps: LabDeps, request: FastifyRequest, transition: Exclude<Transition, 'register' | 'apply' | 'reject_application' | 'print_labels'>, caseId: number): Promise<CaseRow> {
   const current = await caseInScope(deps.db, caseId, scopeOf(request));
   await requireRole(deps, request, transition, current.hospital_id, current);
-  if (!transitionAllowed(transition, current)) throw new AppError(409, 'lab.wrong_phase', { phase: current.sub_phase || current.main_phase });
+  if (!transitionAllowed(transition, current)) throw new AppError(409, 'lab.wrong_phase', { phase: wordParam(current.sub_phase || current.main_phase) });
   return current;
 }
 
