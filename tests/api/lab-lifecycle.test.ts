@@ -59,6 +59,10 @@ describe.each(databases)('the case lifecycle in the lab [%s]', (kind) => {
     expect(created).toMatchObject({ patient_name: '周敏', main_phase: 'registration', sub_phase: 'to_receive', case_status: 'to_receive', number_colour: 'red', status_colour: 'gold' });
     const app = await h.db.selectFrom('case_applications').selectAll().where('id', '=', applied.json().data.id).executeTakeFirstOrThrow();
     expect(app).toMatchObject({ status: 3, case_id: caseId });
+    // SlideApply lists applications (read-only resource; the commands write them).
+    const listed = await call(h.app, 'GET', '/api/pathology/applications/lists', { token: t.registrar });
+    expect(listed.json().data.data.map((a: { apply_number: string; status: number }) => [a.apply_number, a.status])).toEqual([['SQ-0001', 3]]);
+    expect((await call(h.app, 'POST', '/api/pathology/applications/store', { token: t.admin, payload: { apply_number: 'X' } })).statusCode).toBe(404);
     // An application registers once.
     const again = await post('registrar', '/api/pathology/register', { application_id: app.id, specimens: [{ name: 'x' }] });
     expect(again.statusCode).toBe(409);
