@@ -32,6 +32,8 @@ import { accountRoutes } from './modules/account/routes.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
+import { lifecycleRoutes } from './modules/cases/lifecycle-routes.js';
+import { hisAdapter } from './modules/his/index.js';
 import { collectionRoutes } from './modules/collections/routes.js';
 import { openSealedFields } from './modules/auth/sealed-fields.js';
 import { resourceHooks } from './modules/resource-hooks.js';
@@ -119,9 +121,14 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir ?? path.resolve('data');
   // A change to a user or role drops the cached tile sessions it affects in this process at once.
-  const hooks = resourceHooks({ dataDir, onUserChanged: (id) => sessions.forgetUser(id), onRoleChanged: () => sessions.forgetAll() });
+  const hooks = resourceHooks({
+    dataDir, onUserChanged: (id) => sessions.forgetUser(id), onRoleChanged: () => sessions.forgetAll(),
+    // Case lists carry the status the hospital's case-status rules derive (spec §4).
+    caseRules: (hospitalId) => rules.resolverFor(hospitalId),
+  });
   resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
+  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), his: hisAdapter(process.env.HIS_ADAPTER) });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir);

@@ -1,5 +1,7 @@
 import { resourceMessages } from '../resources/messages.js';
 import { caseMessages } from '../modules/cases/messages.js';
+import { labMessages } from '../modules/cases/lifecycle-messages.js';
+import { labWords } from '../modules/cases/lab-words.js';
 import { collectionMessages } from '../modules/collections/messages.js';
 import { slideMessages } from '../modules/slides/messages.js';
 import { uploadMessages } from '../modules/upload/messages.js';
@@ -38,6 +40,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords };
 
 export type MessageKey = keyof typeof messages;
