@@ -29,6 +29,7 @@ import { loadResources } from './resources/definition.js';
 import { resourceRoutes } from './resources/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
+import { annotationRoutes } from './modules/annotations/routes.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
@@ -132,6 +133,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   app.addHook('preClose', async () => tileLane.close());
   slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides);
   uploadRoutes(app, config, db);
+  annotationRoutes(app, db);
 
   await registerStaticSite(app, config.distDir);
   return app;

@@ -331,4 +331,26 @@ export interface Database {
   collection_categories: CollectionCategoryTable;
   collections: CollectionTable;
   slide_sections: SlideSectionTable;
+  slide_annotations: SlideAnnotationTable;
+}
+
+/** Shapes drawn on a slide in the viewer (migration 0013); `points` is JSON in level-0 image pixels. */
+export interface SlideAnnotationTable {
+  id: Generated<number>;
+  slide_id: number;
+  hospital_id: number;
+  user_id: number;
+  username: string | null;
+  type: string;
+  points: string;
+  name: string;
+  description: string;
+  color: string;
+  classification: string;
+  length_um: number | null;
+  area_um2: number | null;
+  perimeter_um: number | null;
+  version: Generated<number>;
+  created_at: string;
+  updated_at: string;
 }

@@ -4,6 +4,7 @@ import { collectionMessages } from '../modules/collections/messages.js';
 import { slideMessages } from '../modules/slides/messages.js';
 import { uploadMessages } from '../modules/upload/messages.js';
 import { ruleMessages } from '../modules/schemas/messages.js';
+import { annotationMessages } from '../modules/annotations/messages.js';
 
 /**
  * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
@@ -37,6 +38,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...caseMessages, ...collectionMessages, ...ruleMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...annotationMessages };
 
 export type MessageKey = keyof typeof messages;
