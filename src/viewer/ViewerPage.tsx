@@ -114,7 +114,10 @@ export default function ViewerPage() {
   const changeSplit = (n: 1 | 2 | 4) => {
     setSplit(n);
     // Empty panes take the case's next slides, or the same slide again (compare two regions of one slide).
-    setPaneSlides((p) => p.map((id, i) => id ?? (strip[i]?.id ?? p[0] ?? null)));
+    setPaneSlides((p) => {
+      const others = strip.map((x) => x.id).filter((id) => !p.includes(id));
+      return p.map((id) => id ?? others.shift() ?? p[0] ?? null);
+    });
     if (active >= n) setActive(0);
   };
   const setRotation = (deg: number) => {

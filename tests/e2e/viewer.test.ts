@@ -159,7 +159,7 @@ describe('slide viewer in Chromium', () => {
     await page.waitForTimeout(800);
     const before = await canvasMean(page);
     await page.getByTestId('colour-open').click();
-    await page.getByTestId('colour-brightness').locator('input').fill('200');
+    await page.getByTestId('colour-brightness').fill('200');
     await poll(() => canvasMean(page)).toBeGreaterThan(before + 10);
     await page.getByTestId('colour-reset').click();
     await poll(() => canvasMean(page)).toBeCloseTo(before, 0);
