@@ -332,6 +332,7 @@ export interface Database {
   collections: CollectionTable;
   slide_sections: SlideSectionTable;
   slide_annotations: SlideAnnotationTable;
+  case_images: CaseImageTable;
 }
 
 /** Shapes drawn on a slide in the viewer (migration 0013); `points` is JSON in level-0 image pixels. */
@@ -353,4 +354,16 @@ export interface SlideAnnotationTable {
   version: Generated<number>;
   created_at: string;
   updated_at: string;
+}
+
+/** A case's images (migration 0013): attachments tied to a case, e.g. an edited viewer screenshot. */
+export interface CaseImageTable {
+  id: Generated<number>;
+  case_id: number;
+  hospital_id: number;
+  path: string;
+  slide_id: number | null;
+  title: string;
+  created_by: number;
+  created_at: string;
 }

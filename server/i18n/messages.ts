@@ -5,6 +5,7 @@ import { slideMessages } from '../modules/slides/messages.js';
 import { uploadMessages } from '../modules/upload/messages.js';
 import { ruleMessages } from '../modules/schemas/messages.js';
 import { annotationMessages } from '../modules/annotations/messages.js';
+import { caseImageMessages } from '../modules/case-images/messages.js';
 
 /**
  * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
@@ -38,6 +39,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...annotationMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...annotationMessages, ...caseImageMessages };
 
 export type MessageKey = keyof typeof messages;

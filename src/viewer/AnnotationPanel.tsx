@@ -85,7 +85,7 @@ export function AnnotationPanel(p: Props) {
           <div key={a.id} role="option" aria-selected={a.id === p.selectedId} data-testid="annotation-item" data-type={a.type}
             className={`${s.item} ${a.id === p.selectedId ? s.selected : ''}`} onClick={() => p.onSelect(a)}>
             <span className={s.dot} style={{ backgroundColor: a.color }} />
-            <span className={s.grow}>{a.name || t(`viewer.tool.${a.type}`)}</span>
+            <span className={s.grow}>{a.name || t(`viewer.shape.${a.type}`)}</span>
             <span className={s.meta}>{measureText(a)}</span>
           </div>
         ))}
@@ -113,7 +113,7 @@ function AnnotationForm({ a, readOnly, onChange, onDelete }: { a: Annotation; re
   return (
     <div className={s.form} data-testid="annotation-form">
       <Text className={s.meta}>
-        {t(`viewer.tool.${a.type}`)} · {a.username ?? ''}
+        {t(`viewer.shape.${a.type}`)} · {a.username ?? ''}
         {a.length_um !== null && ` · ${t('viewer.measure.length')} ${formatLength(a.length_um)}`}
         {a.area_um2 !== null && ` · ${t('viewer.measure.area')} ${formatArea(a.area_um2)} · ${t('viewer.measure.perimeter')} ${formatLength(a.perimeter_um ?? 0)}`}
       </Text>

@@ -29,8 +29,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('slide_annotations_slide').on('slide_annotations').columns(['slide_id', 'id']).execute();
+
+  // Case images (issue 11: a viewer screenshot edited in /image/edit, kept for the report): an attachment
+  // (POST /api/upload/image) tied to a case, with the slide it was taken from.
+  await db.schema.createTable('case_images')
+    .addColumn('id', (pg ? 'serial' : 'integer') as 'integer', (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('case_id', 'integer', (c) => c.notNull().references('cases.id').onDelete('cascade'))
+    .addColumn('hospital_id', 'integer', (c) => c.notNull())
+    .addColumn('path', 'varchar(1024)', (c) => c.notNull().unique())
+    .addColumn('slide_id', 'integer', (c) => c.references('slides.id').onDelete('set null'))
+    .addColumn('title', 'varchar(200)', (c) => c.notNull().defaultTo(''))
+    .addColumn('created_by', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('case_images_case').on('case_images').column('case_id').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('case_images').ifExists().execute();
   await db.schema.dropTable('slide_annotations').ifExists().execute();
 }
