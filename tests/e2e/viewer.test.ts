@@ -163,6 +163,30 @@ describe('slide viewer in Chromium', () => {
     await poll(() => canvasMean(page)).toBeGreaterThan(before + 10);
     await page.getByTestId('colour-reset').click();
     await poll(() => canvasMean(page)).toBeCloseTo(before, 0);
+    await page.keyboard.press('Escape');
+
+    // Screenshot into the image editor: draw, write, crop, save as an image of the slide's case.
+    await page.getByTestId('screenshot').click();
+    await page.waitForURL('**/image/edit**');
+    const canvas = page.getByTestId('edit-canvas');
+    await canvas.waitFor();
+    const box = (await canvas.boundingBox())!;
+    await drag(page, [box.x + 100, box.y + 100], [box.x + 300, box.y + 200]);
+    await page.getByTestId('edit-text').click();
+    await page.getByTestId('edit-text-value').fill('HE 40×');
+    await page.mouse.click(box.x + 120, box.y + 260);
+    await shot(page, 'image-edit-en-US');
+    await page.getByTestId('edit-crop').click();
+    await drag(page, [box.x + 50, box.y + 50], [box.x + 600, box.y + 400]);
+    await page.getByTestId('edit-crop-apply').click();
+    await page.getByTestId('edit-title').fill('Tumour margin');
+    await page.getByTestId('edit-save').click();
+    await poll(() => canvas.getAttribute('data-saved-id')).toBeTruthy();
+    const saved = await server.db.selectFrom('case_images').selectAll().executeTakeFirstOrThrow();
+    expect(saved).toMatchObject({ title: 'Tumour margin', slide_id: ids.a });
+    const size = await page.evaluate(() => { const c = document.querySelector<HTMLCanvasElement>('[data-testid="edit-canvas"]')!; return [c.width, c.height]; });
+    // Cropped: the saved image is a part of the view, not all of it.
+    expect(size[0]).toBeLessThan(1000);
     await page.close();
     expect(pageErrors).toEqual([]);
   });
@@ -188,6 +212,11 @@ describe('slide viewer in Chromium', () => {
     await page.getByTestId('viewer-pane-3').locator('[data-testid="current-magnification"]').waitFor();
     await page.waitForTimeout(1000);
     await shot(page, 'viewer-split-zh-CN');
+    await page.getByTestId('split-1').click();
+    await page.getByTestId('screenshot').click();
+    await page.getByTestId('edit-canvas').waitFor();
+    await page.waitForTimeout(500);
+    await shot(page, 'image-edit-zh-CN');
     await page.close();
     expect(pageErrors).toEqual([]);
   });
