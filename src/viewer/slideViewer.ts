@@ -112,9 +112,12 @@ export class SlideViewer {
 
   /** Brings a box of the image (level-0 pixels) into view with a margin: next/previous annotation. */
   showImageBox(box: { minX: number; minY: number; maxX: number; maxY: number }): void {
-    const w = Math.max(box.maxX - box.minX, 64);
-    const h = Math.max(box.maxY - box.minY, 64);
-    const rect = this.viewport.imageToViewportRectangle(box.minX - w / 2, box.minY - h / 2, w * 2, h * 2);
+    // Never past the scanning magnification: a small shape is shown at 1 image pixel per screen pixel.
+    const w = Math.max((box.maxX - box.minX) * 2, this.osd.container.clientWidth);
+    const h = Math.max((box.maxY - box.minY) * 2, this.osd.container.clientHeight);
+    const cx = (box.minX + box.maxX) / 2;
+    const cy = (box.minY + box.maxY) / 2;
+    const rect = this.viewport.imageToViewportRectangle(cx - w / 2, cy - h / 2, w, h);
     this.viewport.fitBoundsWithConstraints(rect);
   }
 
