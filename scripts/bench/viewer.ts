@@ -77,25 +77,24 @@ async function main() {
     page.on('request', (r) => { if (r.url().includes('/api/tiles/')) requested.set(r.url(), (requested.get(r.url()) ?? 0) + 1); });
 
     const sharp: number[] = [];
+    /** When OpenSeadragon had the descriptor and began loading tiles: after the app, its chunk and the slide's information. */
+    const opened: number[] = [];
     const raw: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       const tiles: string[] = [];
       const onTile = (r: { url(): string }) => { if (/_files\/\d+\/\d+_\d+\.jpeg$/.test(r.url())) tiles.push(r.url()); };
       page.on('request', onTile);
-      // Each run a fresh document and an empty cache, as a first visit.
-      await page.context().clearCookies().catch(() => {});
+      // Each run a fresh document and an empty HTTP cache, as a first visit (the session stays signed in).
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Network.clearBrowserCache');
-      await page.goto(`${url}/login`);
-      await page.locator('input[name=username]').fill('primary');
-      await page.locator('input[name=password]').fill('dsms-demo');
-      await page.locator('button[type=submit]').click();
+      await page.goto(`${url}/manage`);
       await page.getByTestId('dashboard').waitFor();
       requested.clear();
       await page.goto(`${url}/slide/view?id=${slideId}`);
       const pane = page.getByTestId('viewer-pane-0');
       await page.waitForFunction(() => document.querySelector('[data-testid="viewer-pane-0"]')?.getAttribute('data-sharp-at'), undefined, { timeout: 60_000 });
       sharp.push(Number(await pane.getAttribute('data-sharp-at')));
+      opened.push(Number(await pane.getAttribute('data-open-at')));
       page.off('request', onTile);
       // Baseline: the same descriptor and tiles, fetched at once from the same page, bypassing the cache.
       raw.push(await page.evaluate(async ({ id, list }) => {
@@ -104,16 +103,16 @@ async function main() {
         await Promise.all(list.map((u) => fetch(u, { cache: 'no-store' }).then((r) => r.arrayBuffer())));
         return performance.now() - t0;
       }, { id: slideId, list: [...new Set(tiles)] }));
-      console.log(`run ${run + 1}: first sharp viewport ${sharp[run]!.toFixed(0)} ms after navigation start (${new Set(tiles).size} tiles); raw fetch of them ${raw[run]!.toFixed(0)} ms`);
+      console.log(`run ${run + 1}: first sharp viewport ${sharp[run]!.toFixed(0)} ms after navigation start, ${(sharp[run]! - opened[run]!).toFixed(0)} ms after the viewer opened the slide (${new Set(tiles).size} tiles); raw fetch of them ${raw[run]!.toFixed(0)} ms`);
     }
 
     // Frame rate: a scripted pan/zoom (drags and wheel steps) against the page standing still.
-    const frames = (page: Page, ms: number) => page.evaluate((ms) => new Promise<number>((resolve) => {
-      let n = 0;
-      const end = performance.now() + ms;
+    // A string, not a function: the bundler's name helpers do not exist in the page.
+    const frames = (page: Page, ms: number) => page.evaluate(`new Promise((resolve) => {
+      let n = 0; const end = performance.now() + ${ms};
       const tick = () => { n++; if (performance.now() < end) requestAnimationFrame(tick); else resolve(n); };
       requestAnimationFrame(tick);
-    }), ms);
+    })`) as Promise<number>;
     await page.getByTestId('mag-10').click();
     await page.waitForTimeout(1500);
     const idle = await frames(page, SECONDS * 1000);
@@ -136,7 +135,8 @@ async function main() {
     const r = median(raw);
     console.log('');
     console.log(`slide ${SIZE}×${SIZE} px, ${RUNS} runs, Chromium ${browser.version()}`);
-    console.log(`first sharp viewport   median ${s.toFixed(0)} ms   baseline (raw tile fetch) ${r.toFixed(0)} ms   ratio ${(s / r).toFixed(2)}   target ≤ 500 ms`);
+    const o = median(sharp.map((x, i) => x - opened[i]!));
+    console.log(`first sharp viewport   median ${s.toFixed(0)} ms from navigation start, ${o.toFixed(0)} ms from the slide opening   baseline (raw tile fetch) ${r.toFixed(0)} ms   ratio ${(o / r).toFixed(2)}   target ≤ 500 ms`);
     console.log(`pan/zoom frame rate    ${(busy / SECONDS).toFixed(1)} fps   idle page ${(idle / SECONDS).toFixed(1)} fps   ratio ${(busy / idle).toFixed(2)}   target ≥ 50 fps`);
     console.log(`tile URLs requested more than once during the pan/zoom run: ${duplicates} of ${requested.size}`);
   } finally {

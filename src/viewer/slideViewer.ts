@@ -47,6 +47,7 @@ export class SlideViewer {
   opened = false;
   /** performance.now() when the first view was first fully sharp; null until then. */
   firstSharpAt: number | null = null;
+  openedAt: number | null = null;
 
   constructor(options: SlideViewerOptions) {
     // OpenSeadragon wraps and moves the navigator's element: it gets one of its own inside the host, which React
@@ -80,6 +81,7 @@ export class SlideViewer {
     } as OpenSeadragon.Options);
     this.osd.addHandler('open', () => {
       this.opened = true;
+      this.openedAt = performance.now();
       // Fully loaded: every tile the current view needs is drawn at its best level (the benchmark's "sharp").
       this.osd.world.getItemAt(0)?.addHandler('fully-loaded-change', (e) => {
         if ((e as unknown as { fullyLoaded: boolean }).fullyLoaded && this.firstSharpAt === null) this.firstSharpAt = performance.now();
