@@ -29,6 +29,8 @@ import { loadResources } from './resources/definition.js';
 import { resourceRoutes } from './resources/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
+import { annotationRoutes } from './modules/annotations/routes.js';
+import { caseImageRoutes } from './modules/case-images/routes.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
@@ -143,6 +145,8 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides);
   uploadRoutes(app, config, db);
   jobRoutes(app, db);
+  annotationRoutes(app, db);
+  caseImageRoutes(app, db, dataDir);
 
   await registerStaticSite(app, config.distDir);
   return app;

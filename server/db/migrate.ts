@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_login_security.js';
 import * as m0010 from './migrations/0010_signing_keys.js';
 import * as m0011 from './migrations/0011_rule_overrides.js';
 import * as m0012 from './migrations/0012_page_language_2.js';
+import * as m0013 from './migrations/0013_slide_annotations.js';
 import * as m0014 from './migrations/0014_jobs.js';
 import * as m0015 from './migrations/0015_case_lifecycle.js';
 
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0010_signing_keys': m0010,
   '0011_rule_overrides': m0011,
   '0012_page_language_2': m0012,
+  '0013_slide_annotations': m0013,
   '0014_jobs': m0014,
   '0015_case_lifecycle': m0015,
 };

@@ -487,6 +487,8 @@ export interface Database {
   case_timeline: CaseTimelineTable;
   numbering_rules: NumberingRuleTable;
   numbering_counters: NumberingCounterTable;
+  slide_annotations: SlideAnnotationTable;
+  case_images: CaseImageTable;
 }
 
 export interface JobTable {
@@ -512,4 +514,37 @@ export interface JobTable {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+}
+
+/** Shapes drawn on a slide in the viewer (migration 0013); `points` is JSON in level-0 image pixels. */
+export interface SlideAnnotationTable {
+  id: Generated<number>;
+  slide_id: number;
+  hospital_id: number;
+  user_id: number;
+  username: string | null;
+  type: string;
+  points: string;
+  name: string;
+  description: string;
+  color: string;
+  classification: string;
+  length_um: number | null;
+  area_um2: number | null;
+  perimeter_um: number | null;
+  version: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A case's images (migration 0013): attachments tied to a case, e.g. an edited viewer screenshot. */
+export interface CaseImageTable {
+  id: Generated<number>;
+  case_id: number;
+  hospital_id: number;
+  path: string;
+  slide_id: number | null;
+  title: string;
+  created_by: number;
+  created_at: string;
 }
