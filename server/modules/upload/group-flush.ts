@@ -26,7 +26,7 @@ export class GroupFlush {
     if (!state.running) return this.start(file, state);
     // The running flush may have started before this caller's write: it waits for the next one.
     const s = state;
-    s.next ??= s.running.catch(() => undefined).then(() => {
+    s.next ??= state.running.catch(() => undefined).then(() => {
       s.next = undefined;
       return s.running ?? this.start(file, s);
     });
