@@ -23,15 +23,19 @@ import { tileRoutes } from './modules/tiles/routes.js';
 import { cachedSessionResolver } from './modules/tiles/session-cache.js';
 import { loadBasePages, loadEnums, loadRuleSets, SCHEMAS_DIR } from './modules/schemas/repository.js';
 import { ruleRoutes, schemaRoutes } from './modules/schemas/routes.js';
-import { RuleStore, SchemaStore } from './modules/schemas/store.js';
+import { ContractStore, RuleStore, SchemaStore } from './modules/schemas/store.js';
 import { warnOnce } from '../src/core/rules.js';
 import { loadResources } from './resources/definition.js';
 import { resourceRoutes } from './resources/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
+import { annotationRoutes } from './modules/annotations/routes.js';
+import { caseImageRoutes } from './modules/case-images/routes.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
+import { lifecycleRoutes } from './modules/cases/lifecycle-routes.js';
+import { hisAdapter } from './modules/his/index.js';
 import { collectionRoutes } from './modules/collections/routes.js';
 import { openSealedFields } from './modules/auth/sealed-fields.js';
 import { resourceHooks } from './modules/resource-hooks.js';
@@ -40,6 +44,7 @@ import { slideRoutes } from './modules/slides/routes.js';
 import { slidesDirResolver } from './modules/tiles/resolver.js';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
+import { jobRoutes } from './modules/jobs/routes.js';
 
 export interface AppOptions {
   db: Db;
@@ -107,18 +112,25 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
   // A broken rule file stops the start here, naming the file (loadRuleSets); a rule failing later is a warning.
   const rules = new RuleStore(db, loadRuleSets(), warnOnce((m) => app.log.warn({ rules: true }, m)));
-  const schemas = new SchemaStore(db, loadBasePages(), rules);
-  settingRoutes(app, db, (key, hospitalId) => schemas.formForSetting(key, hospitalId), (hospitalId) => schemas.rulesFor(hospitalId));
+  const enums = loadEnums();
+  const schemas = new SchemaStore(db, loadBasePages(), rules, enums);
+  const contracts = new ContractStore(db, resources, rules, enums);
+  settingRoutes(app, db, (key) => schemas.formForSetting(key), (hospitalId) => schemas.rulesFor(hospitalId));
   // A new password ends the user's other sessions; their cached tile sessions go with them in this process.
   accountRoutes(app, db, schemas, (userId) => sessions.forgetUser(userId));
-  schemaRoutes(app, db, schemas, resources, loadEnums());
+  schemaRoutes(app, db, schemas, contracts, resources, enums);
   ruleRoutes(app, rules);
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir ?? path.resolve('data');
   // A change to a user or role drops the cached tile sessions it affects in this process at once.
-  const hooks = resourceHooks({ dataDir, onUserChanged: (id) => sessions.forgetUser(id), onRoleChanged: () => sessions.forgetAll() });
-  resourceRoutes(app, db, resources, { pages: schemas, hooks, openSealed: (page, body) => openSealedFields(db, page, body) });
+  const hooks = resourceHooks({
+    dataDir, onUserChanged: (id) => sessions.forgetUser(id), onRoleChanged: () => sessions.forgetAll(),
+    // Case lists carry the status the hospital's case-status rules derive (spec §4).
+    caseRules: (hospitalId) => rules.resolverFor(hospitalId),
+  });
+  resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
+  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), his: hisAdapter(process.env.HIS_ADAPTER) });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir);
@@ -132,6 +144,9 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   app.addHook('preClose', async () => tileLane.close());
   slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides);
   uploadRoutes(app, config, db);
+  jobRoutes(app, db);
+  annotationRoutes(app, db);
+  caseImageRoutes(app, db, dataDir);
 
   await registerStaticSite(app, config.distDir);
   return app;

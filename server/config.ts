@@ -27,6 +27,8 @@ export interface ServerConfig {
   frameSources: string[];
   /** Requests a minute per client address to each of login and challenge (AUTH_RATE_LIMIT_PER_MINUTE, default 300). */
   authRateLimitPerMinute: number;
+  /** How long a background job's claim holds without a heartbeat (JOB_LEASE_SECONDS, default 60): after a crash, its job resumes this much later. */
+  jobLeaseMs: number;
 }
 
 /** Reads the environment once; every other module receives the config as a value. */
@@ -49,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl: parsePublicUrl(env.PUBLIC_URL, Number(env.PORT ?? 8001)),
     frameSources: parseFrameSources(env.CSP_FRAME_SRC),
     authRateLimitPerMinute: authRateLimit(env.AUTH_RATE_LIMIT_PER_MINUTE),
+    jobLeaseMs: Math.max(1, Number(env.JOB_LEASE_SECONDS) || 60) * 1000,
   };
 }
 

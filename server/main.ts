@@ -10,6 +10,9 @@ import { ensureResourceIndexes } from './db/indexes.js';
 import { loadResources } from './resources/definition.js';
 import { SCHEMAS_DIR } from './modules/schemas/repository.js';
 import { superviseWorkers } from './workers.js';
+import { jobTypesFor } from './modules/jobs/registry.js';
+import { startJobRunner } from './modules/jobs/runner.js';
+import { queueMissingConversions } from './modules/slides/conversion/sweep.js';
 
 const config = loadConfig();
 // Migrations and index builds may take long on a big database: they run without the statement timeout.
@@ -41,6 +44,15 @@ if (cluster.isPrimary) {
   await ensureResourceIndexes(setup, loadResources(path.join(SCHEMAS_DIR, 'resources')));
   await seed(setup, config.demo, config.dataDir);
   await setup.destroy();
+  // One job runner per machine, in this process: with several workers it serves no requests, so a conversion
+  // (at the lowest CPU priority besides) never sits in a tile-serving process's event loop.
+  const jobDb = openDb();
+  const jobLog = pino({ level: config.logLevel });
+  const queued = await queueMissingConversions(jobDb, config.dataDir);
+  if (queued) jobLog.info({ queued }, 'slide conversions queued at start');
+  const jobs = startJobRunner(jobDb, { types: jobTypesFor(config), log: jobLog });
+  process.once('SIGTERM', () => void jobs.stop());
+  process.once('SIGINT', () => void jobs.stop());
   if (config.workers === 1) {
     await serve(openDb(), config);
   } else {

@@ -2,29 +2,37 @@
  * List benchmark (issue: schema engine). Seeds 1,000,000 case-sized rows, then times filtered, sorted,
  * paginated `lists` + `count` calls through HTTP against the very same SQL run directly on the database
  * (captured from the API's own query log), and prints p50/p95 and the ratio API / raw.
+ * The app runs as `npm start` runs it: its own processes, WORKERS (default: the number of cores) sharing the port
+ * through node:cluster. This process is the client, and runs the raw SQL on a connection of its own; the CPU columns
+ * are the server processes' CPU per call (API) and this process's per raw run.
  *
  *   node --import tsx scripts/bench/list.ts [--rows 1000000] [--runs 200] [--pg postgres://…] [--pg-only] [--scenarios 1,4] [--client http|fetch]
  *
  * Target: API p95 ≤ 1.5 × raw, and < 50 ms for a filtered, sorted page of 100 with its count at 1M rows on SQLite.
  */
+import { fork, type ChildProcess } from 'node:child_process';
+import cluster from 'node:cluster';
+import { constants, publicEncrypt } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { sql, type CompiledQuery, type LogEvent } from 'kysely';
+import { fileURLToPath } from 'node:url';
+import { CompiledQuery, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import { connect, isPostgres, type Db } from '../../server/db/connect.js';
 import { ensureResourceIndexes } from '../../server/db/indexes.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { seed } from '../../server/db/seed/index.js';
-import { checkResource, type ResourceDef } from '../../server/resources/definition.js';
+import { checkResource, contractOf, type ResourceDef } from '../../server/resources/definition.js';
 import { resourceRoutes } from '../../server/resources/routes.js';
-import { tokenFor } from '../../tests/api/harness.js';
+import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 
-const { values: args } = parseArgs({ options: {
+const { values: args } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--serve' && !a.startsWith('{')), options: {
   rows: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '200' }, pg: { type: 'string' },
   // --pg-only: skip SQLite; --scenarios 1,4: only those rows of the table (a quicker look at one of them).
   'pg-only': { type: 'boolean', default: false }, scenarios: { type: 'string' },
@@ -131,11 +139,13 @@ async function get(url: string, token: string): Promise<{ status: number; body: 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const ms = (n: number) => `${n.toFixed(2).padStart(7)} ms`;
 
+/** Where the server finds the seeded database; sent to the server process as JSON. */
+interface Target { databaseUrl?: string; sqliteFile?: string; schema?: string; port: number }
+type ToServer = { type: 'capture'; on: boolean };
+type FromServer = { type: 'ready'; pids: number[] } | { type: 'query'; sql: string; parameters: unknown[] } | { type: 'ack' };
+
 async function run(label: string, databaseUrl?: string): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-bench-'));
-  let capturing = false;
-  const captured: CompiledQuery[] = [];
-  const log = (e: LogEvent) => { if (capturing && e.level === 'query' && /bench_cases/.test(e.query.sql)) captured.push(e.query); };
   let schema: string | undefined;
   if (databaseUrl) {
     schema = `bench_${process.pid}`;
@@ -144,19 +154,36 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
     await c.end();
   }
+  const sqliteFile = path.join(dir, 'bench.sqlite');
   // No statement timeout: seeding a million rows takes longer than the server's default allows one request.
-  const db = connect(databaseUrl ? { databaseUrl, pgSchema: schema, log, statementTimeoutMs: 0 } : { sqliteFile: path.join(dir, 'bench.sqlite'), log });
+  const db = connect(databaseUrl ? { databaseUrl, pgSchema: schema, statementTimeoutMs: 0 } : { sqliteFile });
   console.log(`\n${label}`);
   await migrateToLatest(db, schema);
   await seed(db, true);
   await seedRows(db);
 
-  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn' }, logger: false });
-  // The bench resource names no page and no hooks.
-  resourceRoutes(app, db, [bench], { pages: { layered: () => Promise.reject(new Error('no pages')) }, hooks: {}, openSealed: async (_page, body) => body });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const token = await tokenFor(app, 'admin');
+  const target: Target = { databaseUrl, sqliteFile: databaseUrl ? undefined : sqliteFile, schema, port: await freePort() };
+  const server = fork(fileURLToPath(import.meta.url), ['--serve', JSON.stringify(target)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const captured: CompiledQuery[] = [];
+  let acked: (() => void) | undefined;
+  server.on('message', (m: FromServer) => {
+    if (m.type === 'query') captured.push(CompiledQuery.raw(m.sql, m.parameters));
+    if (m.type === 'ack') acked?.();
+  });
+  const ready = await new Promise<FromServer>((resolve, reject) => {
+    server.once('message', resolve);
+    server.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+  const serverPids = ready.type === 'ready' ? ready.pids : [];
+  // Resolves once every worker has switched: messages from one process arrive in order, so the queries of a call
+  // made before the switch off arrive before its acknowledgement.
+  const capture = (on: boolean) => new Promise<void>((resolve) => {
+    acked = resolve;
+    server.send({ type: 'capture', on } satisfies ToServer);
+  });
+  const base = `http://127.0.0.1:${target.port}`;
+  const token = await login(base);
+  console.log(`  the app: ${serverPids.length - 1} worker process(es) (WORKERS=${process.env.WORKERS ?? 'default'}), client and raw SQL in this process`);
 
   console.log(`  ${'scenario'.padEnd(46)} ${'API p50'.padStart(10)} ${'API p95'.padStart(10)} ${'raw p50'.padStart(10)} ${'raw p95'.padStart(10)}  ratio p95  CPU/call API    raw`);
   const chosen = args.scenarios ? args.scenarios.split(',').map((n) => scenarios[Number(n) - 1]).filter(Boolean) : scenarios;
@@ -170,13 +197,14 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     };
     for (let i = 0; i < 10; i++) await call(); // warm caches and the statement cache
     captured.length = 0;
-    capturing = true;
+    await capture(true);
     await call();
-    capturing = false;
-    const statements = [...captured];
+    await capture(false);
+    const statements = captured.filter((q) => /bench_cases/.test(q.sql));
+    if (!statements.length) throw new Error(`${s.name}: no statement captured`);
     if (process.env.BENCH_PLAN) for (const q of statements) {
       console.log('   ', q.sql, JSON.stringify(q.parameters));
-      if (!isPostgres(db)) console.log('    plan:', JSON.stringify((await db.executeQuery({ ...q, sql: `EXPLAIN QUERY PLAN ${q.sql}` } as CompiledQuery)).rows.map((r) => (r as { detail: unknown }).detail)));
+      if (!isPostgres(db)) console.log('    plan:', JSON.stringify((await db.executeQuery(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]))).rows.map((r) => (r as { detail: unknown }).detail)));
     }
 
     // Heavy scenarios (hundreds of ms) get fewer runs so the benchmark ends in minutes; p95 stays meaningful at 50.
@@ -186,16 +214,17 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     const api: number[] = [];
     const raw: number[] = [];
     // API and raw runs alternate, so a busy machine (other processes on the same cores) weighs on both alike.
-    // This process's CPU time per call as well: unlike wall time, it hardly moves when other processes share the cores.
+    // CPU time per call as well (the server's processes for the API, this one for raw): unlike wall time, it hardly
+    // moves when other processes share the cores.
     const cpu = { api: 0, raw: 0 };
     const cpuNow = () => { const u = process.cpuUsage(); return u.user + u.system; };
     for (let i = 0; i < runs; i++) {
-      let c = cpuNow();
+      const before = processCpuMicros(serverPids);
       let t = performance.now();
       await call();
       api.push(performance.now() - t);
-      cpu.api += cpuNow() - c;
-      c = cpuNow();
+      cpu.api += processCpuMicros(serverPids) - before;
+      const c = cpuNow();
       t = performance.now();
       // The same statements with the same parameters, run as the API runs them (concurrently), minus HTTP, auth and JSON.
       await Promise.all(statements.map((q) => db.executeQuery(q)));
@@ -205,11 +234,115 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     const perCall = (us: number) => `${(us / runs / 1000).toFixed(2).padStart(6)} ms`;
     console.log(`  ${`${s.name} ×${runs}`.padEnd(46)} ${ms(pct(api, 50))} ${ms(pct(api, 95))} ${ms(pct(raw, 50))} ${ms(pct(raw, 95))}  ${(pct(api, 95) / pct(raw, 95)).toFixed(2).padStart(5)}×   ${perCall(cpu.api)} ${perCall(cpu.raw)}`);
   }
-  await app.close();
+  agent.destroy();
+  await stop(server);
   if (schema) await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
   await db.destroy();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-if (!args['pg-only']) await run(`SQLite, ${ROWS.toLocaleString()} rows, ${RUNS} runs per scenario`);
-if (args.pg) await run(`PostgreSQL, ${ROWS.toLocaleString()} rows, ${RUNS} runs per scenario`, args.pg);
+/** Logs in as admin the way the browser does: "nonce:password" sealed with the server's RSA key. */
+async function login(base: string): Promise<string> {
+  const challenge = JSON.parse((await get(`${base}/api/auth/challenge`, '')).body).data as { key_id: string; public_key: string; nonce: string };
+  const password = publicEncrypt({ key: challenge.public_key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(`${challenge.nonce}:${DEMO_PASSWORDS.admin}`)).toString('base64');
+  const body = JSON.stringify({ username: 'admin', password, key_id: challenge.key_id });
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => {
+        const text = Buffer.concat(parts).toString();
+        if (res.statusCode !== 200) return reject(new Error(`login: ${res.statusCode} ${text}`));
+        resolve(JSON.parse(text).data.access_token);
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A port nobody listens on now, for the server's workers to share. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** User + system CPU of these processes so far, in microseconds (Linux /proc; clock ticks of 10 ms, summed over many calls). */
+function processCpuMicros(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1e6) / 100;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * The server side, in its own processes: a primary that forks WORKERS workers (default: the number of cores), as
+ * server/main.ts does, each serving the app plus the bench resource on the shared port. Queries a worker runs while
+ * capture is on go to the client, which runs them raw.
+ */
+async function serve(target: Target): Promise<void> {
+  const workers = Number(process.env.WORKERS) || os.availableParallelism();
+  if (cluster.isPrimary) {
+    let listening = 0;
+    let acks = 0;
+    for (let i = 0; i < workers; i++) {
+      const worker = cluster.fork();
+      worker.on('message', (m: FromServer) => {
+        if (m.type !== 'ack') return void process.send!(m);
+        if (++acks === workers) process.send!(m);
+      });
+      worker.once('listening', () => {
+        if (++listening === workers) {
+          const pids = [process.pid, ...Object.values(cluster.workers ?? {}).map((w) => w!.process.pid!)];
+          process.send!({ type: 'ready', pids } satisfies FromServer);
+        }
+      });
+    }
+    process.on('message', (m: ToServer) => {
+      acks = 0;
+      for (const w of Object.values(cluster.workers ?? {})) w!.send(m);
+    });
+    process.on('SIGTERM', () => {
+      for (const w of Object.values(cluster.workers ?? {})) w!.kill('SIGTERM');
+      process.exit(0);
+    });
+    return;
+  }
+  let capturing = false;
+  process.on('message', (m: ToServer) => {
+    if (m.type !== 'capture') return;
+    capturing = m.on;
+    process.send!({ type: 'ack' } satisfies FromServer);
+  });
+  const log = (e: LogEvent) => {
+    if (capturing && e.level === 'query') process.send!({ type: 'query', sql: e.query.sql, parameters: [...e.query.parameters] } satisfies FromServer);
+  };
+  const db = connect(target.databaseUrl ? { databaseUrl: target.databaseUrl, pgSchema: target.schema, log } : { sqliteFile: target.sqliteFile, log });
+  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn' }, logger: false });
+  // The bench resource names no page and no hooks.
+  resourceRoutes(app, db, [bench], { contracts: { contractFor: async (def) => contractOf(def), rulesFor: async () => () => undefined }, hooks: {}, openSealed: async (_fields, body) => body });
+  await app.listen({ port: target.port, host: '127.0.0.1' });
+  process.on('SIGTERM', () => void app.close().then(() => db.destroy()).finally(() => process.exit(0)));
+}
+
+if (process.argv[2] === '--serve') {
+  await serve(JSON.parse(process.argv[3]!) as Target);
+} else {
+  if (!args['pg-only']) await run(`SQLite, ${ROWS.toLocaleString()} rows, ${RUNS} runs per scenario`);
+  if (args.pg) await run(`PostgreSQL, ${ROWS.toLocaleString()} rows, ${RUNS} runs per scenario`, args.pg);
+}

@@ -5,17 +5,19 @@
  *   (b) through @tus/server + @tus/file-store: 2 MiB PATCHes (tus is sequential by design);
  *   (c) as plain 2 MiB HTTP PUTs, 4 in flight, streamed to disk by a minimal node:http server;
  *   (d) as a raw disk write of the same bytes (2 MiB writes, page cache, like (b) and (c)).
- * Each server runs in its own process, so the client never shares its event loop. The client's MD5s (per chunk
- * and of the first 1 GiB) are computed before timing, as the browser computes total_md5 before its first chunk.
+ * Each server runs in its own process, so the client never shares its event loop. Ours is the app as `npm start`
+ * runs it (server/main.ts: WORKERS processes, default the number of cores, sharing the port). The client computes
+ * each chunk's MD5 as it sends it, as the browser's hashing worker does; total_md5 is computed before timing, as
+ * the browser computes it before its first chunk. Our server's CPU and memory are those of all its processes.
  * Besides MB/s it prints the CPU seconds per GiB each server process and the client spent: on a shared machine
  * the wall times move with everyone else's load, the CPU cost much less.
  *
  *   node --import tsx scripts/bench/upload.ts [--size-mb 1024] [--runs 3] [--profile DIR]
  * --profile writes a V8 CPU profile of our server process to DIR (open it in Chrome DevTools).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { constants, createHash, publicEncrypt, randomFillSync } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -26,9 +28,9 @@ import { UPLOAD_CHUNK_BYTES as CHUNK, UPLOAD_MD5_MAX_BYTES as MD5_LIMIT } from '
 
 const IN_FLIGHT = 4;
 
-type Kind = 'ours' | 'tus' | 'plain';
+type Kind = 'tus' | 'plain';
 type ToChild = { type: 'rss' };
-type FromChild = { type: 'ready'; port: number; token?: string } | { type: 'rss'; rss: number; maxRss: number; cpuSeconds: number };
+type FromChild = { type: 'ready'; port: number } | { type: 'rss'; rss: number; maxRss: number; cpuSeconds: number };
 
 // ───────────────────────────── parent: client and report ─────────────────────────────
 
@@ -44,16 +46,16 @@ async function main(): Promise<void> {
     const hashes = await generate(source, size);
 
     const profile = arg('--profile');
-    const ours = await start('ours', path.join(work, 'ours'), children, profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profile)] : []);
+    const ours = await startApp(path.join(work, 'ours'), children, profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profile)] : []);
     const tus = await start('tus', path.join(work, 'tus'), children);
     const plain = await start('plain', path.join(work, 'plain'), children);
-    const idleRss = (await rssOf(ours.child)).rss;
+    const idleRss = treeUsage(ours.child.pid!).rss;
 
     // One small untimed round each, so start-up work (JIT, our assembly worker's first load) is not timed.
     const warm = path.join(work, 'warm.bin');
     const warmSize = 8 * CHUNK;
     const warmHashes = await generate(warm, warmSize);
-    await uploadOurs(warm, warmSize, warmHashes, ours.port, ours.token!);
+    await uploadOurs(warm, warmSize, warmHashes, ours.port, ours.token);
     await uploadTus(warm, warmSize, tus.port);
     await uploadPlain(warm, warmSize, plain.port);
     await fs.rm(path.join(work, 'ours', 'uploads'), { recursive: true, force: true });
@@ -62,24 +64,26 @@ async function main(): Promise<void> {
 
     type Method = 'ours' | 'tus' | 'plain' | 'raw';
     const servers: Partial<Record<Method, ChildProcess>> = { ours: ours.child, tus: tus.child, plain: plain.child };
+    /** CPU seconds so far of a server: all processes of ours (the cluster), the one process of the others. */
+    const serverCpu = async (method: Method) => (method === 'ours' ? treeUsage(ours.child.pid!).cpuSeconds : servers[method] ? (await rssOf(servers[method]!)).cpuSeconds : 0);
     const times: Record<Method, number[]> = { ours: [], tus: [], plain: [], raw: [] };
     const cpu: Record<Method, { server: number; client: number }> = { ours: { server: 0, client: 0 }, tus: { server: 0, client: 0 }, plain: { server: 0, client: 0 }, raw: { server: 0, client: 0 } };
     /** Wall time of `task`, and the CPU time its server process and this client process spent meanwhile. */
     const measure = async (method: Method, task: () => Promise<void>) => {
       const server = servers[method];
-      const serverBefore = server ? (await rssOf(server)).cpuSeconds : 0;
+      const serverBefore = await serverCpu(method);
       const clientBefore = process.cpuUsage();
       times[method].push(await timed(task));
       const client = process.cpuUsage(clientBefore);
       cpu[method].client += (client.user + client.system) / 1e6;
-      if (server) cpu[method].server += (await rssOf(server)).cpuSeconds - serverBefore;
+      if (server) cpu[method].server += (await serverCpu(method)) - serverBefore;
     };
 
     const loadBefore = os.loadavg()[0]!;
     for (let run = 1; run <= runs; run++) {
       let stored = '';
       await measure('ours', async () => {
-        stored = await uploadOurs(source, size, hashes, ours.port, ours.token!);
+        stored = await uploadOurs(source, size, hashes, ours.port, ours.token);
       });
       if (run === 1) await verifyStored(path.join(work, 'ours', stored), size, hashes.total);
       await fs.rm(path.join(work, 'ours', 'uploads'), { recursive: true, force: true });
@@ -92,12 +96,12 @@ async function main(): Promise<void> {
       await fs.rm(rawTarget, { force: true });
       console.log(`run ${run}/${runs}: ours ${mbps(size, times.ours.at(-1)!)}  tus ${mbps(size, times.tus.at(-1)!)}  plain ${mbps(size, times.plain.at(-1)!)}  raw ${mbps(size, times.raw.at(-1)!)} MB/s`);
     }
-    const peak = await rssOf(ours.child);
+    const peak = treeUsage(ours.child.pid!);
 
     const rate = (m: Method) => size / 1e6 / median(times[m]);
     const perGib = (seconds: number) => (seconds / runs / (size / 1024 ** 3)).toFixed(2);
     const rows: [Method, string][] = [
-      ['ours', '(a) ours: POST /api/upload/large, 2 MiB, MD5 per chunk + file, 4 in flight'],
+      ['ours', `(a) ours (npm start, ${ours.workers} workers): /api/upload/large, 2 MiB, MD5s, 4 in flight`],
       ['tus', '(b) @tus/server + @tus/file-store, 2 MiB PATCH, sequential'],
       ['plain', '(c) plain HTTP PUT, 2 MiB, 4 in flight, streamed to disk'],
       ['raw', '(d) raw disk write, 2 MiB writes'],
@@ -110,7 +114,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nours / tus        ${(rate('ours') / rate('tus')).toFixed(2)}×   (target ≥ 1.3)`);
     console.log(`ours / plain PUT  ${(rate('ours') / rate('plain')).toFixed(2)}×   (target ≥ 0.8)`);
-    console.log(`our server RSS: ${mib(idleRss)} MiB idle after start, ${mib(peak.maxRss)} MiB peak over all runs`);
+    console.log(`our server RSS (all processes): ${mib(idleRss)} MiB idle after start, ${mib(peak.rss)} MiB after the runs, ${mib(peak.maxRss)} MiB sum of each process's peak`);
     console.log(`load average (1 min) on ${os.cpus().length} CPUs: ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after`);
   } finally {
     await Promise.all(children.map(stop));
@@ -143,13 +147,15 @@ async function uploadOurs(source: string, size: number, hashes: { chunks: string
   const totalNum = Math.max(1, Math.ceil(size / CHUNK));
   const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
   const boundary = '----dsmsbench' + Date.now().toString(16);
-  const fields = (num: number) => ({
-    file_name: 'bench.kfb', num: String(num), total_num: String(totalNum), md5: hashes.chunks[num - 1]!, total_md5: hashes.total, total_size: String(size),
+  const fields = (num: number, md5: string) => ({
+    file_name: 'bench.kfb', num: String(num), total_num: String(totalNum), md5, total_md5: hashes.total, total_size: String(size),
   });
   let done: { code: number; path?: string } | undefined;
   await eachChunk(source, size, async (num, bytes) => {
+    // As the browser does: the chunk's MD5 is computed by the client, here as the chunk is read.
+    const md5 = createHash('md5').update(bytes).digest('hex');
     const head = Buffer.from(
-      Object.entries(fields(num)).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')
+      Object.entries(fields(num, md5)).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')
       + `--${boundary}\r\nContent-Disposition: form-data; name="blob"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
@@ -249,7 +255,72 @@ function request(options: http.RequestOptions & { port: number }, body: Buffer[]
 
 // ───────────────────────────── children: the servers ─────────────────────────────
 
-async function start(kind: Kind, dir: string, children: ChildProcess[], nodeArgs: string[] = []): Promise<{ child: ChildProcess; port: number; token?: string }> {
+/**
+ * Our app as `npm start` runs it (server/main.ts with its defaults: WORKERS = the number of cores), on loopback, with
+ * its data under `dataDir`; logs in as the technician the way the browser does.
+ */
+async function startApp(dataDir: string, children: ChildProcess[], nodeArgs: string[]): Promise<{ child: ChildProcess; port: number; token: string; workers: number }> {
+  await fs.mkdir(dataDir, { recursive: true });
+  const port = await new Promise<number>((resolve) => {
+    const probe = http.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  });
+  const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DIST_DIR: '/nonexistent' };
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, main], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  const workers = Number(process.env.WORKERS) || os.availableParallelism();
+  // One process when WORKERS=1, else the primary and its workers.
+  const processes = workers === 1 ? 1 : workers + 1;
+  for (let tries = 0; ; tries++) {
+    if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode}`);
+    const up = await request({ port, method: 'GET', path: '/api/auth/challenge' }, []).catch(() => undefined);
+    if (up?.status === 200 && treeUsage(child.pid!).pids.length >= processes) break;
+    if (tries > 600) throw new Error(`the app did not answer at ${base}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  // The last worker to start may still be loading after the first answered.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const { key_id, public_key, nonce } = JSON.parse((await request({ port, method: 'GET', path: '/api/auth/challenge' }, [])).body).data;
+  const password = publicEncrypt({ key: public_key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(`${nonce}:dsms-demo`)).toString('base64');
+  const body = Buffer.from(JSON.stringify({ username: 'technician', password, key_id }));
+  const login = await request({ port, method: 'POST', path: '/api/auth/login', headers: { 'content-type': 'application/json', 'content-length': body.length } }, [body]);
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${login.body}`);
+  return { child, port, token: JSON.parse(login.body).data.access_token, workers };
+}
+
+/** CPU seconds, RSS now and the sum of each process's peak RSS, of a process and its children (Linux /proc). */
+function treeUsage(root: number): { pids: number[]; cpuSeconds: number; rss: number; maxRss: number } {
+  const pids = [root];
+  for (let i = 0; i < pids.length; i++) {
+    const children = readProc(`/proc/${pids[i]}/task/${pids[i]}/children`).trim();
+    if (children) pids.push(...children.split(/\s+/).map(Number));
+  }
+  let ticks = 0;
+  let rss = 0;
+  let maxRss = 0;
+  for (const pid of pids) {
+    const stat = readProc(`/proc/${pid}/stat`).replace(/^.*\) /, '').split(' ');
+    ticks += Number(stat[11] ?? 0) + Number(stat[12] ?? 0);
+    const status = readProc(`/proc/${pid}/status`);
+    rss += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+    maxRss += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  }
+  return { pids, cpuSeconds: ticks / 100, rss, maxRss };
+}
+
+function readProc(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+async function start(kind: Kind, dir: string, children: ChildProcess[], nodeArgs: string[] = []): Promise<{ child: ChildProcess; port: number }> {
   await fs.mkdir(dir, { recursive: true });
   const child = fork(fileURLToPath(import.meta.url), ['--serve', kind, dir], { execArgv: ['--import', 'tsx', ...nodeArgs], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(child);
@@ -258,14 +329,16 @@ async function start(kind: Kind, dir: string, children: ChildProcess[], nodeArgs
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
   if (ready.type !== 'ready') throw new Error(`${kind} server did not start`);
-  return { child, port: ready.port, token: ready.token };
+  return { child, port: ready.port };
 }
 
 /** Disconnecting lets the child exit on its own, so a CPU profile gets written; a stuck child is killed. */
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  // Ours (spawned, no IPC channel) stops on SIGTERM as under a service manager; the others when disconnected.
   if (child.connected) child.disconnect();
+  else child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill(), 5000);
   await exited;
   clearTimeout(timer);
@@ -279,35 +352,13 @@ function rssOf(child: ChildProcess): Promise<{ rss: number; maxRss: number; cpuS
 }
 
 async function serve(kind: Kind, dir: string): Promise<void> {
-  let port: number;
-  let token: string | undefined;
-  if (kind === 'ours') ({ port, token } = await serveOurs(dir));
-  else if (kind === 'tus') port = await serveTus(dir);
-  else port = await servePlain(dir);
+  const port = kind === 'tus' ? await serveTus(dir) : await servePlain(dir);
   process.on('message', () => {
     const { user, system } = process.cpuUsage();
     process.send!({ type: 'rss', rss: process.memoryUsage().rss, maxRss: process.resourceUsage().maxRSS * 1024, cpuSeconds: (user + system) / 1e6 } satisfies FromChild);
   });
   process.on('disconnect', () => process.exit(0));
-  process.send!({ type: 'ready', port, token } satisfies FromChild);
-}
-
-async function serveOurs(dataDir: string): Promise<{ port: number; token: string }> {
-  const { buildApp } = await import('../../server/app.js');
-  const { connect } = await import('../../server/db/connect.js');
-  const { migrateToLatest } = await import('../../server/db/migrate.js');
-  const { DEMO_PASSWORDS } = await import('../../server/db/seed/demo.js');
-  const { seed } = await import('../../server/db/seed/index.js');
-  const db = connect({ sqliteFile: path.join(dataDir, 'bench.sqlite') });
-  await migrateToLatest(db);
-  await seed(db, true);
-  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', dataDir }, logger: false });
-  // Log in the way the browser does: seal "nonce:password" with the server's RSA key.
-  const { key_id, public_key, nonce } = (await app.inject({ method: 'GET', url: '/api/auth/challenge' })).json().data;
-  const password = publicEncrypt({ key: public_key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(`${nonce}:${DEMO_PASSWORDS.others}`)).toString('base64');
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'technician', password, key_id } });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return { port: (app.server.address() as { port: number }).port, token: login.json().data.access_token };
+  process.send!({ type: 'ready', port } satisfies FromChild);
 }
 
 async function serveTus(directory: string): Promise<number> {

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
 import { statementTimeoutMs } from '../config.js';
 import type { Database } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 
 export interface DbOptions {
   /** postgres://… selects PostgreSQL; otherwise the SQLite file `sqliteFile`. */
@@ -42,7 +43,7 @@ export function connect(opts: DbOptions): Db {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: opts.log });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: opts.log });
 }
 
 // Any database shape: migrations and index builds ask it too, before schema.ts describes their tables.

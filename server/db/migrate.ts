@@ -11,6 +11,10 @@ import * as m0008 from './migrations/0008_slide_sections.js';
 import * as m0009 from './migrations/0009_login_security.js';
 import * as m0010 from './migrations/0010_signing_keys.js';
 import * as m0011 from './migrations/0011_rule_overrides.js';
+import * as m0012 from './migrations/0012_page_language_2.js';
+import * as m0013 from './migrations/0013_slide_annotations.js';
+import * as m0014 from './migrations/0014_jobs.js';
+import * as m0015 from './migrations/0015_case_lifecycle.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +29,10 @@ const migrations: Record<string, Migration> = {
   '0009_login_security': m0009,
   '0010_signing_keys': m0010,
   '0011_rule_overrides': m0011,
+  '0012_page_language_2': m0012,
+  '0013_slide_annotations': m0013,
+  '0014_jobs': m0014,
+  '0015_case_lifecycle': m0015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

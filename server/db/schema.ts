@@ -212,11 +212,13 @@ export interface SlideTable {
   objective_power: number | null;
   scan_at: string | null;
   tile_size: number | null;
-  status: 'ready' | 'needs_conversion' | 'error';
+  status: 'ready' | 'needs_conversion' | 'converting' | 'error';
   has_label: number;
   has_macro: number;
   /** Why the UI must qualify this slide (experimental reader, why it needs conversion); null when nothing. */
   format_note: string | null;
+  /** 0–100 while a background job (conversion) works on the slide; null otherwise. */
+  progress: number | null;
   uploaded_by: number | null;
   created_at: string;
   updated_at: string;
@@ -249,6 +251,149 @@ export interface CaseTable {
   extra: string | null;
   created_at: string;
   updated_at: string;
+  // Lifecycle fields (0015_case_lifecycle; spec §3 Case).
+  status: string | null;
+  library: string | null;
+  apply_id: number | null;
+  treat_type: string | null;
+  bed_number: string | null;
+  doctor_advice: string | null;
+  special_check: string | null;
+  cell_block_pathology: string | null;
+  has_technology_advice: Generated<number>;
+  has_spec_advice: Generated<number>;
+  has_supplementary: Generated<number>;
+  supplement_type: number | null;
+  report_type: number | null;
+  archive_status: Generated<string>;
+  report_status: string | null;
+  print_deliver_status: Generated<number>;
+  release_status: string | null;
+  print_at: string | null;
+  deliver_at: string | null;
+  is_draft: Generated<number>;
+  receive_at: string | null;
+  receive_doctor: number | null;
+  sample_at: string | null;
+  sample_doctor: number | null;
+  slide_ready_at: string | null;
+  allocation_at: string | null;
+  allocation_doctor: number | null;
+  first_doctor: number | null;
+  phase_at: string | null;
+  /** Bumped by every lifecycle transition (optimistic concurrency). */
+  version: Generated<number>;
+}
+
+/** Spec §4 slide application: 0 applied, 1 dispatched, 2 received, 3 registered, -1 rejected. */
+export interface CaseApplicationTable {
+  id: Generated<number>;
+  hospital_id: number;
+  apply_number: string;
+  status: number;
+  case_type: string;
+  patient_name: string | null;
+  gender: string | null;
+  age: number | null;
+  age_unit: string | null;
+  outpatient_number: string | null;
+  admission_number: string | null;
+  inspection_department: string | null;
+  inspection_doctor: string | null;
+  specimen_name: string | null;
+  clinical_diagnosis: string | null;
+  reject_reason: string | null;
+  case_id: number | null;
+  applied_by: number | null;
+  version: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CaseSpecimenTable {
+  id: Generated<number>;
+  hospital_id: number;
+  case_id: number;
+  seq: number;
+  name: string;
+  specimen_type: number | null;
+  fixative: string | null;
+  fixed_at: string | null;
+  location: string | null;
+  leave_body_at: string | null;
+  /** pending (awaiting receipt), received, rejected, used_up */
+  status: string;
+  receive_at: string | null;
+  receive_doctor: number | null;
+  rejection_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CaseBlockTable {
+  id: Generated<number>;
+  hospital_id: number;
+  case_id: number;
+  specimen_id: number | null;
+  block_number: string;
+  tissue_count: number | null;
+  description: string | null;
+  outside: number;
+  sampled_by: number | null;
+  created_at: string;
+}
+
+export interface TechnicalOrderTable {
+  id: Generated<number>;
+  hospital_id: number;
+  case_id: number;
+  category: string;
+  order_type: string;
+  specimen_id: number | null;
+  block_id: number | null;
+  reagent_id: number | null;
+  quantity: number;
+  note: string | null;
+  status: string;
+  open_key: string | null;
+  ordered_by: number | null;
+  created_at: string;
+  done_at: string | null;
+}
+
+export interface CaseTimelineTable {
+  id: Generated<number>;
+  hospital_id: number;
+  case_id: number;
+  action: string;
+  from_phase: string | null;
+  to_phase: string | null;
+  from_sub_phase: string | null;
+  to_sub_phase: string | null;
+  actor_id: number | null;
+  actor_name: string | null;
+  detail: string | null;
+  created_at: string;
+}
+
+export interface NumberingRuleTable {
+  id: Generated<number>;
+  hospital_id: number;
+  library: string;
+  name: string | null;
+  prefix: string;
+  middle: string;
+  connector: string;
+  length: number;
+  regex: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NumberingCounterTable {
+  rule_id: number;
+  period: string;
+  value: number;
 }
 
 /** A pathologist's own favourites folder (spec §3 collection categories). */
@@ -283,6 +428,9 @@ export interface SlideSectionTable {
   slide_id: number | null;
   created_by: number | null;
   created_at: string;
+  /** The wax block it was cut from (0015), when made in the lab; `outside`: 1 for a slide sent in from another hospital. */
+  block_id?: number | null;
+  outside?: Generated<number>;
 }
 
 /** A secret that signs links (issue 8): never in `settings`, rotated by creation time per purpose. */
@@ -327,8 +475,76 @@ export interface Database {
   error_logs: ErrorLogTable;
   section_logs: SectionLogTable;
   slides: SlideTable;
+  jobs: JobTable;
   cases: CaseTable;
   collection_categories: CollectionCategoryTable;
   collections: CollectionTable;
   slide_sections: SlideSectionTable;
+  case_applications: CaseApplicationTable;
+  case_specimens: CaseSpecimenTable;
+  case_blocks: CaseBlockTable;
+  technical_orders: TechnicalOrderTable;
+  case_timeline: CaseTimelineTable;
+  numbering_rules: NumberingRuleTable;
+  numbering_counters: NumberingCounterTable;
+  slide_annotations: SlideAnnotationTable;
+  case_images: CaseImageTable;
+}
+
+export interface JobTable {
+  id: Generated<number>;
+  type: string;
+  /** One live (queued or running) job per key, e.g. `slides.convert:42`. */
+  dedupe_key: string | null;
+  hospital_id: number | null;
+  slide_id: number | null;
+  /** JSON of what the job type needs. */
+  payload: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  progress: number;
+  /** A message key (server/i18n) describing the current step. */
+  message: string | null;
+  attempts: number;
+  max_attempts: number;
+  run_after: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  /** The last failure: a message key or the error text. */
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** Shapes drawn on a slide in the viewer (migration 0013); `points` is JSON in level-0 image pixels. */
+export interface SlideAnnotationTable {
+  id: Generated<number>;
+  slide_id: number;
+  hospital_id: number;
+  user_id: number;
+  username: string | null;
+  type: string;
+  points: string;
+  name: string;
+  description: string;
+  color: string;
+  classification: string;
+  length_um: number | null;
+  area_um2: number | null;
+  perimeter_um: number | null;
+  version: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A case's images (migration 0013): attachments tied to a case, e.g. an edited viewer screenshot. */
+export interface CaseImageTable {
+  id: Generated<number>;
+  case_id: number;
+  hospital_id: number;
+  path: string;
+  slide_id: number | null;
+  title: string;
+  created_by: number;
+  created_at: string;
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect.js';
 import { redactTokens } from './redact.js';
 import { maskSecrets } from './secrets.js';
@@ -9,12 +9,13 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * Every write that reaches a route is recorded with who, what and the outcome (ARCHITECTURE.md §6).
  * The row is written before the response leaves: if the log cannot be written the caller sees an error,
  * so no write is ever answered without its record.
+ * The hook is attached, as routes are declared, to the write routes only (and not to those that opt out):
+ * reads, by far the most frequent calls, pay nothing for it. A route-level hook still runs when the guard
+ * refuses the call, so refused writes are recorded as before.
  */
 export function registerOperationLog(app: FastifyInstance, db: Db): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!WRITE_METHODS.has(request.method) || !request.url.startsWith('/api/') || request.routeOptions.config?.audit === false) return payload;
-    // Login attempts have their own log, with the reason; logging them here would double them.
-    if (request.routeOptions.url === '/api/auth/login') return payload;
+  const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (!WRITE_METHODS.has(request.method)) return payload;
     await db.insertInto('operation_logs').values({
       user_id: request.auth?.id ?? null,
       username: request.auth?.name ?? null,
@@ -27,6 +28,13 @@ export function registerOperationLog(app: FastifyInstance, db: Db): void {
       created_at: new Date().toISOString(),
     }).execute();
     return payload;
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = ([] as string[]).concat(route.method);
+    if (!methods.some((m) => WRITE_METHODS.has(m)) || !route.url.startsWith('/api/') || route.config?.audit === false) return;
+    // Login attempts have their own log, with the reason; logging them here would double them.
+    if (route.url === '/api/auth/login') return;
+    route.onSend = [...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend]), record];
   });
 }
 

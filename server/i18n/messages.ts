@@ -1,10 +1,15 @@
 import { resourceMessages } from '../resources/messages.js';
 import { caseMessages } from '../modules/cases/messages.js';
+import { labMessages } from '../modules/cases/lifecycle-messages.js';
+import { labWords } from '../modules/cases/lab-words.js';
 import { collectionMessages } from '../modules/collections/messages.js';
 import { slideMessages } from '../modules/slides/messages.js';
 import { dicomMessages } from '../modules/slides/dicom/messages.js';
 import { uploadMessages } from '../modules/upload/messages.js';
 import { ruleMessages } from '../modules/schemas/messages.js';
+import { jobMessages } from '../modules/jobs/messages.js';
+import { annotationMessages } from '../modules/annotations/messages.js';
+import { caseImageMessages } from '../modules/case-images/messages.js';
 
 /**
  * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
@@ -38,6 +43,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages };
 
 export type MessageKey = keyof typeof messages;

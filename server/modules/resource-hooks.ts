@@ -1,5 +1,6 @@
 import { reportingWrites } from '../resources/hooks/reporting.js';
 import type { ResourceHooks } from '../resources/hooks/types.js';
+import type { RuleResolver } from '../../src/core/rules.js';
 import { caseHooks } from './cases/hooks.js';
 import { categoryHooks, collectionHooks } from './collections/hooks.js';
 import { rolesHooks } from './roles/hooks.js';
@@ -13,6 +14,8 @@ export interface ResourceHookOptions {
   onUserChanged(userId: number): void;
   /** A role was written or deleted: any cached session may hold it. */
   onRoleChanged(): void;
+  /** The hospital's rule sets, for the case status derived on every case read. */
+  caseRules(hospitalId: number): Promise<RuleResolver>;
 }
 
 /**
@@ -23,7 +26,7 @@ export function resourceHooks(options: ResourceHookOptions) {
   return {
     users: reportingWrites(usersHooks, (ids) => ids.forEach((id) => options.onUserChanged(id))),
     roles: reportingWrites(rolesHooks, () => options.onRoleChanged()),
-    cases: caseHooks,
+    cases: caseHooks(options.caseRules),
     collection_categories: categoryHooks,
     collections: collectionHooks,
     slides: slideHooks(options.dataDir),

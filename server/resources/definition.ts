@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { resourceContract, type Contract, type FieldDef } from '../../src/core/contract.js';
 
 export type ColumnType = 'integer' | 'number' | 'string' | 'date' | 'datetime' | 'boolean' | 'json';
 
-export interface ColumnDef {
+/** A column: what SQL may do with it, and (FieldDef) its label, options and what a write may put in it. */
+export interface ColumnDef extends Omit<FieldDef, 'type'> {
   type: ColumnType;
   filter?: boolean;
   sort?: boolean;
@@ -19,7 +21,7 @@ export interface ColumnDef {
  * A filterable field stored in another table: `local IN (SELECT key FROM table WHERE column <op> value)`.
  * `local` defaults to id (a join table keyed by this row); a foreign key (slides.case_id) reaches a parent's fields.
  */
-export interface VirtualDef {
+export interface VirtualDef extends Omit<FieldDef, 'type'> {
   type: ColumnType;
   filter: true;
   /** Part of the keyword search, as a column's `search`. */
@@ -39,8 +41,6 @@ export interface ResourceDef {
   name: string;
   table: string;
   route: string;
-  /** The page whose form schema validates this resource's writes. */
-  page?: string;
   /** The column naming a row in selects, or one per UI language: `{ "zh-CN": "name", "en-US": "en_name" }`. */
   optionLabel?: string | Record<string, string>;
   optionValue?: string;
@@ -51,6 +51,12 @@ export interface ResourceDef {
   extra?: boolean;
   columns: Record<string, ColumnDef>;
   virtual?: Record<string, VirtualDef>;
+  /** Fields the resource's hooks attach to rows it reads (counts, thumbnails, names of joined rows). */
+  computed?: Record<string, FieldDef>;
+  /** Fields a write carries that are no column: its hooks consume them (passwords, join-table ids). */
+  inputs?: Record<string, FieldDef>;
+  /** What a write must carry and the rules between its fields (the contract's; src/core/contract.ts). */
+  write?: Pick<Contract, 'required' | 'createOnly' | 'rules'>;
   /** Logs: only lists, counts and items; no write routes exist. */
   readOnly?: boolean;
   /** Rows may hold a parent id (menus, labels); deleting a parent deletes its subtree. */
@@ -96,8 +102,18 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   if (def.scope !== undefined && !owner) bad(`unknown scope ${String(def.scope)}`);
   if (owner && def.columns[owner]?.writable !== false) bad(`a ${def.scope}-scoped resource needs a read-only ${owner} column`);
   for (const cols of def.indexes ?? []) if (!cols.length || cols.some((c) => !def.columns[c])) bad(`index ${cols.join(',')} names an unknown column`);
+  const fields = contractOf(def).fields;
+  const named = (list: string[] | undefined, what: string) => { for (const f of list ?? []) if (!fields[f]) bad(`write.${what} names ${f}, which no write carries`); };
+  named(def.write?.required, 'required');
+  named(def.write?.createOnly, 'createOnly');
+  named(Object.keys(def.write?.rules?.requiredIf ?? {}), 'rules.requiredIf');
+  named(Object.keys(def.write?.rules?.visibleIf ?? {}), 'rules.visibleIf');
+  for (const name of Object.keys({ ...def.computed, ...def.inputs })) if (!IDENT.test(name) || def.columns[name]) bad(`computed or input field ${name} must be a new lower-case name`);
   return def;
 }
+
+/** The resource's write contract (base, as the repository ships it): writable columns and inputs, and the write rules. */
+export const contractOf = (def: ResourceDef): Contract => resourceContract(def);
 
 export function loadResources(dir: string): ResourceDef[] {
   return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()

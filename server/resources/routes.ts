@@ -5,9 +5,10 @@ import { ok } from '../http/envelope.js';
 import { AppError } from '../http/errors.js';
 import { workingHospital } from '../http/hospital-scope.js';
 import type { TypedApp } from '../http/types.js';
+import type { Contract } from '../../src/core/contract.js';
+import { contractForm } from '../../src/core/resolvePage.js';
 import type { RuleResolver } from '../../src/core/rules.js';
 import type { ResourceDef } from './definition.js';
-import type { FormPage } from './form-page.js';
 import type { ResourceHooks } from './hooks/types.js';
 import { parseListQuery } from './list-query.js';
 import { countTabs, deleteRows, getRow, idsInScope, insertRow, listRows, updateRow } from './queries.js';
@@ -20,12 +21,17 @@ const Body = Type.Record(Type.String(), Type.Unknown());
 
 /** What the generic layer takes from the modules, so it imports none of them. */
 export interface ResourceDeps {
-  /** A hospital's layered page schema by alias (the schemas module's store). */
-  pages: { layered(alias: string, hospitalId: number): Promise<{ schema: FormPage }>; rulesFor?(hospitalId: number): Promise<RuleResolver> };
+  /** A resource's write contract as layered for a hospital (the schemas module's contract store), and its named rules. */
+  contracts: {
+    contractFor(def: ResourceDef, hospitalId: number): Promise<Contract>;
+    rulesFor(hospitalId: number): Promise<RuleResolver>;
+    /** Enum values an enum-backed field accepts. */
+    readonly enums?: Record<string, { value: unknown }[]>;
+  };
   /** Hooks by the name a resource's JSON gives them (`"hooks": "users"`): server/modules/resource-hooks.ts. */
   hooks: Record<string, ResourceHooks>;
-  /** Opens the form's sealed fields (passwords sealed with the server's key) before validation: the auth module. */
-  openSealed(page: FormPage | undefined, body: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Opens the fields that arrive sealed (passwords sealed with the server's key) before validation: the auth module. */
+  openSealed(fields: string[], body: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 /** The generic resource API of spec §7 for every resource in schemas/resources. */
@@ -37,7 +43,16 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     const context = (request: FastifyRequest, creating: boolean, id?: number) =>
       ({ creating, id, user: request.auth!, ...(def.scope === 'hospital' ? { hospitalId: workingHospital(request) } : {}) });
     const scope = (request: FastifyRequest) => rowScope(def, request);
-    const formPage = async (request: FastifyRequest) => (def.page ? (await deps.pages.layered(def.page, request.auth!.hospitalId ?? 0)).schema : undefined);
+    const hospitalOf = (request: FastifyRequest) => request.auth!.hospitalId ?? 0;
+    /** The checks of one write: known fields, sealed ones opened, then the contract's form over the record it makes. */
+    const checked = async (request: FastifyRequest, body: Record<string, unknown>, record: (opened: Record<string, unknown>) => Record<string, unknown>, creating: boolean) => {
+      const contract = await deps.contracts.contractFor(def, hospitalOf(request));
+      checkWriteFields(def, hooks, contract, body, request.lang);
+      const opened = await deps.openSealed(Object.keys(contract.fields).filter((f) => contract.fields[f].sealed), body);
+      validateWrite(contractForm(contract, deps.contracts.enums), record(opened), creating, request.lang,
+        { ...(creating ? {} : { sent: Object.keys(opened) }), resolve: await deps.contracts.rulesFor(hospitalOf(request)) });
+      return opened;
+    };
 
     const query = (request: FastifyRequest, raw: unknown) => ({ ...parseListQuery(raw as Record<string, unknown>, def), scope: scope(request) });
     const list = async (request: FastifyRequest, raw: unknown) => ok(await listRows(db, def, hooks, query(request, raw)));
@@ -56,10 +71,7 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     const perm = (key: 'create' | 'update' | 'delete') => ({ access: { permission: def.permissions[key]! } });
 
     app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body } }, async (request) => {
-      const page = await formPage(request);
-      checkWriteFields(def, hooks, page, request.body, request.lang);
-      const data = await deps.openSealed(page, request.body);
-      if (page) validateWrite(page, data, true, request.lang, { resolve: await deps.pages.rulesFor?.(request.auth!.hospitalId ?? 0) });
+      const data = await checked(request, request.body, (opened) => opened, true);
       const id = await insertRow(db, def, hooks, data, context(request, true));
       return ok(await getRow(db, def, hooks, id, scope(request)));
     });
@@ -67,11 +79,8 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body } }, async (request) => {
       const { id } = request.params;
       const current = await getRow(db, def, hooks, id, scope(request));
-      const page = await formPage(request);
-      checkWriteFields(def, hooks, page, request.body, request.lang);
-      const patch = await deps.openSealed(page, request.body);
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
-      if (page) validateWrite(page, { ...current, ...patch }, false, request.lang, { sent: Object.keys(patch), resolve: await deps.pages.rulesFor?.(request.auth!.hospitalId ?? 0) });
+      const patch = await checked(request, request.body, (opened) => ({ ...current, ...opened }), false);
       await updateRow(db, def, hooks, id, patch, context(request, false, id));
       return ok(await getRow(db, def, hooks, id, scope(request)));
     });

@@ -1,28 +1,25 @@
-import { fieldTitle } from '../../src/core/formRules.js';
+import type { Contract } from '../../src/core/contract.js';
+import { resolveLabel } from '../../src/core/labels.js';
 import type { MessageKey } from '../i18n/messages.js';
 import type { Language, Params } from '../i18n/translate.js';
 import { AppError } from '../http/errors.js';
 import type { ResourceDef } from './definition.js';
 import type { ResourceHooks } from './hooks/types.js';
 import { WRITE_LIMITS } from './limits.js';
-import type { PageWithForm } from './write-validation.js';
 
 type FieldErrors = Record<string, { key: MessageKey; params?: Params }[]>;
-interface Declared { maxLength?: number }
-interface FormShape { schema?: { properties?: Record<string, Declared> }; uiSchema?: Record<string, { 'ui:title'?: string | Record<string, string> }> }
 
 /**
  * What a write body may carry, checked before it is opened, validated or stored. Every field is one the
- * resource knows (a column, a virtual field, one its hooks consume) or one its form, as layered for the
- * hospital, declares: an unknown field is refused by name, never dropped silently nor kept in `extra`.
- * Text is within its declared maxLength (checked by the form's validation) or else WRITE_LIMITS.textLength,
- * in nested lists and objects too; the whole body within WRITE_LIMITS.bodyChars.
+ * resource knows (a column, a virtual or computed field, one its hooks consume) or one its contract, as
+ * layered for the hospital, accepts: an unknown field is refused by name, never dropped silently nor kept
+ * in `extra`. Text is within its declared maxLength (checked by the contract's validation) or else
+ * WRITE_LIMITS.textLength, in nested lists and objects too; the whole body within WRITE_LIMITS.bodyChars.
  */
-export function checkWriteFields(def: ResourceDef, hooks: ResourceHooks | undefined, page: PageWithForm | undefined, body: Record<string, unknown>, lang: Language): void {
-  const form = page?.form as FormShape | undefined;
-  const declared = form?.schema?.properties ?? {};
-  const known = new Set([...Object.keys(def.columns), ...Object.keys(def.virtual ?? {}), ...(hooks?.consumes ?? [])]);
-  const title = (field: string) => fieldTitle(form, field, lang);
+export function checkWriteFields(def: ResourceDef, hooks: ResourceHooks | undefined, contract: Contract, body: Record<string, unknown>, lang: Language): void {
+  const declared = contract.fields;
+  const known = new Set([...Object.keys(def.columns), ...Object.keys(def.virtual ?? {}), ...Object.keys(def.computed ?? {}), ...(hooks?.consumes ?? [])]);
+  const title = (field: string) => resolveLabel(declared[field]?.label, lang) || field;
   const errors: FieldErrors = {};
   const add = (field: string, key: MessageKey, params: Params = {}) => (errors[field] ??= []).push({ key, params: { field: title(field), ...params } });
 

@@ -7,13 +7,12 @@ import type { MessageKey } from '../i18n/messages.js';
 import type { Language, Params } from '../i18n/translate.js';
 import { AppError } from '../http/errors.js';
 
-/** A layered page schema, as far as writes read it (server/resources depends on no module's types). */
-export type PageWithForm = Record<string, unknown> & { form?: unknown };
-
 type FieldErrors = Record<string, { key: MessageKey; params?: Params }[]>;
 
 // useDefaults fills what the form would have filled (rjsf applies the same defaults in the browser).
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
+// coerceTypes: a select sends ids as text and an emptied one '' (null where the field takes null); the
+// contract checks every field a write carries, so values are brought to its types before they are stored.
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: true });
 addFormats.default(ajv);
 // Keyed by the content of the schema the rules left, so a hospital's edited form takes effect at once;
 // bounded, since each combination of hidden fields is a schema of its own.
@@ -30,16 +29,15 @@ export interface WriteOptions {
 }
 
 /**
- * Checks a write with the page form's rules, the very ones the browser's form applies (src/core/formRules):
- * the form's JSON Schema as the rules leave it for this data (hidden fields out, `required` adjusted) with
+ * Checks a write with a contract's form (src/core/resolvePage `contractForm`): the rules the browser's form
+ * applies (src/core/formRules) over every field the contract accepts. The JSON Schema as the rules leave it
+ * for this data (hidden fields out, `required` adjusted) with
  * ajv, then the rule problems: empty required fields, failing checks, and a value sent for a field the form
  * hides, which is refused by name rather than dropped (no part of an accepted write is lost). `data` is the
  * record as it would be stored (an update's current row plus its patch). Errors name the field, in the
  * caller's language, as a 422.
  */
-export function validateWrite(page: PageWithForm, data: Record<string, unknown>, creating: boolean, lang: Language, options: WriteOptions = {}): void {
-  const form = page.form as FormSchema | undefined;
-  if (!form) return;
+export function validateWrite(form: FormSchema, data: Record<string, unknown>, creating: boolean, lang: Language, options: WriteOptions = {}): void {
   const rules = { sent: options.sent ?? Object.keys(data), resolve: options.resolve };
   const view = formView(form, data, creating, rules);
   const validate = compile(view.schema);

@@ -1,27 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { cardColumns, layoutsOf, pickLayout } from './cardFields.js';
-import type { ColumnSchema, ListSchema } from './pageSchema.js';
+import type { Column, ListSchema } from './pageSchema.js';
 
-const columns: ColumnSchema[] = [
-  { prop: 'thumb_url', label: 'Thumbnail', type: 'image' },
-  { prop: 'name', label: 'Name' },
-  { prop: 'case', label: 'Case', children: [{ prop: 'pathology_number', label: 'Pathology no.' }, { prop: 'patient_name', label: 'Patient' }] },
-  { prop: 'file_size', label: 'Size', type: 'filesize' },
-  { prop: 'status', label: 'Status', type: 'enum', options: 'slide_status' },
+const columns: Column[] = [
+  { field: 'thumb_url', label: 'Thumbnail', cell: 'image' },
+  { field: 'name', label: 'Name', cell: 'text' },
+  { field: 'pathology_number', label: 'Pathology no.', cell: 'text' },
+  { field: 'patient_name', label: 'Patient', cell: 'text' },
+  { field: 'file_size', label: 'Size', cell: 'filesize' },
+  { field: 'status', label: 'Status', cell: 'enum', options: 'slide_status' },
 ];
 
 describe('card fields', () => {
-  it('takes each card part from the column of that prop, grouped columns included', () => {
+  it('takes each card part from the column of that field', () => {
     const card = cardColumns({ image: 'thumb_url', title: 'name', subtitle: ['pathology_number', 'patient_name'], meta: ['file_size', 'status'] }, columns);
-    expect(card.image?.prop).toBe('thumb_url');
+    expect(card.image?.field).toBe('thumb_url');
     expect(card.title).toEqual(columns[1]);
     expect(card.subtitle.map((c) => c.label)).toEqual(['Pathology no.', 'Patient']);
-    expect(card.meta).toEqual([columns[3], columns[4]]);
+    expect(card.meta).toEqual([columns[4], columns[5]]);
   });
 
-  it('shows a prop no column declares as text labelled by its name', () => {
+  it('shows a field no column shows as text labelled by its name', () => {
     const card = cardColumns({ title: 'md5' }, columns);
-    expect(card.title).toEqual({ prop: 'md5', label: 'md5', type: 'text' });
+    expect(card.title).toEqual({ field: 'md5', label: 'md5', cell: 'text' });
     expect(card.image).toBeUndefined();
     expect(card.subtitle).toEqual([]);
     expect(card.meta).toEqual([]);
@@ -44,7 +45,7 @@ describe('list layout', () => {
     expect(pickLayout(toggle, null)).toBe('table');
     expect(pickLayout(toggle, 'cards')).toBe('cards');
     expect(pickLayout(table, 'cards')).toBe('table');
-    expect(pickLayout({ columns, layout: 'cards' }, null)).toBe('table');
+    expect(pickLayout({ layout: 'cards' }, null)).toBe('table');
     expect(pickLayout(cards, 'grid')).toBe('cards');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyColumnPrefs, moveColumn, toggleColumn } from './columnPrefs.js';
 
-const cols = [{ prop: 'id' }, { prop: 'name' }, { prop: 'phone', hidden: true }, { prop: 'email' }];
+const cols = [{ field: 'id' }, { field: 'name' }, { field: 'phone', hidden: true }, { field: 'email' }];
 
 describe('column order and visibility per route and user (spec §2)', () => {
   it('uses the schema defaults without stored preferences', () => {

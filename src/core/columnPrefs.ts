@@ -1,4 +1,7 @@
-/** A user's stored column order and visibility for one list (GET/PUT /api/schemas/{alias}/columns). */
+/**
+ * A user's stored column order and visibility for one list (GET/PUT /api/schemas/{alias}/columns). `prop` is
+ * the column's field: the stored preferences (server and dexie) keep the name they were saved with.
+ */
 export interface ColumnPref {
   prop: string;
   hidden: boolean;
@@ -9,16 +12,16 @@ export interface ColumnPref {
  * dropped; columns the user has never seen (an administrator added them) keep the schema's default
  * visibility and take their schema position after the nearest column before them.
  */
-export function applyColumnPrefs(columns: readonly { prop: string; hidden?: boolean }[], prefs: readonly ColumnPref[]): ColumnPref[] {
-  const known = new Set(columns.map((c) => c.prop));
+export function applyColumnPrefs(columns: readonly { field: string; hidden?: boolean }[], prefs: readonly ColumnPref[]): ColumnPref[] {
+  const known = new Set(columns.map((c) => c.field));
   const out: ColumnPref[] = prefs.filter((p) => known.has(p.prop)).map((p) => ({ prop: p.prop, hidden: !!p.hidden }));
   const placed = new Set(out.map((p) => p.prop));
   columns.forEach((c, i) => {
-    if (placed.has(c.prop)) return;
-    const before = columns.slice(0, i).reverse().find((b) => placed.has(b.prop));
-    const at = before ? out.findIndex((p) => p.prop === before.prop) + 1 : 0;
-    out.splice(at, 0, { prop: c.prop, hidden: !!c.hidden });
-    placed.add(c.prop);
+    if (placed.has(c.field)) return;
+    const before = columns.slice(0, i).reverse().find((b) => placed.has(b.field));
+    const at = before ? out.findIndex((p) => p.prop === before.field) + 1 : 0;
+    out.splice(at, 0, { prop: c.field, hidden: !!c.hidden });
+    placed.add(c.field);
   });
   return out;
 }

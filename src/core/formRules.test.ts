@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateRule, fieldTitle, formProblems, formView, ruleHolds, serverErrorsToErrorSchema, submittedData } from './formRules.js';
-import type { FormSchema } from './pageSchema.js';
+import { resourceContract, type ResourceWrites } from './contract.js';
+import type { FormLayout, FormSchema } from './pageSchema.js';
+import { compileForm } from './resolvePage.js';
 import systemUser from '../../schemas/pages/SystemUser.json';
+import users from '../../schemas/resources/users.json';
 
-const form = systemUser.form as unknown as FormSchema;
+/** The user form as the browser draws it: the page's layout over the users resource's contract. */
+const form = compileForm(systemUser.form as FormLayout, resourceContract(users as unknown as ResourceWrites));
 
 describe('form rules of the page schema (json-logic, with $creating)', () => {
   it('createOnly fields only when creating', () => {

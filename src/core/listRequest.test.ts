@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { defaultListParams } from './listParams.js';
 import { buildCountRequest, buildListRequest, searchValuesToWire } from './listRequest.js';
-import type { SearchItem, TabSchema } from './pageSchema.js';
+import type { SearchField, TabSchema } from './pageSchema.js';
 
-const items: SearchItem[] = [
-  { name: 'name', label: 'x', type: 'input', operator: 'like' },
-  { name: 'status', label: 'x', type: 'select' },
-  { name: 'role_id', label: 'x', type: 'multiselect' },
-  { name: 'created_at', label: 'x', type: 'datetimerange' },
-  { name: 'age', label: 'x', type: 'number', operator: '>=' },
+const items: SearchField[] = [
+  { field: 'name', key: 'name', label: 'x', widget: 'input', operator: 'like' },
+  { field: 'status', key: 'status', label: 'x', widget: 'select' },
+  { field: 'role_id', key: 'role_id', label: 'x', widget: 'multiselect' },
+  { field: 'created_at', key: 'created_at', label: 'x', widget: 'datetimerange' },
+  { field: 'age', key: 'age', label: 'x', widget: 'number', operator: '>=' },
 ];
-const tabs: TabSchema[] = [{ key: 'all', label: 'x' }, { key: 'enabled', label: 'x', filter: [{ column: 'status', operator: '=', value: 1 }] }];
+const tabs: TabSchema[] = [{ key: 'all', label: 'x' }, { key: 'enabled', label: 'x', filter: [{ field: 'status', operator: '=', value: 1 }] }];
 
 describe('filter payload (spec §5, §7)', () => {
   it('drops empty values and splits equality (params) from other operators (filter)', () => {
@@ -45,6 +45,6 @@ describe('filter payload (spec §5, §7)', () => {
     const req = buildCountRequest(defaultListParams({ tab: 'enabled', params: { status: 0 } }), items, tabs);
     expect(req.params).toBe('{"status":0}');
     expect(req.filter).toBeUndefined();
-    expect(JSON.parse(req.tabs!)).toEqual([{ key: 'all', filter: [] }, { key: 'enabled', filter: tabs[1].filter }]);
+    expect(JSON.parse(req.tabs!)).toEqual([{ key: 'all', filter: [] }, { key: 'enabled', filter: [{ column: 'status', operator: '=', value: 1 }] }]);
   });
 });

@@ -1,37 +1,50 @@
 import type { FilterCondition, Operator } from './filters.js';
+import type { Contract, FieldDef } from './contract.js';
 
 /**
  * The page schema of schemas/meta/page.schema.json as TypeScript types. The meta-schema is the
  * authority (ajv checks it on the server and in the schema editor); these types only describe it.
+ *
+ * A page names the fields of its resource (`field` everywhere: columns, search items, form fields,
+ * prompts, tab filters); what a field is called and what it holds (label, type, options) lives once, on
+ * the resource (schemas/resources), and a page says only where it differs. `resolvePage` fills the rest.
  */
 export type InlineLabel = { 'zh-CN': string; 'en-US': string };
 /** An i18n key, or inline text in both languages. */
 export type Label = string | InlineLabel;
 export type JsonLogic = Record<string, unknown> | boolean;
 
-export type ColumnType = 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'enum' | 'tag' | 'tags' | 'image' | 'link' | 'filesize' | 'json';
+/** How a value is drawn in a cell; the engine's cell registry has one renderer per kind. */
+export type CellKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'enum' | 'tag' | 'tags' | 'image' | 'link' | 'filesize' | 'json';
 
 export interface ColumnSchema {
-  prop: string;
-  label: Label;
-  type?: ColumnType;
+  field: string;
+  /** Default: the resource field's label. */
+  label?: Label;
+  /** Default: the resource field's cell, else one for its type (an `options` field is an enum). */
+  cell?: CellKind;
+  /** An enum name or `resource:<name>`. Default: the resource field's. */
   options?: string;
-  slot?: string;
-  headerSlot?: string;
-  children?: ColumnSchema[];
-  fixed?: 'left' | 'right' | false;
   width?: number;
+  /** Default: whether the resource lets the field sort. */
   sortable?: boolean;
+  /** Not shown until the user turns it on in the column settings. */
   hidden?: boolean;
+  /** Stays at the left edge while the table scrolls sideways. */
+  pinned?: boolean;
+  /** A route or URL template (`/kfb/{case_id}/{id}`): the cell links there. */
   link?: string;
 }
+
+/** A column with what the resource supplied: what the renderers read. */
+export type Column = ColumnSchema & { label: Label; cell: CellKind };
 
 export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download';
 
 /** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
 export interface PromptSchema {
   field: string;
-  label: Label;
+  label?: Label;
   /** An enum name, `resource:<name>`, or inline options. */
   options?: string | SearchOption[];
   required?: boolean;
@@ -51,6 +64,10 @@ export interface ActionSchema {
   key: string;
   label: Label;
   kind: ActionKind;
+  /**
+   * A permission code needed besides the one the kind implies (create → the resource's create, edit and
+   * patch → update, delete → delete, detail → read). Request and download actions name theirs here.
+   */
   permission?: string;
   visibleIf?: JsonLogic;
   confirm?: Label;
@@ -61,13 +78,16 @@ export interface ActionSchema {
   appearance?: 'primary' | 'secondary' | 'subtle' | 'danger';
 }
 
+/** A tab filter: the filter DSL of spec §5 with `field` where the wire says `column`. */
+export type TabCondition = Omit<FilterCondition, 'column' | 'child'> & { field?: string; child?: TabCondition[] };
+
 export interface TabSchema {
   key: string;
   label: Label;
-  filter?: FilterCondition[];
+  filter?: TabCondition[];
 }
 
-/** A card of the cards layout; each entry names a column's `prop` (its type formats the value). */
+/** A card of the cards layout; each entry names a column's field (its cell kind formats the value). */
 export interface CardSchema {
   image?: string;
   title: string;
@@ -82,7 +102,6 @@ export interface ListSchema {
   /** The layout shown first; with `card`, a toggle switches between table and cards. */
   layout?: ListLayout;
   card?: CardSchema;
-  rowKey?: string;
   tabs?: TabSchema[];
   rowActions?: ActionSchema[];
   batchActions?: ActionSchema[];
@@ -95,27 +114,31 @@ export interface ListSchema {
   defaultPageSize?: number;
 }
 
-export type SearchItemType =
+export type SearchWidget =
   | 'input' | 'number' | 'numberrange' | 'select' | 'multiselect' | 'selectinput' | 'date' | 'daterange' | 'datetimerange' | 'boolean';
 
 export interface SearchOption { value: unknown; label: Label; color?: string }
 
 export interface SearchItem {
-  name: string;
-  label: Label;
-  type: SearchItemType;
-  /** An enum name, `resource:<name>`, or inline options. */
+  /** The resource field it filters. */
+  field: string;
+  /** The name its value has in the address, when two items filter one field. Default: `field`. */
+  key?: string;
+  label?: Label;
+  /** Default: from the field's type and options (select, number, daterange …). */
+  widget?: SearchWidget;
+  /** An enum name, `resource:<name>`, or inline options. Default: the resource field's. */
   options?: string | SearchOption[];
-  model?: string;
   operator?: Operator;
   props?: Record<string, unknown>;
-  prepend?: string;
-  prependName?: string;
-  prependOptions?: unknown[];
-  formatFunc?: string;
-  status?: boolean;
-  show?: boolean;
+  /** Offered as a field of the custom search (spec §5). */
+  customSearch?: boolean;
+  /** Only in the search drawer, not on the bar. */
+  drawerOnly?: boolean;
 }
+
+/** A search item with what the resource supplied. */
+export type SearchField = SearchItem & { key: string; label: Label; widget: SearchWidget };
 
 export interface SearchSchema {
   items?: SearchItem[];
@@ -138,14 +161,40 @@ export type FormSource =
   | { setting: string }
   | { load: string; save: { method: 'POST' | 'PATCH' | 'PUT'; url: string } };
 
+export type FormWidget = 'text' | 'textarea' | 'password' | 'select' | 'multiselect' | 'date' | 'datetime' | 'number' | 'checkbox' | 'switch';
+
+/** One field of a form's layout: how it is shown; what it accepts is the resource's (or the form's own contract). */
+export interface FormFieldLayout {
+  field: string;
+  label?: Label;
+  widget?: FormWidget;
+  /** An enum name, `resource:<name>`, or inline options. Default: the field's. */
+  options?: string | SearchOption[];
+  help?: Label;
+  placeholder?: Label;
+  readonly?: boolean;
+}
+
+export interface FormLayout {
+  /** The fields in order: a name, or a name with how to show it. */
+  fields: (string | FormFieldLayout)[];
+  source?: FormSource;
+  /**
+   * What a form without a resource accepts (the settings and account forms): its fields, required ones and
+   * rules. A resource form's contract is the resource's (layered per hospital), never the page's.
+   */
+  contract?: Contract;
+}
+
+/** The form as rjsf and the rules read it: a JSON Schema, a uiSchema and the contract's rules. */
 export interface FormSchema {
   schema: Record<string, unknown>;
-  source?: FormSource;
   uiSchema?: Record<string, unknown>;
   createOnly?: string[];
   rules?: FormRules;
-  /** Password fields sent sealed with the server's public key (ARCHITECTURE §6). */
+  /** Fields the browser seals with the server's public key before sending (the contract's `sealed`). */
   seal?: string[];
+  source?: FormSource;
 }
 
 export interface DetailSchema {
@@ -161,17 +210,23 @@ export interface PageSchema {
   resource?: string;
   list?: ListSchema;
   search?: SearchSchema;
-  form?: FormSchema;
+  form?: FormLayout;
   detail?: DetailSchema;
   iframe?: { urlParam?: string; allowedOrigins?: string[] };
 }
+
+/** A resource field as the browser learns it (GET /api/schemas/{alias}). */
+export type ResourceField = Pick<FieldDef, 'type' | 'label' | 'options' | 'cell'> & { filter?: boolean; sort?: boolean; search?: boolean };
 
 /** The resource description the server sends with a page schema (GET /api/schemas/{alias}). */
 export interface ResourceInfo {
   name: string;
   route: string;
-  rowKey?: string;
-  columns: Record<string, { type: string; filter?: boolean; sort?: boolean; search?: boolean }>;
+  rowKey: string;
+  /** Every readable field (columns and joined ones), with its label, type and options. */
+  fields: Record<string, ResourceField>;
+  /** What a write accepts, as layered for the working hospital. */
+  contract: Contract;
   permissions: { list: string; read: string; create: string; update: string; delete: string };
 }
 
@@ -179,5 +234,21 @@ export interface LoadedSchema {
   alias: string;
   version: number;
   schema: PageSchema;
+  resource: ResourceInfo | null;
+}
+
+/** A page with every field's label, cell and widget filled from its resource, and its form compiled. */
+export interface ResolvedPage extends Omit<PageSchema, 'list' | 'search' | 'form' | 'detail'> {
+  rowKey: string;
+  list?: Omit<ListSchema, 'columns'> & { columns: Column[] };
+  search?: Omit<SearchSchema, 'items'> & { items: SearchField[] };
+  form?: FormSchema;
+  detail?: { sections: { title: Label; fields: Column[] }[] };
+}
+
+export interface ResolvedSchema {
+  alias: string;
+  version: number;
+  schema: ResolvedPage;
   resource: ResourceInfo | null;
 }

@@ -1,10 +1,12 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import metaSchema from '../../schemas/meta/page.schema.json';
+import { checkExtension, type Contract, type ContractExtension } from './contract.js';
 
 /** One reason a page schema is refused: where (a JSON pointer) and what. */
 export interface SchemaProblem { path: string; message: string }
 
 let validate: ValidateFunction | undefined;
+let validateExtension: ValidateFunction | undefined;
 
 /**
  * Checks a page schema against schemas/meta/page.schema.json, the same check the server makes before
@@ -14,8 +16,23 @@ let validate: ValidateFunction | undefined;
 export function checkPageSchema(page: unknown): SchemaProblem[] {
   validate ??= new Ajv({ allErrors: true, strict: false }).compile(metaSchema);
   if (validate(page)) return [];
+  return problemsOf(validate.errors);
+}
+
+/** A hospital's contract extension: the meta-schema's `contractExtension`, then what it may not do to the base (checkExtension). */
+export function checkContractExtension(ext: unknown, base: Contract): SchemaProblem[] {
+  if (!validateExtension) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    ajv.addSchema(metaSchema);
+    validateExtension = ajv.compile({ $ref: `${metaSchema.$id}#/definitions/contractExtension` });
+  }
+  if (!validateExtension(ext)) return problemsOf(validateExtension.errors);
+  return checkExtension(base, ext as ContractExtension);
+}
+
+function problemsOf(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
   const seen = new Set<string>();
-  return (validate.errors ?? []).filter(meaningful).map((e) => ({ path: e.instancePath || '/', message: describe(e) }))
+  return (errors ?? []).filter(meaningful).map((e) => ({ path: e.instancePath || '/', message: describe(e) }))
     .filter((p) => (seen.has(`${p.path} ${p.message}`) ? false : (seen.add(`${p.path} ${p.message}`), true)));
 }
 

@@ -92,29 +92,29 @@ describe('rules as data (schemas/rules)', () => {
 
   it('custom-search operators come from the search-operators set; a hospital restricts or adds only what the server runs', () => {
     const base = ruleResolver([searchOperators as RuleSet]);
-    expect(operatorsFor({ type: 'input', name: 'name' }, base)).toEqual(['=', '!=', 'like', 'not like', 'in', 'not in']);
-    expect(operatorsFor({ type: 'boolean', name: 'locked' }, base)).toEqual(['=', '!=']);
+    expect(operatorsFor({ widget: 'input', field: 'name' }, base)).toEqual(['=', '!=', 'like', 'not like', 'in', 'not in']);
+    expect(operatorsFor({ widget: 'boolean', field: 'locked' }, base)).toEqual(['=', '!=']);
 
-    // Restrict by type, and per field through the data { type, name }.
+    // Restrict by widget, and per field through the data { widget, field }.
     const restricted = applyMergePatch(searchOperators as RuleSet, {
-      rules: { input: { if: [{ '==': [{ var: 'name' }, 'name'] }, ['like'], ['=', '!=']] }, boolean: ['='] },
+      rules: { input: { if: [{ '==': [{ var: 'field' }, 'name'] }, ['like'], ['=', '!=']] }, boolean: ['='] },
     });
     expect(checkRuleSet(restricted)).toEqual([]);
     const resolve = ruleResolver([restricted]);
-    expect(operatorsFor({ type: 'input', name: 'name' }, resolve)).toEqual(['like']);
-    expect(operatorsFor({ type: 'input', name: 'email' }, resolve)).toEqual(['=', '!=']);
-    expect(operatorsFor({ type: 'boolean', name: 'locked' }, resolve)).toEqual(['=']);
+    expect(operatorsFor({ widget: 'input', field: 'name' }, resolve)).toEqual(['like']);
+    expect(operatorsFor({ widget: 'input', field: 'email' }, resolve)).toEqual(['=', '!=']);
+    expect(operatorsFor({ widget: 'boolean', field: 'locked' }, resolve)).toEqual(['=']);
 
     // Adding is limited to the operators filter-sql.ts executes; the check names the offender.
     const added = applyMergePatch(searchOperators as RuleSet, { rules: { boolean: ['=', 'regex'], colour: ['='] } });
     expect(checkRuleSet(added)).toEqual([
       { path: '/rules/boolean', message: `not an operator the server runs: "regex" (allowed: ${SEARCH_OPERATORS.join(', ')})` },
-      { path: '/rules/colour', message: expect.stringContaining('not a search item type') },
+      { path: '/rules/colour', message: expect.stringContaining('not a search widget') },
     ]);
     // Should one slip through (an evaluation-time result), it is dropped rather than offered.
-    expect(operatorsFor({ type: 'boolean', name: 'x' }, ruleResolver([added], () => undefined))).toEqual(['=']);
+    expect(operatorsFor({ widget: 'boolean', field: 'x' }, ruleResolver([added], () => undefined))).toEqual(['=']);
     // No rule for the type: no operators (spec §5 empty fallback), never a crash.
-    expect(operatorsFor({ type: 'number', name: 'x' }, ruleResolver([], () => undefined), () => undefined)).toEqual([]);
+    expect(operatorsFor({ widget: 'number', field: 'x' }, ruleResolver([], () => undefined), () => undefined)).toEqual([]);
   });
 
   it('the case status display is one rule evaluated the same way everywhere (toy rule of case-status.json)', () => {

@@ -1,9 +1,10 @@
 import { Spinner } from '@fluentui/react-components';
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
 import { displayText } from '../api/client';
 import type { LoadedSchema } from '../core/pageSchema';
+import { resolvePage } from '../core/resolvePage';
 import PendingPage from '../pages/PendingPage';
 import { ErrorPanel } from './ErrorPanel';
 import { loadRenderer, resolveRenderer } from './registry';
@@ -41,13 +42,14 @@ export function SchemaView({ page, recordId, basePath }: { page: LoadedSchema; r
   // A list's record opens in the detail renderer with the same schema (its `detail` section).
   const type = recordId && page.schema.type === 'list' ? 'detail' : page.schema.type;
   const Renderer = resolveRenderer(type);
+  const resolved = useMemo(() => resolvePage(page), [page]);
   if (!Renderer) return <ErrorPanel title={t('engine.unknownType', { type })} text={t('engine.unknownTypeText', { alias: page.alias })} />;
   return (
     <ChoicesContext.Provider value={useChoices}>
       <RulesProvider>
         <SchemaBoundary alias={page.alias} path={`/${type}`}>
           <Suspense fallback={<Spinner data-testid="engine-loading" />}>
-            <Renderer page={page} recordId={recordId} basePath={basePath} />
+            <Renderer page={resolved} recordId={recordId} basePath={basePath} />
           </Suspense>
         </SchemaBoundary>
       </RulesProvider>

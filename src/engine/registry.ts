@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { lazyChunk } from '../shell/lazyChunk';
-import type { LoadedSchema } from '../core/pageSchema';
+import type { ResolvedSchema } from '../core/pageSchema';
 
 /**
  * Page type → renderer, after amis's factory (packages/amis-core/src/factory.tsx): renderers register
@@ -8,7 +8,8 @@ import type { LoadedSchema } from '../core/pageSchema';
  * panel from the caller instead of a crash. Renderers load lazily so each page type is its own chunk.
  */
 export interface RendererProps {
-  page: LoadedSchema;
+  /** The page with its fields' labels, cells and widgets filled from the resource and its form compiled (resolvePage). */
+  page: ResolvedSchema;
   /** The record id when the page shows one record (detail, edit), from the address. */
   recordId?: string;
   /** The path of the page's own route, for links to its records (`/manage/system/user`). */

@@ -30,6 +30,8 @@ export const loadSchema = (alias: string): Promise<LoadedSchema> =>
 export const peekSchema = (alias: string): LoadedSchema | undefined => schemas.peek(schemaKey(alias));
 /** After the schema editor saves or rolls back, the next visit reads the new version (in every hospital's copy). */
 export const forgetSchema = (alias: string) => schemas.forget((key) => key.endsWith(`|schema|${alias}`));
+/** After a resource's contract changes, every page may carry it: all cached schemas go. */
+export const forgetAllSchemas = () => schemas.forget(() => true);
 
 /** Enums (schemas/enums) and the resource summaries: the same for every page, one request each per hospital. */
 const shared = createCache<unknown>();

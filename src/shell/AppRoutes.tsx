@@ -15,11 +15,17 @@ const LoginPage = lazyChunk(() => import('../pages/LoginPage'));
 const NotFoundPage = lazyChunk(() => import('../pages/NotFoundPage'));
 const ErrorPage = lazyChunk(() => import('../pages/ErrorPage'));
 const UpdateLogPage = lazyChunk(() => import('../pages/UpdateLogPage'));
+// OpenSeadragon comes with the viewer's chunk only: the shell never loads it.
+const ViewerPage = lazyChunk(() => import('../viewer/ViewerPage'));
+const ImageEditPage = lazyChunk(() => import('../viewer/ImageEditPage'));
+
+/** The slide viewer's routes of spec §2 (/inner/view is rewritten to /slide/view by the route guard). */
+const VIEWER_ROUTES = ['/kfb/case/:id', '/kfb/:pid/:id', '/view', '/slide/view', '/outer/view', '/h5/view'];
 
 /** Static routes of spec §2 whose pages belong to later work (viewers, editors); each says so by name. */
 const STATIC_PENDING = [
-  '/dicom/:pid/:id', '/kfb/case/:id', '/kfb/path', '/kfb/section/:id/:section', '/kfb/:pid/:id', '/image/edit', '/view', '/slide/view',
-  '/outer/view', '/h5/view', '/share/view', '/meeting/view', '/omnipt', '/jf_data', '/case/:id', '/pdf',
+  '/dicom/:pid/:id', '/kfb/path', '/kfb/section/:id/:section',
+  '/share/view', '/meeting/view', '/omnipt', '/jf_data', '/case/:id', '/pdf',
 ];
 
 function ManageIndex() {
@@ -45,6 +51,8 @@ export function AppRoutes() {
               <Route path="/error" element={<ErrorPage />} />
               <Route path="/update-log" element={<UpdateLogPage />} />
               {STATIC_PENDING.map((p) => <Route key={p} path={p} element={<PendingPage alias={p} />} />)}
+              {VIEWER_ROUTES.map((p) => <Route key={p} path={p} element={<ViewerPage />} />)}
+              <Route path="/image/edit" element={<ImageEditPage />} />
               <Route path="/manage" element={<Shell />}>
                 <Route index element={<ManageIndex />} />
                 {dynamic.map((r) => (

@@ -3,15 +3,20 @@ import { translate, type Language } from '../../server/i18n/translate.js';
 import { submittedData } from '../../src/core/formRules.js';
 import { formRuleCases, type Expected, type FormRuleCase } from '../../src/core/formRules.cases.js';
 import type { FormSchema, InlineLabel } from '../../src/core/pageSchema.js';
+import { resolvePage } from '../../src/core/resolvePage.js';
+import { convertOverride } from '../../server/db/upgrade/page-language-2.js';
 import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
 
 /**
  * The form-rule table of src/core/formRules.cases.ts through the generic resource API: each case's form is a
- * hospital override of the CaseList page (its fields are free `extra` fields of a case), and the body is the
- * one the browser would send for the case's data. The same cases run in the browser's form in
- * src/engine/form/ruleValidation.test.ts; both must accept and refuse alike, with the same messages.
+ * hospital's extension of the cases resource's contract (its fields are free `extra` fields of a case, written
+ * as the case's JSON Schema and turned into the extension as the upgrade turns an old form override), and the
+ * body is the one the browser's CaseList form would send for the case's data. The same cases run in the
+ * browser's form in src/engine/form/ruleValidation.test.ts; both must accept and refuse alike, with the same
+ * messages.
  */
 const SCHEMA = '/api/schemas/CaseList';
+const CONTRACT = '/api/contracts/cases';
 const LANGS: Language[] = ['en-US', 'zh-CN'];
 type Row = Record<string, unknown>;
 
@@ -39,16 +44,18 @@ describe.each(databases)('one set of form rules: the table through a resource wr
   });
   afterAll(async () => { await h.close(); });
 
-  /** The case's form layered over CaseList for the admin's hospital; `fieldsOnly` leaves its rules out. */
+  /**
+   * The case's form as the admin's hospital's extension of the cases contract; `fieldsOnly` leaves its rules
+   * out. Answers the CaseList form as the browser compiles it over the extended contract.
+   */
   async function override(form: FormSchema, fieldsOnly = false): Promise<FormSchema> {
-    const schema = form.schema as { properties: object; required?: string[] };
-    const patch = fieldsOnly
-      ? { form: { schema: { properties: schema.properties }, uiSchema: form.uiSchema } }
-      : { form: { schema: { properties: schema.properties, required: ['pathology_number', 'case_type', ...(schema.required ?? [])] },
-        uiSchema: form.uiSchema, ...(form.rules ? { rules: form.rules } : {}), ...(form.createOnly ? { createOnly: form.createOnly } : {}) } };
-    const saved = await call(h.app, 'PUT', SCHEMA, { token: admin, payload: { override: patch } });
+    const contract = { fields: {}, required: ['pathology_number', 'case_type'] };
+    const old = fieldsOnly ? { form: { schema: { properties: (form.schema as { properties: object }).properties }, uiSchema: form.uiSchema } } : { form };
+    const { extension, dropped } = convertOverride(old, { contract });
+    expect(dropped).toEqual([]);
+    const saved = await call(h.app, 'PUT', CONTRACT, { token: admin, payload: { override: extension } });
     expect(saved.statusCode, saved.body).toBe(200);
-    return (await call(h.app, 'GET', SCHEMA, { token: admin })).json().data.schema.form as FormSchema;
+    return resolvePage((await call(h.app, 'GET', SCHEMA, { token: admin })).json().data).schema.form!;
   }
 
   const newCase = () => ({ pathology_number: `FR-${kind}-${++serial}`, case_type: 'routine' });

@@ -80,7 +80,7 @@ describe.each(databases)('security of the schema resource layer [%s]', (kind) =>
     });
   });
 
-  describe('item 10: only fields the form declares are stored, and text is bounded', () => {
+  describe('item 10: only fields the contract declares are stored, and text is bounded', () => {
     const userIdOf = async (name: string) => (await h.db.selectFrom('users').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
     const extraOf = async (id: number) => JSON.parse((await h.db.selectFrom('users').select('extra').where('id', '=', id).executeTakeFirstOrThrow()).extra ?? '{}');
 
@@ -102,8 +102,8 @@ describe.each(databases)('security of the schema resource layer [%s]', (kind) =>
 
     it('refuses a 9 MB value, in an unknown field or in a declared one without a maxLength, and stores a declared field within its limits', async () => {
       // A hospital adds a field with no maxLength of its own: the default bound (2,000 characters) holds it.
-      const override = { form: { schema: { properties: { referral_note: { type: 'string' } } } } };
-      expect((await call(h.app, 'PUT', '/api/schemas/SystemUser', { token: admin, payload: { override, note: 'referral' } })).statusCode).toBe(200);
+      const override = { fields: { referral_note: { type: 'string' } } };
+      expect((await call(h.app, 'PUT', '/api/contracts/users', { token: admin, payload: { override, note: 'referral' } })).statusCode).toBe(200);
       const id = await userIdOf('auditor');
       const nineMb = long(9 * 1024 * 1024, 'x');
       for (const field of ['notes', 'referral_note']) {

@@ -15,7 +15,7 @@ import { call, databases, startApp, testApp, tokenFor, type Harness } from './ha
  * the TIFF page itself, and the pass-through bytes are re-derived here from the raw TIFF directory.
  */
 /** CI checks out shared/ beside the repository; without it the real-file tests are skipped, and say so. */
-const REAL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
+const REAL_DIR = process.env.DSMS_REAL_DATA ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
 if (!fs.existsSync(REAL_DIR)) console.warn(`tiles.test: ${REAL_DIR} is absent, so the real SVS tests are skipped`);
 
 const W = 4000;

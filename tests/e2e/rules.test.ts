@@ -105,7 +105,7 @@ describe('rule sets in Chromium', () => {
 
   it('a hospital override of each rule set changes the form and the custom search at once', async () => {
     await saveOverride('forms', { rules: { 'upload-via-ftp': true } });
-    await saveOverride('search-operators', { rules: { input: { if: [{ '==': [{ var: 'name' }, 'name'] }, ['like'], ['=', 'like']] } } });
+    await saveOverride('search-operators', { rules: { input: { if: [{ '==': [{ var: 'field' }, 'name'] }, ['like'], ['=', 'like']] } } });
     await expect.poll(() => editor().getByTestId('schema-versions').locator('[data-version]').count()).toBe(1);
     await shot('rules-editor-zh-CN');
 

@@ -181,8 +181,7 @@ describe('schema engine in Chromium', () => {
     // A valid one: the preview renders the merged page at once.
     await text.fill(JSON.stringify({
       title: { 'zh-CN': '账号管理', 'en-US': 'Accounts' },
-      list: { toolbar: [{ key: 'create', label: { 'zh-CN': '添加账号', 'en-US': 'Add account' }, kind: 'create', permission: 'system_user', appearance: 'primary' }] },
-      form: { schema: { properties: { badge_no: { type: 'string', maxLength: 20 } } }, uiSchema: { badge_no: { 'ui:title': { 'zh-CN': '工牌号', 'en-US': 'Badge no.' } } } },
+      list: { toolbar: [{ key: 'create', label: { 'zh-CN': '添加账号', 'en-US': 'Add account' }, kind: 'create', appearance: 'primary' }] },
     }, null, 2));
     const preview = editor.getByTestId('list-page');
     await expect.poll(() => preview.getByRole('button', { name: '添加账号' }).count()).toBe(1);
@@ -191,6 +190,23 @@ describe('schema engine in Chromium', () => {
     await editor.getByTestId('schema-save').click();
     expect((await saved).status()).toBe(200);
     await expect.poll(() => editor.getByTestId('schema-versions').locator('[data-version]').count()).toBe(1);
+
+    // The new field goes to the users resource (every form of it shows it; the server checks it), in the
+    // resource-field half: an extension that would redefine a field of the resource is refused as typed.
+    await editor.getByTestId('schema-kind').getByRole('tab', { name: zhCN.schemaEditor.kindContracts }).click();
+    const fields = page.getByTestId('contract-editor');
+    await pick(fields.getByRole('combobox', { name: zhCN.schemaEditor.resource }), 'users');
+    const ext = fields.getByTestId('contract-override');
+    await expect.poll(() => ext.inputValue()).toBe('{}');
+    await ext.fill(JSON.stringify({ fields: { name: { type: 'string', maxLength: 500 } } }));
+    await expect.poll(() => fields.getByTestId('contract-problems').textContent()).toContain('/fields/name');
+    expect(await fields.getByTestId('contract-save').isDisabled()).toBe(true);
+    await ext.fill(JSON.stringify({ fields: { badge_no: { type: 'string', maxLength: 20, label: { 'zh-CN': '工牌号', 'en-US': 'Badge no.' } } } }, null, 2));
+    await expect.poll(() => fields.getByTestId('contract-merged').textContent()).toContain('badge_no');
+    await shot('engine-contract-editor-zh-CN');
+    const extended = page.waitForResponse((r) => r.url().endsWith('/api/contracts/users') && r.request().method() === 'PUT');
+    await fields.getByTestId('contract-save').click();
+    expect((await extended).status()).toBe(200);
 
     // The list page now reads the override, and its form has the new field: no restart, no deploy.
     await openList();
@@ -208,6 +224,13 @@ describe('schema engine in Chromium', () => {
     await page.getByTestId('confirm-dialog').getByRole('button', { name: zhCN.common.confirm }).click();
     await expect.poll(() => editor.getByTestId('schema-versions').locator('[data-version]').count()).toBe(2);
     await expect.poll(() => text.inputValue()).toBe('{}');
+    await editor.getByTestId('schema-kind').getByRole('tab', { name: zhCN.schemaEditor.kindContracts }).click();
+    await pick(page.getByTestId('contract-editor').getByRole('combobox', { name: zhCN.schemaEditor.resource }), 'users');
+    await page.getByTestId('contract-editor').getByTestId('schema-versions').getByRole('row').filter({ hasText: zhCN.schemaEditor.baseVersion })
+      .getByRole('button', { name: zhCN.schemaEditor.rollback }).click();
+    const removed = page.waitForResponse((r) => r.url().endsWith('/api/contracts/users/rollback'));
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: zhCN.common.confirm }).click();
+    expect((await removed).status()).toBe(200);
     await openList();
     await page.getByRole('button', { name: '新增用户' }).click();
     await page.getByTestId('form-drawer').locator('#root_name').waitFor();

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createElement as h, type ComponentType, type ReactElement } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { resolvePage } from '../../src/core/resolvePage';
+import { loadedPage } from './resources';
 import { installStorage } from './storage';
 
 /**
@@ -51,11 +53,12 @@ beforeAll(async () => {
     loadRenderer: registry.loadRenderer, SchemaView: schemaPage.SchemaView, SchemaForm: form.default, checkPageSchema: check.checkPageSchema,
     resolveLabel: labels.resolveLabel,
   };
-});
+  // Loading React, Fluent and the engine takes a while on a busy two-core machine; nothing here is timed.
+}, 120_000);
 
-/** A value for a column of the given type, so every cell renderer runs. */
+/** A value for a column of the given cell kind, so every cell renderer runs. */
 function sample(col: Json, i: number): unknown {
-  switch (col.type) {
+  switch (col.cell) {
     case 'number': case 'filesize': return 1536 * i;
     case 'date': return '2026-05-13';
     case 'datetime': return '2026-05-13T08:30:00.000Z';
@@ -65,12 +68,14 @@ function sample(col: Json, i: number): unknown {
     case 'image': return '/favicon.ico';
     case 'json': return { k: i };
     case 'link': return 'https://example.org/';
-    default: return `${col.prop} ${i}`;
+    default: return `${col.field} ${i}`;
   }
 }
+/** The page with its fields filled from its resource, as the renderers get it. */
+const resolved = (page: Json): Json => resolvePage(loadedPage(page as never)).schema;
 const rowsFor = (page: Json) => [1, 2, 3].map((i) => Object.fromEntries([
   ['id', i], ['status', 1], ['locked', 0],
-  ...[...(page.list?.columns ?? []), ...(page.detail?.sections ?? []).flatMap((s: Json) => s.fields)].map((c: Json) => [c.prop, sample(c, i)]),
+  ...[...(resolved(page).list?.columns ?? []), ...(resolved(page).detail?.sections ?? []).flatMap((s: Json) => s.fields)].map((c: Json) => [c.field, sample(c, i)]),
 ]));
 const resourceOptions = (page: Json) => {
   const sources = JSON.stringify(page).match(/resource:[a-z_]+/g) ?? [];
@@ -90,10 +95,7 @@ function render(page: Json, el: ReactElement, url = '/manage/page'): string {
         h(ChoicesContext.Provider, { value: useChoices }, el))))));
 }
 
-const loaded = (page: Json) => ({
-  alias: page.alias, version: 0, schema: page,
-  resource: page.resource ? { name: page.resource, route: `/api/test/${page.resource}`, rowKey: 'id', columns: {}, permissions: { list: 'p', read: 'p', create: 'p', update: 'p', delete: 'p' } } : null,
-});
+const loaded = (page: Json) => resolvePage(loadedPage(page as never));
 /** Visible text: the HTML without tags, entities decoded the way the tests compare. */
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 
@@ -121,22 +123,23 @@ describe('page schemas in schemas/pages', () => {
           const html = text(raw);
           const label = (l: unknown) => mods.resolveLabel(l, lang);
           expect(html).not.toMatch(/Unknown page type|未知的页面类型/);
+          const r = resolved(page);
           if (page.type === 'list') {
             if (page.list.layout === 'cards') {
               // Cards: the grid with each row's title, its labelled fields, and lazily loaded thumbnails.
               const card = page.list.card;
-              const columnLabel = (prop: string) => label(page.list.columns.find((c: Json) => c.prop === prop)?.label ?? prop);
+              const columnLabel = (field: string) => label(r.list.columns.find((c: Json) => c.field === field)?.label ?? field);
               expect(raw).toContain('data-testid="card-grid"');
               for (const row of rowsFor(page)) expect(html, `card title ${row[card.title]}`).toContain(String(row[card.title]));
               for (const prop of card.meta ?? []) expect(html, `card field ${prop}`).toContain(columnLabel(prop));
               if (card.image) expect(raw).toMatch(/<img[^>]+loading="lazy"/);
             } else {
-              for (const c of page.list.columns.filter((c: Json) => !c.hidden)) expect(html, `column ${c.prop}`).toContain(label(c.label));
+              for (const c of r.list.columns.filter((c: Json) => !c.hidden)) expect(html, `column ${c.field}`).toContain(label(c.label));
             }
             for (const t of page.list.tabs ?? []) expect(html, `tab ${t.key}`).toContain(label(t.label));
             if (page.list.tabs?.length) expect(html).toContain('999+');
             for (const a of page.list.toolbar ?? []) expect(html, `toolbar ${a.key}`).toContain(label(a.label));
-            for (const i of (page.search?.items ?? []).filter((i: Json) => i.show !== false)) expect(html, `search ${i.name}`).toContain(label(i.label));
+            for (const i of (r.search?.items ?? []).filter((i: Json) => !i.drawerOnly)) expect(html, `search ${i.field}`).toContain(label(i.label));
             // The pager shows for 57 rows unless they fit on one page (spec §9: hidden on a single page).
             // A schema list without sizes starts at 100 (spec §9: the generic list's first option).
             const pageSize = page.list.defaultPageSize ?? page.list.pageSizes?.[0] ?? 100;
@@ -152,14 +155,14 @@ describe('page schemas in schemas/pages', () => {
       if (page.detail || page.type === 'list') {
         it('renders one record in its detail view', async () => {
           await mods.i18n.changeLanguage('en-US');
-          const html = text(render(page, h(mods.SchemaView, { page: loaded(page), recordId: '1', basePath: '/manage/page' })));
+          const html = text(render(page, h(mods.SchemaView, { page: loadedPage(page as never), recordId: '1', basePath: '/manage/page' })));
           // The detail renderer is lazy; under react-dom/server the Suspense fallback shows, so render it directly too.
           expect(html).toBeDefined();
           const Detail = (await mods.loadRenderer('detail'))!;
           const direct = text(render(page, h(Detail, { page: loaded(page), recordId: '1', basePath: '/manage/page' })));
-          for (const s of page.detail?.sections ?? []) {
+          for (const s of resolved(page).detail?.sections ?? []) {
             expect(direct).toContain(mods.resolveLabel(s.title, 'en-US'));
-            for (const f of s.fields) expect(direct, `field ${f.prop}`).toContain(mods.resolveLabel(f.label, 'en-US'));
+            for (const f of s.fields) expect(direct, `field ${f.field}`).toContain(mods.resolveLabel(f.label, 'en-US'));
           }
         });
       }
@@ -168,12 +171,14 @@ describe('page schemas in schemas/pages', () => {
         for (const creating of [true, false]) {
           it(`renders its form (${creating ? 'create' : 'edit'}) with every field title resolved`, async () => {
             await mods.i18n.changeLanguage('zh-CN');
-            const html = render(page, h(mods.SchemaForm, { form: page.form, creating, initialData: creating ? {} : rowsFor(page)[0], formId: 'f', onSubmit: () => {} }));
-            const ui = page.form.uiSchema ?? {};
-            const createOnly: string[] = page.form.createOnly ?? [];
-            for (const [name, def] of Object.entries<Json>(page.form.schema.properties ?? {})) {
+            const form = resolved(page).form;
+            const html = render(page, h(mods.SchemaForm, { form, creating, initialData: creating ? {} : rowsFor(page)[0], formId: 'f', onSubmit: () => {} }));
+            const ui = form.uiSchema ?? {};
+            const createOnly: string[] = form.createOnly ?? [];
+            expect(Object.keys(form.schema.properties ?? {}).length, 'the form shows fields').toBeGreaterThan(0);
+            for (const [name, def] of Object.entries<Json>(form.schema.properties ?? {})) {
               if (!creating && createOnly.includes(name)) continue;
-              if (page.form.rules?.visibleIf?.[name]) continue;
+              if (form.rules?.visibleIf?.[name]) continue;
               const title = ui[name]?.['ui:title'] ?? def.title;
               if (title && !(ui[name]?.['ui:widget'] === 'hidden')) expect(text(html), `field ${name}`).toContain(mods.resolveLabel(title, 'zh-CN'));
             }
@@ -191,16 +196,19 @@ describe('a broken page schema', () => {
     expect(problems).toEqual(expect.arrayContaining([
       { path: '/', message: 'missing "resource"' },
       { path: '/list', message: 'unknown property "colums"' },
-      { path: '/list/columns/0', message: 'missing "label"' },
+      { path: '/list/columns/0', message: 'missing "field"' },
+      { path: '/list/columns/0', message: 'unknown property "prop"' },
     ]));
   });
 
   it('refuses a cards layout without its card, a download without its request, and a prompt without its field', () => {
-    const columns = [{ prop: 'name', label: 'Name' }];
+    const columns = [{ field: 'name' }];
     expect(mods.checkPageSchema({ alias: 'Cards', type: 'list', resource: 'slides', list: { columns, layout: 'cards' } }))
       .toContainEqual({ path: '/list', message: 'missing "card"' });
     expect(mods.checkPageSchema({ alias: 'Dl', type: 'list', resource: 'slides', list: { columns, rowActions: [{ key: 'dl', label: 'Download', kind: 'download' }] } }))
       .toContainEqual({ path: '/list/rowActions/0', message: 'missing "request"' });
+    expect(mods.checkPageSchema({ alias: 'Dl', type: 'list', resource: 'slides', list: { columns, rowActions: [{ key: 'dl', label: 'Download', kind: 'download', request: { method: 'POST', url: '/x' } }] } }))
+      .toContainEqual({ path: '/list/rowActions/0', message: 'missing "permission"' });
     expect(mods.checkPageSchema({
       alias: 'Move', type: 'list', resource: 'slides',
       list: { columns, batchActions: [{ key: 'm', label: 'Move', kind: 'request', request: { method: 'POST', url: '/x', body: 'rows' }, prompt: { label: 'No.' } }] },

@@ -9,7 +9,7 @@ import { readTiffStructure, TiffFormatError, type ReadAt } from '../../server/mo
 import { readSlideIndex } from '../../server/modules/tiles/tiff/levels.js';
 import { parseImageDescription } from '../../server/modules/tiles/tiff/description.js';
 
-const REAL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
+const REAL_DIR = process.env.DSMS_REAL_DATA ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
 if (!fs.existsSync(REAL_DIR)) console.warn(`tiles-tiff-parser.test: ${REAL_DIR} is absent, so the SVS case is skipped`);
 
 const fromBuffer = (b: Buffer): ReadAt => async (position, length) => b.subarray(position, position + length);

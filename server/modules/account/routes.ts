@@ -13,8 +13,8 @@ const Sealed = Type.Object({ key_id: Type.String({ maxLength: 64 }), password: T
 const PASSWORD_FIELDS = ['old_password', 'password', 'password_confirmation'] as const;
 
 /**
- * SystemAccount: the caller's own profile and password. Passwords arrive sealed (the page's form.seal); the
- * form schema of the SystemAccount page (the hospital's layered one) validates the opened values,
+ * SystemAccount: the caller's own profile and password. Passwords arrive sealed (the contract's `sealed`
+ * fields); the contract of the SystemAccount page's form (the base page's: an override cannot loosen it) validates the opened values,
  * including the two-passwords-match rule, and the current password must be right to set a new one. A new
  * password ends the account's other sessions; `onSessionsEnded` lets in-process session caches drop them.
  */
@@ -34,12 +34,12 @@ export function accountRoutes(app: TypedApp, db: Db, store: SchemaStore, onSessi
     },
   }, async (r) => {
     const me = r.auth!;
-    const page = (await store.layered('SystemAccount', me.hospitalId ?? 0)).schema;
-    const body = await openSealedFields(db, page, r.body);
+    const form = store.contractFormOf('SystemAccount')!;
+    const body = await openSealedFields(db, form.seal ?? [], r.body);
     const data: Record<string, unknown> = { ...(await profile(me.id)) };
     for (const key of ['realname', 'email', 'phone', ...PASSWORD_FIELDS]) if (key in body) data[key] = body[key];
 
-    validateWrite(page, data, false, r.lang, { resolve: await store.rulesFor(me.hospitalId ?? 0) });
+    validateWrite(form, data, false, r.lang, { resolve: await store.rulesFor(me.hospitalId ?? 0) });
 
     const changes: Record<string, unknown> = { realname: data.realname, email: data.email ?? null, phone: data.phone ?? null, updated_at: new Date().toISOString() };
     if (data.password) {

@@ -1,15 +1,13 @@
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
-import type { PageSchema } from '../schemas/repository.js';
 import { openSealedPassword } from './challenge.js';
 
 /**
- * Fields a form declares in `seal` (passwords) arrive as `{ key_id, password }` sealed with the server's
+ * Fields a contract declares `sealed` (passwords) arrive as `{ key_id, password }` sealed with the server's
  * key, like the login's; they are opened here, before validation. A clear-text value is refused, so
  * no client can quietly send a password unencrypted. Empty values mean "unchanged" and are dropped.
  */
-export async function openSealedFields(db: Db, page: PageSchema | undefined, data: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const fields = (page?.form as { seal?: string[] } | undefined)?.seal ?? [];
+export async function openSealedFields(db: Db, fields: readonly string[], data: Record<string, unknown>): Promise<Record<string, unknown>> {
   if (!fields.length) return data;
   const out = { ...data };
   for (const field of fields) {

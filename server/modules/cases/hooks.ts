@@ -1,12 +1,15 @@
 import { sql } from 'kysely';
 import { AppError } from '../../http/errors.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
+import type { RuleResolver } from '../../../src/core/rules.js';
+import { withDisplay } from './status.js';
 
 /**
- * Cases resource: registration stamps who and when, rows carry their slide count, and a case that still
- * holds slides cannot be deleted (the slides would lose their case silently).
+ * Cases resource: registration stamps who and when, rows carry their slide count and the status their
+ * hospital's case-status rules derive (case_status, markers, number_colour, status_colour), and a case that
+ * still holds slides cannot be deleted (the slides would lose their case silently).
  */
-export const caseHooks: ResourceHooks = {
+export const caseHooks = (rulesFor: (hospitalId: number) => Promise<RuleResolver>): ResourceHooks => ({
   consumes: ['slide_count'],
 
   async afterRead(db, rows) {
@@ -14,7 +17,9 @@ export const caseHooks: ResourceHooks = {
     const counts = await db.selectFrom('slides').select(['case_id', sql<number>`count(*)`.as('n')])
       .where('case_id', 'in', rows.map((r) => r.id)).groupBy('case_id').execute();
     const byCase = new Map(counts.map((c) => [Number(c.case_id), Number(c.n)]));
-    return rows.map((r) => ({ ...r, slide_count: byCase.get(r.id) ?? 0 }));
+    const resolvers = new Map<number, RuleResolver>();
+    for (const h of new Set(rows.map((r) => Number(r.hospital_id)))) resolvers.set(h, await rulesFor(h));
+    return rows.map((r) => withDisplay({ ...r, slide_count: byCase.get(r.id) ?? 0 }, resolvers.get(Number(r.hospital_id))!));
   },
 
   async beforeWrite(_data, ctx) {
@@ -28,4 +33,4 @@ export const caseHooks: ResourceHooks = {
       .where('slides.case_id', 'in', ids).groupBy('cases.pathology_number').executeTakeFirst();
     if (busy) throw new AppError(409, 'case.has_slides', { number: busy.pathology_number, count: Number(busy.n) });
   },
-};
+});

@@ -3,12 +3,15 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import type { TypedApp } from '../../http/types.js';
+import { publicFields } from '../../../src/core/resolvePage.js';
+import type { ResourceInfo } from '../../../src/core/pageSchema.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import type { EnumOption } from './repository.js';
-import { getColumnPreferences, putColumnPreferences, type LayeredStore, type RuleStore, type SchemaStore } from './store.js';
+import { getColumnPreferences, putColumnPreferences, type ContractStore, type LayeredStore, type RuleStore, type SchemaStore } from './store.js';
 
 const Alias = Type.Object({ alias: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9]{0,63}$' }) });
 const RuleName = Type.Object({ alias: Type.String({ pattern: '^[a-z][a-z0-9-]{0,47}$' }) });
+const ResourceName = Type.Object({ alias: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$' }) });
 const EDIT = { access: { permission: 'schema_edit' } } as const;
 const Override = Type.Object({ override: Type.Record(Type.String(), Type.Unknown(), { maxProperties: 200 }), note: Type.Optional(Type.String({ maxLength: 500 })) });
 const Rollback = Type.Object({ version: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }) });
@@ -17,10 +20,10 @@ const Rollback = Type.Object({ version: Type.Integer({ minimum: 0, maximum: 1_00
  * The editing routes every layered kind shares, under `prefix/:alias`: the base, the hospital's
  * versions, a save (a new version) and a rollback (an old override saved again). Only schema editors.
  */
-function versionedRoutes<T extends object>(app: TypedApp, prefix: string, Key: typeof Alias, store: LayeredStore<T>) {
+function versionedRoutes<T extends object>(app: TypedApp, prefix: string, Key: typeof Alias, store: LayeredStore<T>, base: (key: string) => unknown = (k) => store.base(k)) {
   const hospital = (r: FastifyRequest) => r.auth!.hospitalId ?? 0;
   const tags = [prefix.split('/').pop()!];
-  app.get(`${prefix}/:alias/base`, { config: EDIT, schema: { tags, params: Key } }, async (r) => ok(store.base(r.params.alias)));
+  app.get(`${prefix}/:alias/base`, { config: EDIT, schema: { tags, params: Key } }, async (r) => ok(base(r.params.alias)));
   app.get(`${prefix}/:alias/versions`, { config: EDIT, schema: { tags, params: Key } }, async (r) => ok(await store.versions(r.params.alias, hospital(r))));
   app.put(`${prefix}/:alias`, { config: EDIT, schema: { tags, params: Key, body: Override } }, async (r) => {
     const { override, note } = r.body;
@@ -42,25 +45,38 @@ export function ruleRoutes(app: TypedApp, rules: RuleStore): void {
   versionedRoutes(app, '/api/rules', RuleName as unknown as typeof Alias, rules);
 }
 
-/** Page schemas for the engine, their hospital overrides and versions, column preferences, enums. */
-export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, defs: ResourceDef[], enums: Record<string, EnumOption[]>): void {
+/**
+ * Page schemas for the engine (each with its resource's fields and its write contract as the working
+ * hospital has extended it), their hospital overrides and versions, the contract extensions and their
+ * versions (`/api/contracts/{resource}`), column preferences, enums.
+ */
+export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contracts: ContractStore, defs: ResourceDef[], enums: Record<string, EnumOption[]>): void {
   const hospital = (r: FastifyRequest) => r.auth!.hospitalId ?? 0;
-  const resourceMeta = (name?: string) => {
+  const resourceMeta = async (name: string | undefined, hospitalId: number): Promise<ResourceInfo | null> => {
     const def = defs.find((d) => d.name === name);
     if (!def) return null;
-    const columns = Object.fromEntries([...Object.entries(def.columns).filter(([, c]) => c.readable !== false), ...Object.entries(def.virtual ?? {})]
-      .map(([n, c]) => [n, { type: c.type, filter: !!c.filter, sort: !!('sort' in c && c.sort), search: !!('search' in c && c.search) }]));
-    return { name: def.name, route: def.route, rowKey: 'id', columns, permissions: def.permissions };
+    const fields = publicFields({ ...def.computed, ...def.inputs, ...def.virtual, ...def.columns });
+    const permissions = { create: '', update: '', delete: '', ...def.permissions };
+    return { name: def.name, route: def.route, rowKey: 'id', fields, contract: await contracts.contractFor(def, hospitalId), permissions };
   };
 
   app.get('/api/schemas', { config: EDIT, schema: { tags: ['schemas'] } }, async () => ok([...store.bases.keys()].sort()));
 
   app.get('/api/schemas/:alias', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias } }, async (r) => {
     const layered = await store.layered(r.params.alias, hospital(r));
-    return ok({ ...layered, resource: resourceMeta(layered.schema.resource) });
+    return ok({ ...layered, resource: await resourceMeta(layered.schema.resource, hospital(r)) });
   });
 
   versionedRoutes(app, '/api/schemas', Alias, store);
+
+  // A hospital's contract extensions: the fields it adds to a resource's forms and the rules it adds.
+  app.get('/api/contracts', { config: EDIT, schema: { tags: ['contracts'] } }, async () => ok([...contracts.bases.keys()].sort()));
+  app.get('/api/contracts/:alias', { config: EDIT, schema: { tags: ['contracts'], params: ResourceName } }, async (r) => {
+    const def = defs.find((d) => d.name === r.params.alias && !d.readOnly);
+    const layered = await contracts.layered(r.params.alias, hospital(r));
+    return ok({ ...layered, contract: await contracts.contractFor(def!, hospital(r)) });
+  });
+  versionedRoutes(app, '/api/contracts', ResourceName as unknown as typeof Alias, contracts, (name) => contracts.baseContract(name));
 
   const Columns = Type.Object({ columns: Type.Array(Type.Object({ prop: Type.String({ maxLength: 128 }), hidden: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), { maxItems: 200 }) });
   app.get('/api/schemas/:alias/columns', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias } }, async (r) =>

@@ -2,13 +2,17 @@ import mergePatch from 'json-merge-patch';
 import type { Db } from '../../db/connect.js';
 import type { MessageKey } from '../../i18n/messages.js';
 import { AppError } from '../../http/errors.js';
-import { checkPageSchema } from '../../../src/core/pageSchemaCheck.js';
+import { layerContract, type Contract, type ContractExtension } from '../../../src/core/contract.js';
+import { checkContractExtension, checkPageSchema } from '../../../src/core/pageSchemaCheck.js';
+import { contractForm } from '../../../src/core/resolvePage.js';
+import type { FormSchema } from '../../../src/core/pageSchema.js';
+import { contractOf, type ResourceDef } from '../../resources/definition.js';
 import { ruleResolver, warnOnce, type RuleResolver, type RuleSet, type Warn } from '../../../src/core/rules.js';
 import { checkRuleSet } from '../../../src/core/rulesCheck.js';
 import type { PageSchema } from './repository.js';
 
 export interface Layered<T = PageSchema> { alias: string; version: number; schema: T }
-export type StoreKind = 'page' | 'rule';
+export type StoreKind = 'page' | 'rule' | 'resource';
 type Problem = { path: string; message: string };
 
 /** An override is a patch of a schema, not a data dump: the largest base is ~40 KB. */
@@ -129,7 +133,7 @@ export class RuleStore extends LayeredStore<RuleSet> {
 
 /** Page schemas, checked against schemas/meta/page.schema.json; `rules` lets page evaluators resolve rule names. */
 export class SchemaStore extends LayeredStore<PageSchema> {
-  constructor(db: Db, bases: Map<string, PageSchema>, readonly rules?: RuleStore) {
+  constructor(db: Db, bases: Map<string, PageSchema>, readonly rules?: RuleStore, readonly enums?: Record<string, { value: unknown }[]>) {
     super(db, bases, {
       kind: 'page', notFound: 'schema.not_found', invalid: 'schema.invalid',
       check: (page, alias) => {
@@ -140,15 +144,64 @@ export class SchemaStore extends LayeredStore<PageSchema> {
     });
   }
 
-  /** The layered page whose form edits setting `key` (form.source.setting), if any. */
-  async formForSetting(key: string, hospitalId: number): Promise<PageSchema | undefined> {
-    for (const [alias, page] of this.bases) {
-      if ((page.form as { source?: { setting?: string } } | undefined)?.source?.setting === key) return (await this.layered(alias, hospitalId)).schema;
+  /**
+   * The form that checks writes of setting `key`: the contract of the base page whose form edits it
+   * (form.source.setting). The base's, not a hospital's layered page: a page override changes how the
+   * form looks, never what the server accepts.
+   */
+  formForSetting(key: string): FormSchema | undefined {
+    for (const page of this.bases.values()) {
+      const form = page.form as { source?: { setting?: string }; contract?: Contract } | undefined;
+      if (form?.source?.setting === key && form.contract) return contractForm(form.contract, this.enums);
     }
     return undefined;
   }
 
+  /** The form that checks writes through a page's own `form.contract` (the account form), from its base page. */
+  contractFormOf(alias: string): FormSchema | undefined {
+    const contract = (this.base(alias).form as { contract?: Contract } | undefined)?.contract;
+    return contract ? contractForm(contract, this.enums) : undefined;
+  }
+
   /** The hospital's rule resolver (no rules when the store was built without a rule store). */
+  async rulesFor(hospitalId: number): Promise<RuleResolver> {
+    return this.rules ? this.rules.resolverFor(hospitalId) : () => undefined;
+  }
+}
+
+/**
+ * Resource contracts as a hospital has extended them (kind 'resource', keyed by resource name): the
+ * stored document is the hospital's `ContractExtension` (new fields, more required fields, more rules),
+ * checked against the base contract so that it only adds. Read-only resources have none.
+ */
+export class ContractStore extends LayeredStore<ContractExtension> {
+  private readonly defs: Map<string, ResourceDef>;
+
+  constructor(db: Db, defs: ResourceDef[], readonly rules: RuleStore | undefined, readonly enums?: Record<string, { value: unknown }[]>) {
+    const writable = defs.filter((d) => !d.readOnly);
+    super(db, new Map(writable.map((d) => [d.name, {}])), {
+      kind: 'resource', notFound: 'contract.not_found', invalid: 'contract.invalid',
+      check: (ext, name) => checkContractExtension(ext, contractOf(this.defs.get(name)!)),
+    });
+    this.defs = new Map(writable.map((d) => [d.name, d]));
+  }
+
+  /** The repository's contract of a resource, for the editor to show beside the extension. */
+  baseContract(name: string): Contract {
+    this.base(name);
+    return contractOf(this.defs.get(name)!);
+  }
+
+  async contractFor(def: ResourceDef, hospitalId: number): Promise<Contract> {
+    if (def.readOnly) return contractOf(def);
+    return layerContract(contractOf(def), (await this.layered(def.name, hospitalId)).schema);
+  }
+
+  /** The form every write of the resource is checked with (enum values enforced). */
+  async formFor(def: ResourceDef, hospitalId: number): Promise<FormSchema> {
+    return contractForm(await this.contractFor(def, hospitalId), this.enums);
+  }
+
   async rulesFor(hospitalId: number): Promise<RuleResolver> {
     return this.rules ? this.rules.resolverFor(hospitalId) : () => undefined;
   }

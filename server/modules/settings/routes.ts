@@ -8,15 +8,15 @@ import type { TypedApp } from '../../http/types.js';
 import { settingVisibility } from './declared.js';
 import { getSetting, publicSettings, putSetting } from './queries.js';
 import { validateWrite } from '../../resources/write-validation.js';
-import type { PageSchema } from '../schemas/repository.js';
+import type { FormSchema } from '../../../src/core/pageSchema.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
 
 /** A setting is configuration (a logo as a data URL at most), not a file store. */
 const SETTING_MAX_CHARS = 2 * 1024 * 1024;
 const KEY = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.-]+$' });
 
-/** The page whose form edits a setting (form.source.setting), to validate writes with; undefined when none does. */
-export type SettingForm = (key: string, hospitalId: number) => Promise<PageSchema | undefined>;
+/** The form (a page's contract) that checks writes of a setting; undefined when no page edits it. */
+export type SettingForm = (key: string) => FormSchema | undefined;
 
 /** `rulesFor`: the hospital's named rules (schemas/rules) the form may refer to. */
 export function settingRoutes(app: TypedApp, db: Db, formFor: SettingForm, rulesFor?: (hospitalId: number) => Promise<RuleResolver>): void {
@@ -50,7 +50,7 @@ export function settingRoutes(app: TypedApp, db: Db, formFor: SettingForm, rules
     const visibility = settingVisibility(settings_key);
     if (!visibility) throw notFound('setting.not_found', { key: settings_key });
     if (JSON.stringify(settings_value ?? null).length > SETTING_MAX_CHARS) throw new AppError(413, 'error.too_large');
-    const form = await formFor(settings_key, request.auth!.hospitalId ?? 0);
+    const form = formFor(settings_key);
     if (form) validateWrite(form, asObject(settings_value), false, request.lang, { resolve: await rulesFor?.(request.auth!.hospitalId ?? 0) });
     await putSetting(db, settings_key, settings_value ?? null, visibility === 'public');
     return ok({ settings_key });

@@ -3,9 +3,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from '../tiles/vips.js';
 import { AppError } from '../../http/errors.js';
-import { DeepZoomError } from './deep-zoom/descriptor.js';
+import { checkTilesPresent, checkWorkingMemory, DeepZoomError, dziLevelCount, parseDziDescriptor } from './deep-zoom/descriptor.js';
 import { deepZoomToTiff } from './deep-zoom/to-tiff.js';
-import { openFolderSource, openZipSource } from './deep-zoom/sources.js';
+import { openFolderSource, openZipSource, type DeepZoomSource } from './deep-zoom/sources.js';
 import { dicomFolderName } from './dicom/zip-series.js';
 
 /**
@@ -14,7 +14,7 @@ import { dicomFolderName } from './dicom/zip-series.js';
  */
 export const convertedName = (file: string) => `${file}.tiff`;
 
-const CONVERTED = /\.(jpe?g|png|tiff?|btf|zip|dzi)\.tiff$/i;
+const CONVERTED = /\.(jpe?g|png|tiff?|btf|zip|dzi|ndpi|mrxs|scn|bif|vms|vmu|svslide|svs)\.tiff$/i;
 const UNPACKED = /\.zip\.dicom$/i;
 
 /** The original a converted TIFF (or an unpacked DICOM series) was made from (`photo.png.tiff` → `photo.png`), or null. */
@@ -48,15 +48,31 @@ export async function convertWithLibvips(file: string): Promise<string> {
 }
 
 /**
+ * Whether a Deep Zoom image may be converted, without converting it (bind answers at once; a job converts): its
+ * descriptor read, its size within the limits and its tiles all there. Throws as convertDeepZoom does.
+ */
+export async function checkDeepZoom(file: string): Promise<void> {
+  await withDeepZoom(file, async (source) => {
+    const d = parseDziDescriptor(source.descriptor);
+    checkWorkingMemory(d, 256);
+    checkTilesPresent(d, await source.tiles(dziLevelCount(d) - 1, d.format));
+  });
+}
+
+/**
  * A Deep Zoom image, as a `.zip` or as a `.dzi` beside its `_files` folder. Throws DeepZoomError when it is not one,
  * and a 422 when it declares more than it may or than its tiles hold: refused before anything is allocated.
  */
 export async function convertDeepZoom(file: string): Promise<string> {
+  const out = convertedName(file);
+  await withDeepZoom(file, (source) => deepZoomToTiff(source, out));
+  return out;
+}
+
+async function withDeepZoom<T>(file: string, use: (source: DeepZoomSource) => Promise<T>): Promise<T> {
   const source = path.extname(file).toLowerCase() === '.dzi' ? await openFolderSource(file) : await openZipSource(file);
   try {
-    const out = convertedName(file);
-    await deepZoomToTiff(source, out);
-    return out;
+    return await use(source);
   } catch (err) {
     if (err instanceof DeepZoomError && err.refused) throw new AppError(422, err.refused.key, err.refused.params);
     throw err;

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import send from '@fastify/send';
@@ -10,6 +11,7 @@ import type { TypedApp } from '../../http/types.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
 import { SigningKeys } from '../../http/signing-keys.js';
+import { convertedFrom } from './convert.js';
 import { seriesDownload } from './dicom/download-series.js';
 import { mayDownload } from './download-access.js';
 import { DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS, signDownload, verifyDownload } from './download-signing.js';
@@ -64,10 +66,10 @@ export function downloadRoutes(app: TypedApp, db: Db, dataDir: string, def: Reso
     const slide = await slideFile(db, id);
     if (!slide) throw new AppError(404, 'slide.not_found');
     if (!(await mayDownload(db, link.user, slide.hospital_id))) throw new AppError(403, 'slide.download_link_invalid');
-    let file = fromStored(dataDir, slide.file_path);
-    const series = await seriesDownload(file);
+    const served = fromStored(dataDir, slide.file_path);
+    const series = await seriesDownload(served);
     if (series && 'zip' in series) return sendZipped(reply, `${slide.name}.zip`, series.zip);
-    if (series) file = series.file;
+    const file = series ? series.file : await downloadedFile(served);
     // Ranges let a browser or download manager resume a multi-gigabyte slide.
     const result = await send(request.raw, encodeURIComponent(path.basename(file)), { root: path.dirname(file), dotfiles: 'allow', acceptRanges: true, cacheControl: false });
     if (result.type === 'error') throw new AppError((result.metadata.error as { status?: number }).status === 404 ? 404 : 500, 'slide.file_missing', { path: slide.file_path });
@@ -86,4 +88,15 @@ function attachment(reply: FastifyReply, name: string): FastifyReply {
 /** A series folder without its uploaded zip, zipped as it is sent (no ranges: the zip is made on the fly). */
 function sendZipped(reply: FastifyReply, name: string, zip: Readable) {
   return attachment(reply, name).type('application/zip').send(zip);
+}
+
+/**
+ * What was uploaded: for a slide served from a TIFF converted from it, the original (kept beside it), so a
+ * download gives back the scanner's file. A Deep Zoom `.dzi` is a folder of tiles: its TIFF is the one file.
+ */
+async function downloadedFile(served: string): Promise<string> {
+  const original = convertedFrom(served);
+  if (!original || /\.dzi$/i.test(original)) return served;
+  const stat = await fs.stat(original).catch(() => null);
+  return stat?.isFile() ? original : served;
 }

@@ -12,8 +12,9 @@ import { parseImageDescription } from '../tiles/tiff/description.js';
 import type { ReadAt } from '../tiles/tiff/ifd-parser.js';
 import { NotAPyramidError, readSlideIndex } from '../tiles/tiff/levels.js';
 import { Compression } from '../tiles/tiff/tags.js';
-import { convertDeepZoom, convertedFrom, convertWithLibvips } from './convert.js';
+import { checkDeepZoom, convertedFrom, convertWithLibvips } from './convert.js';
 import { DeepZoomError } from './deep-zoom/descriptor.js';
+import { OPENSLIDE_EXTENSIONS } from './conversion/openslide-convert.js';
 import { ingestDicomFolder, isFolder } from './dicom/ingest-series.js';
 import { extractDicomZip, zipHoldsDicom } from './dicom/zip-series.js';
 
@@ -34,7 +35,10 @@ export interface SlideFacts extends Pick<SlideTable, 'md5' | 'width' | 'height' 
 
 const PLAIN_IMAGES = new Set(['.jpg', '.jpeg', '.png']);
 /** Formats our readers cannot tile; kept so they can be converted later (vendor named by extension). */
-const FOREIGN_VENDORS: Record<string, string> = { '.ndpi': 'hamamatsu', '.mrxs': '3dhistech', '.vms': 'hamamatsu', '.scn': 'leica', '.czi': 'zeiss', '.sdpc': 'sqray' };
+const FOREIGN_VENDORS: Record<string, string> = {
+  '.ndpi': 'hamamatsu', '.mrxs': '3dhistech', '.vms': 'hamamatsu', '.vmu': 'hamamatsu', '.scn': 'leica', '.bif': 'ventana',
+  '.svslide': 'sakura', '.czi': 'zeiss', '.sdpc': 'sqray',
+};
 /** The upload protocol hashes the first 1 GB; the same here keeps the two MD5s comparable. */
 const MD5_BYTES = 2 ** 30;
 const THUMB_EDGE = 512;
@@ -61,7 +65,8 @@ export async function ingestFile(file: string): Promise<SlideFacts> {
 
   if (format === 'zip' && (await zipHoldsDicom(file))) return ingestDicomZip(base);
   if (ext === '.dzi' || format === 'zip') return ingestDeepZoom(file, base);
-  if (FOREIGN_VENDORS[ext]) return unread(base, FOREIGN_VENDORS[ext], 'needs_conversion');
+  // What OpenSlide reads is converted by a background job (conversion/convert-job.ts); the rest waits for a tool we lack.
+  if (FOREIGN_VENDORS[ext]) return unread(base, FOREIGN_VENDORS[ext], OPENSLIDE_EXTENSIONS.has(ext) ? 'converting' : 'needs_conversion');
   if (format === 'kfb' || ext === '.kfb') return ingestKfb(base, format === 'kfb');
   // A TIFF we wrote ourselves is never converted again.
   if (format === 'tiff') return ingestTiff(base, convertedFrom(file) === null);
@@ -80,6 +85,10 @@ async function ingestTiff(base: Base, mayConvert: boolean): Promise<SlideFacts> 
       if (converted) return ingestFile(converted);
     }
     return unread(base, 'generic-tiff', 'needs_conversion');
+  }
+  // JPEG 2000 tiles (Aperio 33003/33005) cannot be passed to a browser: the file is re-encoded by a background job.
+  if (mayConvert && index.levels.some((l) => l.compression === Compression.AperioJp2kRgb || l.compression === Compression.AperioJp2kYcc)) {
+    return { ...indexFacts(base, index), status: 'converting', has_label: 0, has_macro: 0, thumb: null };
   }
   const smallest = [...index.levels].reverse().find((l) => l.page >= 0);
   return { ...indexFacts(base, index), thumb: smallest ? { page: smallest.page, subifd: smallest.subifd ?? -1 } : null };
@@ -106,10 +115,11 @@ function kfbThumb(index: SlideIndex): ThumbSource | null {
   return single ? { jpeg: { offset: single.tileOffsets[0], length: single.tileByteCounts[0] } } : null;
 }
 
+/** Checked here (a refusal answers the bind 422), converted by a background job (conversion/convert-job.ts). */
 async function ingestDeepZoom(file: string, base: Base): Promise<SlideFacts> {
   try {
-    const facts = await ingestFile(await convertDeepZoom(file));
-    return { ...facts, vendor: 'deepzoom' };
+    await checkDeepZoom(file);
+    return unread(base, 'deepzoom', 'converting');
   } catch (err) {
     if (!(err instanceof DeepZoomError)) throw err;
     const vendor = path.extname(file).toLowerCase() === '.dzi' ? 'deepzoom' : 'zip';

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
 import { ingestFile, writeThumbnail, type SlideFacts } from './ingest.js';
 import { thumbPath, toStored } from './paths.js';
+import { enqueueConversion } from './conversion/queries.js';
 
 export interface SlideOwner {
   name: string;
@@ -12,7 +13,8 @@ export interface SlideOwner {
 }
 
 /**
- * Reads a file already in its final place, inserts its row and writes its thumbnail; answers the new id.
+ * Reads a file already in its final place, inserts its row and writes its thumbnail; answers the new id. A file
+ * the tile server cannot pass through is registered as 'converting' with its conversion job queued (answered at once).
  * A file refused outright (an AppError, e.g. a Deep Zoom image declaring more than its tiles) gets no row.
  * When the insert fails, the TIFF converted from the file is removed again, so the caller can put the file back.
  */
@@ -23,9 +25,14 @@ export async function registerSlide(db: Db, dataDir: string, file: string, owner
   });
   const now = new Date().toISOString();
   const file_path = toStored(dataDir, served);
-  const { id } = await db.insertInto('slides').values({
-    ...owner, ...facts, file_path, created_at: now, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow().catch(async (err) => {
+  // A slide to convert gets its row and its job together: never a 'converting' row that nothing converts.
+  const { id } = await db.transaction().execute(async (trx) => {
+    const row = await trx.insertInto('slides').values({
+      ...owner, ...facts, file_path, progress: facts.status === 'converting' ? 0 : null, created_at: now, updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow();
+    if (facts.status === 'converting') await enqueueConversion(trx, row.id, owner.hospital_id);
+    return row;
+  }).catch(async (err) => {
     // Another row already serves this path (two binds of one file in place): the file is that row's, leave it.
     const taken = await db.selectFrom('slides').select('id').where('file_path', '=', file_path).executeTakeFirst().catch(() => undefined);
     if (taken) throw new AppError(409, 'slide.already_bound');

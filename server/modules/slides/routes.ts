@@ -27,6 +27,7 @@ import { registerSlide } from './register.js';
 import { fileBound, linkSection, sectionForBinding, slideIn } from './queries.js';
 import { sectionRoutes } from './sections.js';
 import { logSlides } from './section-log.js';
+import { viewerOpenRoutes } from './viewer-open.js';
 
 const BindBody = Type.Object({
   path: Type.String({ minLength: 1, maxLength: 1024, description: 'The path a completed upload answered, relative to the data dir' }),
@@ -134,6 +135,7 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
   sectionRoutes(app, db, def);
   downloadRoutes(app, db, dataDir, def);
   dicomExportRoutes(app, db, dataDir, def);
+  viewerOpenRoutes(app, db);
 }
 
 /** The bearer header (checked by the guard) or else the image cookie; never a token in the URL. */

@@ -9,8 +9,9 @@ import { WorkerClient } from './worker-client.js';
 export class ChunkHasher {
   private readonly worker = new WorkerClient();
 
-  async md5(lease: Lease, length: number): Promise<string> {
-    const reply = await this.worker.request({ op: 'md5', job: this.worker.nextKey(), buffer: lease.shared, length });
+  /** MD5 of `length` bytes of the lease's buffer from `offset` (a chunk inside a request body). */
+  async md5(lease: Lease, length: number, offset = 0): Promise<string> {
+    const reply = await this.worker.request({ op: 'md5', job: this.worker.nextKey(), buffer: lease.shared, offset, length });
     if (!reply.ok || !reply.md5) throw new Error(reply.ok ? 'no md5' : reply.message);
     return reply.md5;
   }

@@ -3,8 +3,6 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.js';
-import type { BufferPool, Lease } from './buffer-pool.js';
-import type { ChunkHasher } from './chunk-hasher.js';
 
 /** Generous for the protocol's handful of short fields, small enough that fields never cost real memory. */
 const FIELD_LIMITS = { fields: 64, fieldSize: 64 * 1024, parts: 80, files: 8 };
@@ -44,30 +42,6 @@ export interface HeldChunk {
   /** More than the buffer holds came: the chunk must be refused. */
   truncated: boolean;
   release(): void;
-}
-
-/**
- * Reads one chunk request: its fields, and its `blob` into a buffer lent by `pool`, then hashed by `hasher`
- * on its worker thread. The caller releases the chunk; on failure it is already released.
- */
-export async function receiveChunk(request: FastifyRequest, pool: BufferPool, hasher: ChunkHasher, chunkBytes: number): Promise<{ fields: Record<string, string>; chunk?: HeldChunk }> {
-  let lease: Lease | undefined;
-  let size = 0;
-  let truncated = false;
-  try {
-    const fields = await readMultipart(request, { fileField: 'blob', maxFileBytes: chunkBytes }, async (file) => {
-      lease = await pool.acquire();
-      for await (const piece of file as AsyncIterable<Buffer>) size += piece.copy(lease.buffer, size);
-      truncated = file.truncated === true;
-    });
-    if (!lease) return { fields };
-    const held = lease;
-    const md5 = await hasher.md5(held, size);
-    return { fields, chunk: { bytes: held.buffer.subarray(0, size), md5, truncated, release: held.release } };
-  } catch (err) {
-    lease?.release();
-    throw err;
-  }
 }
 
 /**

@@ -2,6 +2,7 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import { ATTACHMENT_MAX_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_MD5_MAX_BYTES } from '../../../src/core/constants.js';
 import { ok } from '../../http/envelope.js';
+import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { acceptChunk, type ChunkContext } from './accept-chunk.js';
@@ -15,7 +16,8 @@ import { FinishClaims } from './finish-claim.js';
 import { UploadStore } from './upload-store.js';
 import { mapDiskError } from './disk-errors.js';
 import { KeyedLock } from './keyed-lock.js';
-import { receiveChunk } from './receive.js';
+import { chunkBodyOf, CHUNK_BODY_OVERHEAD, registerChunkBodyParser, type ChunkBody } from './chunk-body.js';
+import type { HeldChunk } from './receive.js';
 
 export interface UploadConfig {
   /** Uploads live under `<dataDir>/uploads`; unset means ./data, as in loadConfig. */
@@ -33,7 +35,9 @@ const CHUNK_FIELDS_LOGGED = ['file_name', 'num', 'total_num', 'md5', 'total_md5'
 
 /**
  * POST /api/upload/large (chunked, resumable) and POST /api/upload/image (one attachment).
- * Multipart parsing is registered inside this plugin only, so no other route's body handling changes.
+ * Multipart parsing is registered inside this plugin only, so no other route's body handling changes: the chunk
+ * route reads its body whole into a pooled buffer and splits it in place (chunk-body.ts); attachments, up to
+ * 200 MB, stream through @fastify/multipart (busboy) to disk.
  */
 export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db): void {
   if (config.uploadMaxBytes !== undefined && !(config.uploadMaxBytes > 0)) throw new Error('UPLOAD_MAX_BYTES must be a positive number of bytes');
@@ -41,12 +45,11 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db): void 
   const assembler = new Assembler(store, UPLOAD_MD5_MAX_BYTES);
   const claims = new FinishClaims((id) => store.partsDir(id));
   const ctx: ChunkContext = { store, lock: new KeyedLock(), assembler, claims, maxFileBytes: config.uploadMaxBytes };
-  const buffers = new BufferPool(CHUNK_BUFFERS, UPLOAD_CHUNK_BYTES);
+  const buffers = new BufferPool(CHUNK_BUFFERS, UPLOAD_CHUNK_BYTES + CHUNK_BODY_OVERHEAD);
   const hasher = new ChunkHasher();
   const quota = new AttachmentQuota(db, config.attachmentQuotaMb);
 
   app.register(async (scope) => {
-    await scope.register(multipart, { throwFileSizeLimit: false });
     scope.addHook('onClose', async () => {
       await Promise.all([assembler.close(), hasher.close()]);
     });
@@ -55,26 +58,41 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db): void 
       void store.sweepTemp(STALE_TEMP_MS).catch((err: unknown) => scope.log.warn({ err }, 'upload temp sweep failed'));
     });
 
-    scope.post('/api/upload/large', {
-      config: { access: { permission: 'slide_upload' } },
-      schema: { tags: ['upload'], summary: 'One 2 MiB chunk of a slide file (fields file_name, num, total_num, md5, total_md5; file blob)', consumes: ['multipart/form-data'] },
-    }, async (request) => {
-      const { fields, chunk } = await receiveChunk(request, buffers, hasher, UPLOAD_CHUNK_BYTES).catch(rethrowDiskError);
-      // What the operation log records of this write: the protocol fields, never the bytes.
-      request.body = pick(fields, CHUNK_FIELDS_LOGGED);
-      try {
-        return ok(await acceptChunk(ctx, fields, chunk, { userId: request.auth!.id, hospitalId: workingHospital(request) }));
-      } catch (err) {
-        return rethrowDiskError(err);
-      } finally {
-        chunk?.release();
-      }
+    /** The chunk, hashed on the hasher's thread from where it lies in the body buffer. */
+    const held = async (file: NonNullable<ChunkBody['file']>): Promise<HeldChunk> => {
+      const length = file.end - file.start;
+      const md5 = await hasher.md5(file.lease, length, file.start);
+      return { bytes: file.lease.buffer.subarray(file.start, file.end), md5, truncated: length > UPLOAD_CHUNK_BYTES, release: file.lease.release };
+    };
+
+    await scope.register(async (chunks) => {
+      registerChunkBodyParser(chunks, buffers, UPLOAD_CHUNK_BYTES);
+      chunks.post('/api/upload/large', {
+        config: { access: { permission: 'slide_upload' } },
+        schema: { tags: ['upload'], summary: 'One 2 MiB chunk of a slide file (fields file_name, num, total_num, md5, total_md5; file blob)', consumes: ['multipart/form-data'] },
+      }, async (request) => {
+        const body = chunkBodyOf(request);
+        if (!body) throw new AppError(400, 'upload.not_multipart');
+        // What the operation log records of this write: the protocol fields, never the bytes.
+        request.body = pick(body.fields, CHUNK_FIELDS_LOGGED);
+        const chunk = body.file && await held(body.file);
+        try {
+          return ok(await acceptChunk(ctx, body.fields, chunk, { userId: request.auth!.id, hospitalId: workingHospital(request) }));
+        } catch (err) {
+          return rethrowDiskError(err);
+        } finally {
+          chunk?.release();
+        }
+      });
     });
 
-    scope.post('/api/upload/image', {
-      config: { access: { permission: 'attachment_upload' } },
-      schema: { tags: ['upload'], summary: 'One attachment of at most 200M (multipart file), within the user\'s quota (ATTACHMENT_QUOTA_MB)', consumes: ['multipart/form-data'] },
-    }, async (request) => ok(await keepAttachment(request, store, ATTACHMENT_MAX_BYTES, quota).catch(rethrowDiskError)));
+    await scope.register(async (images) => {
+      await images.register(multipart, { throwFileSizeLimit: false });
+      images.post('/api/upload/image', {
+        config: { access: { permission: 'attachment_upload' } },
+        schema: { tags: ['upload'], summary: 'One attachment of at most 200M (multipart file), within the user\'s quota (ATTACHMENT_QUOTA_MB)', consumes: ['multipart/form-data'] },
+      }, async (request) => ok(await keepAttachment(request, store, ATTACHMENT_MAX_BYTES, quota).catch(rethrowDiskError)));
+    });
   });
 }
 

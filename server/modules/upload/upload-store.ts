@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { GroupFlush } from './group-flush.js';
 
 /**
  * Where uploads live under the data dir. Everything is on disk, so an upload survives a restart:
@@ -20,6 +21,7 @@ export class UploadStore {
   private readonly tmpDir: string;
   /** Directory checks cost a system call per request; they are made once and again only after an ENOENT. */
   private tmpDirMade = false;
+  private readonly flushes = new GroupFlush();
 
   constructor(readonly dataDir: string) {
     this.root = path.join(dataDir, 'uploads');
@@ -74,8 +76,9 @@ export class UploadStore {
    * Writes a verified chunk at its offset in the upload's data file and flushes it to the disk (fdatasync) before
    * returning: the chunk's marker is made only after this, and the client never sends a chunk again once told it
    * is present, so a chunk that was answered must survive a power cut, not only a crash of this process.
-   * One flush per chunk costs a few milliseconds that overlap the next chunk's arrival (4 are in flight);
-   * flushing only at assembly would leave answered chunks in the page cache for up to a minute.
+   * The flush is a group commit (group-flush.ts): chunks written while a flush of the file runs share the next
+   * one, so 4 chunks in flight cost about one flush a batch instead of one each; flushing only at assembly would
+   * leave answered chunks in the page cache for up to a minute.
    * The parts dir is made only when missing, and not at all if `isComplete` says the file was finished meanwhile
    * (the dir is removed after assembly, so a late duplicate must not bring it back).
    */
@@ -85,10 +88,10 @@ export class UploadStore {
       try {
         let done = 0;
         while (done < bytes.length) done += (await handle.write(bytes, done, bytes.length - done, (num - 1) * chunkBytes + done)).bytesWritten;
-        await handle.datasync();
       } finally {
         await handle.close();
       }
+      await this.flushes.flush(this.dataPath(id));
     };
     return this.inPartsDir(id, write, isComplete);
   }

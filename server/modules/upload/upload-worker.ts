@@ -17,7 +17,7 @@ const port = parentPort!;
 port.on('message', (m: ToWorker) => {
   switch (m.op) {
     case 'md5':
-      port.postMessage({ job: m.job, ok: true, md5: createHash('md5').update(new Uint8Array(m.buffer, 0, m.length)).digest('hex') } satisfies FromWorker);
+      port.postMessage({ job: m.job, ok: true, md5: createHash('md5').update(new Uint8Array(m.buffer, m.offset, m.length)).digest('hex') } satisfies FromWorker);
       break;
     case 'open':
       jobs.set(m.job, new HashJob(m.data, m.md5Limit, m.chunkBytes, buffer));

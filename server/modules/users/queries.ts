@@ -97,22 +97,51 @@ export async function sessionFromToken(db: Db, token: string): Promise<SessionUs
   const parameters = statement.parameters.map((p) => (p === TOKEN ? tokenHash : p === NOW ? now : p));
   const [row] = (await db.executeQuery<SessionRow>({ ...statement, parameters })).rows;
   if (!row || row.status !== 1 || row.locked === 1 || (row.expires_at && row.expires_at <= now)) return null;
-  const roles = jsonRows(row.roles).map((r) => ({ identification: r.identification, name: r.name, extra: parseRoleExtra(r.extra) }));
   const hospitalIds = jsonRows(row.hospitals).map((h) => Number(h.id));
   return {
     id: row.id,
     name: row.name,
     realname: row.realname,
-    identification: roles.map((r) => r.identification),
-    // Spec §6: a role named administrator (or demo administrator, admin) makes its holders administrators.
-    roleNames: roles.map((r) => r.name),
-    permissions: mergePermissions(roles),
+    ...roleAccess(row.roles),
     hospitalIds,
     // The hospital chosen at login or switch, only while the user still belongs to it: an administrator's
     // removal ends the session's access to that hospital at its next request.
     hospitalId: row.hospital_id !== null && hospitalIds.includes(row.hospital_id) ? row.hospital_id : null,
     tokenHash,
     screenLocked: row.locked_at !== null,
+  };
+}
+
+type RoleAccess = Pick<SessionUser, 'identification' | 'roleNames' | 'permissions'>;
+
+/** Role sets seen lately, by their JSON text: a few distinct ones serve every session (one per combination of roles). */
+const ROLE_ACCESS_KEPT = 256;
+const roleAccessByText = new Map<string, RoleAccess>();
+
+/**
+ * What the session's roles allow. Derived from the roles as read in this request's statement, never from an older
+ * read: SQLite answers them as JSON text, and the same text always derives the same access, so the parse, merge
+ * and sort of an administrator's hundreds of permissions is done once per distinct text, not per request.
+ * The arrays are frozen, as they are shared by every request whose roles read the same.
+ */
+function roleAccess(value: SessionRow['roles']): RoleAccess {
+  if (typeof value !== 'string') return deriveRoleAccess(value);
+  let access = roleAccessByText.get(value);
+  if (!access) {
+    access = deriveRoleAccess(jsonRows(value));
+    roleAccessByText.set(value, access);
+    if (roleAccessByText.size > ROLE_ACCESS_KEPT) roleAccessByText.delete(roleAccessByText.keys().next().value!);
+  }
+  return access;
+}
+
+function deriveRoleAccess(rows: { identification: string; name: string; extra: string }[]): RoleAccess {
+  const roles = rows.map((r) => ({ identification: r.identification, name: r.name, extra: parseRoleExtra(r.extra) }));
+  return {
+    identification: Object.freeze(roles.map((r) => r.identification)) as string[],
+    // Spec §6: a role named administrator (or demo administrator, admin) makes its holders administrators.
+    roleNames: Object.freeze(roles.map((r) => r.name)) as string[],
+    permissions: Object.freeze(mergePermissions(roles)) as string[],
   };
 }
 

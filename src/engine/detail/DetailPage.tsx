@@ -5,14 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { displayText } from '../../api/client';
 import { actionVisible } from '../../core/actions';
-import type { ColumnSchema, DetailSchema } from '../../core/pageSchema';
+import type { Column, Label } from '../../core/pageSchema';
 import { useLabel } from '../../widgets/useLabel';
 import { ErrorPanel } from '../ErrorPanel';
 import { SchemaBoundary } from '../SchemaBoundary';
 import type { Row } from '../dataProvider';
 import { useDataProvider } from '../dataContext';
 import { FormDrawer } from '../form/FormDrawer';
-import { Cell } from '../list/cells';
+import { Cell } from '../cells';
 import { useEnums } from '../options';
 import { usePreload } from '../preload';
 import type { RendererProps } from '../registry';
@@ -29,7 +29,7 @@ const useStyles = makeStyles({
 });
 
 /** Without a `detail` section, a record shows the list's columns as one section. */
-const fallbackSections = (columns: ColumnSchema[] = []): DetailSchema['sections'] => [{ title: 'engine.details', fields: columns }];
+const fallbackSections = (columns: Column[] = []): { title: Label; fields: Column[] }[] => [{ title: 'engine.details', fields: columns }];
 
 /** One record from the page's `detail.sections` (spec §2 detail pages), reached from its list at `<list>/<id>`. */
 export default function DetailPage({ page, recordId, basePath }: RendererProps) {
@@ -79,7 +79,7 @@ export default function DetailPage({ page, recordId, basePath }: RendererProps) 
           <CardHeader header={<b>{label(section.title)}</b>} />
           <div className={s.grid}>
             {section.fields.map((f) => (
-              <div key={f.prop} className={s.field} data-field={f.prop}>
+              <div key={f.field} className={s.field} data-field={f.field}>
                 <span className={s.label}>{label(f.label)}</span>
                 <span className={s.value}><Cell column={f} row={record} enums={enums} /></span>
               </div>

@@ -3,7 +3,6 @@ import { Suspense, useState } from 'react';
 import { lazyChunk } from '../../shell/lazyChunk';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
-import type { FormSchema } from '../../core/pageSchema';
 import { useLabel } from '../../widgets/useLabel';
 import { ErrorPanel } from '../ErrorPanel';
 import type { RendererProps } from '../registry';
@@ -24,7 +23,7 @@ export default function FormPage({ page, recordId }: RendererProps) {
   const { label } = useLabel();
   const location = useLocation();
   const formId = useId('page-form');
-  const form = page.schema.form as FormSchema;
+  const form = page.schema.form!;
   const id = recordId ?? new URLSearchParams(location.search).get('id') ?? undefined;
   const [generation, setGeneration] = useState(0);
   // After saving, the form starts again: empty after creating, with the saved values after editing.

@@ -89,22 +89,22 @@ export function CardGrid({ card, rows, rowKey, loading, selectable, selection, o
           const title = renderCell(card.title, row);
           return (
             <article key={key} className={mergeClasses(s.card, selected && s.selected)} data-row-key={key} aria-selected={selectable ? selected : undefined}>
-              {card.image ? <div className={s.preview}><Thumb src={row[card.image.prop]} /></div> : null}
+              {card.image ? <div className={s.preview}><Thumb src={row[card.image.field]} /></div> : null}
               {selectable ? (
                 <Checkbox className={s.check} checked={selected} aria-label={t('table.selectRow')} onChange={() => toggle(key)} />
               ) : null}
               <div className={s.body}>
-                <div className={s.title} data-column={card.title.prop}>{title}</div>
+                <div className={s.title} data-column={card.title.field}>{title}</div>
                 {card.subtitle.length ? (
                   <div className={s.subtitle}>
-                    {card.subtitle.map((c) => <span key={c.prop} data-column={c.prop}>{renderCell(c, row)}</span>)}
+                    {card.subtitle.map((c) => <span key={c.field} data-column={c.field}>{renderCell(c, row)}</span>)}
                   </div>
                 ) : null}
                 {card.meta.length ? (
                   <dl className={s.meta} style={{ margin: 0 }}>
                     {card.meta.map((c) => [
-                      <dt key={`${c.prop}-l`} className={s.metaLabel}>{label(c.label)}</dt>,
-                      <dd key={`${c.prop}-v`} className={s.metaValue} style={{ margin: 0 }} data-column={c.prop}>{renderCell(c, row)}</dd>,
+                      <dt key={`${c.field}-l`} className={s.metaLabel}>{label(c.label)}</dt>,
+                      <dd key={`${c.field}-v`} className={s.metaValue} style={{ margin: 0 }} data-column={c.field}>{renderCell(c, row)}</dd>,
                     ])}
                   </dl>
                 ) : null}

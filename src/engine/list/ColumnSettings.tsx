@@ -3,7 +3,7 @@ import { ReOrderDotsVertical16Regular, TableSettings20Regular } from '@fluentui/
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { moveColumn, toggleColumn, type ColumnPref } from '../../core/columnPrefs';
-import type { ColumnSchema } from '../../core/pageSchema';
+import type { Column } from '../../core/pageSchema';
 import { useLabel } from '../../widgets/useLabel';
 
 const useStyles = makeStyles({
@@ -16,13 +16,13 @@ const useStyles = makeStyles({
 });
 
 /** The column-settings popover: drag a column to reorder it, untick it to hide it. */
-export function ColumnSettings({ columns, prefs, onChange, onReset }: { columns: ColumnSchema[]; prefs: ColumnPref[]; onChange(next: ColumnPref[]): void; onReset(): void }) {
+export function ColumnSettings({ columns, prefs, onChange, onReset }: { columns: Column[]; prefs: ColumnPref[]; onChange(next: ColumnPref[]): void; onReset(): void }) {
   const s = useStyles();
   const { t } = useTranslation();
   const { label } = useLabel();
   const [dragged, setDragged] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
-  const byProp = new Map(columns.map((c) => [c.prop, c]));
+  const byProp = new Map(columns.map((c) => [c.field, c]));
 
   return (
     <Popover positioning="below-end" trapFocus>

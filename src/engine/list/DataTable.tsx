@@ -12,7 +12,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type CSSProperties, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnPref } from '../../core/columnPrefs';
-import type { ColumnSchema } from '../../core/pageSchema';
+import type { Column } from '../../core/pageSchema';
 import { boxKeys, rangeKeys, withKeys } from '../../core/selection';
 import { useLabel } from '../../widgets/useLabel';
 import type { Row } from '../dataProvider';
@@ -23,7 +23,7 @@ export const ROW_HEIGHT = 38;
 export const MIN_COLUMN_WIDTH = 80;
 /** A column's width when the schema gives none, by what it usually holds. */
 const WIDTH_BY_TYPE: Record<string, number> = { number: 90, boolean: 80, enum: 100, tag: 100, date: 120, datetime: 170, filesize: 100, image: 90, tags: 200 };
-const defaultWidth = (c: ColumnSchema) => WIDTH_BY_TYPE[c.type ?? 'text'] ?? 150;
+const defaultWidth = (c: Column) => WIDTH_BY_TYPE[c.cell] ?? 150;
 const COLLAPSE_LOCK_MS = 500;
 const SELECT_WIDTH = 44;
 const HANDLE_WIDTH = 36;
@@ -64,11 +64,11 @@ export interface RowsViewProps {
   selectable?: boolean;
   selection: RowSelectionState;
   onSelectionChange(next: RowSelectionState): void;
-  renderCell(column: ColumnSchema, row: Row): ReactNode;
+  renderCell(column: Column, row: Row): ReactNode;
 }
 
 export interface DataTableProps extends RowsViewProps {
-  columns: ColumnSchema[];
+  columns: Column[];
   /** The user's order and visibility (every column, hidden ones included). */
   prefs: ColumnPref[];
   sortBy: Record<string, 'asc' | 'desc'>;
@@ -100,8 +100,8 @@ export function DataTable(props: DataTableProps) {
   const [box, setBox] = useState<{ y0: number; y1: number; top: number; add: boolean; base: RowSelectionState } | null>(null);
 
   const defs = useMemo<ColumnDef<Row>[]>(() => columns.map((c) => ({
-    id: c.prop,
-    accessorFn: (r: Row) => r[c.prop],
+    id: c.field,
+    accessorFn: (r: Row) => r[c.field],
     header: () => label(c.label),
     size: Math.max(MIN_COLUMN_WIDTH, c.width ?? defaultWidth(c)),
     minSize: MIN_COLUMN_WIDTH,
@@ -149,8 +149,8 @@ export function DataTable(props: DataTableProps) {
     const out: Record<string, number> = {};
     let left = lead;
     for (const col of leafColumns) {
-      const meta = col.columnDef.meta as ColumnSchema;
-      if (meta.fixed !== 'left') break;
+      const meta = col.columnDef.meta as Column;
+      if (!meta.pinned) break;
       out[col.id] = left;
       left += col.getSize();
     }
@@ -173,10 +173,10 @@ export function DataTable(props: DataTableProps) {
     }
   };
 
-  const sortClick = (c: ColumnSchema) => {
+  const sortClick = (c: Column) => {
     if (!c.sortable) return;
-    const dir = sortBy[c.prop];
-    onSortChange(dir === 'asc' ? { [c.prop]: 'desc' } : dir === 'desc' ? {} : { [c.prop]: 'asc' });
+    const dir = sortBy[c.field];
+    onSortChange(dir === 'asc' ? { [c.field]: 'desc' } : dir === 'desc' ? {} : { [c.field]: 'asc' });
   };
 
   const toggleAll = () => {
@@ -220,12 +220,12 @@ export function DataTable(props: DataTableProps) {
               </TableHeaderCell>
             ) : null}
             {table.getHeaderGroups()[0]?.headers.map((h, i) => {
-              const c = h.column.columnDef.meta as ColumnSchema;
-              const dir = sortBy[c.prop];
+              const c = h.column.columnDef.meta as Column;
+              const dir = sortBy[c.field];
               const pin = pinnedStyle(h.column.id, true);
               return (
                 <TableHeaderCell key={h.id} className={mergeClasses(s.headCell, c.sortable && s.sortable, pin.className)} style={{ ...width(h.getSize()), ...pin.style }}
-                  aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined} data-column={c.prop}
+                  aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined} data-column={c.field}
                   onClick={() => sortClick(c)}>
                   <span className={s.cellInner}>
                     {tree && i === 0 ? (
@@ -270,10 +270,10 @@ export function DataTable(props: DataTableProps) {
                   </TableCell>
                 ) : null}
                 {row.getVisibleCells().map((cell, i) => {
-                  const c = cell.column.columnDef.meta as ColumnSchema;
+                  const c = cell.column.columnDef.meta as Column;
                   const pin = pinnedStyle(cell.column.id, false);
                   return (
-                    <TableCell key={cell.id} className={mergeClasses(s.cell, pin.className, selected && pin.className && s.selected)} style={{ ...width(cell.column.getSize()), ...pin.style }} data-column={c.prop}>
+                    <TableCell key={cell.id} className={mergeClasses(s.cell, pin.className, selected && pin.className && s.selected)} style={{ ...width(cell.column.getSize()), ...pin.style }} data-column={c.field}>
                       <span className={s.cellInner} style={tree && i === 0 ? { paddingLeft: row.depth * 20 } : undefined}>
                         {tree && i === 0 ? (
                           row.getCanExpand() ? (

@@ -9,7 +9,7 @@ import { cardColumns, layoutsOf } from '../../core/cardFields';
 import { LIST_PAGE_SIZES } from '../../core/constants';
 import { defaultListParams, pageToJumpTo, type ListParams } from '../../core/listParams';
 import { buildCountRequest, buildListRequest } from '../../core/listRequest';
-import type { ActionSchema, ColumnSchema, ListSchema } from '../../core/pageSchema';
+import type { ActionSchema, Column, ResolvedPage } from '../../core/pageSchema';
 import { actionsWidth } from '../../core/rowActionsWidth';
 import { nestRows, reorderRanks } from '../../core/treeRows';
 import { useSession } from '../../store/session';
@@ -26,12 +26,12 @@ import { usePreload, usePreviewMode } from '../preload';
 import type { RendererProps } from '../registry';
 import { useGrants } from '../useGrants';
 import { CardGrid } from './CardGrid';
-import { Cell } from './cells';
+import { Cell } from '../cells';
 import { ColumnSettings } from './ColumnSettings';
 import { DataTable } from './DataTable';
 import { ListTabs } from './ListTabs';
 import { RowActions } from './RowActions';
-import { useActionRunner } from './useActionRunner';
+import { useActionRunner } from '../actions/useActionRunner';
 import { useColumnPrefs } from './useColumnPrefs';
 import { useListLayout } from './useListLayout';
 import { useListParams } from './useListParams';
@@ -63,9 +63,9 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const grants = useGrants();
   const enums = useEnums();
   const schema = page.schema;
-  const list = schema.list as ListSchema;
+  const list = schema.list as NonNullable<ResolvedPage['list']>;
   const resource = page.resource;
-  const rowKey = resource?.rowKey ?? list.rowKey ?? 'id';
+  const rowKey = schema.rowKey;
   const items = useMemo(() => schema.search?.items ?? [], [schema.search]);
   const tabs = useMemo(() => list.tabs ?? [], [list.tabs]);
   const sizes = list.pageSizes ?? LIST_PAGE_SIZES;
@@ -183,7 +183,7 @@ export default function ListPage({ page, basePath }: RendererProps) {
   if (!resource) return <ErrorPanel title={t('engine.noResource', { resource: schema.resource ?? '—' })} />;
 
   const runOn = (a: ActionSchema, targets: Row[]) => void run(a, targets);
-  const renderCell = (column: ColumnSchema, row: Row) => <Cell column={column} row={row} enums={enums} />;
+  const renderCell = (column: Column, row: Row) => <Cell column={column} row={row} enums={enums} />;
   const renderActions = (row: Row) => <RowActions actions={visibleFor(row)} onRun={(a) => runOn(a, [row])} />;
   const showCards = layout === 'cards' && card;
 

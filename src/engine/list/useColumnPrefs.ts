@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { applyColumnPrefs, type ColumnPref } from '../../core/columnPrefs';
-import type { ColumnSchema } from '../../core/pageSchema';
+import type { Column } from '../../core/pageSchema';
 import { pis } from '../../db/pis';
 import { useSession } from '../../store/session';
 import { fetchColumnPrefs, peekColumnPrefs, saveColumnPrefs } from '../schemaApi';
@@ -12,7 +12,7 @@ interface StoredColumns { id: string; user_id: number; route: string; alias: str
  * kept in the 'pis' database (table `table_menu`, key `${user}:${route}`) for an instant start, and on
  * the server (GET/PUT /api/schemas/{alias}/columns) so it follows the user to another browser.
  */
-export function useColumnPrefs(alias: string, route: string, columns: ColumnSchema[], offline = false) {
+export function useColumnPrefs(alias: string, route: string, columns: Column[], offline = false) {
   const userId = useSession((s) => s.user?.id ?? 0);
   const id = `${userId}:${route}`;
   // Read once per session (cached per user and page): a later visit starts with them, and renders once.

@@ -18,6 +18,7 @@ import { fetchBase, fetchVersions, forgetSchema, loadSchema, rollbackSchema, sav
 import { SchemaView } from '../../engine/SchemaPage';
 import { useGrants } from '../../engine/useGrants';
 import { useConfirm } from '../../widgets/dialogs/ConfirmDialog';
+import { ContractEditor } from './ContractEditor';
 import { RuleSetEditor } from './RuleSetEditor';
 import { parseOverride, serverProblems, useOverrideEditorStyles } from './overrideEditing';
 import { VersionList } from './VersionList';
@@ -42,7 +43,7 @@ export default function SchemaEditorPage() {
   const [serverErrors, setServerErrors] = useState<SchemaProblem[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const [kind, setKind] = useState<'page' | 'rule'>('page');
+  const [kind, setKind] = useState<'page' | 'rule' | 'contract'>('page');
   const allowed = isGranted('schema_edit', grants);
 
   useEffect(() => {
@@ -100,13 +101,15 @@ export default function SchemaEditorPage() {
     <TabList selectedValue={kind} onTabSelect={async (_, d) => {
       if (d.value === kind) return;
       if (kind === 'page' && text !== saved && !(await confirm({ title: t('schemaEditor.discardTitle'), message: t('schemaEditor.discard') }))) return;
-      setKind(d.value as 'page' | 'rule');
+      setKind(d.value as 'page' | 'rule' | 'contract');
     }} data-testid="schema-kind">
       <Tab value="page">{t('schemaEditor.kindPages')}</Tab>
+      <Tab value="contract">{t('schemaEditor.kindContracts')}</Tab>
       <Tab value="rule">{t('schemaEditor.kindRules')}</Tab>
     </TabList>
   );
   if (kind === 'rule') return <div className={s.root}>{kinds}<RuleSetEditor />{confirmDialog}</div>;
+  if (kind === 'contract') return <div className={s.root}>{kinds}<ContractEditor />{confirmDialog}</div>;
 
   const save = async () => {
     if (!parsed.override || problems.length) return;

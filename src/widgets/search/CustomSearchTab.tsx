@@ -3,7 +3,7 @@ import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { useTranslation } from 'react-i18next';
 import { isList, isPair, newCondition, operatorsFor, removeCondition, valueForOperator, type CustomCondition } from '../../core/customSearch';
 import type { Combinator, Operator } from '../../core/filters';
-import type { SearchItem, SearchItemType } from '../../core/pageSchema';
+import type { SearchField as SearchFieldSchema, SearchWidget } from '../../core/pageSchema';
 import { noRules } from '../../core/rules';
 import { useRules } from '../../engine/rulesApi';
 import { useLabel } from '../useLabel';
@@ -22,7 +22,7 @@ const useStyles = makeStyles({
 });
 
 /** The value input a condition needs for its operator: a pair for between, several for in. */
-function valueType(type: SearchItemType, op: Operator): { type: SearchItemType | 'list'; multiple?: boolean } {
+function valueType(type: SearchWidget, op: Operator): { type: SearchWidget | 'list'; multiple?: boolean } {
   if (isPair(op)) return { type: type === 'date' ? 'daterange' : type === 'daterange' || type === 'datetimerange' ? type : 'numberrange' };
   if (isList(op)) return ['select', 'multiselect', 'boolean'].includes(type) ? { type: 'multiselect', multiple: true } : { type: 'list' };
   if (type === 'numberrange') return { type: 'number' };
@@ -32,7 +32,7 @@ function valueType(type: SearchItemType, op: Operator): { type: SearchItemType |
 }
 
 export interface CustomSearchTabProps {
-  items: SearchItem[];
+  items: SearchFieldSchema[];
   conditions: CustomCondition[];
   onChange(conditions: CustomCondition[]): void;
 }
@@ -54,16 +54,16 @@ export function CustomSearchTab({ items, conditions, onChange }: CustomSearchTab
   return (
     <div className={s.list} data-testid="custom-search">
       {rows.map((c, i) => {
-        const item = items.find((it) => it.name === c.name);
+        const item = items.find((it) => it.field === c.field);
         const ops = item ? operatorsFor(item, resolve) : [];
-        const field = item ? valueType(item.type, c.operator) : null;
+        const field = item ? valueType(item.widget, c.operator) : null;
         const pair = !!item && isPair(c.operator);
         const valueInput = !item || !field ? <Input disabled className={s.grow} aria-label={t('search.value')} placeholder={t('search.value')} /> : field.type === 'list' ? (
           <Input aria-label={t('search.value')} placeholder={t('search.listHint')} style={{ width: '100%' }}
             value={Array.isArray(c.value) ? c.value.join(', ') : ''}
-            onChange={(_, d) => set(i, { value: d.value.split(/[,，\s]+/).filter(Boolean).map((v) => (item.type === 'number' ? Number(v) : v)) })} />
+            onChange={(_, d) => set(i, { value: d.value.split(/[,，\s]+/).filter(Boolean).map((v) => (item.widget === 'number' ? Number(v) : v)) })} />
         ) : (
-          <SearchField item={item} type={field.type} multiple={field.multiple} stacked label={t('search.value')} value={c.value} onChange={(v) => set(i, { value: v })} />
+          <SearchField item={item} widget={field.type} multiple={field.multiple} stacked label={t('search.value')} value={c.value} onChange={(v) => set(i, { value: v })} />
         );
         return (
           <div key={i} className={s.row} data-testid="custom-condition">
@@ -73,17 +73,17 @@ export function CustomSearchTab({ items, conditions, onChange }: CustomSearchTab
                 {combinators.filter((k) => i > 0 || k !== 'or').map((k) => <Option key={k} value={k}>{t(`search.combinators.${k}`)}</Option>)}
               </Dropdown>
               <Dropdown className={s.grow} aria-label={t('search.field')} placeholder={t('search.field')} value={item ? label(item.label) : ''}
-                selectedOptions={c.name ? [c.name] : []}
+                selectedOptions={c.field ? [c.field] : []}
                 onOptionSelect={(_, d) => {
-                  const next = items.find((it) => it.name === d.optionValue);
+                  const next = items.find((it) => it.field === d.optionValue);
                   if (!next) return;
                   const nextOps = operatorsFor(next, resolve);
                   const op = nextOps.includes(c.operator) ? c.operator : nextOps[0] ?? c.operator;
-                  set(i, { name: next.name, operator: op, value: undefined });
+                  set(i, { field: next.field, operator: op, value: undefined });
                 }}>
-                {items.map((it) => <Option key={it.name} value={it.name}>{label(it.label)}</Option>)}
+                {items.map((it) => <Option key={it.key} value={it.field}>{label(it.label)}</Option>)}
               </Dropdown>
-              <Button icon={<Delete20Regular />} appearance="subtle" aria-label={t('search.removeCondition')} disabled={rows.length === 1 && !c.name}
+              <Button icon={<Delete20Regular />} appearance="subtle" aria-label={t('search.removeCondition')} disabled={rows.length === 1 && !c.field}
                 onClick={() => onChange(rows.length === 1 ? [] : removeCondition(rows, i))} />
             </div>
             <div className={s.line}>

@@ -4,7 +4,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { lazyChunk } from '../../shell/lazyChunk';
 import { useTranslation } from 'react-i18next';
 import { isEmptyValue, type FilterCondition } from '../../core/filters';
-import type { SearchItem } from '../../core/pageSchema';
+import type { SearchField as SearchFieldSchema } from '../../core/pageSchema';
 import { useLabel } from '../useLabel';
 import { KeywordBox } from './KeywordBox';
 import { SearchField } from './SearchField';
@@ -30,7 +30,7 @@ export interface SearchApply {
 }
 
 export interface SearchBarProps {
-  items: SearchItem[];
+  items: SearchFieldSchema[];
   manual?: boolean;
   keyword?: boolean;
   /** The keyword box large, on its own line (a search page). */
@@ -62,8 +62,8 @@ export function SearchBar({ items, manual, keyword, prominent, placeholder, valu
   const key = JSON.stringify(values);
   useEffect(() => setDraft(values), [key]); // eslint-disable-line react-hooks/exhaustive-deps -- key holds the values by value; the object is new each render
 
-  const barItems = items.filter((i) => i.show !== false);
-  const hiddenActive = items.some((i) => i.show === false && !isEmptyValue(values[i.name])) || filter.length > 0;
+  const barItems = items.filter((i) => !i.drawerOnly);
+  const hiddenActive = items.some((i) => i.drawerOnly && !isEmptyValue(values[i.key])) || filter.length > 0;
   const change = (name: string, value: unknown) => {
     const next = { ...draft, [name]: value };
     setDraft(next);
@@ -82,10 +82,10 @@ export function SearchBar({ items, manual, keyword, prominent, placeholder, valu
     <div className={s.root} data-testid="search-bar">
       {keywordBox && prominent ? <div className={s.prominent}>{keywordBox}</div> : keywordBox}
       {barItems.map((item) => (
-        <label key={item.name} className={s.item}>
+        <label key={item.key} className={s.item}>
           <span className={s.label}>{label(item.label)}</span>
-          <span className={item.type.endsWith('range') ? s.wide : s.field}>
-            <SearchField item={item} label={label(item.label)} value={draft[item.name]} onChange={(v) => change(item.name, v)} />
+          <span className={item.widget.endsWith('range') ? s.wide : s.field}>
+            <SearchField item={item} label={label(item.label)} value={draft[item.key]} onChange={(v) => change(item.key, v)} />
           </span>
         </label>
       ))}

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customToFilter, filterToCustom, type CustomCondition } from '../../core/customSearch';
 import type { FilterCondition } from '../../core/filters';
-import type { SearchItem } from '../../core/pageSchema';
+import type { SearchField as SearchFieldSchema } from '../../core/pageSchema';
 import { useLabel } from '../useLabel';
 import { CustomSearchTab } from './CustomSearchTab';
 import { SearchField } from './SearchField';
@@ -24,7 +24,7 @@ const useStyles = makeStyles({
 export interface SearchDrawerProps {
   open: boolean;
   onClose(): void;
-  items: SearchItem[];
+  items: SearchFieldSchema[];
   values: Record<string, unknown>;
   filter: FilterCondition[];
   onApply(next: { params: Record<string, unknown>; filter: FilterCondition[] }): void;
@@ -33,21 +33,21 @@ export interface SearchDrawerProps {
 
 /**
  * The search drawer of spec §2/§5: senior search (every item) and custom search (items with
- * `status`), with Confirm and Reset-filter buttons. Edits stay a draft until Confirm.
+ * `customSearch`), with Confirm and Reset-filter buttons. Edits stay a draft until Confirm.
  */
 export default function SearchDrawer({ open, onClose, items, values, filter, onApply, onReset }: SearchDrawerProps) {
   const s = useStyles();
   const { t } = useTranslation();
   const { label } = useLabel();
-  const customItems = items.filter((i) => i.status);
+  const customItems = items.filter((i) => i.customSearch);
   const [tab, setTab] = useState<'senior' | 'custom'>(filter.length ? 'custom' : 'senior');
   const [draft, setDraft] = useState(values);
-  const [conditions, setConditions] = useState<CustomCondition[]>(() => filterToCustom(filter, items));
+  const [conditions, setConditions] = useState<CustomCondition[]>(() => filterToCustom(filter));
 
   useEffect(() => {
     if (!open) return;
     setDraft(values);
-    setConditions(filterToCustom(filter, items));
+    setConditions(filterToCustom(filter));
   }, [open]); // eslint-disable-line react-hooks/exhaustive-deps -- the draft is taken when the drawer opens, not on each change behind it
 
   return (
@@ -65,8 +65,8 @@ export default function SearchDrawer({ open, onClose, items, values, filter, onA
         {tab === 'senior' ? (
           <div className={s.fields}>
             {items.map((item) => (
-              <Field key={item.name} label={label(item.label)}>
-                <SearchField item={item} stacked label={label(item.label)} value={draft[item.name]} onChange={(v) => setDraft((d) => ({ ...d, [item.name]: v }))} />
+              <Field key={item.key} label={label(item.label)}>
+                <SearchField item={item} stacked label={label(item.label)} value={draft[item.key]} onChange={(v) => setDraft((d) => ({ ...d, [item.key]: v }))} />
               </Field>
             ))}
           </div>
@@ -77,7 +77,7 @@ export default function SearchDrawer({ open, onClose, items, values, filter, onA
       <DrawerFooter className={s.footer}>
         <Button onClick={() => { onReset(); onClose(); }} data-testid="search-reset">{t('search.reset')}</Button>
         <Button appearance="primary" data-testid="search-confirm" onClick={() => {
-          onApply({ params: draft, filter: customToFilter(conditions, customItems) });
+          onApply({ params: draft, filter: customToFilter(conditions) });
           onClose();
         }}>
           {t('common.confirm')}

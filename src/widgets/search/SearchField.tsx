@@ -1,6 +1,6 @@
 import { Dropdown, Input, Option, makeStyles } from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
-import type { SearchItem, SearchItemType } from '../../core/pageSchema';
+import type { SearchField as SearchFieldSchema, SearchWidget } from '../../core/pageSchema';
 import { DateRangePicker } from '../DateRangePicker';
 import { SelectInput } from '../SelectInput';
 import { choiceOf, useChoicesHook } from './choices';
@@ -11,9 +11,9 @@ const useStyles = makeStyles({
 });
 
 export interface SearchFieldProps {
-  item: Pick<SearchItem, 'name' | 'type' | 'options' | 'props'>;
-  /** Overrides the item's type (custom search: `between` on a number asks for a pair). */
-  type?: SearchItemType;
+  item: Pick<SearchFieldSchema, 'widget' | 'options' | 'props'>;
+  /** Overrides the item's widget (custom search: `between` on a number asks for a pair). */
+  widget?: SearchWidget;
   multiple?: boolean;
   value: unknown;
   label: string;
@@ -25,14 +25,14 @@ export interface SearchFieldProps {
 const numberOrEmpty = (text: string) => (text === '' ? undefined : Number(text));
 
 /** One search input by item type (spec §3 "Search form item": input, select, ranges …). */
-export function SearchField({ item, type = item.type, multiple, value, label, stacked, onChange }: SearchFieldProps) {
+export function SearchField({ item, widget = item.widget, multiple, value, label, stacked, onChange }: SearchFieldProps) {
   const s = useStyles();
   const { t } = useTranslation();
   const choices = useChoicesHook()(item.options);
   // The label stands beside or above the input; a placeholder only when the schema gives one.
   const placeholder = item.props?.placeholder as string | undefined;
 
-  switch (type) {
+  switch (widget) {
     case 'number':
       return <Input className={s.full} type="number" aria-label={label} placeholder={placeholder} value={value === undefined || value === null ? '' : String(value)}
         onChange={(_, d) => onChange(numberOrEmpty(d.value))} />;
@@ -55,15 +55,15 @@ export function SearchField({ item, type = item.type, multiple, value, label, st
       return <Input className={s.full} type="date" aria-label={label} value={typeof value === 'string' ? value : ''} onChange={(_, d) => onChange(d.value || undefined)} />;
     case 'daterange':
     case 'datetimerange':
-      return <DateRangePicker kind={type} stacked={stacked} aria-label={label} value={value} onChange={onChange} />;
+      return <DateRangePicker kind={widget} stacked={stacked} aria-label={label} value={value} onChange={onChange} />;
     case 'selectinput':
       return <SelectInput className={s.full} aria-label={label} placeholder={placeholder} value={value === undefined || value === null ? '' : String(value)}
         options={choices.map((c) => ({ value: String(c.value), label: c.label }))} onValueChange={(v) => onChange(v || undefined)} />;
     case 'select':
     case 'multiselect':
     case 'boolean': {
-      const list = type === 'boolean' && !choices.length ? [{ value: 1, label: t('search.yes') }, { value: 0, label: t('search.no') }] : choices;
-      const many = multiple ?? type === 'multiselect';
+      const list = widget === 'boolean' && !choices.length ? [{ value: 1, label: t('search.yes') }, { value: 0, label: t('search.no') }] : choices;
+      const many = multiple ?? widget === 'multiselect';
       const values = (Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value]).map(String);
       const shown = values.map((v) => choiceOf(list, v)?.label ?? v).join(', ');
       return (

@@ -1,0 +1,121 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { workingHospital } from '../../http/hospital-scope.js';
+import { APPLICATION_STATUS } from '../../../src/core/caseLifecycle.js';
+import { numberMatchesRule } from '../../../src/core/pathologyNumber.js';
+import { addTimeline, caseInScope, type CaseRow } from './lifecycle-queries.js';
+import { allocateNumber, ruleFor } from './numbering.js';
+import { caseFor, commitMove, requireRole, scopeOf, type LabDeps } from './transition.js';
+import type { ApplyInput, RegisterInput } from './lifecycle-bodies.js';
+
+const OPEN_APPLICATION: number[] = [APPLICATION_STATUS.applied, APPLICATION_STATUS.dispatched, APPLICATION_STATUS.received];
+
+/** A unique-key violation from either database: a number someone took between our check and our insert. */
+const isUniqueViolation = (e: unknown) => /unique|duplicate key/i.test(String((e as Error)?.message));
+
+/** Spec §4 slide application, state 0 (applied): what the clinic asks the lab to examine. */
+export async function apply(deps: LabDeps, request: FastifyRequest, input: ApplyInput) {
+  const hospitalId = workingHospital(request);
+  await requireRole(deps, request, 'apply', hospitalId, null);
+  const now = new Date().toISOString();
+  try {
+    const { id } = await deps.db.insertInto('case_applications').values({
+      ...input, hospital_id: hospitalId, status: APPLICATION_STATUS.applied, case_type: input.case_type ?? 'routine',
+      applied_by: request.auth!.id, case_id: null, reject_reason: null, created_at: now, updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow();
+    return deps.db.selectFrom('case_applications').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new AppError(409, 'lab.apply_number_taken', { number: input.apply_number });
+    throw e;
+  }
+}
+
+async function openApplication(deps: LabDeps, request: FastifyRequest, id: number) {
+  const row = await deps.db.selectFrom('case_applications').selectAll().where('id', '=', id).where('hospital_id', 'in', scopeOf(request)).executeTakeFirst();
+  if (!row) throw new AppError(404, 'lab.application_not_found');
+  if (!OPEN_APPLICATION.includes(row.status)) throw new AppError(409, 'lab.application_not_open');
+  return row;
+}
+
+/** Closes an open application (conditional on the state read): the second of two at once is refused. */
+async function closeApplication(trx: Kysely<Database>, app: { id: number; version: number }, set: { status: number; case_id?: number; reject_reason?: string }, now: string) {
+  const res = await trx.updateTable('case_applications').set({ ...set, version: app.version + 1, updated_at: now })
+    .where('id', '=', app.id).where('version', '=', app.version).executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new AppError(409, 'lab.changed');
+}
+
+/** Spec §4 application state -1 (rejected), with the reason. */
+export async function rejectApplication(deps: LabDeps, request: FastifyRequest, id: number, reason: string) {
+  const app = await openApplication(deps, request, id);
+  await requireRole(deps, request, 'reject_application', app.hospital_id, null);
+  await deps.db.transaction().execute((trx) => closeApplication(trx, app, { status: APPLICATION_STATUS.rejected, reject_reason: reason }, new Date().toISOString()));
+  return deps.db.selectFrom('case_applications').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/**
+ * Registration: the case is created with its specimens (awaiting receipt), from an application (which becomes
+ * registered, state 3) or directly. The number is the library's next one, allocated in the same transaction,
+ * or one typed by hand that must follow the library's rule (material from another hospital keeps its number).
+ */
+export async function register(deps: LabDeps, request: FastifyRequest, input: RegisterInput): Promise<CaseRow> {
+  const { application_id: applicationId, specimens, pathology_number: typed, ...fields } = input;
+  if (!specimens.length) throw new AppError(422, 'lab.specimen_required');
+  const application = applicationId ? await openApplication(deps, request, applicationId) : undefined;
+  const hospitalId = application?.hospital_id ?? workingHospital(request);
+  await requireRole(deps, request, 'register', hospitalId, null);
+  const caseType = input.case_type ?? application?.case_type ?? 'routine';
+  const rule = await ruleFor(deps.db, hospitalId, caseType);
+  const manual = typed?.trim();
+  if (manual && !numberMatchesRule(manual, rule)) throw new AppError(422, 'lab.number_pattern', { number: manual });
+
+  const now = new Date();
+  const at = now.toISOString();
+  const actor = request.auth!;
+  const fromApplication = application ? {
+    patient_name: application.patient_name, gender: application.gender, age: application.age, age_unit: application.age_unit,
+    outpatient_number: application.outpatient_number, admission_number: application.admission_number,
+    inspection_department: application.inspection_department, inspection_doctor: application.inspection_doctor,
+    clinical_diagnosis: application.clinical_diagnosis,
+  } : {};
+  const to = { main_phase: 'registration', sub_phase: 'to_receive' };
+  let id: number;
+  try {
+    id = await deps.db.transaction().execute(async (trx) => {
+      // The first statement writes (the counter, or the case): see moveCase on SQLite's write lock.
+      const number = manual || (await allocateNumber(trx, hospitalId, rule, now));
+      const { id: caseId } = await trx.insertInto('cases').values({
+        ...fromApplication, ...fields, hospital_id: hospitalId, pathology_number: number, case_type: caseType, library: caseType,
+        expedite_status: fields.expedite_status ?? 0, specimen_name: specimens.map((s) => s.name).join('、'),
+        apply_id: application?.id ?? null, ...to, phase_at: at, registration_at: at, registration_doctor: actor.id,
+        extra: null, created_at: at, updated_at: at,
+      }).returning('id').executeTakeFirstOrThrow();
+      if (application) await closeApplication(trx, application, { status: APPLICATION_STATUS.registered, case_id: caseId }, at);
+      await trx.insertInto('case_specimens').values(specimens.map((s, i) => ({
+        ...s, hospital_id: hospitalId, case_id: caseId, seq: i + 1, status: 'pending', created_at: at, updated_at: at,
+      }))).execute();
+      await addTimeline(trx, hospitalId, caseId, { action: 'register', actor, to, detail: { pathology_number: number, application_id: application?.id ?? null, specimens: specimens.length } }, at);
+      return caseId;
+    });
+  } catch (e) {
+    if (manual && isUniqueViolation(e)) throw new AppError(409, 'lab.number_taken', { number: manual });
+    throw e;
+  }
+  return caseInScope(deps.db, id, [hospitalId]);
+}
+
+/** Spec §6 "case ID update", §5 "new case ID must differ from old": the new number follows the library's rule and is free. */
+export async function changeNumber(deps: LabDeps, request: FastifyRequest, caseId: number, newNumber: string): Promise<CaseRow> {
+  const current = await caseFor(deps, request, 'change_number', caseId);
+  const number = newNumber.trim();
+  if (number === current.pathology_number) throw new AppError(422, 'lab.number_same');
+  const rule = await ruleFor(deps.db, current.hospital_id, current.library ?? current.case_type);
+  if (!numberMatchesRule(number, rule)) throw new AppError(422, 'lab.number_pattern', { number });
+  try {
+    return await commitMove(deps, request, current, { action: 'change_number', patch: { pathology_number: number }, detail: { from: current.pathology_number, to: number } });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new AppError(409, 'lab.number_taken', { number });
+    throw e;
+  }
+}

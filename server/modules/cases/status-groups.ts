@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import { CASE_STATUS_RULE, caseStages, caseStatusKey } from '../../../src/core/rulesCaseStatus.js';
+import { logicVars } from '../../../src/core/ruleVars.js';
+import type { RuleResolver } from '../../../src/core/rules.js';
+import casesResource from '../../../schemas/resources/cases.json';
+import { statusData, withDisplay } from './status.js';
+
+/** Case columns a status rule may read; anything else it names (its latest report) is not a column and reads as null. */
+const COLUMNS = new Set(Object.keys(casesResource.columns));
+
+// Columns are checked against the resource's whitelist above before they reach SQL.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const loose = (db: Db) => db as unknown as import('kysely').Kysely<any>;
+
+/** What a case is filtered and counted by: its displayed status (one key) or its stage words (several). */
+export type StatusView = 'status' | 'stages';
+const VIEWS: Record<StatusView, { rule: string; keys(row: Record<string, unknown>, resolve: RuleResolver): string[] }> = {
+  status: { rule: CASE_STATUS_RULE, keys: (row, resolve) => [caseStatusKey(row, resolve)] },
+  stages: { rule: 'case-status.stages', keys: (row, resolve) => caseStages(row, resolve) },
+};
+
+/**
+ * The hospital's cases grouped by exactly the fields the view's rule reads, each group with the keys the rule
+ * gives it: one evaluation per distinct combination, by the one evaluator (src/core/rules.ts). This is how
+ * the spec §4 status and stage words, json-logic a hospital may rewrite, filter and count lists in SQL: the
+ * database groups and counts, the rule names each group, and a filter becomes "these combinations of those columns".
+ */
+export async function statusGroups(db: Db, hospitalIds: number[], resolve: RuleResolver, view: StatusView = 'status') {
+  const vars = logicVars(resolve(VIEWS[view].rule)).filter((v) => COLUMNS.has(v));
+  const rows = await loose(db).selectFrom('cases')
+    .select([...vars, sql<number>`count(*)`.as('n')])
+    .where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [-1])
+    .$if(vars.length > 0, (q) => q.groupBy(vars))
+    .execute();
+  return {
+    vars,
+    groups: rows.filter((r) => Number(r.n) > 0).map((r) => {
+      const values = Object.fromEntries(vars.map((v) => [v, r[v] ?? null]));
+      return { values, keys: VIEWS[view].keys(statusData(values), resolve), n: Number(r.n) };
+    }),
+  };
+}
+
+/** Tab counts by displayed status or stage word (spec §2 tabs with counts), exact for the hospital's rule. */
+export async function statusCounts(db: Db, hospitalIds: number[], resolve: RuleResolver, view: StatusView = 'status') {
+  const { groups } = await statusGroups(db, hospitalIds, resolve, view);
+  const counts: Record<string, number> = {};
+  for (const g of groups) for (const k of g.keys) counts[k] = (counts[k] ?? 0) + g.n;
+  return { counts, total: groups.reduce((sum, g) => sum + g.n, 0) };
+}
+
+/** A page of the cases whose status (or one of whose stage words) is one of `keys`, newest first, each with its display fields. */
+export async function casesByStatus(db: Db, hospitalIds: number[], resolve: RuleResolver, keys: string[], page: number, pageSize: number, view: StatusView = 'status') {
+  const { vars, groups } = await statusGroups(db, hospitalIds, resolve, view);
+  const wanted = groups.filter((g) => g.keys.some((k) => keys.includes(k)));
+  const empty = { data: [], total: 0, current_page: page, per_page: pageSize, total_pages: 0 };
+  if (!wanted.length) return empty;
+  const base = loose(db).selectFrom('cases').where('hospital_id', 'in', hospitalIds)
+    .$if(vars.length > 0, (q) => q.where((eb) => eb.or(wanted.map((g) => eb.and(vars.map((v) => (g.values[v] === null ? eb(v, 'is', null) : eb(v, '=', g.values[v]))))))));
+  const total = wanted.reduce((sum, g) => sum + g.n, 0);
+  const rows = await base.selectAll().orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute();
+  return { data: rows.map((r) => withDisplay(r as Record<string, unknown>, resolve)), total, current_page: page, per_page: pageSize, total_pages: Math.ceil(total / pageSize) };
+}

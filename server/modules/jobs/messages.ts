@@ -1,0 +1,16 @@
+/** API messages of background jobs and slide conversion, in both languages. */
+export const jobMessages = {
+  'job.converting': { 'zh-CN': '正在转换为金字塔 TIFF', 'en-US': 'Converting to a pyramidal TIFF' },
+  'job.indexing': { 'zh-CN': '正在读取转换结果并生成缩略图', 'en-US': 'Reading the converted file and making the thumbnail' },
+  'job.interrupted': { 'zh-CN': '任务多次中断（服务器在处理时停止），已放弃', 'en-US': 'The job was interrupted too often (the server stopped while running it) and was given up' },
+  'job.status_queued': { 'zh-CN': '排队中', 'en-US': 'Queued' },
+  'job.status_running': { 'zh-CN': '进行中', 'en-US': 'Running' },
+  'job.status_done': { 'zh-CN': '已完成', 'en-US': 'Done' },
+  'job.status_failed': { 'zh-CN': '失败', 'en-US': 'Failed' },
+  'slide.vips_missing': {
+    'zh-CN': '服务器未安装 libvips 命令行工具，无法转换此切片；请安装 libvips-tools（Debian/Ubuntu：apt-get install libvips-tools）后重启服务',
+    'en-US': 'The server lacks the libvips command line tools needed to convert this slide; install libvips-tools (Debian/Ubuntu: apt-get install libvips-tools) and restart the server',
+  },
+  'slide.not_convertible': { 'zh-CN': '此切片格式无法转换', 'en-US': 'This slide format cannot be converted' },
+  'slide.conversion_failed': { 'zh-CN': '切片转换失败：{{error}}', 'en-US': 'Converting the slide failed: {{error}}' },
+} as const;

@@ -1,0 +1,42 @@
+import type { Db } from '../../db/connect.js';
+import type { JobRow } from './queries.js';
+import { slideConversionJob } from '../slides/conversion/convert-job.js';
+
+/** What a job's code is given: its row, its payload, a way to report progress, and a signal that it must stop. */
+export interface JobContext<P> {
+  db: Db;
+  job: JobRow;
+  payload: P;
+  /** Records progress (0–100) and the current step (a message key); resolves false when the job was taken over. */
+  progress(value: number, message?: string): Promise<boolean>;
+  /** Aborted when the lease was lost or the runner stops: the job must end (its child processes too). */
+  signal: AbortSignal;
+}
+
+export interface JobType<P = unknown> {
+  type: string;
+  /** At most this many jobs of this type at once in one runner (one runner per machine: see runner.ts). */
+  concurrency: number;
+  maxAttempts: number;
+  /** How long a claim holds without a heartbeat; the runner renews it every third of this. */
+  leaseMs: number;
+  run(ctx: JobContext<P>): Promise<void>;
+  /** After the last attempt failed (or a job was abandoned): lets the owner of the job's subject say so. */
+  onFinalFailure?(db: Db, job: JobRow, error: string): Promise<void>;
+}
+
+/** Thrown by a job that must not be tried again (the input can never convert); the message is a key or text. */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentJobError';
+  }
+}
+
+/**
+ * The job types this installation runs: each module contributes its own (slides: conversion; a DICOM import or
+ * an export adds an entry here). The runner runs exactly these; enqueueing a type not listed leaves it queued.
+ */
+export function jobTypesFor(config: { dataDir: string; jobLeaseMs: number }): JobType<unknown>[] {
+  return [slideConversionJob(config.dataDir, config.jobLeaseMs)];
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/connect.js';
+import { claimJob, failAbandoned, failJob, finishJob, heartbeat, releaseJob, type JobRow } from './queries.js';
+import { PermanentJobError, type JobType } from './registry.js';
+
+const STOPPING = new Error('job runner stopping');
+
+export interface JobRunner {
+  /** Looks for work now instead of at the next poll. */
+  wake(): void;
+  /** Stops claiming, aborts running jobs (their leases lapse and another runner resumes them) and waits for them. */
+  stop(): Promise<void>;
+}
+
+export interface JobRunnerOptions {
+  types: JobType<unknown>[];
+  log: Pick<Logger, 'info' | 'warn' | 'error'>;
+  pollMs?: number;
+}
+
+/**
+ * Runs registered jobs from the database queue. main.ts starts one runner per machine (in the primary process,
+ * which serves no requests when there are several workers), so each type's `concurrency` is a per-machine limit
+ * and a conversion never takes a request-serving process's CPU; several machines share the queue through leases.
+ */
+export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerOptions): JobRunner {
+  const owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(0, 64);
+  const running = new Map<number, { type: string; abort: AbortController; done: Promise<void> }>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let polling: Promise<void> | undefined;
+
+  const busy = (type: string) => [...running.values()].filter((r) => r.type === type).length;
+
+  const poll = async () => {
+    try {
+      for (const job of await failAbandoned(db)) await reportFailure(types, db, job, job.error ?? 'job.interrupted', log);
+      for (const type of types) {
+        while (!stopped && busy(type.type) < type.concurrency) {
+          const job = await claimJob(db, [type.type], owner, type.leaseMs);
+          if (!job) break;
+          start(type, job);
+        }
+      }
+    } catch (err) {
+      if (!stopped) log.error({ err }, 'job runner: polling failed');
+    }
+  };
+
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => { polling = poll().finally(() => schedule(pollMs)); }, delay);
+  };
+
+  const start = (type: JobType, job: JobRow) => {
+    const abort = new AbortController();
+    const done = runJob(db, type, job, owner, abort, log, types).finally(() => {
+      running.delete(job.id);
+      schedule(0);
+    });
+    running.set(job.id, { type: type.type, abort, done });
+  };
+
+  schedule(0);
+  return {
+    wake: () => schedule(0),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await polling;
+      for (const r of running.values()) r.abort.abort(STOPPING);
+      await Promise.all([...running.values()].map((r) => r.done));
+    },
+  };
+}
+
+async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: AbortController, log: JobRunnerOptions['log'], types: JobType<unknown>[]): Promise<void> {
+  let lastProgress = -1;
+  const renew = async (progress?: { value: number; message?: string }) => {
+    const ours = await heartbeat(db, job.id, owner, type.leaseMs, progress).catch(() => true);
+    if (!ours) abort.abort(new Error('job lease lost'));
+    return ours;
+  };
+  const beat = setInterval(() => void renew(), Math.max(50, type.leaseMs / 3));
+  log.info({ job: job.id, type: job.type, attempt: job.attempts }, 'job started');
+  try {
+    await type.run({
+      db, job, payload: JSON.parse(job.payload), signal: abort.signal,
+      progress: async (value, message) => {
+        // Only changes are written: a tool reporting every tenth of a percent would otherwise write as often.
+        if (Math.round(value) === lastProgress && message === undefined) return !abort.signal.aborted;
+        lastProgress = Math.round(value);
+        return renew({ value, message });
+      },
+    });
+    clearInterval(beat);
+    if (await finishJob(db, job.id, owner)) log.info({ job: job.id, type: job.type }, 'job done');
+  } catch (err) {
+    clearInterval(beat);
+    // A job stopped because the runner stops or lost its lease is not a failure: its lease lapses and it resumes.
+    if (abort.signal.aborted) {
+      // Stopped on purpose (shutdown): handed back at once, so the next start resumes it without waiting for the lease.
+      if (abort.signal.reason === STOPPING) await releaseJob(db, job.id, owner).catch(() => {});
+      log.warn({ job: job.id, reason: String(abort.signal.reason) }, 'job stopped');
+      return;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    const outcome = await failJob(db, job, owner, message, !(err instanceof PermanentJobError)).catch((e) => {
+      log.error({ err: e, job: job.id }, 'job runner: could not record a failure');
+      return null;
+    });
+    log.warn({ job: job.id, type: job.type, err, outcome }, 'job failed');
+    if (outcome === 'final') await reportFailure(types, db, job, message, log);
+  }
+}
+
+async function reportFailure(types: JobType<unknown>[], db: Db, job: JobRow, error: string, log: JobRunnerOptions['log']): Promise<void> {
+  const type = types.find((t) => t.type === job.type);
+  await type?.onFinalFailure?.(db, job, error).catch((err) => log.error({ err, job: job.id }, 'job runner: failure hook failed'));
+}

@@ -1,0 +1,87 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Db } from '../../../db/connect.js';
+import type { JobType } from '../../jobs/registry.js';
+import { PermanentJobError } from '../../jobs/registry.js';
+import { convertDeepZoom, convertedFrom } from '../convert.js';
+import { AppError } from '../../../http/errors.js';
+import { ingestFile, writeThumbnail } from '../ingest.js';
+import { fromStored, thumbPath, toStored } from '../paths.js';
+import { convertWithOpenSlide, OPENSLIDE_EXTENSIONS } from './openslide-convert.js';
+import {
+  conversionSubject, CONVERSION_ATTEMPTS, markConverted, markNotConverted, markProgress, SLIDE_CONVERSION, type ConversionPayload,
+} from './queries.js';
+import { vipsAvailable } from './vips-cli.js';
+
+/**
+ * Converts a slide the tile server cannot pass through (NDPI, MRXS, SCN, BIF, VMS/VMU, SVSlide, JPEG 2000 SVS;
+ * Deep Zoom zips and folders) into the pyramidal JPEG TIFF beside it, then serves the slide from that file. The original stays (downloads
+ * give it back); the TIFF is derived, so a job rebuilds it when it goes missing (sweep.ts). One at a time per
+ * machine: libvips already uses every core, at the lowest priority.
+ */
+/** Deep Zoom images (checked at bind) are converted in this process by our own writer, not by libvips. */
+export const DEEP_ZOOM_EXTENSIONS = new Set(['.zip', '.dzi']);
+
+/** A refusal (more pixels than allowed) can never succeed on a retry. */
+async function convertDeepZoomOnce(original: string): Promise<string> {
+  return convertDeepZoom(original).catch((err) => {
+    throw err instanceof AppError ? new PermanentJobError(err.key) : err;
+  });
+}
+
+export function slideConversionJob(dataDir: string, leaseMs: number): JobType<ConversionPayload> {
+  return {
+    type: SLIDE_CONVERSION,
+    concurrency: 1,
+    maxAttempts: CONVERSION_ATTEMPTS,
+    leaseMs,
+    async run({ db, payload, progress, signal }) {
+      let shown = 0;
+      const slide = await conversionSubject(db, payload.slideId);
+      if (!slide) return;
+      const served = fromStored(dataDir, slide.file_path);
+      // A rebuild finds the derived file's name in the row; a first conversion, the original's.
+      const original = convertedFrom(served) ?? served;
+      const ext = path.extname(original).toLowerCase();
+      const deepZoom = DEEP_ZOOM_EXTENSIONS.has(ext);
+      if (!deepZoom && !OPENSLIDE_EXTENSIONS.has(ext)) throw new PermanentJobError('slide.not_convertible');
+      if (!(await fs.stat(original).catch(() => null))) throw new PermanentJobError('slide.file_missing');
+      if (!deepZoom && !(await vipsAvailable())) {
+        await markNotConverted(db, slide.id, 'needs_conversion', 'vips_missing');
+        throw new PermanentJobError('slide.vips_missing');
+      }
+      await progress(0, 'job.converting');
+      const converted = deepZoom ? { file: await convertDeepZoomOnce(original), objectivePower: null } : await convertWithOpenSlide(original, {
+        signal,
+        onProgress: (p) => {
+          // libvips reports the pyramid's progress; the last few percent are reading the result back.
+          const value = Math.floor(p * 0.95);
+          if (value === shown) return;
+          shown = value;
+          void progress(value);
+          void markProgress(db, slide.id, value).catch(() => {});
+        },
+      });
+      await progress(96, 'job.indexing');
+      const facts = await ingestFile(converted.file);
+      if (facts.status !== 'ready') throw new Error(`the converted file ${converted.file} is not readable`);
+      const wasJp2k = ext === '.svs';
+      const updated = await markConverted(db, slide.id, [toStored(dataDir, original), toStored(dataDir, converted.file)], {
+        file_path: toStored(dataDir, converted.file),
+        width: facts.width, height: facts.height, levels: facts.levels, mpp: facts.mpp,
+        objective_power: facts.objective_power ?? converted.objectivePower, scan_at: facts.scan_at, tile_size: facts.tile_size,
+        has_label: facts.has_label, has_macro: facts.has_macro,
+        // A Deep Zoom image keeps its pixels' scale and says nothing more; the others say what they were.
+        format_note: deepZoom ? null : wasJp2k ? 'jp2k_reencoded' : `converted_${ext.slice(1)}`,
+      });
+      if (!updated) return;
+      // A slide without a thumbnail is still viewable: the list shows an empty cell.
+      await writeThumbnail(facts, thumbPath(dataDir, slide.id)).catch(() => false);
+    },
+    async onFinalFailure(db: Db, job, error) {
+      const { slideId } = JSON.parse(job.payload) as ConversionPayload;
+      if (error === 'slide.vips_missing') return;
+      await markNotConverted(db, slideId, 'error', 'conversion_failed');
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { convertedName } from '../convert.js';
+import { openslideProperty, runVips, type VipsRun } from './vips-cli.js';
+
+/** Formats only OpenSlide reads: converted once to the pyramidal JPEG TIFF the tile server passes through. */
+export const OPENSLIDE_EXTENSIONS = new Set(['.ndpi', '.mrxs', '.scn', '.bif', '.vms', '.vmu', '.svslide', '.svs']);
+
+/** The JPEG quality of converted tiles: what `format_note` promises ("re-encoded at quality 90"). */
+export const CONVERSION_QUALITY = 90;
+
+export interface OpenSlideResult {
+  file: string;
+  objectivePower: number | null;
+}
+
+/**
+ * Writes `<original>.tiff` from what OpenSlide reads of `original`: 256-pixel JPEG tiles at quality 90, every
+ * pyramid level, BigTIFF, the resolution (MPP) in the TIFF tags and every OpenSlide property (the original's
+ * metadata) in the base image's description. Written under a name of its own and renamed when complete, so
+ * no reader ever sees half a file; partial files a killed conversion left behind are removed first.
+ */
+export async function convertWithOpenSlide(original: string, run: VipsRun = {}): Promise<OpenSlideResult> {
+  const out = convertedName(original);
+  await removeLeftovers(out);
+  const partial = `${out}.${randomBytes(4).toString('hex')}.partial`;
+  // libvips reads `name[options]` as load options: a file whose name holds brackets is read through a plain link.
+  const input = /[[\]]/.test(path.basename(original)) ? await plainLink(original) : null;
+  const source = input ?? original;
+  try {
+    await runVips([
+      'tiffsave', `${source}[rgb]`, partial,
+      '--tile', '--tile-width', '256', '--tile-height', '256', '--pyramid', '--compression', 'jpeg', '--Q', String(CONVERSION_QUALITY),
+      '--bigtiff', '--properties',
+    ], run);
+    await fs.rename(partial, out);
+  } finally {
+    await fs.rm(partial, { force: true });
+    if (input) await fs.rm(input, { force: true });
+  }
+  const power = Number(await openslideProperty(source, 'openslide.objective-power'));
+  return { file: out, objectivePower: Number.isFinite(power) && power > 0 ? power : null };
+}
+
+async function removeLeftovers(out: string): Promise<void> {
+  const dir = path.dirname(out);
+  const prefix = `${path.basename(out)}.`;
+  for (const name of await fs.readdir(dir)) {
+    if (name.startsWith(prefix) && name.endsWith('.partial')) await fs.rm(path.join(dir, name), { force: true });
+  }
+}
+
+async function plainLink(file: string): Promise<string> {
+  const link = path.join(path.dirname(file), `.convert-${randomBytes(6).toString('hex')}${path.extname(file)}`);
+  await fs.symlink(path.basename(file), link);
+  return link;
+}

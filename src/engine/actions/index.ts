@@ -1,0 +1,10 @@
+/** The action kinds: importing this registers them all (registry.ts). One line per kind. */
+import './create';
+import './edit';
+import './detail';
+import './delete';
+import './patch';
+import './request';
+import './download';
+
+export { registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';

@@ -1,0 +1,43 @@
+import type { TFunction } from 'i18next';
+import type { NavigateFunction } from 'react-router-dom';
+import type { ActionKind, ActionSchema } from '../../core/pageSchema';
+import type { DataProvider, ResourceRef, Row } from '../dataProvider';
+
+/** What a list gives the actions it runs. */
+export interface ActionContext {
+  resource: ResourceRef;
+  rowKey: string;
+  basePath: string;
+  dataProvider: DataProvider;
+  openForm(mode: { kind: 'create' } | { kind: 'edit'; id: string }): void;
+  refresh(): void;
+}
+
+/** What the runner (useActionRunner) hands each kind: the context, the dialogs, and small helpers. */
+export interface ActionTools {
+  ctx: ActionContext;
+  t: TFunction;
+  label(l: unknown): string;
+  navigate: NavigateFunction;
+  idOf(row: Row): string | number;
+  notify(text: string, intent?: 'success' | 'warning' | 'error'): void;
+  /** Asks before acting (the action's `confirm`, the password box with `passwordConfirm`, or `fallback`); true to go on. */
+  ask(action: ActionSchema, rows: Row[], fallback?: string): Promise<boolean>;
+  /** Sends with the prompt's answer while the prompt is open, or at once without a prompt; true when it went through. */
+  withValue(action: ActionSchema, send: (value: string | null | undefined, silent: boolean) => Promise<void>): Promise<boolean>;
+}
+
+export type ActionHandler = (action: ActionSchema, rows: Row[], tools: ActionTools) => Promise<void> | void;
+
+/**
+ * Action kind → what it does, after the renderer registry (src/engine/registry.ts): one file per kind in
+ * this folder, registered by `actions/index.ts`. A new kind is a file, a line there, and its name in the
+ * page meta-schema.
+ */
+const handlers = new Map<string, ActionHandler>();
+
+export function registerAction(kind: ActionKind, handler: ActionHandler): void {
+  handlers.set(kind, handler);
+}
+
+export const resolveAction = (kind: string): ActionHandler | undefined => handlers.get(kind);

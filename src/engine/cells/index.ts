@@ -1,0 +1,7 @@
+/** The cell kinds: importing this registers them all (registry.tsx). One line per file. */
+import './text';
+import './badge';
+import './tags';
+import './media';
+
+export { Cell, cellText, registerCell, type CellContext, type CellKindDef, type CellProps } from './registry';

@@ -1,0 +1,258 @@
+import OpenSeadragon from 'openseadragon';
+import { affineFromPoints, invertAffine, applyAffine, type Affine } from '../core/viewerScale';
+import { dziUrl } from './api';
+import { cssFilter, NEUTRAL_COLOUR, type ColourAdjust } from '../core/colourAdjust';
+
+/** Where one view stands, in terms another view of another slide can take over (linked split screen). */
+export interface ViewState {
+  /** Centre in viewport coordinates (image width = 1), so slides of different sizes line up by position. */
+  center: { x: number; y: number };
+  imageZoom: number;
+  rotation: number;
+  flip: boolean;
+}
+
+export interface PointerHandlers {
+  press(image: [number, number], shift: boolean): boolean;
+  drag(image: [number, number]): boolean;
+  release(image: [number, number]): boolean;
+  click(image: [number, number]): boolean;
+  doubleClick(image: [number, number]): boolean;
+}
+
+export interface SlideViewerOptions {
+  element: HTMLElement;
+  /** An element React renders empty; the navigator goes inside it. */
+  navigator: HTMLElement | null;
+  slideId: number;
+  /** Touch devices (/h5/view): pinch and pan only, no click-to-zoom surprises. */
+  touch?: boolean;
+}
+
+/**
+ * One OpenSeadragon viewer over a slide's Deep Zoom tiles, with what the React side needs: magnification in
+ * image-zoom terms, rotation and flip, the image → element affine map (for the SVG overlay), drawing-tool
+ * pointer hooks, a colour filter applied while tiles are drawn (so the canvas pixels change, and screenshots
+ * carry it) and a snapshot of the canvas. Tiles are plain same-origin <img> loads: the image cookie
+ * authenticates them, and the browser cache (strong ETags, immutable) is honoured.
+ */
+export class SlideViewer {
+  readonly osd: OpenSeadragon.Viewer;
+  private listeners = new Set<() => void>();
+  private pointer: PointerHandlers | null = null;
+  private colour: ColourAdjust = NEUTRAL_COLOUR;
+  private gammaFilterId: string | null = null;
+  /** Tile responses seen (the e2e counts them; the benchmark times the first sharp view by them). */
+  tilesLoaded = 0;
+  opened = false;
+  /** performance.now() when the first view was first fully sharp; null until then. */
+  firstSharpAt: number | null = null;
+  openedAt: number | null = null;
+
+  constructor(options: SlideViewerOptions) {
+    // OpenSeadragon wraps and moves the navigator's element: it gets one of its own inside the host, which React
+    // renders without children, so React never finds its DOM rearranged.
+    const navigator = options.navigator ? document.createElement('div') : null;
+    if (navigator) {
+      navigator.style.cssText = 'width:100%;height:100%';
+      options.navigator!.replaceChildren(navigator);
+    }
+    this.osd = OpenSeadragon({
+      element: options.element,
+      tileSources: dziUrl(options.slideId),
+      // Canvas, not WebGL: its 2-D context takes the colour filter and can be read back for a screenshot.
+      drawer: 'canvas',
+      showNavigationControl: false,
+      showNavigator: !!navigator,
+      ...(navigator ? { navigatorElement: navigator } : {}),
+      navigatorAutoFade: false,
+      animationTime: 0.4,
+      blendTime: 0,
+      // Tiles beyond 2 screen pixels per image pixel show nothing new; let 40× on a 20× scan still magnify.
+      maxZoomPixelRatio: 4,
+      minZoomImageRatio: 0.5,
+      visibilityRatio: 0.2,
+      imageLoaderLimit: 8,
+      immediateRender: false,
+      preserveImageSizeOnResize: true,
+      gestureSettingsMouse: { clickToZoom: false, dblClickToZoom: false },
+      gestureSettingsTouch: { pinchRotate: !!options.touch, flickEnabled: true },
+      keyboardNavEnabled: false,
+    } as OpenSeadragon.Options);
+    this.osd.addHandler('open', () => {
+      this.opened = true;
+      this.openedAt = performance.now();
+      // Fully loaded: every tile the current view needs is drawn at its best level (the benchmark's "sharp").
+      this.osd.world.getItemAt(0)?.addHandler('fully-loaded-change', (e) => {
+        if ((e as unknown as { fullyLoaded: boolean }).fullyLoaded && this.firstSharpAt === null) this.firstSharpAt = performance.now();
+        this.emit();
+      });
+      this.emit();
+    });
+    this.osd.addHandler('tile-loaded', () => { this.tilesLoaded++; });
+    for (const e of ['animation', 'animation-finish', 'resize', 'rotate', 'flip'] as const) this.osd.addHandler(e as 'animation', () => this.emit());
+    this.hookPointer();
+    this.hookColour();
+  }
+
+  destroy(): void {
+    this.listeners.clear();
+    this.osd.destroy();
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit() {
+    for (const l of this.listeners) l();
+  }
+
+  get viewport() {
+    return this.osd.viewport;
+  }
+
+  /** Screen pixels per level-0 image pixel. */
+  imageZoom(): number {
+    return this.opened ? this.viewport.viewportToImageZoom(this.viewport.getZoom(true)) : 0;
+  }
+
+  zoomToImageZoom(z: number, immediately = false): void {
+    this.viewport.zoomTo(this.viewport.imageToViewportZoom(z), undefined, immediately);
+  }
+
+  /** Brings a box of the image (level-0 pixels) into view with a margin: next/previous annotation. */
+  showImageBox(box: { minX: number; minY: number; maxX: number; maxY: number }): void {
+    // Never past the scanning magnification: a small shape is shown at 1 image pixel per screen pixel.
+    const w = Math.max((box.maxX - box.minX) * 2, this.osd.container.clientWidth);
+    const h = Math.max((box.maxY - box.minY) * 2, this.osd.container.clientHeight);
+    const cx = (box.minX + box.maxX) / 2;
+    const cy = (box.minY + box.maxY) / 2;
+    const rect = this.viewport.imageToViewportRectangle(cx - w / 2, cy - h / 2, w, h);
+    this.viewport.fitBoundsWithConstraints(rect);
+  }
+
+  fit(): void {
+    this.viewport.goHome();
+  }
+
+  rotation(): number {
+    return this.viewport.getRotation(true);
+  }
+
+  setRotation(deg: number): void {
+    this.viewport.setRotation(((deg % 360) + 360) % 360);
+    this.emit();
+  }
+
+  flipped(): boolean {
+    return this.viewport.getFlip();
+  }
+
+  setFlip(flip: boolean): void {
+    this.viewport.setFlip(flip);
+    this.emit();
+  }
+
+  /**
+   * Image (level-0 pixels) → viewer element pixels, as an affine map sampled from OpenSeadragon's own
+   * conversion (zoom, pan, rotation). Its conversion leaves out the flip, which the drawer applies as a
+   * mirror about the element's vertical centre line; that is composed here.
+   */
+  imageToElement(): Affine | null {
+    if (!this.opened) return null;
+    const at = (x: number, y: number): [number, number] => {
+      const p = this.viewport.imageToViewerElementCoordinates(new OpenSeadragon.Point(x, y));
+      return this.flipped() ? [this.osd.container.clientWidth - p.x, p.y] : [p.x, p.y];
+    };
+    // Sampled 1000 px apart: at low zoom one image pixel is a fraction of a screen pixel and rounding would show.
+    const o = at(0, 0);
+    const x = at(1000, 0);
+    const y = at(0, 1000);
+    return affineFromPoints(o, [o[0] + (x[0] - o[0]) / 1000, o[1] + (x[1] - o[1]) / 1000], [o[0] + (y[0] - o[0]) / 1000, o[1] + (y[1] - o[1]) / 1000]);
+  }
+
+  elementToImage(p: { x: number; y: number }): [number, number] | null {
+    const m = this.imageToElement();
+    return m ? applyAffine(invertAffine(m), [p.x, p.y]) : null;
+  }
+
+  state(): ViewState {
+    const c = this.viewport.getCenter(true);
+    return { center: { x: c.x, y: c.y }, imageZoom: this.imageZoom(), rotation: this.rotation(), flip: this.flipped() };
+  }
+
+  /** Takes over another view's place (linked split screen): no animation, so the views move as one. */
+  follow(s: ViewState): void {
+    if (!this.opened) return;
+    this.viewport.setRotation(s.rotation, true);
+    if (this.flipped() !== s.flip) this.viewport.setFlip(s.flip);
+    this.viewport.zoomTo(this.viewport.imageToViewportZoom(s.imageZoom), undefined, true);
+    this.viewport.panTo(new OpenSeadragon.Point(s.center.x, s.center.y), true);
+  }
+
+  setPointerHandlers(handlers: PointerHandlers | null): void {
+    this.pointer = handlers;
+  }
+
+  /**
+   * Drawing tools take the mouse from OpenSeadragon while they need it: a handled press/drag does not pan,
+   * a handled click or double click does not zoom. The wheel still zooms.
+   */
+  private hookPointer() {
+    const toImage = (e: { position: OpenSeadragon.Point }) => this.elementToImage(e.position);
+    this.osd.addHandler('canvas-press', (e) => {
+      const p = toImage(e);
+      if (p) this.pointer?.press(p, !!(e.originalEvent as MouseEvent).shiftKey);
+    });
+    this.osd.addHandler('canvas-drag', (e) => {
+      const p = toImage(e);
+      if (p && this.pointer?.drag(p)) e.preventDefaultAction = true;
+    });
+    this.osd.addHandler('canvas-release', (e) => {
+      const p = toImage(e);
+      if (p) this.pointer?.release(p);
+    });
+    this.osd.addHandler('canvas-click', (e) => {
+      const p = toImage(e);
+      if (p && e.quick && this.pointer?.click(p)) e.preventDefaultAction = true;
+    });
+    this.osd.addHandler('canvas-double-click', (e) => {
+      const p = toImage(e);
+      if (p && this.pointer?.doubleClick(p)) e.preventDefaultAction = true;
+    });
+  }
+
+  setColour(c: ColourAdjust, gammaFilterId: string | null): void {
+    this.colour = c;
+    this.gammaFilterId = gammaFilterId;
+    this.osd.forceRedraw();
+  }
+
+  /**
+   * The canvas drawer's 2-D context draws every tile through `filter` when it is set; the canvas is resized
+   * (and its context reset) between frames, so the filter is set again before each frame.
+   */
+  private hookColour() {
+    this.osd.addHandler('open', () => {
+      const drawer = this.osd.drawer as unknown as { context?: CanvasRenderingContext2D; draw: (items: unknown) => void };
+      if (!drawer.context) return;
+      const draw = drawer.draw.bind(drawer);
+      drawer.draw = (items: unknown) => {
+        drawer.context!.filter = cssFilter(this.colour, this.gammaFilterId);
+        draw(items);
+        drawer.context!.filter = 'none';
+      };
+    });
+  }
+
+  /** The drawn canvas (colour included) as the screenshot's background. */
+  canvas(): HTMLCanvasElement | null {
+    return (this.osd.drawer as unknown as { canvas?: HTMLCanvasElement }).canvas ?? null;
+  }
+
+  setFullScreen(on: boolean): void {
+    this.osd.setFullScreen(on);
+  }
+}

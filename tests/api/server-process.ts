@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { constants, publicEncrypt } from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
+
+/** The real server (server/main.ts) as a child process, and plain HTTP to it: for tests that kill or restart it. */
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    }).on('error', reject);
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  output(): string;
+}
+
+/** Starts `server/main.ts` with `env` added and waits until it listens. */
+export async function startServer(env: Record<string, string>, ready = 'DSMS listening'): Promise<ServerProcess> {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, WORKERS: '1', HOST: '127.0.0.1', DIST_DIR: '/nonexistent', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => { output += String(d); });
+  child.stderr!.on('data', (d) => { output += String(d); });
+  const until = Date.now() + 60_000;
+  while (!output.includes(ready)) {
+    if (child.exitCode !== null || Date.now() > until) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, output: () => output };
+}
+
+export interface Answer { status: number; body: Buffer; json<T = any>(): T }
+
+/** One request on a connection of its own. */
+export function request(baseUrl: string, method: string, url: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(url, baseUrl), { method, agent: false, headers: { connection: 'close', ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => {
+        const all = Buffer.concat(parts);
+        resolve({ status: res.statusCode ?? 0, body: all, json: () => JSON.parse(all.toString()) });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export async function login(baseUrl: string, username: string, password: string): Promise<string> {
+  const { key_id, public_key, nonce } = (await request(baseUrl, 'GET', '/api/auth/challenge')).json().data;
+  const sealed = publicEncrypt({ key: public_key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(`${nonce}:${password}`)).toString('base64');
+  const res = await request(baseUrl, 'POST', '/api/auth/login', { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ username, password: sealed, key_id })));
+  return res.json().data.access_token;
+}
+
+export function multipartChunk(fields: Record<string, string | number>, bytes: Buffer) {
+  const boundary = `----dsmsproc${Math.random().toString(16).slice(2)}`;
+  const head = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')
+    + `--${boundary}\r\nContent-Disposition: form-data; name="blob"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return { payload: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+}
