@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012_page_language_2.js';
 import * as m0013 from './migrations/0013_slide_annotations.js';
 import * as m0014 from './migrations/0014_jobs.js';
 import * as m0015 from './migrations/0015_case_lifecycle.js';
+import * as m0016 from './migrations/0016_role_en_name.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013_slide_annotations': m0013,
   '0014_jobs': m0014,
   '0015_case_lifecycle': m0015,
+  '0016_role_en_name': m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -32,6 +32,8 @@ export interface UserTable {
 export interface RoleTable {
   id: Generated<number>;
   name: string;
+  /** The role's name in English; the UI shows it when the language is English (`name` when empty). */
+  en_name: string | null;
   identification: string;
   description: string | null;
   /** JSON array of permission codes (spec §3: the role's extra JSON). */

@@ -18,6 +18,14 @@ describe('actions: permission codes and visibleIf', () => {
     expect(actionVisible(disable, { status: 1 }, grants, perms)).toBe(true);
     expect(actionVisible(disable, { status: 0 }, grants, perms)).toBe(false);
   });
+  it('resolves a named rule in visibleIf (a hospital\'s rule sets); an unknown name hides the action', () => {
+    const grants = { identification: [], permission: ['system_user', 'u'] };
+    const named: ActionSchema = { ...disable, visibleIf: { rule: 'actions.enabled' } };
+    const resolve = (name: string) => (name === 'actions.enabled' ? { '==': [{ var: 'status' }, 1] } : undefined);
+    expect(actionVisible(named, { status: 1 }, grants, perms, resolve)).toBe(true);
+    expect(actionVisible(named, { status: 0 }, grants, perms, resolve)).toBe(false);
+    expect(actionVisible(named, { status: 1 }, grants, perms)).toBe(false);
+  });
   it('needs the resource permission of the kind too', () => {
     const del: ActionSchema = { key: 'd', label: 'x', kind: 'delete' };
     expect(actionVisible(del, {}, { identification: [], permission: ['u'] }, perms)).toBe(false);

@@ -1,5 +1,5 @@
 import { isAdmin } from './admin.js';
-import { ruleHolds } from './formRules.js';
+import { ruleHolds, type RuleResolver } from './formRules.js';
 import type { ActionKind, ActionSchema } from './pageSchema.js';
 
 /** What an action check needs to know about the signed-in user (spec §3 User: identification, permission). */
@@ -29,12 +29,15 @@ export function resourcePermission(kind: ActionKind, perms?: { read: string; cre
   }
 }
 
-/** An action is shown when the user holds its codes and its json-logic visibleIf holds for the row. */
+/**
+ * An action is shown when the user holds its codes and its json-logic visibleIf holds for the row;
+ * `resolve` gives the named rules (`{ "rule": "<set>.<name>" }`) it may refer to.
+ */
 export function actionVisible(action: ActionSchema, row: Record<string, unknown> | null, grants: Grants | null | undefined,
-  perms?: { read: string; create: string; update: string; delete: string }): boolean {
+  perms?: { read: string; create: string; update: string; delete: string }, resolve?: RuleResolver): boolean {
   if (!isGranted(action.permission, grants) || !isGranted(resourcePermission(action.kind, perms), grants)) return false;
   if (action.visibleIf === undefined) return true;
-  return ruleHolds(action.visibleIf, row ?? {}, false);
+  return ruleHolds(action.visibleIf, row ?? {}, false, resolve);
 }
 
 /** `/manage/system/user/{id}` with row { id: 5 } → `/manage/system/user/5` (values URL-encoded; missing ones empty). */

@@ -8,7 +8,7 @@ const text = (v: unknown) => (v === undefined || v === null ? '' : String(v).tri
 /**
  * A row's label for a select. Per-language columns give an inline label, so the select follows the UI language
  * and falls back to another language's text when a row has none in this one (a hospital without an English name).
- * One column names rows alike in every language (roles have no English name column yet).
+ * One column names rows alike in every language.
  */
 export function optionLabel(row: Record<string, unknown>, columns: OptionLabelColumns | undefined, valueKey: string): Label {
   const fallback = text(row[valueKey]);

@@ -22,6 +22,8 @@ describe.each(databases)('engine: per-language resource option labels [%s]', (ki
     expect(byName.get('labels')!.optionLabel).toEqual({ 'zh-CN': 'name', 'en-US': 'en_name' });
     expect(byName.get('permissions')!.optionLabel).toEqual({ 'zh-CN': 'description', 'en-US': 'en_description' });
     expect(byName.get('users')!.optionLabel).toBe('realname');
+    // Roles name themselves in both languages too: the shipped ones from the seed, by migration on an upgrade.
+    expect(byName.get('roles')!.optionLabel).toEqual({ 'zh-CN': 'name', 'en-US': 'en_name' });
   });
 
   it('every label column it names comes back in the rows a select loads, in both languages', async () => {
@@ -38,6 +40,8 @@ describe.each(databases)('engine: per-language resource option labels [%s]', (ki
     }
     const hospitals = (await call(h.app, 'GET', '/api/config/hospitals/lists', { token: admin })).json().data.data as Record<string, unknown>[];
     expect(hospitals.map((x) => [x.name, x.en_name])).toContainEqual(['示范医院总院', 'Demo General Hospital']);
+    const roles = (await call(h.app, 'GET', '/api/system_management/roles/lists?page_size=100', { token: admin })).json().data.data as { name: string; en_name: string | null }[];
+    expect(roles.map((x) => [x.name, x.en_name])).toContainEqual(['初诊医生', 'First-diagnosis doctor']);
   });
 
   it('a resource file naming a label column it does not have is refused at start', () => {

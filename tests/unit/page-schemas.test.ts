@@ -60,6 +60,7 @@ beforeAll(async () => {
 function sample(col: Json, i: number): unknown {
   switch (col.cell) {
     case 'number': case 'filesize': return 1536 * i;
+    case 'progress': return 30 * i;
     case 'date': return '2026-05-13';
     case 'datetime': return '2026-05-13T08:30:00.000Z';
     case 'boolean': return i % 2;

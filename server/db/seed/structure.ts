@@ -11,7 +11,7 @@ import { menuKey, menuKeys, menusToAdd, type SeedMenu } from './menu-upgrade.js'
  */
 
 export interface SeedRole {
-  identification: string; name: string; description: string; permissions: string[]; menus: string[] | 'all'; user: string;
+  identification: string; name: string; en_name?: string; description: string; permissions: string[]; menus: string[] | 'all'; user: string;
 }
 
 /** What a release ships: schemas/menus.json, roles.json, permissions.json. Tests pass a newer release's. */
@@ -128,7 +128,7 @@ export async function seedRoles(db: Db, source = shippedStructure()): Promise<vo
   const menus = await db.selectFrom('menus').select(['id', 'alias']).execute();
   for (const role of source.roles) {
     const { id } = await db.insertInto('roles').values({
-      name: role.name, identification: role.identification, description: role.description,
+      name: role.name, en_name: role.en_name ?? null, identification: role.identification, description: role.description,
       extra: JSON.stringify(role.permissions), created_at: now,
     }).returning('id').executeTakeFirstOrThrow();
     const granted = role.menus === 'all' ? menus : menus.filter((m) => (role.menus as string[]).includes(m.alias));

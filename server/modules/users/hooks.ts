@@ -12,12 +12,12 @@ export const usersHooks: ResourceHooks = {
     const ids = rows.map((r) => r.id);
     const [roles, hospitals] = await Promise.all([
       db.selectFrom('user_roles').innerJoin('roles', 'roles.id', 'user_roles.role_id')
-        .select(['user_roles.user_id', 'roles.id', 'roles.name', 'roles.identification']).where('user_roles.user_id', 'in', ids).orderBy('roles.id').execute(),
+        .select(['user_roles.user_id', 'roles.id', 'roles.name', 'roles.en_name', 'roles.identification']).where('user_roles.user_id', 'in', ids).orderBy('roles.id').execute(),
       db.selectFrom('user_hospitals').innerJoin('hospitals', 'hospitals.id', 'user_hospitals.hospital_id')
         .select(['user_hospitals.user_id', 'hospitals.id', 'hospitals.name', 'hospitals.en_name']).where('user_hospitals.user_id', 'in', ids).orderBy('hospitals.id').execute(),
     ]);
     return rows.map((r) => {
-      const mine = roles.filter((x) => x.user_id === r.id).map(({ id, name, identification }) => ({ id, name, identification }));
+      const mine = roles.filter((x) => x.user_id === r.id).map(({ id, name, en_name, identification }) => ({ id, name, en_name, identification }));
       const theirs = hospitals.filter((x) => x.user_id === r.id).map(({ id, name, en_name }) => ({ id, name, en_name }));
       return { ...r, roles: mine, role_ids: mine.map((x) => x.id), hospitals: theirs, hospital_ids: theirs.map((x) => x.id) };
     });

@@ -3,5 +3,6 @@ import './text';
 import './badge';
 import './tags';
 import './media';
+import './progress';
 
 export { Cell, cellText, registerCell, type CellContext, type CellKindDef, type CellProps } from './registry';

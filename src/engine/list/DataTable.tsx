@@ -9,13 +9,14 @@ import {
   getCoreRowModel, getExpandedRowModel, useReactTable, type ColumnDef, type ExpandedState, type Row as TRow, type RowSelectionState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, type CSSProperties, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnPref } from '../../core/columnPrefs';
 import type { Column } from '../../core/pageSchema';
-import { boxKeys, rangeKeys, withKeys } from '../../core/selection';
 import { useLabel } from '../../widgets/useLabel';
 import type { Row } from '../dataProvider';
+import { useRowDrag } from './useRowDrag';
+import { useRowSelection } from './useRowSelection';
 
 /** Spec §9: virtual scroll above 20 rows; row height 38; minimum column width 80; collapse-all locks 500 ms. */
 export const VIRTUAL_THRESHOLD = 20;
@@ -95,9 +96,6 @@ export function DataTable(props: DataTableProps) {
   const body = useRef<HTMLTableSectionElement>(null);
   const [expanded, setExpanded] = useState<ExpandedState>({});
   const [collapseLocked, setCollapseLocked] = useState(false);
-  const anchor = useRef<string | null>(null);
-  const [drag, setDrag] = useState<{ from: string; over: string | null } | null>(null);
-  const [box, setBox] = useState<{ y0: number; y1: number; top: number; add: boolean; base: RowSelectionState } | null>(null);
 
   const defs = useMemo<ColumnDef<Row>[]>(() => columns.map((c) => ({
     id: c.field,
@@ -158,20 +156,8 @@ export function DataTable(props: DataTableProps) {
   }, [leafColumns, lead]);
   const totalWidth = lead + leafColumns.reduce((n, c) => n + c.getSize(), 0) + (actions?.width ?? 0);
 
-  const allSelected = keys.length > 0 && keys.every((k) => selection[k]);
-  const someSelected = keys.some((k) => selection[k]);
-
-  const toggleRow = (key: string, e: { shiftKey: boolean; ctrlKey: boolean; metaKey: boolean }) => {
-    if (e.shiftKey && anchor.current) {
-      onSelectionChange(withKeys(selection, rangeKeys(keys, anchor.current, key), true));
-    } else {
-      const next = { ...selection };
-      if (next[key]) delete next[key];
-      else next[key] = true;
-      onSelectionChange(next);
-      anchor.current = key;
-    }
-  };
+  const { allSelected, someSelected, toggleRow, toggleAll: toggleAllSelected, box, boxHandlers } = useRowSelection({ keys, selection, onSelectionChange, selectable, body, rowHeight: ROW_HEIGHT });
+  const drag = useRowDrag(!!reorder, onReorder);
 
   const sortClick = (c: Column) => {
     if (!c.sortable) return;
@@ -186,29 +172,13 @@ export function DataTable(props: DataTableProps) {
     table.toggleAllRowsExpanded(!table.getIsSomeRowsExpanded());
   };
 
-  // Ctrl-drag (or ⌘-drag) on the rows draws a box; every row it touches is selected.
-  const yIn = (e: ReactMouseEvent) => e.clientY - (body.current?.getBoundingClientRect().top ?? 0);
-  const onMouseDown = (e: ReactMouseEvent) => {
-    if (!selectable || !(e.ctrlKey || e.metaKey) || e.button !== 0) return;
-    e.preventDefault();
-    const y = yIn(e);
-    setBox({ y0: y, y1: y, top: (body.current?.offsetTop ?? 0), add: e.shiftKey, base: selection });
-  };
-  const onMouseMove = (e: ReactMouseEvent) => {
-    if (!box) return;
-    const y1 = yIn(e);
-    setBox({ ...box, y1 });
-    onSelectionChange(withKeys(box.add ? box.base : {}, boxKeys(keys, box.y0, y1, ROW_HEIGHT), true));
-  };
-  const endBox = () => setBox(null);
-
   const lastPinned = Object.keys(pinOffsets).at(-1);
   const pinnedStyle = (id: string, head: boolean): { className?: string; style?: CSSProperties } =>
     pinOffsets[id] !== undefined ? { className: mergeClasses(head ? s.pinnedHead : s.pinned, id === lastPinned && s.edgeLeft), style: { left: pinOffsets[id] } } : {};
   const width = (w: number): CSSProperties => ({ width: w, minWidth: w, maxWidth: w });
 
   return (
-    <div ref={scroller} className={s.scroller} data-testid="data-table" onMouseMove={onMouseMove} onMouseUp={endBox} onMouseLeave={endBox}>
+    <div ref={scroller} className={s.scroller} data-testid="data-table" onMouseMove={boxHandlers.onMouseMove} onMouseUp={boxHandlers.end} onMouseLeave={boxHandlers.end}>
       <Table className={s.table} size="small" style={{ width: '100%', minWidth: totalWidth }} aria-rowcount={visibleRows.length}>
         <TableHeader className={s.head}>
           <TableRow>
@@ -216,7 +186,7 @@ export function DataTable(props: DataTableProps) {
             {selectable ? (
               <TableHeaderCell className={mergeClasses(s.headCell, s.pinnedHead)} style={{ ...width(SELECT_WIDTH), left: reorder ? HANDLE_WIDTH : 0 }}>
                 <Checkbox aria-label={t('table.selectAll')} checked={allSelected ? true : someSelected ? 'mixed' : false}
-                  onChange={() => onSelectionChange(allSelected ? {} : withKeys(selection, keys, true))} />
+                  onChange={toggleAllSelected} />
               </TableHeaderCell>
             ) : null}
             {table.getHeaderGroups()[0]?.headers.map((h, i) => {
@@ -245,20 +215,16 @@ export function DataTable(props: DataTableProps) {
             {actions ? <TableHeaderCell className={mergeClasses(s.headCell, s.pinnedHead, s.edgeRight)} style={{ ...width(actions.width), right: 0 }}>{t('table.actions')}</TableHeaderCell> : null}
           </TableRow>
         </TableHeader>
-        <TableBody ref={body} onMouseDown={onMouseDown}>
+        <TableBody ref={body} onMouseDown={boxHandlers.onMouseDown}>
           {padTop > 0 ? <tr style={{ height: padTop }} aria-hidden /> : null}
           {shown.map((row) => {
             const selected = !!selection[row.id];
             return (
-              <TableRow key={row.id} className={mergeClasses(s.row, selected && s.selected, drag?.over === row.id && s.dropTarget)} aria-selected={selectable ? selected : undefined}
-                data-row-key={row.id}
-                onDragOver={reorder && drag ? (e) => { e.preventDefault(); if (drag.over !== row.id) setDrag({ ...drag, over: row.id }); } : undefined}
-                onDrop={reorder && drag ? (e) => { e.preventDefault(); if (drag.from !== row.id) onReorder?.(drag.from, row.id); setDrag(null); } : undefined}>
+              <TableRow key={row.id} className={mergeClasses(s.row, selected && s.selected, drag.overKey === row.id && s.dropTarget)} aria-selected={selectable ? selected : undefined}
+                data-row-key={row.id} {...drag.target(row.id)}>
                 {reorder ? (
                   <TableCell className={mergeClasses(s.cell, s.pinned)} style={{ ...width(HANDLE_WIDTH), left: 0 }}>
-                    <span className={s.handle} draggable aria-label={t('table.dragToReorder')} title={t('table.dragToReorder')}
-                      onDragStart={(e) => { e.dataTransfer.effectAllowed = 'move'; e.dataTransfer.setData('text/plain', row.id); setDrag({ from: row.id, over: null }); }}
-                      onDragEnd={() => setDrag(null)}>
+                    <span className={s.handle} aria-label={t('table.dragToReorder')} title={t('table.dragToReorder')} {...drag.handle(row.id)}>
                       <ReOrderDotsVertical16Regular />
                     </span>
                   </TableCell>

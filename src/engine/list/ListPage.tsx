@@ -1,24 +1,20 @@
-import { Button, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
-import { ArrowClockwise20Regular, Grid20Regular, Table20Regular } from '@fluentui/react-icons';
+import { makeStyles, tokens } from '@fluentui/react-components';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '../../api/notify';
 import { actionVisible } from '../../core/actions';
 import { cardColumns, layoutsOf } from '../../core/cardFields';
 import { LIST_PAGE_SIZES } from '../../core/constants';
-import { defaultListParams, pageToJumpTo, type ListParams } from '../../core/listParams';
-import { buildCountRequest, buildListRequest } from '../../core/listRequest';
+import { defaultListParams, type ListParams } from '../../core/listParams';
 import type { ActionSchema, Column, ResolvedPage } from '../../core/pageSchema';
 import { actionsWidth } from '../../core/rowActionsWidth';
 import { nestRows, reorderRanks } from '../../core/treeRows';
-import { useSession } from '../../store/session';
 import { SearchBar, type SearchApply } from '../../widgets/search/SearchBar';
 import { Pager } from '../../widgets/table/Pager';
 import { useLabel } from '../../widgets/useLabel';
 import { ErrorPanel } from '../ErrorPanel';
 import { SchemaBoundary } from '../SchemaBoundary';
-import { EnvelopeError, type Row } from '../dataProvider';
+import type { Row } from '../dataProvider';
 import { useDataProvider } from '../dataContext';
 import { FormDrawer } from '../form/FormDrawer';
 import { useEnums } from '../options';
@@ -27,7 +23,9 @@ import type { RendererProps } from '../registry';
 import { useGrants } from '../useGrants';
 import { CardGrid } from './CardGrid';
 import { Cell } from '../cells';
-import { ColumnSettings } from './ColumnSettings';
+import { ListToolbar } from './ListToolbar';
+import { useListData } from './useListData';
+import { useRules } from '../rulesApi';
 import { DataTable } from './DataTable';
 import { ListTabs } from './ListTabs';
 import { RowActions } from './RowActions';
@@ -36,15 +34,8 @@ import { useColumnPrefs } from './useColumnPrefs';
 import { useListLayout } from './useListLayout';
 import { useListParams } from './useListParams';
 
-/** Spec §9: requests are debounced 100 ms (typing in the search bar sends one request, not one per key). */
-const REQUEST_DEBOUNCE_MS = 100;
-
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
-  toolbar: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, flexWrap: 'wrap' },
-  spacer: { flexGrow: 1 },
-  selected: { color: tokens.colorNeutralForeground2 },
-  layouts: { display: 'inline-flex', gap: tokens.spacingHorizontalXXS },
 });
 
 type FormMode = { kind: 'create' } | { kind: 'edit'; id: string } | null;
@@ -75,76 +66,20 @@ export default function ListPage({ page, basePath }: RendererProps) {
   }), [list.defaultPageSize, list.defaultSort, sizes, tabs]);
   const [params, setParams] = useListParams(basePath, defaults, preview || !!preload);
 
-  const [rows, setRows] = useState<Row[]>(preload?.rows ?? []);
-  const [total, setTotal] = useState(preload?.total ?? preload?.rows?.length ?? 0);
-  const [counts, setCounts] = useState<Record<string, number> | null>(preload?.counts ?? null);
-  const [loading, setLoading] = useState(!preload?.rows);
   const [reload, setReload] = useState(0);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [formMode, setFormMode] = useState<FormMode>(null);
   const refresh = useCallback(() => setReload((n) => n + 1), []);
-  // Spec §6: the header's show-all-data switch widens hospital-scoped lists; they reload when it changes.
-  const showAllData = useSession((st) => st.showAllData);
   const [layout, setLayout] = useListLayout(page.alias, list, preview || !!preload);
   const card = useMemo(() => (list.card ? cardColumns(list.card, list.columns) : null), [list.card, list.columns]);
 
   const { prefs, save: savePrefs, reset: resetPrefs } = useColumnPrefs(page.alias, basePath, list.columns, preview || !!preload);
 
-  const listRequest = useMemo(() => buildListRequest(params, items, tabs), [params, items, tabs]);
-  const countRequest = useMemo(() => (tabs.length ? buildCountRequest(params, items, tabs) : null), [params, items, tabs]);
-  const listKey = JSON.stringify(listRequest);
-  const countKey = JSON.stringify(countRequest);
-
-  // The first request goes out at once (a menu click should show rows, not wait); later changes are debounced.
-  const listSent = useRef(false);
-  const countSent = useRef(false);
-  useEffect(() => {
-    if (preload?.rows || !resource) return;
-    let live = true;
-    setLoading(true);
-    const send = () => {
-      dp.getList(resource, listRequest)
-        .then((res) => {
-          if (!live) return;
-          setRows(res.data);
-          setTotal(res.total);
-          setSelection({});
-          const jump = pageToJumpTo(params.page, res.data.length, res.total, params.pageSize);
-          if (jump) setParams({ page: jump });
-        })
-        .catch((e) => {
-          if (!live) return;
-          // Spec §8: a list call with a message shows it; a failed list shows the error (the client toasts HTTP failures) and empty data.
-          if (e instanceof EnvelopeError) notifyError(e.displayText);
-          setRows([]);
-          setTotal(0);
-        })
-        .finally(() => live && setLoading(false));
-    };
-    const timer = listSent.current ? setTimeout(send, REQUEST_DEBOUNCE_MS) : undefined;
-    if (!listSent.current) send();
-    listSent.current = true;
-    return () => { live = false; clearTimeout(timer); };
-  }, [listKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- listKey holds the request by value; the rest is read when it is sent
-
-  useEffect(() => {
-    if (preload?.counts || !resource || !countRequest) return;
-    let live = true;
-    const send = () => {
-      dp.getCount(resource, countRequest)
-        .then((c) => live && setCounts(c))
-        .catch((e) => {
-          if (!live) return;
-          // Spec §8: a failed count shows the error and clears the counts.
-          if (e instanceof EnvelopeError) notifyError(e.displayText);
-          setCounts(null);
-        });
-    };
-    const timer = countSent.current ? setTimeout(send, REQUEST_DEBOUNCE_MS) : undefined;
-    if (!countSent.current) send();
-    countSent.current = true;
-    return () => { live = false; clearTimeout(timer); };
-  }, [countKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- countKey holds the request by value; the rest is read when it is sent
+  const { rows, total, counts, loading } = useListData({
+    resource, params, items, tabs, preload, reload,
+    onJump: (page) => setParams({ page }),
+    onRows: () => setSelection({}),
+  });
 
   const [actionDialogs, run] = useActionRunner({
     resource: resource ?? { route: '' }, rowKey, basePath, dataProvider: dp, refresh,
@@ -152,11 +87,12 @@ export default function ListPage({ page, basePath }: RendererProps) {
   });
 
   const perms = resource?.permissions;
+  const resolve = useRules();
   const rowActions = list.rowActions ?? [];
-  const visibleFor = (row: Row) => rowActions.filter((a) => actionVisible(a, row, grants, perms));
+  const visibleFor = (row: Row) => rowActions.filter((a) => actionVisible(a, row, grants, perms, resolve));
   // The widest row's buttons set the actions column's width.
   const actionsColumn = rows.reduce((w, r) => Math.max(w, actionsWidth(visibleFor(r).map((a) => label(a.label)))), 0);
-  const toolbar = (list.toolbar ?? []).filter((a) => actionVisible(a, null, grants, perms));
+  const toolbar = (list.toolbar ?? []).filter((a) => actionVisible(a, null, grants, perms, resolve));
   const batch = (list.batchActions ?? []).filter((a) => actionVisible({ ...a, visibleIf: undefined }, null, grants, perms));
   const selectedRows = rows.filter((r) => selection[String(r[rowKey])]);
 
@@ -195,33 +131,9 @@ export default function ListPage({ page, basePath }: RendererProps) {
           values={params.params} search={params.search} filter={params.filter}
           historyKey={page.alias} onApply={apply} /></SchemaBoundary>
       ) : null}
-      <div className={s.toolbar}>
-        {toolbar.map((a) => (
-          <Button key={a.key} appearance={a.appearance === 'primary' ? 'primary' : 'secondary'} data-action={a.key} onClick={() => runOn(a, selectedRows)}>{label(a.label)}</Button>
-        ))}
-        {batch.map((a) => (
-          <Button key={a.key} appearance="secondary" disabled={!selectedRows.length} data-action={a.key} onClick={() => runOn(a, selectedRows)}>{label(a.label)}</Button>
-        ))}
-        {selectedRows.length ? <span className={s.selected}>{t('table.selected', { count: selectedRows.length })}</span> : null}
-        <span className={s.spacer} />
-        <Tooltip content={t('table.refresh')} relationship="label">
-          <Button icon={<ArrowClockwise20Regular />} appearance="subtle" onClick={refresh} />
-        </Tooltip>
-        {layoutsOf(list).length > 1 ? (
-          <span className={s.layouts} role="group" aria-label={t('table.layout')}>
-            {/* Plain buttons with aria-pressed: Fluent's ToggleButton would split out of the login chunk the shell budget counts. */}
-            <Tooltip content={t('table.layoutTable')} relationship="label">
-              <Button appearance={layout === 'table' ? 'secondary' : 'subtle'} aria-pressed={layout === 'table'} icon={<Table20Regular />}
-                onClick={() => setLayout('table')} data-testid="layout-table" />
-            </Tooltip>
-            <Tooltip content={t('table.layoutCards')} relationship="label">
-              <Button appearance={layout === 'cards' ? 'secondary' : 'subtle'} aria-pressed={layout === 'cards'} icon={<Grid20Regular />}
-                onClick={() => setLayout('cards')} data-testid="layout-cards" />
-            </Tooltip>
-          </span>
-        ) : null}
-        {showCards ? null : <ColumnSettings columns={list.columns} prefs={prefs} onChange={savePrefs} onReset={resetPrefs} />}
-      </div>
+      <ListToolbar toolbar={toolbar} batch={batch} selectedCount={selectedRows.length} onRun={(a) => runOn(a, selectedRows)} onRefresh={refresh}
+        layouts={layoutsOf(list)} layout={layout} onLayout={setLayout}
+        columns={showCards ? undefined : { columns: list.columns, prefs, onChange: savePrefs, onReset: resetPrefs }} />
       {tabs.length ? <SchemaBoundary path="/list/tabs"><ListTabs tabs={tabs} value={params.tab || tabs[0].key} counts={counts} onChange={(tab) => setParams({ tab, page: 1 })} /></SchemaBoundary> : null}
       <SchemaBoundary path={showCards ? '/list/card' : '/list/columns'}>{showCards ? (
         <CardGrid card={showCards} rows={rows} rowKey={rowKey} loading={loading} selectable={list.selectable} selection={selection} onSelectionChange={setSelection}

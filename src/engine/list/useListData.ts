@@ -1,0 +1,88 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { notifyError } from '../../api/notify';
+import { pageToJumpTo, type ListParams } from '../../core/listParams';
+import { buildCountRequest, buildListRequest } from '../../core/listRequest';
+import type { ResourceInfo, SearchField, TabSchema } from '../../core/pageSchema';
+import { useSession } from '../../store/session';
+import { EnvelopeError, type Row } from '../dataProvider';
+import { useDataProvider } from '../dataContext';
+import type { Preload } from '../preload';
+
+/** Spec §9: requests are debounced 100 ms (typing in the search bar sends one request, not one per key). */
+const REQUEST_DEBOUNCE_MS = 100;
+
+/**
+ * A list page's rows and tab counts for its address state: the first request goes out at once (a menu
+ * click should show rows, not wait), later changes are debounced; a failure shows its message and empties
+ * the list (spec §8). Hospital-scoped lists reload when the header's show-all-data switch changes (spec §6).
+ */
+export function useListData(opts: {
+  resource: ResourceInfo | null; params: ListParams; items: readonly SearchField[]; tabs: readonly TabSchema[];
+  preload?: Preload | null; reload: number; onJump(page: number): void; onRows?(): void;
+}) {
+  const { resource, params, items, tabs, preload, reload } = opts;
+  const dp = useDataProvider();
+  const showAllData = useSession((st) => st.showAllData);
+  const [rows, setRows] = useState<Row[]>(preload?.rows ?? []);
+  const [total, setTotal] = useState(preload?.total ?? preload?.rows?.length ?? 0);
+  const [counts, setCounts] = useState<Record<string, number> | null>(preload?.counts ?? null);
+  const [loading, setLoading] = useState(!preload?.rows);
+
+  const listRequest = useMemo(() => buildListRequest(params, items, tabs), [params, items, tabs]);
+  const countRequest = useMemo(() => (tabs.length ? buildCountRequest(params, items, tabs) : null), [params, items, tabs]);
+  const listKey = JSON.stringify(listRequest);
+  const countKey = JSON.stringify(countRequest);
+  const latest = useRef(opts);
+  latest.current = opts;
+
+  const listSent = useRef(false);
+  const countSent = useRef(false);
+  useEffect(() => {
+    if (preload?.rows || !resource) return;
+    let live = true;
+    setLoading(true);
+    const send = () => {
+      dp.getList(resource, listRequest)
+        .then((res) => {
+          if (!live) return;
+          setRows(res.data);
+          setTotal(res.total);
+          latest.current.onRows?.();
+          const jump = pageToJumpTo(params.page, res.data.length, res.total, params.pageSize);
+          if (jump) latest.current.onJump(jump);
+        })
+        .catch((e) => {
+          if (!live) return;
+          if (e instanceof EnvelopeError) notifyError(e.displayText);
+          setRows([]);
+          setTotal(0);
+        })
+        .finally(() => live && setLoading(false));
+    };
+    const timer = listSent.current ? setTimeout(send, REQUEST_DEBOUNCE_MS) : undefined;
+    if (!listSent.current) send();
+    listSent.current = true;
+    return () => { live = false; clearTimeout(timer); };
+  }, [listKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- listKey holds the request by value; the rest is read when it is sent
+
+  useEffect(() => {
+    if (preload?.counts || !resource || !countRequest) return;
+    let live = true;
+    const send = () => {
+      dp.getCount(resource, countRequest)
+        .then((c) => live && setCounts(c))
+        .catch((e) => {
+          if (!live) return;
+          // Spec §8: a failed count shows the error and clears the counts.
+          if (e instanceof EnvelopeError) notifyError(e.displayText);
+          setCounts(null);
+        });
+    };
+    const timer = countSent.current ? setTimeout(send, REQUEST_DEBOUNCE_MS) : undefined;
+    if (!countSent.current) send();
+    countSent.current = true;
+    return () => { live = false; clearTimeout(timer); };
+  }, [countKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- countKey holds the request by value; the rest is read when it is sent
+
+  return { rows, total, counts, loading };
+}
