@@ -48,9 +48,11 @@ useSession.subscribe((state, previous) => { if (state.menus !== previous.menus) 
 /** A list's first request goes out as soon as its schema is known, before the rules and the renderer's render. */
 const sendAhead = (page: LoadedSchema, at: { basePath: string; search: string; record: boolean }) => {
   if (at.record) return;
-  try {
-    sendListAhead(resolved(page), at.basePath, at.search);
-  } catch { /* a schema that cannot be resolved fails in its own render, inside the page's error boundary */ }
+  // Only once the renderer's code is here (it loads beside the schema): a page whose chunk fails sends its own
+  // request when its retry brings the code, rather than finding an old one.
+  void loadRenderer(page.schema.type).then((renderer) => {
+    if (renderer) sendListAhead(resolved(page), at.basePath, at.search);
+  }).catch(() => undefined); // a schema that cannot be resolved fails in its own render, inside the page's error boundary
 };
 
 type State = { status: 'loading' } | { status: 'ready'; page: LoadedSchema } | { status: 'missing' } | { status: 'error'; text: string };
