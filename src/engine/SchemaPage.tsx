@@ -1,9 +1,9 @@
 import { Spinner } from '@fluentui/react-components';
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
 import { displayText } from '../api/client';
-import type { LoadedSchema } from '../core/pageSchema';
+import type { LoadedSchema, ResolvedSchema } from '../core/pageSchema';
 import { resolvePage } from '../core/resolvePage';
 import PendingPage from '../pages/PendingPage';
 import { ErrorPanel } from './ErrorPanel';
@@ -16,10 +16,21 @@ import { useSession } from '../store/session';
 import { loadRules } from './rulesApi';
 import { RulesProvider } from './RulesProvider';
 import { useChoices } from './options';
+import { sendListAhead } from './list/listPrefetch';
 import { ChoicesContext } from '../widgets/search/choices';
 
-// Most schema pages are lists: their renderer's chunk loads beside the first schema request, not after it.
+// Most schema pages are lists: their renderer's chunk and the rule sets load beside the first schema
+// request, not after it.
 void loadRenderer('list').catch(() => undefined);
+void loadRules().catch(() => undefined);
+
+/** The resolved page per loaded schema: a later visit (and the request sent ahead) reuse it instead of resolving again. */
+const resolvedPages = new WeakMap<LoadedSchema, ResolvedSchema>();
+const resolved = (page: LoadedSchema) => {
+  let r = resolvedPages.get(page);
+  if (!r) resolvedPages.set(page, (r = resolvePage(page)));
+  return r;
+};
 
 // From the first schema page on, the schemas of the user's other menu pages (and the enums) load in the
 // background, so their first visits ask the server only for rows. Here, not in the shell: the shell's
@@ -34,6 +45,16 @@ const prefetchMenu = (menus: MenuEntry[]) => {
 prefetchMenu(useSession.getState().menus);
 useSession.subscribe((state, previous) => { if (state.menus !== previous.menus) prefetchMenu(state.menus); });
 
+/** A list's first request goes out as soon as its schema is known, before the rules and the renderer's render. */
+const sendAhead = (page: LoadedSchema, at: { basePath: string; search: string; record: boolean }) => {
+  if (at.record) return;
+  // Only once the renderer's code is here (it loads beside the schema): a page whose chunk fails sends its own
+  // request when its retry brings the code, rather than finding an old one.
+  void loadRenderer(page.schema.type).then((renderer) => {
+    if (renderer) sendListAhead(resolved(page), at.basePath, at.search);
+  }).catch(() => undefined); // a schema that cannot be resolved fails in its own render, inside the page's error boundary
+};
+
 type State = { status: 'loading' } | { status: 'ready'; page: LoadedSchema } | { status: 'missing' } | { status: 'error'; text: string };
 
 /** Renders a page schema through the registry by its type; draws the renderer for an already loaded schema. */
@@ -42,14 +63,13 @@ export function SchemaView({ page, recordId, basePath }: { page: LoadedSchema; r
   // A list's record opens in the detail renderer with the same schema (its `detail` section).
   const type = recordId && page.schema.type === 'list' ? 'detail' : page.schema.type;
   const Renderer = resolveRenderer(type);
-  const resolved = useMemo(() => resolvePage(page), [page]);
   if (!Renderer) return <ErrorPanel title={t('engine.unknownType', { type })} text={t('engine.unknownTypeText', { alias: page.alias })} />;
   return (
     <ChoicesContext.Provider value={useChoices}>
       <RulesProvider>
         <SchemaBoundary alias={page.alias} path={`/${type}`}>
           <Suspense fallback={<Spinner data-testid="engine-loading" />}>
-            <Renderer page={resolved} recordId={recordId} basePath={basePath} />
+            <Renderer page={resolved(page)} recordId={recordId} basePath={basePath} />
           </Suspense>
         </SchemaBoundary>
       </RulesProvider>
@@ -64,15 +84,18 @@ export function SchemaView({ page, recordId, basePath }: { page: LoadedSchema; r
  */
 export default function SchemaPage({ alias, name }: { alias: string; name?: string }) {
   const { t } = useTranslation();
+  const splat = useParams()['*'];
+  const { pathname, search } = useLocation();
+  // The menu route's own path: the address without the splat part (relative '.' would include it in v7).
+  const basePath = (splat ? pathname.slice(0, pathname.length - splat.length) : pathname).replace(/\/+$/, '');
+  // The address the page opened at (kept as it was: the list then rewrites it with its defaults).
+  const [opened] = useState(() => ({ basePath, search, record: !!splat }));
   // A schema already in the cache (an earlier visit, or the prefetch) draws the page in the first render.
   const [state, setState] = useState<State>(() => {
     const page = peekSchema(alias);
+    if (page) sendAhead(page, opened);
     return page ? { status: 'ready', page } : { status: 'loading' };
   });
-  const splat = useParams()['*'];
-  const { pathname } = useLocation();
-  // The menu route's own path: the address without the splat part (relative '.' would include it in v7).
-  const basePath = (splat ? pathname.slice(0, pathname.length - splat.length) : pathname).replace(/\/+$/, '');
 
   const load = useCallback(() => {
     let live = true;
@@ -85,14 +108,18 @@ export default function SchemaPage({ alias, name }: { alias: string; name?: stri
     }
     setState({ status: 'loading' });
     loadSchema(alias)
-      .then((page) => live && setState({ status: 'ready', page }))
+      .then((page) => {
+        if (!live) return;
+        sendAhead(page, opened);
+        setState({ status: 'ready', page });
+      })
       .catch((e) => {
         if (!live) return;
         if ((e as { response?: { status?: number } })?.response?.status === 404) setState({ status: 'missing' });
         else setState({ status: 'error', text: displayText(e, t('engine.loadFailed')) });
       });
     return () => { live = false; };
-  }, [alias, t]);
+  }, [alias, t, opened]);
   useEffect(load, [load]);
 
   if (splat && splat.includes('/')) return <Navigate to="/404" replace />;

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { actionVisible } from '../../core/actions';
 import { cardColumns, layoutsOf } from '../../core/cardFields';
 import { LIST_PAGE_SIZES } from '../../core/constants';
-import { defaultListParams, type ListParams } from '../../core/listParams';
+import type { ListParams } from '../../core/listParams';
 import type { ActionSchema, Column, ResolvedPage } from '../../core/pageSchema';
 import { actionsWidth } from '../../core/rowActionsWidth';
 import { nestRows, reorderRanks } from '../../core/treeRows';
@@ -25,6 +25,7 @@ import { CardGrid } from './CardGrid';
 import { Cell } from '../cells';
 import { ListToolbar } from './ListToolbar';
 import { useListData } from './useListData';
+import { listDefaults } from './listPrefetch';
 import { useRules } from '../rulesApi';
 import { DataTable } from './DataTable';
 import { ListTabs } from './ListTabs';
@@ -61,9 +62,7 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const tabs = useMemo(() => list.tabs ?? [], [list.tabs]);
   const sizes = list.pageSizes ?? LIST_PAGE_SIZES;
 
-  const defaults = useMemo<ListParams>(() => defaultListParams({
-    pageSize: list.defaultPageSize ?? sizes[0] ?? LIST_PAGE_SIZES[0], sortBy: list.defaultSort ?? {}, tab: tabs[0]?.key ?? '',
-  }), [list.defaultPageSize, list.defaultSort, sizes, tabs]);
+  const defaults = useMemo<ListParams>(() => listDefaults(list), [list]);
   const [params, setParams] = useListParams(basePath, defaults, preview || !!preload);
 
   const [reload, setReload] = useState(0);

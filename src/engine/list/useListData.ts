@@ -4,7 +4,8 @@ import { pageToJumpTo, type ListParams } from '../../core/listParams';
 import { buildCountRequest, buildListRequest } from '../../core/listRequest';
 import type { ResourceInfo, SearchField, TabSchema } from '../../core/pageSchema';
 import { useSession } from '../../store/session';
-import { EnvelopeError, type Row } from '../dataProvider';
+import { EnvelopeError, httpDataProvider, type Row } from '../dataProvider';
+import { takeListAhead } from './listPrefetch';
 import { useDataProvider } from '../dataContext';
 import type { Preload } from '../preload';
 
@@ -41,8 +42,10 @@ export function useListData(opts: {
     if (preload?.rows || !resource) return;
     let live = true;
     setLoading(true);
-    const send = () => {
-      dp.getList(resource, listRequest)
+    const send = (first: boolean) => {
+      // The first request may already be under way: SchemaPage sends it as soon as the schema is known.
+      const sentAhead = first && dp === httpDataProvider ? takeListAhead(resource.route, listRequest) : undefined;
+      (sentAhead ?? dp.getList(resource, listRequest))
         .then((res) => {
           if (!live) return;
           setRows(res.data);
@@ -59,8 +62,8 @@ export function useListData(opts: {
         })
         .finally(() => live && setLoading(false));
     };
-    const timer = listSent.current ? setTimeout(send, REQUEST_DEBOUNCE_MS) : undefined;
-    if (!listSent.current) send();
+    const timer = listSent.current ? setTimeout(() => send(false), REQUEST_DEBOUNCE_MS) : undefined;
+    if (!listSent.current) send(true);
     listSent.current = true;
     return () => { live = false; clearTimeout(timer); };
   }, [listKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- listKey holds the request by value; the rest is read when it is sent

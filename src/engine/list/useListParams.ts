@@ -6,7 +6,8 @@ import { hasListKeys, parseListQuery, pickListQuery, writeListQuery, type ListPa
 const memory = new Map<string, string>();
 const storeKey = (route: string) => `dsms.list:${route}`;
 
-function readStored(route: string): string | null {
+/** The stored query of a route's list (also read by the request sent ahead of the page, listPrefetch). */
+export function readStoredListQuery(route: string): string | null {
   if (memory.has(route)) return memory.get(route)!;
   try {
     return sessionStorage.getItem(storeKey(route));
@@ -38,7 +39,7 @@ function useUrlListParams(route: string, defaults: ListParams, detached: boolean
   const location = useLocation();
   const navigate = useNavigate();
   const current = location.search.replace(/^\?/, '');
-  const effective = useMemo(() => pickListQuery(current, readStored(route)), [current, route]);
+  const effective = useMemo(() => pickListQuery(current, readStoredListQuery(route)), [current, route]);
   const defaultsKey = JSON.stringify(defaults);
   const params = useMemo(() => parseListQuery(effective, defaults), [effective, defaultsKey]); // eslint-disable-line react-hooks/exhaustive-deps -- defaults compared by value (defaultsKey); the object is new each render
 
