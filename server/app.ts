@@ -30,11 +30,16 @@ import { resourceRoutes } from './resources/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { annotationRoutes } from './modules/annotations/routes.js';
+import { messageRoutes } from './modules/messages/routes.js';
 import { caseImageRoutes } from './modules/case-images/routes.js';
+import { focusRoutes } from './modules/focus/routes.js';
+import { scannerRoutes } from './modules/scanners/routes.js';
+import { scannerUploads } from './modules/scanners/agent-auth.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
 import { lifecycleRoutes } from './modules/cases/lifecycle-routes.js';
+import { diagnosisModule } from './modules/diagnosis/index.js';
 import { hisAdapter } from './modules/his/index.js';
 import { collectionRoutes } from './modules/collections/routes.js';
 import { openSealedFields } from './modules/auth/sealed-fields.js';
@@ -45,10 +50,21 @@ import { slidesDirResolver } from './modules/tiles/resolver.js';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
+import { parseRealtimeConfig, realtimeConnectSources } from './realtime/config.js';
+import { createRealtime, type RealtimeHub } from './realtime/index.js';
+import { realtimeRoutes } from './realtime/routes.js';
+import { shareRoutes } from './modules/shares/routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The realtime channel: `app.realtime.publish(topic, payload)` (server/realtime). */
+    realtime: RealtimeHub;
+  }
+}
 
 export interface AppOptions {
   db: Db;
-  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute'>>;
+  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute' | 'realtime'>>;
   logger?: boolean;
   /** Where the request log goes instead of stdout (tests read it); turns the log on. */
   logStream?: { write(line: string): void };
@@ -76,7 +92,8 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // First, so every answer gets the headers, plugins' and errors' included.
-  registerSecurityHeaders(app, config.frameSources);
+  const realtimeConfig = config.realtime ?? parseRealtimeConfig({});
+  registerSecurityHeaders(app, config.frameSources, realtimeConnectSources(realtimeConfig));
 
   await app.register(swagger, {
     openapi: {
@@ -98,15 +115,20 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   // One session cache for the image routes (header and image cookie) and the tile fast lane; a logout or an
   // administrator's change to a user or role here clears it at once, elsewhere within its 5 s.
   const sessions = cachedSessionResolver(resolveSession);
+  // The realtime channel (MQTT over WebSocket): other modules publish through app.realtime.
+  const realtime = await createRealtime(realtimeConfig, app.server, db, resolveSession);
+  app.decorate('realtime', realtime);
+  // preClose: its WebSockets would otherwise hold the HTTP server's close open.
+  app.addHook('preClose', async () => realtime.close());
   registerGuard(app, resolveSession, sessions);
   registerOperationLog(app, db);
 
   // Before the auth routes: it attaches to login and logout as they are declared.
   registerImageCookie(app, config.publicUrl?.startsWith('https:') ?? false);
   authRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute }, {
-    onLogout: (tokenHash) => sessions.forget(tokenHash),
+    onLogout: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
     // A locked screen stops this process's tiles at once (other processes: within the cache's lifetime).
-    onScreenLock: (tokenHash) => sessions.forget(tokenHash),
+    onScreenLock: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
   });
   userRoutes(app, db);
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
@@ -117,20 +139,21 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   const contracts = new ContractStore(db, resources, rules, enums);
   settingRoutes(app, db, (key) => schemas.formForSetting(key), (hospitalId) => schemas.rulesFor(hospitalId));
   // A new password ends the user's other sessions; their cached tile sessions go with them in this process.
-  accountRoutes(app, db, schemas, (userId) => sessions.forgetUser(userId));
+  accountRoutes(app, db, schemas, (userId) => { sessions.forgetUser(userId); realtime.recheckUser(userId); });
   schemaRoutes(app, db, schemas, contracts, resources, enums);
   ruleRoutes(app, rules);
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir ?? path.resolve('data');
   // A change to a user or role drops the cached tile sessions it affects in this process at once.
   const hooks = resourceHooks({
-    dataDir, onUserChanged: (id) => sessions.forgetUser(id), onRoleChanged: () => sessions.forgetAll(),
+    dataDir, onUserChanged: (id) => { sessions.forgetUser(id); realtime.recheckUser(id); }, onRoleChanged: () => sessions.forgetAll(),
     // Case lists carry the status the hospital's case-status rules derive (spec §4).
     caseRules: (hospitalId) => rules.resolverFor(hospitalId),
   });
   resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
   lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), his: hisAdapter(process.env.HIS_ADAPTER) });
+  diagnosisModule(app, { db, rules, dataDir, publicUrl: config.publicUrl ?? 'http://localhost:8001' });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir);
@@ -143,10 +166,15 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   // A closing server answers through Fastify, which sends 503 and closes kept-alive connections.
   app.addHook('preClose', async () => tileLane.close());
   slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides);
-  uploadRoutes(app, config, db);
+  uploadRoutes(app, config, db, scannerUploads(db));
   jobRoutes(app, db);
   annotationRoutes(app, db);
+  messageRoutes(app, db);
   caseImageRoutes(app, db, dataDir);
+  realtimeRoutes(app, realtime);
+  shareRoutes(app, db, tiles, sessions);
+  focusRoutes(app, db);
+  scannerRoutes(app, db, dataDir);
 
   await registerStaticSite(app, config.distDir);
   return app;

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { parseRealtimeConfig, type RealtimeConfig } from './realtime/config.js';
 import { parseFrameSources, parsePublicUrl, parseTrustProxy, type TrustProxy } from './config-http.js';
 
 export interface ServerConfig {
@@ -29,6 +30,8 @@ export interface ServerConfig {
   authRateLimitPerMinute: number;
   /** How long a background job's claim holds without a heartbeat (JOB_LEASE_SECONDS, default 60): after a crash, its job resumes this much later. */
   jobLeaseMs: number;
+  /** The realtime channel's broker: embedded, or RabbitMQ with RABBITMQ_URL / MQTT_URL (realtime/config.ts). */
+  realtime: RealtimeConfig;
 }
 
 /** Reads the environment once; every other module receives the config as a value. */
@@ -52,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     frameSources: parseFrameSources(env.CSP_FRAME_SRC),
     authRateLimitPerMinute: authRateLimit(env.AUTH_RATE_LIMIT_PER_MINUTE),
     jobLeaseMs: Math.max(1, Number(env.JOB_LEASE_SECONDS) || 60) * 1000,
+    realtime: parseRealtimeConfig(env),
   };
 }
 

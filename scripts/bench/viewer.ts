@@ -94,6 +94,21 @@ async function main() {
       const pane = page.getByTestId('viewer-pane-0');
       await page.waitForFunction(() => document.querySelector('[data-testid="viewer-pane-0"]')?.getAttribute('data-sharp-at'), undefined, { timeout: 60_000 });
       sharp.push(Number(await pane.getAttribute('data-sharp-at')));
+      // Where the time went (Resource Timing, ms from navigation start): the viewer's chunk, the slide's information,
+      // the descriptor, and each pyramid level's first request and last response.
+      const waterfall = await page.evaluate(`(() => {
+        const out = {}; const span = (k, e) => { const o = out[k] ?? (out[k] = { start: Infinity, end: 0, n: 0 }); o.start = Math.min(o.start, e.startTime); o.end = Math.max(o.end, e.responseEnd); o.n++; };
+        for (const e of performance.getEntriesByType('resource')) {
+          const u = new URL(e.name).pathname; const m = /_files\\/(\\d+)\\//.exec(u);
+          if (m) span('level ' + m[1], e); else if (u.endsWith('.dzi')) span('descriptor', e); else if (u.includes('/kfb/open/')) span('slide info', e);
+          else if (/ViewerPage|openseadragon/i.test(u)) span('viewer chunk', e);
+        }
+        // Server time per tile (request sent → first byte), median over the view's tiles: is the tile server the bottleneck?
+        const ttfb = performance.getEntriesByType('resource').filter((e) => /_files\\//.test(e.name) && e.responseStart > 0).map((e) => e.responseStart - e.requestStart).sort((a, b) => a - b);
+        return Object.entries(out).map(([k, v]) => k + ' ' + v.start.toFixed(0) + '→' + v.end.toFixed(0) + (v.n > 1 ? ' (' + v.n + ')' : '')).join(', ')
+          + '; tile time to first byte median ' + (ttfb[Math.floor(ttfb.length / 2)] ?? 0).toFixed(0) + ' ms, max ' + (ttfb[ttfb.length - 1] ?? 0).toFixed(0) + ' ms';
+      })()`);
+      console.log(`  waterfall: ${String(waterfall)}`);
       opened.push(Number(await pane.getAttribute('data-open-at')));
       page.off('request', onTile);
       // Baseline: the same descriptor and tiles, fetched at once from the same page, bypassing the cache.

@@ -16,6 +16,10 @@ import * as m0013 from './migrations/0013_slide_annotations.js';
 import * as m0014 from './migrations/0014_jobs.js';
 import * as m0015 from './migrations/0015_case_lifecycle.js';
 import * as m0016 from './migrations/0016_role_en_name.js';
+import * as m0024 from './migrations/0024_messages.js';
+import * as m0018 from './migrations/0018_slide_shares.js';
+import * as m0019 from './migrations/0019_reports.js';
+import * as m0023 from './migrations/0023_scanners_qc.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -35,6 +39,10 @@ const migrations: Record<string, Migration> = {
   '0014_jobs': m0014,
   '0015_case_lifecycle': m0015,
   '0016_role_en_name': m0016,
+  '0024_messages': m0024,
+  '0018_slide_shares': m0018,
+  '0019_reports': m0019,
+  '0023_scanners_qc': m0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,3 +1,4 @@
+import type { ReportTables } from './schema-reports.js';
 import type { ColumnType, Generated } from 'kysely';
 
 /** Times are ISO-8601 UTC strings and JSON is text, so SQLite and PostgreSQL store the same values. */
@@ -285,6 +286,11 @@ export interface CaseTable {
   phase_at: string | null;
   /** Bumped by every lifecycle transition (optimistic concurrency). */
   version: Generated<number>;
+  // 0019_reports: the latest report's status fields (JSON), the signing date and doctor for the report searches.
+  latest_report: string | null;
+  sign_at: string | null;
+  doctor_id: number | null;
+  report_supplementary: string | null;
 }
 
 /** Spec §4 slide application: 0 applied, 1 dispatched, 2 received, 3 registered, -1 rejected. */
@@ -453,7 +459,7 @@ export interface AttachmentTable {
   created_at: string;
 }
 
-export interface Database {
+export interface Database extends ReportTables {
   hospitals: HospitalTable;
   users: UserTable;
   roles: RoleTable;
@@ -491,6 +497,25 @@ export interface Database {
   numbering_counters: NumberingCounterTable;
   slide_annotations: SlideAnnotationTable;
   case_images: CaseImageTable;
+  messages: MessageTable;
+  slide_shares: SlideShareTable;
+  scanners: ScannerTable;
+  scan_jobs: ScanJobTable;
+  slide_qc: SlideQcTable;
+  slide_focus: SlideFocusTable;
+  qc_dict: QcDictTable;
+}
+
+export interface SlideShareTable {
+  id: Generated<number>;
+  token_hash: string;
+  slide_id: number;
+  hospital_id: number;
+  created_by: number;
+  permissions: string;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
 }
 
 export interface JobTable {
@@ -549,4 +574,126 @@ export interface CaseImageTable {
   title: string;
   created_by: number;
   created_at: string;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  /** The rows of one sending share it (the sender's "sent" list shows one entry per batch). */
+  batch: string;
+  hospital_id: number | null;
+  /** The recipient. */
+  user_id: number;
+  /** Null for system messages. */
+  from_user_id: number | null;
+  kind: 'message' | 'notice' | 'system';
+  level: number;
+  title: string;
+  content: string;
+  /** System messages: a key of server/modules/messages/messages.ts and its parameters (JSON), worded when read. */
+  message_key: string | null;
+  params: string | null;
+  /** An in-app path the message leads to (e.g. the case). */
+  link: string | null;
+  read_at: string | null;
+  recipient_deleted: Generated<number>;
+  sender_deleted: Generated<number>;
+  created_at: string;
+}
+
+/** Scanners, scan jobs, QC and the focus check (migration 0023, issue 16). */
+export type ScannerStatus = 'idle' | 'offline' | 'working' | 'preview' | 'error' | 'init';
+export interface ScannerTable {
+  id: Generated<number>;
+  hospital_id: number;
+  area: string | null;
+  name: string;
+  model: string | null;
+  serial_number: string | null;
+  location: string | null;
+  storage_path: string | null;
+  queue_names: string | null;
+  code: string | null;
+  ip: string | null;
+  status: ScannerStatus;
+  status_at: string | null;
+  heartbeat_at: string | null;
+  message: string | null;
+  /** SHA-256 of the scanner's API key, hex; the key itself is shown once. */
+  key_hash: string | null;
+  key_prefix: string | null;
+  key_revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ScanResult = 'not_scanned' | 'preview_success' | 'scanned' | 'scan_failed' | 'no_slide';
+export interface ScanJobTable {
+  id: Generated<number>;
+  hospital_id: number;
+  scanner_id: number;
+  barcode: string | null;
+  scan_level: number | null;
+  scale: number | null;
+  result: ScanResult;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  slide_id: number | null;
+  case_id: number | null;
+  section_id: number | null;
+  /** pending (no slide yet), bound (to its case's glass slide by barcode), not_bound (waits for manual binding). */
+  bind_status: string;
+  rescan: number;
+  message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SlideQcTable {
+  id: Generated<number>;
+  hospital_id: number;
+  slide_id: number;
+  blur_share: number | null;
+  /** pending, done, failed: the focus check's state. */
+  focus_status: string;
+  grade: string | null;
+  /** Comma-separated reason codes (spec §9). */
+  reasons: string | null;
+  suggested_reasons: string | null;
+  judge: string | null;
+  remark: string | null;
+  qc_by: number | null;
+  qc_at: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SlideFocusTable {
+  slide_id: number;
+  level: number;
+  cols: number;
+  rows: number;
+  cell_width: number;
+  cell_height: number;
+  threshold: number;
+  tissue_cells: number;
+  blurred_cells: number;
+  blur_share: number;
+  map: string;
+  ms: number | null;
+  created_at: string;
+}
+
+export interface QcDictTable {
+  id: Generated<number>;
+  hospital_id: number;
+  type: string;
+  name: string;
+  en_name: string | null;
+  code: string | null;
+  rank: number;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
 }

@@ -30,14 +30,15 @@ export const API_POLICY = "default-src 'none'; frame-ancestors 'self'; base-uri 
  *   index.html has one small inline style; styles cannot run code.
  * - frame-src: our own pages plus the origins an administrator lets InnerIframe embed (CSP_FRAME_SRC).
  */
-export function sitePolicy(frameSources: readonly string[] = []): string {
+export function sitePolicy(frameSources: readonly string[] = [], connectSources: readonly string[] = []): string {
   return [
     "default-src 'self'",
     "script-src 'self' 'unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    // connect-src: plus the realtime broker when it is not this site (RabbitMQ's Web-MQTT port).
+    `connect-src ${["'self'", ...connectSources].join(' ')}`,
     "worker-src 'self'",
     `frame-src ${["'self'", ...frameSources].join(' ')}`,
     "frame-ancestors 'self'",
@@ -57,8 +58,8 @@ export const API_HEADER_PAIRS: readonly string[] = Object.entries({ ...COMMON, '
  * Adds the headers to every Fastify answer, errors and 404s included. A route that set its own CSP keeps it
  * (the Swagger UI at /api/docs brings its own).
  */
-export function registerSecurityHeaders(app: FastifyInstance, frameSources: readonly string[] = []): void {
-  const site = sitePolicy(frameSources);
+export function registerSecurityHeaders(app: FastifyInstance, frameSources: readonly string[] = [], connectSources: readonly string[] = []): void {
+  const site = sitePolicy(frameSources, connectSources);
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.headers(COMMON);
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', isApi(request.url) ? API_POLICY : site);

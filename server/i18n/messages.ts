@@ -9,7 +9,12 @@ import { uploadMessages } from '../modules/upload/messages.js';
 import { ruleMessages } from '../modules/schemas/messages.js';
 import { jobMessages } from '../modules/jobs/messages.js';
 import { annotationMessages } from '../modules/annotations/messages.js';
+import { shareMessages } from '../modules/shares/messages.js';
 import { caseImageMessages } from '../modules/case-images/messages.js';
+import { messageMessages } from '../modules/messages/messages.js';
+import { diagnosisMessages } from '../modules/diagnosis/messages.js';
+import { focusMessages } from '../modules/focus/messages.js';
+import { scannerMessages } from '../modules/scanners/messages.js';
 
 /**
  * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
@@ -43,6 +48,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages };
 
 export type MessageKey = keyof typeof messages;

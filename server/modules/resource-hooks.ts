@@ -2,6 +2,7 @@ import { reportingWrites } from '../resources/hooks/reporting.js';
 import type { ResourceHooks } from '../resources/hooks/types.js';
 import type { RuleResolver } from '../../src/core/rules.js';
 import { caseHooks } from './cases/hooks.js';
+import { numberingRuleHooks } from './cases/numbering-hooks.js';
 import { categoryHooks, collectionHooks } from './collections/hooks.js';
 import { rolesHooks } from './roles/hooks.js';
 import { slideHooks } from './slides/hooks.js';
@@ -27,6 +28,7 @@ export function resourceHooks(options: ResourceHookOptions) {
     users: reportingWrites(usersHooks, (ids) => ids.forEach((id) => options.onUserChanged(id))),
     roles: reportingWrites(rolesHooks, () => options.onRoleChanged()),
     cases: caseHooks(options.caseRules),
+    numbering_rules: numberingRuleHooks,
     collection_categories: categoryHooks,
     collections: collectionHooks,
     slides: slideHooks(options.dataDir),

@@ -11,6 +11,7 @@ import type { RuleResolver } from '../../src/core/rules.js';
 import type { ResourceDef } from './definition.js';
 import type { ResourceHooks } from './hooks/types.js';
 import { parseListQuery } from './list-query.js';
+import { withCurrentUser } from './current-user.js';
 import { countTabs, deleteRows, getRow, idsInScope, insertRow, listRows, updateRow } from './queries.js';
 import { rowScope } from './user-scope.js';
 import { checkWriteFields } from './write-fields.js';
@@ -54,7 +55,7 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       return opened;
     };
 
-    const query = (request: FastifyRequest, raw: unknown) => ({ ...parseListQuery(raw as Record<string, unknown>, def), scope: scope(request) });
+    const query = (request: FastifyRequest, raw: unknown) => ({ ...withCurrentUser(parseListQuery(raw as Record<string, unknown>, def), request.auth!.id), scope: scope(request) });
     const list = async (request: FastifyRequest, raw: unknown) => ok(await listRows(db, def, hooks, query(request, raw)));
     const count = async (request: FastifyRequest, raw: unknown) => ok(await countTabs(db, def, query(request, raw)));
     // POST variants carry long filters in the body; they read, so they are not operation-logged.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patchBody, planRequests, promptValue } from './actionRequest.js';
+import { formBody, missingFields, patchBody, planRequests, promptValue } from './actionRequest.js';
 import type { ActionSchema } from './pageSchema.js';
 
 const rows = [{ id: 3, name: 'a' }, { id: 7, name: 'b' }];
@@ -45,5 +45,36 @@ describe('action requests', () => {
   it('an empty answer of an optional prompt is sent as null', () => {
     expect(promptValue('  ')).toBeNull();
     expect(promptValue(' P2026-00001 ')).toBe('P2026-00001');
+  });
+});
+
+describe('form action body', () => {
+  const action = {
+    key: 'register', label: 'x', kind: 'form' as const, permission: 'case_register',
+    request: { method: 'POST' as const, url: '/pathology/register', data: { case_type: 'routine' } },
+    fields: [
+      { field: 'patient_name', required: true },
+      { field: 'age', type: 'integer' as const },
+      { field: 'specimens.0.name', required: true },
+      { field: 'specimens.1.name' },
+    ],
+  };
+
+  it('nests dotted fields, sends integers as numbers, leaves empty answers out and keeps the fixed fields', () => {
+    expect(formBody(action, { patient_name: ' Li ', age: '42', 'specimens.0.name': 'Stomach', 'specimens.1.name': '' }))
+      .toEqual({ case_type: 'routine', patient_name: 'Li', age: 42, specimens: [{ name: 'Stomach' }] });
+    expect(action.request.data).toEqual({ case_type: 'routine' });
+  });
+
+  it('names the required fields left empty', () => {
+    expect(missingFields(action, { patient_name: ' ' })).toEqual(['patient_name', 'specimens.0.name']);
+    expect(missingFields(action, { patient_name: 'Li', 'specimens.0.name': 'x' })).toEqual([]);
+  });
+});
+
+describe('integer prompt', () => {
+  it('sends a chosen id as a number', () => {
+    const action = { key: 'assign', label: 'x', kind: 'request' as const, permission: 'p', request: { method: 'POST' as const, url: '/a/{id}' }, prompt: { field: 'doctor_id', type: 'integer' as const } };
+    expect(planRequests(action, [{ id: 4 }], 'id', '12')).toEqual([{ method: 'POST', url: '/a/4', body: { doctor_id: 12 } }]);
   });
 });

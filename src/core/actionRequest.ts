@@ -20,8 +20,11 @@ export const promptValue = (raw: string): string | null => raw.trim() || null;
 function bodyOf(action: ActionSchema, value: string | null | undefined): Row | undefined {
   const fixed = action.request?.data;
   if (!action.prompt && !fixed) return undefined;
-  return { ...fixed, ...(action.prompt && value !== undefined ? { [action.prompt.field]: value } : {}) };
+  return { ...fixed, ...(action.prompt && value !== undefined ? { [action.prompt.field]: typed(action.prompt, value) } : {}) };
 }
+
+/** An `integer` prompt's answer goes as a number (an id chosen from a select, e.g. the doctor to assign). */
+const typed = (prompt: { type?: string }, value: string | null) => (prompt.type === 'integer' && value !== null && /^-?\d+$/.test(value) ? Number(value) : value);
 
 /** The fields a `patch` action sends to each row: its fixed patch, then the prompt's answer. */
 export function patchBody(action: ActionSchema, value?: string | null): Row {
@@ -46,3 +49,28 @@ export function planRequests(action: ActionSchema, rows: Row[], rowKey: string, 
   const targets = rows.length ? rows : [{}];
   return targets.map((r) => ({ method: req.method, url: fillTemplate(req.url, r), ...(body ? { body } : {}) }));
 }
+
+/**
+ * The body of a `form` action: its fixed fields, then each answer at its field's path, where a dotted field
+ * (`specimens.0.name`) builds nested objects and lists (a number segment is a list index). Empty answers are
+ * left out, so optional fields keep the server's defaults; an `integer` field goes as a number.
+ */
+export function formBody(action: ActionSchema, values: Record<string, string>): Row {
+  const body: Row = structuredClone(action.request?.data ?? {});
+  for (const f of action.fields ?? []) {
+    const raw = (values[f.field] ?? '').trim();
+    if (!raw) continue;
+    const path = f.field.split('.');
+    let at: Record<string, unknown> = body;
+    path.slice(0, -1).forEach((seg, i) => {
+      at[seg] ??= /^\d+$/.test(path[i + 1]) ? [] : {};
+      at = at[seg] as Record<string, unknown>;
+    });
+    at[path[path.length - 1]] = f.type === 'integer' ? Number(raw) : raw;
+  }
+  return body;
+}
+
+/** The required fields of a form action left empty. */
+export const missingFields = (action: ActionSchema, values: Record<string, string>): string[] =>
+  (action.fields ?? []).filter((f) => f.required && !(values[f.field] ?? '').trim()).map((f) => f.field);

@@ -39,7 +39,7 @@ export interface ColumnSchema {
 /** A column with what the resource supplied: what the renderers read. */
 export type Column = ColumnSchema & { label: Label; cell: CellKind };
 
-export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download';
+export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form';
 
 /** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
 export interface PromptSchema {
@@ -49,6 +49,8 @@ export interface PromptSchema {
   options?: string | SearchOption[];
   required?: boolean;
   requiredMessage?: Label;
+  /** integer: the answer goes as a number (a form action's field). */
+  type?: 'string' | 'integer';
 }
 
 export interface ActionRequest {
@@ -75,6 +77,8 @@ export interface ActionSchema {
   patch?: Record<string, unknown>;
   request?: ActionRequest;
   prompt?: PromptSchema;
+  /** kind=form: the fields of its dialog, sent as the request body (a dotted field builds a nested body). */
+  fields?: PromptSchema[];
   appearance?: 'primary' | 'secondary' | 'subtle' | 'danger';
 }
 
@@ -99,6 +103,8 @@ export type ListLayout = 'table' | 'cards';
 
 export interface ListSchema {
   columns: ColumnSchema[];
+  /** Rows are fetched again this often while the page is open (live states, e.g. scanners), none when unset. */
+  refreshSeconds?: number;
   /** The layout shown first; with `card`, a toggle switches between table and cards. */
   layout?: ListLayout;
   card?: CardSchema;

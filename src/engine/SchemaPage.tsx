@@ -6,6 +6,7 @@ import { displayText } from '../api/client';
 import type { LoadedSchema, ResolvedSchema } from '../core/pageSchema';
 import { resolvePage } from '../core/resolvePage';
 import PendingPage from '../pages/PendingPage';
+import { EditThisPage } from './EditThisPage';
 import { ErrorPanel } from './ErrorPanel';
 import { loadRenderer, resolveRenderer } from './registry';
 import { SchemaBoundary } from './SchemaBoundary';
@@ -127,6 +128,6 @@ export default function SchemaPage({ alias, name }: { alias: string; name?: stri
     case 'loading': return <Spinner data-testid="engine-loading" />;
     case 'missing': return <PendingPage alias={alias} name={name} />;
     case 'error': return <ErrorPanel title={t('engine.loadFailed')} text={state.text} onRetry={load} />;
-    default: return <SchemaView page={state.page} recordId={splat || undefined} basePath={basePath} />;
+    default: return <><EditThisPage alias={alias} /><SchemaView page={state.page} recordId={splat || undefined} basePath={basePath} /></>;
   }
 }

@@ -6,6 +6,7 @@ import { httpDataProvider, onDataWrite, resourceUrl } from './dataProvider';
 import { usePreload } from './preload';
 import { loadEnums, loadResources, peekEnums, peekResources, type EnumOption, type Enums } from './schemaApi';
 import type { Choice } from '../widgets/search/choices';
+import { loadLookup, LOOKUP } from './optionSources';
 import { useSession } from '../store/session';
 import { useLabel } from '../widgets/useLabel';
 
@@ -80,10 +81,17 @@ export function useChoices(source: string | SearchOption[] | undefined, workingH
   const { label } = useLabel();
   const enums = useEnums();
   const isResource = typeof source === 'string' && source.startsWith(RESOURCE);
+  const isLookup = typeof source === 'string' && source.startsWith(LOOKUP);
   const preloaded = typeof source === 'string' ? preload?.options?.[source] : undefined;
   const showAllData = useSession((s) => s.showAllData);
   const generation = useOptionsGeneration();
   const [rows, setRows] = useState<EnumOption[]>(preloaded ?? []);
+  useEffect(() => {
+    if (!isLookup) return;
+    let live = true;
+    loadLookup((source as string).slice(LOOKUP.length)).then((r) => live && setRows(r)).catch(() => {});
+    return () => { live = false; };
+  }, [source, isLookup]);
   useEffect(() => {
     if (!isResource || preloaded) return;
     let live = true;
@@ -91,7 +99,7 @@ export function useChoices(source: string | SearchOption[] | undefined, workingH
     return () => { live = false; };
   }, [source, isResource, preloaded, showAllData, workingHospital, generation]);
   return useMemo(() => {
-    const raw: EnumOption[] = Array.isArray(source) ? source : isResource ? rows : typeof source === 'string' ? enums[source] ?? [] : [];
+    const raw: EnumOption[] = Array.isArray(source) ? source : isResource || isLookup ? rows : typeof source === 'string' ? enums[source] ?? [] : [];
     return raw.map((o) => ({ value: o.value, label: label(o.label), color: o.color }));
-  }, [source, isResource, rows, enums, label]);
+  }, [source, isResource, isLookup, rows, enums, label]);
 }

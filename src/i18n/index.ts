@@ -1,18 +1,30 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../core/constants';
 import { normaliseLanguage } from '../core/language';
 import { LOCAL } from '../store/storageKeys';
-import enUS from './locales/en-US.json';
-import zhCN from './locales/zh-CN.json';
+import { loadLanguage } from './loadLanguage';
 
-void i18n.use(initReactI18next).init({
-  resources: { 'zh-CN': { translation: zhCN }, 'en-US': { translation: enUS } },
+/** Words come as a code chunk of the language shown (see loadLanguage.ts). */
+const chunks: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, done) {
+    loadLanguage(language as Language).then((words) => done(null, words), (error: Error) => done(error, false));
+  },
+};
+
+/** Resolves once the first language's words are here; bootstrap waits for it before anything is drawn. */
+export const i18nReady = i18n.use(chunks).use(initReactI18next).init({
   lng: normaliseLanguage(localStorage.getItem(LOCAL.lang)) ?? DEFAULT_LANGUAGE,
-  fallbackLng: DEFAULT_LANGUAGE,
+  // Both languages hold every key (locales.test.ts), so nothing falls back and only one language is fetched.
+  fallbackLng: false,
+  load: 'currentOnly',
   supportedLngs: [...LANGUAGES],
   interpolation: { escapeValue: false },
   returnNull: false,
+  // The splash draws before the words arrive; it asks `ready` instead of suspending.
+  react: { useSuspense: false },
 });
 
 /** Spec §1: the choice is saved and the page reloads so every module picks the language up. */

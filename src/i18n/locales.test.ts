@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../server/i18n/messages.js';
-import enUS from './locales/en-US.json';
-import zhCN from './locales/zh-CN.json';
+import { bundle, enUSBundle as enUS, zhCNBundle as zhCN } from './bundles';
 
 /** Dotted keys of a nested translation object, with their values. */
 function flatten(obj: object, prefix = ''): Record<string, unknown> {
@@ -30,5 +29,15 @@ describe('translations are complete in zh-CN and en-US', () => {
       expect(text['en-US'], key).toMatch(/\S/);
       expect(placeholders(text['en-US']), key).toEqual(placeholders(text['zh-CN']));
     }
+  });
+});
+
+describe('feature translation files', () => {
+  it('add their keys beside the core file, and may not redefine one', () => {
+    const core = { common: { ok: 'OK' } };
+    expect(bundle(core, { 'a.json': { default: { common: { cancel: 'Cancel' }, lab: { title: 'Lab' } } } }))
+      .toEqual({ common: { ok: 'OK', cancel: 'Cancel' }, lab: { title: 'Lab' } });
+    expect(() => bundle(core, { 'b.json': { default: { common: { ok: 'Fine' } } } })).toThrow(/b\.json redefines the translation common\.ok/);
+    expect(core).toEqual({ common: { ok: 'OK' } });
   });
 });

@@ -18,14 +18,19 @@ const UpdateLogPage = lazyChunk(() => import('../pages/UpdateLogPage'));
 // OpenSeadragon comes with the viewer's chunk only: the shell never loads it.
 const ViewerPage = lazyChunk(() => import('../viewer/ViewerPage'));
 const ImageEditPage = lazyChunk(() => import('../viewer/ImageEditPage'));
+const MessageCentre = lazyChunk(() => import('../messages/MessageCentre'));
+const CaseDetailPage = lazyChunk(() => import('../pages/case-detail/CaseDetailPage'));
+const SharePage = lazyChunk(() => import('../viewer/SharePage'));
+// The diagnosis editor (issue 15): a page of its own, opened from DiagnosisList.
+const DiagnosisEditorPage = lazyChunk(() => import('../diagnosis/DiagnosisEditorPage'));
 
 /** The slide viewer's routes of spec §2 (/inner/view is rewritten to /slide/view by the route guard). */
-const VIEWER_ROUTES = ['/kfb/case/:id', '/kfb/:pid/:id', '/view', '/slide/view', '/outer/view', '/h5/view'];
+const VIEWER_ROUTES = ['/kfb/case/:id', '/kfb/path', '/kfb/section/:id/:section', '/kfb/:pid/:id', '/view', '/slide/view', '/outer/view', '/h5/view'];
 
 /** Static routes of spec §2 whose pages belong to later work (viewers, editors); each says so by name. */
 const STATIC_PENDING = [
-  '/dicom/:pid/:id', '/kfb/path', '/kfb/section/:id/:section',
-  '/share/view', '/meeting/view', '/omnipt', '/jf_data', '/case/:id', '/pdf',
+  '/dicom/:pid/:id',
+  '/meeting/view', '/omnipt', '/jf_data', '/pdf',
 ];
 
 function ManageIndex() {
@@ -53,8 +58,12 @@ export function AppRoutes() {
               {STATIC_PENDING.map((p) => <Route key={p} path={p} element={<PendingPage alias={p} />} />)}
               {VIEWER_ROUTES.map((p) => <Route key={p} path={p} element={<ViewerPage />} />)}
               <Route path="/image/edit" element={<ImageEditPage />} />
+              <Route path="/case/:id" element={<CaseDetailPage />} />
+              <Route path="/share/view" element={<SharePage />} />
+              <Route path="/diagnosis/:id" element={<DiagnosisEditorPage />} />
               <Route path="/manage" element={<Shell />}>
                 <Route index element={<ManageIndex />} />
+                <Route path="messages" element={<MessageCentre />} />
                 {dynamic.map((r) => (
                   <Route key={r.path} path={`${r.path}/*`} element={<AliasPage alias={r.alias} name={menuLabel({ name: r.name, en_name: r.enName }, i18n.language)} />} />
                 ))}

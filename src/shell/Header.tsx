@@ -1,9 +1,13 @@
 import { Button, Hamburger, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { FullScreenMaximize20Regular, FullScreenMinimize20Regular } from '@fluentui/react-icons';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HospitalSwitcher } from './HospitalSwitcher';
 import { UserMenu } from './UserMenu';
+import { lazyChunk } from './lazyChunk';
+
+// The bell and its popover load after the shell: the login + shell budget (300 KB gz) has no room for them.
+const MessageBell = lazyChunk(() => import('../messages/MessageBell'));
 
 const useStyles = makeStyles({
   root: {
@@ -29,6 +33,7 @@ export function Header({ title, menuOpen, onToggleMenu, onLogout }: { title: str
       <Hamburger onClick={onToggleMenu} aria-expanded={menuOpen} title={t(menuOpen ? 'header.collapseMenu' : 'header.expandMenu')} data-testid="menu-toggle" />
       <div className={s.title}>{title}</div>
       <HospitalSwitcher />
+      <Suspense fallback={null}><MessageBell /></Suspense>
       <Tooltip content={t(full ? 'header.exitFullscreen' : 'header.fullscreen')} relationship="label">
         <Button appearance="subtle" icon={full ? <FullScreenMinimize20Regular /> : <FullScreenMaximize20Regular />} onClick={toggleFull} />
       </Tooltip>

@@ -47,7 +47,8 @@ export function Shell() {
   const showUploads = useUploads((st) => st.tasks.length > 0 || st.pending.length > 0) || hadPending > 0;
 
   const route = useMemo(() => menuRoutes(menus).find((r) => `/manage/${r.path}` === location.pathname), [menus, location.pathname]);
-  const title = route ? menuLabel({ name: route.name, en_name: route.enName }, i18n.language) : '';
+  // Pages of the shell outside the menu name themselves here.
+  const title = route ? menuLabel({ name: route.name, en_name: route.enName }, i18n.language) : location.pathname === '/manage/messages' ? t('messages.centre') : '';
   useEffect(() => {
     document.title = title ? `${title} - ${t('app.titleSuffix')}` : t('app.titleSuffix');
   }, [title, t]);

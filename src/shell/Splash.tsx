@@ -12,11 +12,11 @@ const useStyles = makeStyles({
 /** Full-screen splash while the app starts (spec §2, §4). */
 export function Splash() {
   const s = useStyles();
-  const { t } = useTranslation();
+  const { t, ready } = useTranslation();
   return (
     <div className={s.root} data-testid="splash" role="status">
-      <div className={s.title}>{t('app.name')}</div>
-      <Spinner size="large" label={t('app.loading')} />
+      <div className={s.title}>{ready ? t('app.name') : null}</div>
+      <Spinner size="large" label={ready ? t('app.loading') : undefined} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import i18n from '../i18n';
+import i18n, { i18nReady } from '../i18n';
 import { fetchCommitHash, fetchPublicSettings } from '../api/auth';
 import { pickLanguage } from '../core/language';
 import { useSettings } from '../store/settings';
@@ -23,6 +23,7 @@ export async function bootstrap(): Promise<boolean> {
   const settings = await fetchPublicSettings().catch(() => ({}));
   useSettings.getState().set(settings);
   const lang = pickLanguage(localStorage.getItem(LOCAL.lang), (settings as { lang?: string }).lang, navigator.languages ?? [navigator.language]);
+  await i18nReady;
   if (i18n.language !== lang) await i18n.changeLanguage(lang);
   document.documentElement.lang = lang;
   return true;

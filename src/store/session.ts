@@ -12,7 +12,7 @@ export interface UserInfo {
   hospital_logo: string | null;
   identification: string[];
   permission: string[];
-  roles: { id: number; name: string; identification: string; extra: string[] }[];
+  roles: { id: number; name: string; en_name?: string | null; identification: string; extra: string[] }[];
 }
 
 interface SessionState {

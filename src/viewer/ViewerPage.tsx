@@ -12,7 +12,7 @@ import { NEUTRAL_COLOUR, type ColourAdjust } from '../core/colourAdjust';
 import { baseMagnification, imageZoomFor } from '../core/viewerScale';
 import { useSession } from '../store/session';
 import { AnnotationPanel } from './AnnotationPanel';
-import { caseSlides, openSlide, type Annotation, type CaseSlide, type SlideInfo } from './api';
+import { caseSlides, fetchDescriptor, locateSlide, openSlide, type Annotation, type CaseSlide, type DziDescriptor, type SlideInfo } from './api';
 import { SlideInfoPanel } from './SlideInfoPanel';
 import { ShortcutHelp } from './ShortcutHelp';
 import { fromTextField, SHORTCUTS, type ShortcutAction } from './shortcuts';
@@ -22,6 +22,7 @@ import { useAnnotations } from './useAnnotations';
 import type { Draft, Tool } from './useDrawingTool';
 import { ViewerPane } from './ViewerPane';
 import { ViewerToolbar } from './ViewerToolbar';
+import { SharePanel } from './SharePanel';
 
 const useStyles = makeStyles({
   root: { position: 'fixed', inset: 0, display: 'flex', flexDirection: 'column', backgroundColor: tokens.colorNeutralBackground2 },
@@ -58,13 +59,20 @@ export default function ViewerPage() {
   const grants = useGrants();
   const mode: Mode = pathname.startsWith('/outer/') ? 'outer' : pathname.startsWith('/h5/') ? 'h5' : 'full';
   const caseRoute = pathname.startsWith('/kfb/case/');
-  const firstSlide = Number(caseRoute ? query.get('slide') : (params.id ?? query.get('id') ?? query.get('slide_id'))) || null;
-  const routeCase = Number(caseRoute ? params.id : params.pid) || null;
+  // /kfb/path?path=… and /kfb/section/:case/:section name no slide id: the server finds it (and checks access).
+  const pathRoute = pathname === '/kfb/path';
+  const sectionRoute = pathname.startsWith('/kfb/section/');
+  const [located, setLocated] = useState<number | null>(null);
+  const firstSlide = pathRoute || sectionRoute ? located
+    : Number(caseRoute ? query.get('slide') : (params.id ?? query.get('id') ?? query.get('slide_id'))) || null;
+  const routeCase = Number(caseRoute || sectionRoute ? params.id : params.pid) || null;
   const mayAnnotate = isGranted('slide_annotation_view', grants);
   const readOnly = mode !== 'full' || !mayAnnotate;
 
   const [paneSlides, setPaneSlides] = useState<(number | null)[]>([firstSlide, null, null, null]);
   const [infos, setInfos] = useState<Record<number, SlideInfo>>({});
+  const [descriptors, setDescriptors] = useState<Record<number, DziDescriptor | null>>({});
+  const described = useRef(new Set<number>());
   const [strip, setStrip] = useState<CaseSlide[]>([]);
   const [failed, setFailed] = useState(false);
   const [active, setActive] = useState(0);
@@ -73,12 +81,14 @@ export default function ViewerPage() {
   const [tool, setTool] = useState<Tool>('pan');
   const [color, setColor] = useState('#ff0000');
   const [gridUm, setGridUm] = useState<number | null>(null);
+  /** The automatic focus check's heat map over every pane (issue 16). */
+  const [focus, setFocus] = useState(false);
   const [colour, setColour] = useState<ColourAdjust>(NEUTRAL_COLOUR);
   const [rotation, setRotationState] = useState(0);
   const [flipped, setFlipped] = useState(false);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [help, setHelp] = useState(false);
-  const [tab, setTab] = useState<'info' | 'annotations'>('annotations');
+  const [tab, setTab] = useState<'info' | 'annotations' | 'share'>('annotations');
   const viewers = useRef<(SlideViewer | null)[]>([null, null, null, null]);
   const rootRef = useRef<HTMLDivElement>(null);
 
@@ -90,6 +100,17 @@ export default function ViewerPage() {
   ];
   const store = stores[active]!;
   const activeSlide = infos[paneSlides[active] ?? 0] ?? null;
+
+  const locateKey = pathRoute ? `path:${query.get('path') ?? ''}` : sectionRoute ? `section:${params.id}/${params.section}` : '';
+  useEffect(() => {
+    if (!locateKey) return;
+    const path = query.get('path');
+    if (pathRoute && !path) { setFailed(true); return; }
+    locateSlide(pathRoute ? { path: path! } : { caseId: Number(params.id), section: params.section ?? '' }).then((id) => {
+      setLocated(id);
+      setPaneSlides((p) => [id, ...p.slice(1)]);
+    }, () => setFailed(true));
+  }, [locateKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // The case's slides: for the strip, and to fill the panes of a split screen. A case route opens its first slide.
   const caseId = routeCase ?? infos[firstSlide ?? 0]?.case_id ?? null;
@@ -105,6 +126,11 @@ export default function ViewerPage() {
   const shown = paneSlides.slice(0, split).filter((x): x is number => !!x);
   useEffect(() => {
     for (const id of shown) {
+      if (!described.current.has(id)) {
+        described.current.add(id);
+        const settle = (d: DziDescriptor | null) => setDescriptors((m) => ({ ...m, [id]: d }));
+        fetchDescriptor(id).then(settle, () => settle(null));
+      }
       if (infos[id]) continue;
       openSlide(id).then((info) => setInfos((m) => ({ ...m, [id]: info })), () => setFailed(true));
     }
@@ -212,6 +238,9 @@ export default function ViewerPage() {
   const title = useMemo(() => activeSlide?.name ?? '', [activeSlide]);
   useEffect(() => { if (title) document.title = `${title} · DSMS`; }, [title]);
 
+  if (!firstSlide && (pathRoute || sectionRoute)) {
+    return <div className={s.root} data-testid="viewer-locating">{failed ? <Text role="alert" className={s.center}>{t('viewer.notFound')}</Text> : <Spinner className={s.center} size="small" />}</div>;
+  }
   if (!firstSlide && !caseRoute) return <div className={s.root}><Text className={s.center}>{t('viewer.noSlide')}</Text></div>;
 
   return (
@@ -220,16 +249,16 @@ export default function ViewerPage() {
         onMagnification={magnify} rotation={rotation} onRotation={setRotation} flipped={flipped} onFlip={toggleFlip}
         canUndo={store.canUndo} canRedo={store.canRedo} onUndo={() => void store.undo().catch(failedWrite)} onRedo={() => void store.redo().catch(failedWrite)}
         gridUm={gridUm} onGrid={setGridUm} colour={colour} onColour={setColour} split={split} onSplit={changeSplit} linked={linked} onLinked={setLinked}
-        onScreenshot={() => void screenshot()} onFullScreen={fullScreen} onHelp={() => setHelp(true)} />
+        onScreenshot={() => void screenshot()} onFullScreen={fullScreen} onHelp={() => setHelp(true)} focus={focus} onFocus={() => setFocus((f) => !f)} />
       <div className={s.body}>
         <div className={s.panes} style={{ gridTemplateColumns: columns, gridTemplateRows: rows }}>
           {PANE_SLOTS.slice(0, split).map((i) => {
             const info = infos[paneSlides[i] ?? 0];
-            if (!info) return <div key={i} className={s.center}>{failed ? <Text role="alert">{t('viewer.openFailed')}</Text> : <Spinner size="small" />}</div>;
+            if (!info || !(info.id in descriptors)) return <div key={i} className={s.center}>{failed ? <Text role="alert">{t('viewer.openFailed')}</Text> : <Spinner size="small" />}</div>;
             return (
-              <ViewerPane key={i} index={i} slide={info} active={i === active} tool={i === active ? tool : 'pan'} color={color}
+              <ViewerPane key={i} index={i} slide={info} descriptor={descriptors[info.id] ?? null} active={i === active} tool={i === active ? tool : 'pan'} color={color}
                 annotations={stores[i]!.items} selectedId={i === active ? selectedId : null} gridUm={gridUm} colour={colour} touch={touch}
-                showTitle={split > 1} editable={editable} onActivate={() => { setActive(i); setSelectedId(null); }}
+                showTitle={split > 1} focus={focus} editable={editable} onActivate={() => { setActive(i); setSelectedId(null); }}
                 onViewer={(v) => { viewers.current[i] = v; }} onDraw={onDraw} onTooSmall={() => notify(t('viewer.tooSmall'), 'warning')}
                 onSelect={(id) => setSelectedId(id)} onMove={onMove} onViewChange={() => onViewChange(i)} />
             );
@@ -237,11 +266,13 @@ export default function ViewerPage() {
         </div>
         {!touch && activeSlide && (
           <aside className={s.side}>
-            <TabList size="small" selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as 'info' | 'annotations')}>
+            <TabList size="small" selectedValue={tab} onTabSelect={(_, d) => setTab(d.value as 'info' | 'annotations' | 'share')}>
               <Tab value="annotations" data-testid="tab-annotations">{t('viewer.annotation.list')}</Tab>
               <Tab value="info" data-testid="tab-info">{t('viewer.info.title')}</Tab>
+              <Tab value="share" data-testid="tab-share">{t('share.tab')}</Tab>
             </TabList>
             {tab === 'info' && <SlideInfoPanel slide={activeSlide} />}
+            {tab === 'share' && <SharePanel slideId={activeSlide.id} />}
             {tab === 'annotations' && (mayAnnotate
               ? <AnnotationPanel items={store.items} selectedId={selectedId} readOnly={readOnly} slideName={activeSlide.name} editable={editable}
                 onSelect={select} onChange={(a, c) => store.update(a, c)} onDelete={(a) => store.remove(a).then(() => setSelectedId(null))}

@@ -5,7 +5,8 @@ import type { Point } from '../core/annotationGeometry';
 import { gammaExponent, type ColourAdjust } from '../core/colourAdjust';
 import { baseMagnification, formatMagnification, magnificationAt, scaleBar } from '../core/viewerScale';
 import { AnnotationOverlay } from './AnnotationOverlay';
-import type { Annotation, SlideInfo } from './api';
+import { FocusOverlay } from './FocusOverlay';
+import type { Annotation, DziDescriptor, SlideInfo } from './api';
 import { SlideViewer } from './slideViewer';
 import { useDrawingTool, type Draft, type Tool } from './useDrawingTool';
 
@@ -30,6 +31,8 @@ const useStyles = makeStyles({
 export interface PaneProps {
   index: number;
   slide: SlideInfo;
+  /** Fetched beside the slide's information; read once, when the pane's viewer is made. */
+  descriptor: DziDescriptor | null;
   active: boolean;
   tool: Tool;
   color: string;
@@ -39,6 +42,8 @@ export interface PaneProps {
   colour: ColourAdjust;
   touch: boolean;
   showTitle: boolean;
+  /** Draw the focus check's heat map. */
+  focus?: boolean;
   editable(a: Annotation): boolean;
   onActivate(): void;
   onViewer(v: SlideViewer | null): void;
@@ -66,7 +71,7 @@ export function ViewerPane(p: PaneProps) {
   callbacks.current = p;
 
   useEffect(() => {
-    const v = new SlideViewer({ element: osdEl.current!, navigator: p.touch ? null : navEl.current, slideId: p.slide.id, touch: p.touch });
+    const v = new SlideViewer({ element: osdEl.current!, navigator: p.touch ? null : navEl.current, slideId: p.slide.id, descriptor: callbacks.current.descriptor, touch: p.touch });
     let raf = 0;
     // One React render per animation frame, however many OpenSeadragon events arrive in it.
     const off = v.onChange(() => {
@@ -112,6 +117,7 @@ export function ViewerPane(p: PaneProps) {
         </filter>
       </svg>
       <div ref={osdEl} className={s.osd} data-testid="osd" />
+      {p.focus && <FocusOverlay slideId={p.slide.id} matrix={viewer?.imageToElement() ?? null} />}
       <AnnotationOverlay matrix={viewer?.imageToElement() ?? null} width={size.w} height={size.h} annotations={p.annotations} draft={draft} draftColor={p.color}
         selectedId={p.selectedId} selecting={p.active && p.tool === 'select'} editable={p.editable} mpp={p.slide.mpp} gridUm={p.gridUm}
         onSelect={p.onSelect} onMove={p.onMove} />

@@ -4,7 +4,7 @@ import {
 import {
   ArrowRedo20Regular, ArrowRotateClockwise20Regular, ArrowRotateCounterclockwise20Regular, ArrowUndo20Regular, ArrowUpRight20Regular,
   Camera20Regular, Circle20Regular, Color20Regular, Cursor20Regular, FlipHorizontal20Regular, FullScreenMaximize20Regular, Grid20Regular,
-  HandLeft20Regular, InkStroke20Regular, Line20Regular, Link20Regular, Location20Regular, Pentagon20Regular, QuestionCircle20Regular,
+  HandLeft20Regular, InkStroke20Regular, Target20Regular, Line20Regular, Link20Regular, Location20Regular, Pentagon20Regular, QuestionCircle20Regular,
   RectangleLandscape20Regular, Ruler20Regular, TextT20Regular,
 } from '@fluentui/react-icons';
 import type { ReactElement } from 'react';
@@ -56,6 +56,9 @@ export interface ToolbarProps {
   onScreenshot(): void;
   onFullScreen(): void;
   onHelp(): void;
+  /** The focus heat map is shown (issue 16). */
+  focus?: boolean;
+  onFocus?(): void;
 }
 
 const DEFAULT_GRID_UM = 100;
@@ -100,6 +103,7 @@ export function ViewerToolbar(p: ToolbarProps) {
         <Input className={s.grid} size="small" type="number" data-testid="grid-size" aria-label={t('viewer.gridSize')} contentAfter="µm" value={String(p.gridUm)}
           onChange={(_, d) => { const v = Number(d.value); if (v > 0 && v <= 100_000) p.onGrid(v); }} />
       )}
+      {p.onFocus && tip(t('viewer.focus.toggle'), <ToggleButton size="small" appearance="subtle" data-testid="focus-toggle" checked={!!p.focus} icon={<Target20Regular />} onClick={p.onFocus} />)}
       <Popover withArrow>
         <PopoverTrigger disableButtonEnhancement>
           {tip(t('viewer.colour.title'), <Button size="small" appearance="subtle" data-testid="colour-open" icon={<Color20Regular />} />)}

@@ -52,6 +52,14 @@ export async function openSlide(id: number): Promise<SlideInfo> {
   return (await api.post<Envelope<SlideInfo>>(`/data/kfb/open/${id}`, undefined, { allowMultiple: true })).data.data;
 }
 
+/** /kfb/path and /kfb/section/:id/:section: the slide a stored file path or a case's glass slide names. */
+export async function locateSlide(by: { path: string } | { caseId: number; section: string }): Promise<number> {
+  const res = 'path' in by
+    ? await api.get<Envelope<{ id: number }>>('/data/kfb/locate/path', { params: { path: by.path } })
+    : await api.get<Envelope<{ id: number }>>(`/data/kfb/locate/section/${by.caseId}/${encodeURIComponent(by.section)}`);
+  return res.data.data.id;
+}
+
 export async function caseSlides(caseId: number): Promise<CaseSlide[]> {
   const res = await api.get<Envelope<{ data: CaseSlide[] }>>(`/slide_making/slide/lists/${caseId}`, { params: { page_size: 200 } });
   return res.data.data.data;
@@ -83,4 +91,28 @@ export async function deleteAnnotation(id: number): Promise<void> {
 
 /** Tile and image addresses: the HttpOnly image cookie authenticates them, never a token in the URL. */
 export const dziUrl = (slideId: number) => `/api/tiles/${slideId}.dzi`;
+
+/** A Deep Zoom descriptor in the inline form OpenSeadragon takes instead of a .dzi address. */
+export interface DziDescriptor {
+  Image: { xmlns: string; Url: string; Format: string; Overlap: string; TileSize: string; Size: { Width: string; Height: string } };
+}
+
+/**
+ * The slide's descriptor, fetched beside its information (not after it, by OpenSeadragon): the viewer then
+ * asks for tiles as soon as it exists. Null when it cannot be read; the viewer then loads the .dzi itself.
+ */
+export async function fetchDescriptor(slideId: number): Promise<DziDescriptor | null> {
+  const res = await fetch(dziUrl(slideId), { credentials: 'same-origin' });
+  if (!res.ok) return null;
+  const image = new DOMParser().parseFromString(await res.text(), 'application/xml').querySelector('Image');
+  const size = image?.querySelector('Size');
+  if (!image || !size) return null;
+  const attr = (el: Element, name: string) => el.getAttribute(name) ?? '';
+  return {
+    Image: {
+      xmlns: attr(image, 'xmlns'), Url: `/api/tiles/${slideId}_files/`, Format: attr(image, 'Format'), Overlap: attr(image, 'Overlap'),
+      TileSize: attr(image, 'TileSize'), Size: { Width: attr(size, 'Width'), Height: attr(size, 'Height') },
+    },
+  };
+}
 export const associatedUrl = (slideId: number, name: 'label' | 'macro' | 'thumbnail') => `/api/tiles/${slideId}/associated/${name}`;

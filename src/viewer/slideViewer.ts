@@ -1,6 +1,6 @@
 import OpenSeadragon from 'openseadragon';
 import { affineFromPoints, invertAffine, applyAffine, type Affine } from '../core/viewerScale';
-import { dziUrl } from './api';
+import { dziUrl, type DziDescriptor } from './api';
 import { cssFilter, NEUTRAL_COLOUR, type ColourAdjust } from '../core/colourAdjust';
 
 /** Where one view stands, in terms another view of another slide can take over (linked split screen). */
@@ -25,6 +25,10 @@ export interface SlideViewerOptions {
   /** An element React renders empty; the navigator goes inside it. */
   navigator: HTMLElement | null;
   slideId: number;
+  /** The descriptor fetched beforehand (saves OpenSeadragon's own request for it); null: it fetches the .dzi. */
+  descriptor?: DziDescriptor | null;
+  /** Another Deep Zoom address than the slide's own (a share link's, /share/view). */
+  tileSource?: string;
   /** Touch devices (/h5/view): pinch and pan only, no click-to-zoom surprises. */
   touch?: boolean;
 }
@@ -59,7 +63,7 @@ export class SlideViewer {
     }
     this.osd = OpenSeadragon({
       element: options.element,
-      tileSources: dziUrl(options.slideId),
+      tileSources: (options.tileSource ?? options.descriptor ?? dziUrl(options.slideId)) as OpenSeadragon.Options['tileSources'],
       // Canvas, not WebGL: its 2-D context takes the colour filter and can be read back for a screenshot.
       drawer: 'canvas',
       showNavigationControl: false,
@@ -72,10 +76,16 @@ export class SlideViewer {
       maxZoomPixelRatio: 4,
       minZoomImageRatio: 0.5,
       visibilityRatio: 0.2,
-      imageLoaderLimit: 8,
-      immediateRender: false,
+      // A view's tiles asked for in a few frames, not one tile per animation frame (OpenSeadragon's default
+      // maxTilesPerFrame 1): the first sharp view of a 50k slide needs ~50 tiles, which at one a frame waited
+      // level by level for ~4× the raw tile fetch (scripts/bench/viewer.ts prints the waterfall).
+      maxTilesPerFrame: 16,
+      imageLoaderLimit: 32,
+      immediateRender: true,
       preserveImageSizeOnResize: true,
       gestureSettingsMouse: { clickToZoom: false, dblClickToZoom: false },
+      // A vertex placed with care is a click though the button was held for a moment (OpenSeadragon's default 300 ms).
+      clickTimeThreshold: 1000,
       gestureSettingsTouch: { pinchRotate: !!options.touch, flickEnabled: true },
       keyboardNavEnabled: false,
     } as OpenSeadragon.Options);

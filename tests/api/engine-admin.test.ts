@@ -48,4 +48,17 @@ describe.each(databases)('administrator by role name [%s]', (kind) => {
     expect((await rename('登记员')).statusCode).toBe(200);
     expect(await registrarSees()).toEqual(plain);
   });
+
+  it('the English name counts as much as the Chinese one (roles carry both since en_name)', async () => {
+    const plain = await registrarSees();
+    const all = Number((await h.db.selectFrom('menus').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const relabel = (en_name: string | null) => call(h.app, 'PATCH', `${ROLES}/update/${registrarRole}`, { token: admin, payload: { en_name } });
+    expect((await relabel('Administrator')).statusCode).toBe(200);
+    expect(await registrarSees()).toEqual({ entries: all, users: 200 });
+    const me = (await h.db.selectFrom('users').select('id').where('name', '=', 'registrar').executeTakeFirstOrThrow()).id;
+    const info = (await call(h.app, 'GET', `/api/system_management/users/detail/${me}`, { token: registrar })).json().data as { roles: { en_name: string | null }[] };
+    expect(info.roles.map((r) => r.en_name)).toContain('Administrator');
+    expect((await relabel('Registrar')).statusCode).toBe(200);
+    expect(await registrarSees()).toEqual(plain);
+  });
 });

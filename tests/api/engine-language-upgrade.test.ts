@@ -1,13 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkPageSchema } from '../../src/core/pageSchemaCheck.js';
-import { connect, type Db } from '../../server/db/connect.js';
+import type { Db } from '../../server/db/connect.js';
 import { migrateToLatest, migrateUpTo } from '../../server/db/migrate.js';
 import { seed } from '../../server/db/seed/index.js';
-import { call, databases, testApp, tokenFor } from './harness.js';
+import { call, databases, emptyDatabase, testApp, tokenFor } from './harness.js';
 
 const title = (zh: string, en: string) => ({ 'ui:title': { 'zh-CN': zh, 'en-US': en } });
 
@@ -30,20 +27,16 @@ describe.each(databases)('page language upgrade [%s]', (kind) => {
   let db: Db;
   let app: FastifyInstance | undefined;
   let schema: string | undefined;
+  let drop = async () => {};
   afterEach(async () => {
     await app?.close();
-    if (schema) await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
-    await db.destroy();
+    await drop();
   });
 
   const open = async () => {
-    if (kind !== 'postgres') return connect({ sqliteFile: ':memory:' });
-    schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    return connect({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
+    const fresh = await emptyDatabase(kind);
+    ({ schema, drop } = fresh);
+    return fresh.db;
   };
 
   it('rewrites every stored version in the new language, moves form additions to the contract, and names what it could not keep', async () => {

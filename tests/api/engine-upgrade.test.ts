@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, type Db } from '../../server/db/connect.js';
+import type { Db } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { seedDemoData } from '../../server/db/seed/demo.js';
 import type { SeedMenu } from '../../server/db/seed/menu-upgrade.js';
 import { SEEDED_MENUS_KEY, seedStructure, shippedStructure, type StructureSource } from '../../server/db/seed/structure.js';
-import { call, databases, testApp, tokenFor } from './harness.js';
+import { call, databases, emptyDatabase, testApp, tokenFor } from './harness.js';
 
 const MENUS = '/api/system_management/menus';
 
@@ -34,20 +31,16 @@ describe.each(databases)('menu upgrade [%s]', (kind) => {
   let db: Db;
   let app: FastifyInstance | undefined;
   let schema: string | undefined;
+  let drop = async () => {};
   afterEach(async () => {
     await app?.close();
-    if (schema) await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
-    await db.destroy();
+    await drop();
   });
 
   const open = async () => {
-    if (kind !== 'postgres') return connect({ sqliteFile: ':memory:' });
-    schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    return connect({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
+    const fresh = await emptyDatabase(kind);
+    ({ schema, drop } = fresh);
+    return fresh.db;
   };
 
   const row = (alias: string) => db.selectFrom('menus').selectAll().where('alias', '=', alias).executeTakeFirst();

@@ -20,26 +20,34 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startApp(kind: string, opts: { log?: LogConfig } = {}): Promise<Harness> {
-  let db: Db;
-  let dropSchema = async () => {};
-  let pgSchemaName: string | undefined;
-  if (kind === 'postgres') {
-    const url = process.env.TEST_DATABASE_URL!;
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    pgSchemaName = schema;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    db = connect({ databaseUrl: url, pgSchema: schema, log: opts.log });
-    dropSchema = async () => {
-      await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
-    };
-  } else {
-    db = connect({ sqliteFile: ':memory:', log: opts.log });
+/**
+ * An empty database of the kind, not yet migrated: SQLite in memory, or a fresh PostgreSQL schema of its own.
+ * `schema` is that schema (for the migrator); `drop` removes it and closes the connection.
+ */
+export async function emptyDatabase(kind: string, opts: { log?: LogConfig } = {}): Promise<{ db: Db; schema?: string; drop(): Promise<void> }> {
+  if (kind !== 'postgres') {
+    const db = connect({ sqliteFile: ':memory:', log: opts.log });
+    return { db, drop: () => db.destroy() };
   }
-  await migrateToLatest(db, kind === 'postgres' ? pgSchemaName : undefined);
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const db = connect({ databaseUrl: url, pgSchema: schema, log: opts.log });
+  return {
+    db, schema,
+    async drop() {
+      await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
+      await db.destroy();
+    },
+  };
+}
+
+export async function startApp(kind: string, opts: { log?: LogConfig } = {}): Promise<Harness> {
+  const { db, schema, drop } = await emptyDatabase(kind, opts);
+  await migrateToLatest(db, schema);
   await seed(db, true);
   const app = await testApp(db);
   await app.ready();
@@ -48,8 +56,7 @@ export async function startApp(kind: string, opts: { log?: LogConfig } = {}): Pr
     db,
     async close() {
       await app.close();
-      await dropSchema();
-      await db.destroy();
+      await drop();
     },
   };
 }

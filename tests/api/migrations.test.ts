@@ -1,28 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, type Db } from '../../server/db/connect.js';
+import type { Db } from '../../server/db/connect.js';
 import { migrateUpTo } from '../../server/db/migrate.js';
-import { databases } from './harness.js';
+import { databases, emptyDatabase } from './harness.js';
 
 /** Upgrades: a database an older release left behind keeps its rows visible after the new migrations. */
 describe.each(databases)('migrations [%s]', (kind) => {
   let db: Db;
   let schema: string | undefined;
+  let drop = async () => {};
   afterEach(async () => {
-    if (schema) await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db);
-    await db.destroy();
+    await drop();
   });
 
   const open = async () => {
-    if (kind !== 'postgres') return connect({ sqliteFile: ':memory:' });
-    schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    return connect({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
+    const fresh = await emptyDatabase(kind);
+    ({ schema, drop } = fresh);
+    return fresh.db;
   };
 
   it('0005 gives slides stored without a hospital to the first hospital (they are hospital-scoped now)', async () => {

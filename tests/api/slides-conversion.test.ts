@@ -3,13 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import dicomParser from 'dicom-parser';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
 import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../src/core/constants.js';
 import { jobTypesFor } from '../../server/modules/jobs/registry.js';
 import { recheckVips, vipsEnv } from '../../server/modules/slides/conversion/vips-cli.js';
 import { queueMissingConversions } from '../../server/modules/slides/conversion/sweep.js';
+import { readOne } from '../../server/modules/slides/conversion/openslide-associated.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, sendChunk, type TestFile } from './upload-helpers.js';
@@ -26,13 +29,21 @@ const run = (cmd: string, args: string[]) => exec(cmd, args, { env: vipsEnv() })
  * below 3 at level 0, where only the JPEG quality 90 re-encoding differs (measured 0.0–1.7), and below 16 at the
  * lower levels, where the Deep Zoom level (ceil(W / 2^k) wide) is drawn from a stored level libvips halved
  * with floor, a sub-pixel shift a box shrink of level 0 does not have (measured 0.3–12 on these files).
- * The DICOM folder there is the DICOM importer's (branch `dicom`), not this converter's.
+ * The label and macro OpenSlide lists are served at OpenSlide's size and pixels (below 6: the served JPEG's noise on
+ * a label's sharp black-on-white print, measured 3.7; 0.3–1 on the macros).
+ * A DICOM WSI series folder there is zipped (as a hospital uploads one) and read natively: a tile of every level
+ * against its instance's frame, decoded by dicom-parser (OpenSlide 3.4 reads no DICOM), below 4 (JPEG noise).
+ * Every entry of the folder is taken; one this test does not know how to bring in fails it.
  */
 const REAL = path.resolve(process.cwd(), '../../shared/data/real');
 const REAL_DIR = process.env.DSMS_REAL_DATA ?? (fs.existsSync(REAL) ? REAL : '/work/shared/data/real');
 const present = fs.existsSync(REAL_DIR);
-const MAX_MEAN_DIFF = { level0: 3, lower: 16 };
-const files = present ? fs.readdirSync(REAL_DIR).filter((f) => /\.(svs|ndpi|mrxs|scn|bif|vms|vmu|svslide)$/i.test(f)).sort() : [];
+const MAX_MEAN_DIFF = { level0: 3, lower: 16, associated: 6, dicom: 4 };
+/** Notes beside the data (SOURCES.md) are not slides. */
+const entries = present ? fs.readdirSync(REAL_DIR).filter((f) => !/\.(md|txt)$/i.test(f)).sort() : [];
+const isSeries = (name: string) => fs.statSync(path.join(REAL_DIR, name)).isDirectory();
+const files = entries.filter((f) => !isSeries(f));
+const series = entries.filter(isSeries);
 
 if (!present) {
   describe('real scanner files', () => {
@@ -67,8 +78,7 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  const upload = async (name: string): Promise<string> => {
-    const data = fs.readFileSync(path.join(REAL_DIR, name));
+  const upload = async (name: string, data = fs.readFileSync(path.join(REAL_DIR, name))): Promise<string> => {
     const file: TestFile = { name, data, totalNum: Math.max(1, Math.ceil(data.length / CHUNK)), totalMd5: md5(data) };
     let answer: Record<string, unknown> = {};
     for (let num = 1; num <= file.totalNum; num++) {
@@ -139,13 +149,30 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
       expect(fs.readdirSync(path.dirname(original)).filter((f) => f.endsWith('.partial'))).toEqual([]);
     }
     expect((await call(app, 'GET', `/api/data/kfb/thumb/${row.id}`, { token: technician })).statusCode).toBe(200);
+    const source = path.join(REAL_DIR, name);
+
+    // Label and macro: what OpenSlide lists of the original, at its size and with its pixels (converted or not).
+    const listed = (await run('vipsheader', ['-f', 'slide-associated-images', source]).catch(() => ({ stdout: '' }))).stdout.split(/[,\s]+/);
+    for (const kind of ['label', 'macro'] as const) {
+      const has = listed.includes(kind);
+      expect(current[`has_${kind}`], `${name} has_${kind}`).toBe(has ? 1 : 0);
+      const res = await call(app, 'GET', `/api/tiles/${row.id}/associated/${kind}`, { token: technician });
+      if (!has) { expect(res.statusCode, `${name} ${kind}`).toBe(404); continue; }
+      expect(res.statusCode, `${name} ${kind}`).toBe(200);
+      const got = await sharp(res.rawPayload).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      // OpenSlide 3.4's properties do not give the size: libopenslide's own reading does.
+      const ref = (await readOne(source, kind))!;
+      expect([got.info.width, got.info.height], `${name} ${kind} size`).toEqual([ref.width, ref.height]);
+      const mean = meanDiff(got.data, got.info.width, ref.rgb, ref.width, ref.width, ref.height);
+      console.info(`${name} ${kind}: ${ref.width}×${ref.height}, mean abs diff ${mean.toFixed(2)}`);
+      expect(mean, `${name} ${kind} pixels`).toBeLessThan(MAX_MEAN_DIFF.associated);
+    }
 
     const dzi = (await call(app, 'GET', `/api/tiles/${row.id}.dzi`, { token: technician })).body;
     const tileSize = Number(dzi.match(/TileSize="(\d+)"/)![1]);
     const width = Number(dzi.match(/Width="(\d+)"/)![1]);
     const height = Number(dzi.match(/Height="(\d+)"/)![1]);
     const maxLevel = Math.ceil(Math.log2(Math.max(width, height)));
-    const source = path.join(REAL_DIR, name);
     const diffs: string[] = [];
     for (let k = 0; k < current.levels; k++) {
       const f = 2 ** k;
@@ -169,6 +196,65 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
     }
     console.info(`${name} [${kind}] mean abs diff per level: ${diffs.join(' ')}`);
     for (const [k, d] of diffs.entries()) expect(Number(d.split(':')[1]), `${name} ${d}`).toBeLessThan(k === 0 ? MAX_MEAN_DIFF.level0 : MAX_MEAN_DIFF.lower);
+  }, 300_000);
+
+  it.runIf(series.length > 0).each(series)('%s/ (DICOM WSI series, zipped)', async (name) => {
+    const folder = path.join(REAL_DIR, name);
+    const instances = fs.readdirSync(folder).filter((f) => f.endsWith('.dcm')).sort();
+    expect(instances.length, `${name} holds DICOM instances`).toBeGreaterThan(0);
+    const zip = new yazl.ZipFile();
+    for (const f of instances) zip.addBuffer(fs.readFileSync(path.join(folder, f)), `${name}/${f}`);
+    zip.end();
+    const parts: Buffer[] = [];
+    for await (const part of zip.outputStream) parts.push(part as Buffer);
+    const bound = await call(app, 'POST', '/api/data/kfb/bind', { token: technician, payload: { path: await upload(`${name}.zip`, Buffer.concat(parts)) } });
+    expect(bound.statusCode, bound.body).toBe(200);
+    // Read in place: ready at once, no conversion job.
+    const row = bound.json().data;
+    expect(row).toMatchObject({ vendor: 'dicom', status: 'ready' });
+    expect((await call(app, 'GET', `/api/data/kfb/thumb/${row.id}`, { token: technician })).statusCode).toBe(200);
+
+    // Each instance: its size, frame size, and frames (TILED_FULL: row by row).
+    const levels = instances.map((f) => {
+      const bytes = fs.readFileSync(path.join(folder, f));
+      const ds = dicomParser.parseDicom(new Uint8Array(bytes));
+      const pixel = ds.elements.x7fe00010;
+      const table = dicomParser.createJPEGBasicOffsetTable(ds, pixel);
+      return {
+        width: ds.uint32('x00480006')!, height: ds.uint32('x00480007')!, frameWidth: ds.uint16('x00280011')!, frameHeight: ds.uint16('x00280010')!,
+        frame: (i: number) => Buffer.from(dicomParser.readEncapsulatedImageFrame(ds, pixel, i, table)),
+      };
+    }).sort((a, b) => b.width - a.width);
+    expect(row.levels).toBe(levels.length);
+    const dzi = (await call(app, 'GET', `/api/tiles/${row.id}.dzi`, { token: technician })).body;
+    const tileSize = Number(dzi.match(/TileSize="(\d+)"/)![1]);
+    const width = Number(dzi.match(/Width="(\d+)"/)![1]);
+    const height = Number(dzi.match(/Height="(\d+)"/)![1]);
+    const maxLevel = Math.ceil(Math.log2(Math.max(width, height)));
+    const diffs: string[] = [];
+    for (let k = 0; k < row.levels; k++) {
+      const lw = Math.ceil(width / 2 ** k), lh = Math.ceil(height / 2 ** k);
+      // The k-th largest instance is level k: the scanner may round down where Deep Zoom rounds up.
+      const level = levels[k];
+      expect(Math.max(Math.abs(level.width - lw), Math.abs(level.height - lh)), `${name} level ${k} (${lw}×${lh})`).toBeLessThanOrEqual(1);
+      expect(level.frameWidth).toBe(Math.min(tileSize, level.width));
+      const across = Math.ceil(level.width / level.frameWidth);
+      expect(level.frameHeight).toBe(Math.min(tileSize, level.height));
+      // A whole frame near the middle where there is one, else the first (the whole level).
+      const col = level.width >= 2 * tileSize ? Math.floor(level.width / 2 / tileSize) - 1 : 0;
+      const r = level.height >= 2 * tileSize ? Math.floor(level.height / 2 / tileSize) - 1 : 0;
+      const res = await call(app, 'GET', `/api/tiles/${row.id}_files/${maxLevel - k}/${col}_${r}.jpeg`, { token: technician });
+      expect(res.statusCode, `${name} level ${k}`).toBe(200);
+      const got = await sharp(res.rawPayload).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      // The frame, cut to the level's edge and stretched to the served tile where the level is up to a pixel larger.
+      const frameW = Math.min(level.frameWidth, level.width - col * tileSize), frameH = Math.min(level.frameHeight, level.height - r * level.frameHeight);
+      const ref = await sharp(level.frame(r * across + col)).extract({ left: 0, top: 0, width: frameW, height: frameH })
+        .resize(got.info.width, got.info.height, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const mean = meanDiff(got.data, got.info.width, ref.data, ref.info.width, got.info.width, got.info.height);
+      diffs.push(`L${k}:${mean.toFixed(2)}`);
+      expect(mean, `${name} level ${k} tile ${col}_${r}`).toBeLessThan(MAX_MEAN_DIFF.dicom);
+    }
+    console.info(`${name}/ [${kind}] mean abs diff per level: ${diffs.join(' ')}`);
   }, 300_000);
 });
 

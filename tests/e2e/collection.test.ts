@@ -4,9 +4,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import enUS from '../../src/i18n/locales/en-US.json';
-import zhCN from '../../src/i18n/locales/zh-CN.json';
 import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 type Lang = 'zh-CN' | 'en-US';
 const SLIDE = 'E2E 胃黏膜活检';

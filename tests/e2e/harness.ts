@@ -8,12 +8,15 @@ import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { seed } from '../../server/db/seed/index.js';
+import { jobTypesFor } from '../../server/modules/jobs/registry.js';
+import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 
 export const SHOTS = path.resolve('test-results/e2e');
 const DIST = path.resolve('dist');
 
 /** The real server, on a fresh SQLite file, serving the built front end on a free port. */
 export async function startServer(options: { ownDataDir?: boolean } = {}) {
+  let jobs: JobRunner | null = null;
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e tests run against the build (npm test builds first)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-'));
   const db = connect({ sqliteFile: path.join(dir, 'dsms.sqlite') });
@@ -28,7 +31,13 @@ export async function startServer(options: { ownDataDir?: boolean } = {}) {
     db,
     /** With `ownDataDir`: where the server keeps slide files (a test may put one there). */
     dataDir,
+    /** Starts background jobs (slide conversion) as server/main.ts does; a test chooses when. Needs `ownDataDir`. */
+    startJobs() {
+      if (!dataDir) throw new Error('startJobs needs ownDataDir');
+      jobs ??= startJobRunner(db, { types: jobTypesFor({ dataDir, jobLeaseMs: 30_000 }), log: { info() {}, warn() {}, error() {} }, pollMs: 200 });
+    },
     async close() {
+      await jobs?.stop();
       await app.close();
       await db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import enUS from '../../src/i18n/locales/en-US.json';
-import zhCN from '../../src/i18n/locales/zh-CN.json';
 import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 /**
  * Rules as data in Chromium, as the administrator: the system configuration form shows its ftp fields by
@@ -59,6 +58,7 @@ describe('rule sets in Chromium', () => {
   const editor = () => page.getByTestId('rule-editor');
   const openRuleSet = async (name: string, t: typeof zhCN = zhCN) => {
     await page.goto(`${server.url}/manage/system/schema`);
+    await page.getByTestId('schema-kind-page').click(); // the merge-patch editor (the designer opens first)
     await page.getByTestId('schema-editor').waitFor();
     await page.getByTestId('schema-kind').getByRole('tab', { name: t.schemaEditor.kindRules }).click();
     await editor().waitFor();

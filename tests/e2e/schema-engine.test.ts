@@ -167,6 +167,7 @@ describe('schema engine in Chromium', () => {
 
   it('adds a field to the SystemUser form in the schema editor: checked as typed, previewed, saved, seen in the form, rolled back', async () => {
     await page.goto(`${server.url}/manage/system/schema`);
+    await page.getByTestId('schema-kind-page').click(); // the merge-patch editor (the designer opens first)
     const editor = page.getByTestId('schema-editor');
     await editor.waitFor();
     await pick(editor.getByRole('combobox', { name: zhCN.schemaEditor.page }), 'SystemUser');
@@ -219,6 +220,7 @@ describe('schema engine in Chromium', () => {
 
     // Roll back to the base: a new version whose override is empty.
     await page.goto(`${server.url}/manage/system/schema`);
+    await page.getByTestId('schema-kind-page').click(); // the merge-patch editor (the designer opens first)
     await pick(editor.getByRole('combobox', { name: zhCN.schemaEditor.page }), 'SystemUser');
     await editor.getByTestId('schema-versions').getByRole('row').filter({ hasText: zhCN.schemaEditor.baseVersion }).getByRole('button', { name: zhCN.schemaEditor.rollback }).click();
     await page.getByTestId('confirm-dialog').getByRole('button', { name: zhCN.common.confirm }).click();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import zhCN from '../../src/i18n/locales/zh-CN.json';
 import { launchBrowser, signIn, startServer } from './harness.js';
+import { zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 /** Side menu and header rules of spec §2, at a 1280 px window (below the 1440 px collapse width). */
 describe('shell behaviour in Chromium', () => {

@@ -41,6 +41,7 @@ export async function seedSettings(db: Db): Promise<void> {
     ['dingding_login_app_id', null, true],
     ['lock_screen_minutes', 0, true],
     ['system_config', { network_protocol: 'http', hisip: '', hisport: 8001, upload_protocol: 'http', upload_host: '', upload_port: 8001, ftpname: '', ftpuser: '', ftppassword: '', catalog: '' }, false],
+    ['qc_focus', { blur_share_limit: 0.1 }, false],
   ];
   for (const [key, value, isPublic] of defaults) {
     const exists = await db.selectFrom('settings').select('key').where('key', '=', key).executeTakeFirst();

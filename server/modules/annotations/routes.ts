@@ -102,6 +102,6 @@ export function annotationRoutes(app: TypedApp, db: Db): void {
 }
 
 /** As the browser reads it: points as an array, not the stored JSON text. */
-function wire(row: AnnotationRow) {
+export function wire(row: AnnotationRow) {
   return { ...row, points: JSON.parse(row.points) as Point[] };
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/errors.js';
 import { wordParam } from './lab-words.js';
 import { afterSlideStep, type SlideStep } from '../../../src/core/caseLifecycle.js';
+import { notify } from '../messages/notify.js';
 import { blocksOf, isPrimaryDoctorOf, type CaseRow } from './lifecycle-queries.js';
 import { caseFor, commitMove, type LabDeps } from './transition.js';
 import type { SlideStepInput } from './lifecycle-bodies.js';
@@ -42,9 +43,13 @@ export async function makeSlides(deps: LabDeps, request: FastifyRequest, caseId:
 export async function distribute(deps: LabDeps, request: FastifyRequest, caseId: number, doctorId: number): Promise<CaseRow> {
   const current = await caseFor(deps, request, 'distribute', caseId);
   if (!(await isPrimaryDoctorOf(deps.db, doctorId, current.hospital_id))) throw new AppError(422, 'lab.doctor_not_primary');
-  return commitMove(deps, request, current, {
+  const moved = await commitMove(deps, request, current, {
     action: 'distribute', to: { main_phase: 'diagnosis', sub_phase: 'to_first' },
     patch: { first_doctor: doctorId, allocation_doctor: request.auth!.id, allocation_at: new Date().toISOString() },
     detail: { doctor_id: doctorId },
   });
+  await notify(deps.db, current.hospital_id, [doctorId], 'case_assigned', {
+    number: current.pathology_number ?? '', patient: current.patient_name ?? '', by: request.auth!.realname ?? request.auth!.name,
+  }, `/case/${caseId}`);
+  return moved;
 }

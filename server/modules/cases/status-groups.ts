@@ -6,8 +6,12 @@ import type { RuleResolver } from '../../../src/core/rules.js';
 import casesResource from '../../../schemas/resources/cases.json';
 import { statusData, withDisplay } from './status.js';
 
-/** Case columns a status rule may read; anything else it names (its latest report) is not a column and reads as null. */
-const COLUMNS = new Set(Object.keys(casesResource.columns));
+/**
+ * Case columns a status rule may read. The latest report (`report`, `report.*`) is the case's `latest_report`
+ * column (JSON text of its status fields): grouping by it groups by everything the rule may read of the report.
+ */
+const COLUMNS = new Set([...Object.keys(casesResource.columns), 'latest_report']);
+const column = (v: string) => (v === 'report' || v.startsWith('report.') ? 'latest_report' : v);
 
 // Columns are checked against the resource's whitelist above before they reach SQL.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,7 +31,7 @@ const VIEWS: Record<StatusView, { rule: string; keys(row: Record<string, unknown
  * database groups and counts, the rule names each group, and a filter becomes "these combinations of those columns".
  */
 export async function statusGroups(db: Db, hospitalIds: number[], resolve: RuleResolver, view: StatusView = 'status') {
-  const vars = logicVars(resolve(VIEWS[view].rule)).filter((v) => COLUMNS.has(v));
+  const vars = [...new Set(logicVars(resolve(VIEWS[view].rule)).map(column))].filter((v) => COLUMNS.has(v));
   const rows = await loose(db).selectFrom('cases')
     .select([...vars, sql<number>`count(*)`.as('n')])
     .where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [-1])

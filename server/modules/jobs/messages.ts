@@ -12,5 +12,8 @@ export const jobMessages = {
     'en-US': 'The server lacks the libvips command line tools needed to convert this slide; install libvips-tools (Debian/Ubuntu: apt-get install libvips-tools) and restart the server',
   },
   'slide.not_convertible': { 'zh-CN': '此切片格式无法转换', 'en-US': 'This slide format cannot be converted' },
+  'slide.zip_unsafe_path': { 'zh-CN': '压缩包含有不安全的路径或链接，已拒绝', 'en-US': 'The zip holds unsafe paths or links and was refused' },
+  'slide.zip_too_large': { 'zh-CN': '压缩包解压后过大（文件过多或压缩比异常），已拒绝', 'en-US': 'The zip would unpack too large (too many files or an abnormal compression ratio) and was refused' },
+  'slide.zip_not_slide': { 'zh-CN': '压缩包中没有可转换的 MRXS 或 VMS 切片', 'en-US': 'The zip holds no MRXS or VMS slide to convert' },
   'slide.conversion_failed': { 'zh-CN': '切片转换失败：{{error}}', 'en-US': 'Converting the slide failed: {{error}}' },
 } as const;

@@ -7,6 +7,7 @@ import { publicFields } from '../../../src/core/resolvePage.js';
 import type { ResourceInfo } from '../../../src/core/pageSchema.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import type { EnumOption } from './repository.js';
+import { transferRoutes } from './transfer.js';
 import { getColumnPreferences, putColumnPreferences, type ContractStore, type LayeredStore, type RuleStore, type SchemaStore } from './store.js';
 
 const Alias = Type.Object({ alias: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9]{0,63}$' }) });
@@ -86,6 +87,9 @@ export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contract
     await putColumnPreferences(db, r.auth!.id, r.params.alias, columns);
     return ok({ columns });
   });
+
+  // A hospital's whole configuration, exported and imported as one file.
+  if (store.rules) transferRoutes(app, db, store, store.rules, contracts);
 
   app.get('/api/enums', { config: { access: 'user' }, schema: { tags: ['schemas'] } }, async () => ok(enums));
 

@@ -60,6 +60,35 @@ export class LayeredStore<T extends object> {
     });
   }
 
+  /** What is wrong with `override` saved as `key` for `hospitalId` (nothing saved): its shape, size and the kind's checks. */
+  async problems(key: string, hospitalId: number, override: unknown): Promise<Problem[]> {
+    if (!override || typeof override !== 'object' || Array.isArray(override)) return [{ path: '', message: 'override must be a JSON object' }];
+    if (Buffer.byteLength(JSON.stringify(override)) > MAX_OVERRIDE_BYTES) return [{ path: '', message: `larger than ${MAX_OVERRIDE_BYTES} bytes` }];
+    return this.spec.check(merge(this.base(key), override), key, hospitalId);
+  }
+
+  /** The hospital's current non-empty overrides by key (what an export carries). */
+  async overrides(hospitalId: number): Promise<Record<string, Record<string, unknown>>> {
+    const out: Record<string, Record<string, unknown>> = {};
+    for (const key of [...this.bases.keys()].sort()) {
+      const current = (await this.current(key, hospitalId))?.override as Record<string, unknown> | undefined;
+      if (current && Object.keys(current).length) out[key] = current;
+    }
+    return out;
+  }
+
+  /** Saves already checked overrides as new versions inside the caller's transaction (an import: all or none). */
+  async insertChecked(trx: Db, hospitalId: number, overrides: Record<string, unknown>, by: string, note: string): Promise<void> {
+    for (const [key, override] of Object.entries(overrides)) {
+      const last = await trx.selectFrom('page_schema_versions').select((eb) => eb.fn.max('version').as('m'))
+        .where('kind', '=', this.spec.kind).where('alias', '=', key).where('hospital_id', '=', hospitalId).executeTakeFirst();
+      await trx.insertInto('page_schema_versions').values({
+        kind: this.spec.kind, alias: key, hospital_id: hospitalId, version: Number(last?.m ?? 0) + 1, override: JSON.stringify(override),
+        note, created_by: by, created_at: new Date().toISOString(),
+      }).execute();
+    }
+  }
+
   async save(key: string, hospitalId: number, override: unknown, by: string, note?: string): Promise<Layered<T>> {
     if (!override || typeof override !== 'object' || Array.isArray(override)) {
       throw new AppError(422, this.spec.invalid, { detail: 'override must be a JSON object' });
@@ -122,6 +151,16 @@ export class RuleStore extends LayeredStore<RuleSet> {
         if (set.name !== key) return [{ path: '/name', message: `must stay "${key}"` }];
         return checkRuleSet(set, (await this.layeredAll(hospitalId)).map((l) => l.schema));
       },
+    });
+  }
+
+  /** What is wrong with the rule sets a hospital would have with `overrides` (by name) over the bases, each checked against all. */
+  checkAll(overrides: Record<string, unknown>): Problem[] {
+    const sets = [...this.bases].map(([name, base]) => merge(base, overrides[name] ?? {}));
+    return sets.flatMap((set, i) => {
+      const name = [...this.bases.keys()][i];
+      if (set.name !== name) return [{ path: `${name}/name`, message: `must stay "${name}"` }];
+      return checkRuleSet(set, sets).map((p) => ({ path: `${name}${p.path}`, message: p.message }));
     });
   }
 

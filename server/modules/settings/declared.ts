@@ -18,6 +18,8 @@ const DECLARED: Readonly<Record<string, SettingVisibility>> = {
   lock_screen_minutes: 'public',
   // Spec §7, §9: read and written by the SettingOther page (form.source.setting), holds ftppassword.
   system_config: 'user',
+  // Issue 16: { blur_share_limit } — above this share of tissue out of focus, QC starts with "blurry image".
+  qc_focus: 'user',
 };
 
 /** How a key may be read, or undefined when the API does not declare it (then it answers as missing). */

@@ -16,5 +16,5 @@ export async function mayDownload(db: Db, userId: number, hospitalId: number): P
     db.selectFrom('user_hospitals').select('hospital_id').where('user_id', '=', userId).where('hospital_id', '=', hospitalId).executeTakeFirst(),
   ]);
   if (!member) return false;
-  return hasPermission({ identification: roles.map((r) => r.identification), roleNames: roles.map((r) => r.name), permissions: mergePermissions(roles) }, 'slide_download');
+  return hasPermission({ identification: roles.map((r) => r.identification), roleNames: roles.flatMap((r) => (r.en_name ? [r.name, r.en_name] : [r.name])), permissions: mergePermissions(roles) }, 'slide_download');
 }

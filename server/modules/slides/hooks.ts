@@ -29,7 +29,8 @@ export function slideHooks(dataDir: string): ResourceHooks<LoggedSlide[]> {
         patient_name: byId.get(r.case_id as number)?.patient_name ?? null,
         case_type: byId.get(r.case_id as number)?.case_type ?? null,
         file_size: Number(r.file_size ?? 0),
-        thumb_url: thumbUrl(r.id),
+        // None yet while converting: the image appears (and is fetched) once the slide is ready.
+        thumb_url: r.status === 'converting' ? null : thumbUrl(r.id),
         dimensions: r.width && r.height ? `${r.width} × ${r.height}` : null,
       }));
     },

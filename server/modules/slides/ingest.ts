@@ -17,6 +17,7 @@ import { DeepZoomError } from './deep-zoom/descriptor.js';
 import { OPENSLIDE_EXTENSIONS } from './conversion/openslide-convert.js';
 import { ingestDicomFolder, isFolder } from './dicom/ingest-series.js';
 import { extractDicomZip, zipHoldsDicom } from './dicom/zip-series.js';
+import { multiFileSlideIn } from './conversion/multi-file-zip.js';
 
 export { convertedFrom, convertedName } from './convert.js';
 
@@ -64,6 +65,10 @@ export async function ingestFile(file: string): Promise<SlideFacts> {
   const format = sniffFormat(head);
 
   if (format === 'zip' && (await zipHoldsDicom(file))) return ingestDicomZip(base);
+  // MRXS and VMS arrive zipped with the files they refer to: converted by a background job like the others.
+  const multi = format === 'zip' ? await multiFileSlideIn(file) : null;
+  if (multi?.kind === 'slide') return unread(base, FOREIGN_VENDORS[multi.ext], 'converting');
+  if (multi?.kind === 'refused') return unread(base, 'zip', 'error', multi.note);
   if (ext === '.dzi' || format === 'zip') return ingestDeepZoom(file, base);
   // What OpenSlide reads is converted by a background job (conversion/convert-job.ts); the rest waits for a tool we lack.
   if (FOREIGN_VENDORS[ext]) return unread(base, FOREIGN_VENDORS[ext], OPENSLIDE_EXTENSIONS.has(ext) ? 'converting' : 'needs_conversion');

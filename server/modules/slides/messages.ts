@@ -27,4 +27,7 @@ export const slideMessages = {
   'section.not_found': { 'zh-CN': '切片记录不存在或不属于当前医院', 'en-US': 'The section does not exist or belongs to another hospital' },
   'section.already_bound': { 'zh-CN': '该切片记录已绑定扫描文件', 'en-US': 'This section already has a scanned file bound' },
   'section.duplicate': { 'zh-CN': '切片 {{section}} 已存在', 'en-US': 'Section {{section}} already exists' },
+  'slide.path_invalid': { 'zh-CN': '切片路径不正确：{{path}}', 'en-US': 'Not a slide path: {{path}}' },
+  'section.key_invalid': { 'zh-CN': '切片编号不正确：{{section}}（应为“蜡块-切片”，如 A1-2）', 'en-US': 'Not a section: {{section}} (write block-section, e.g. A1-2)' },
+  'section.no_slide': { 'zh-CN': '该病例没有这张切片的扫描图像', 'en-US': 'This case has no scan of that section' },
 } as const;

@@ -4,6 +4,7 @@ import { AppError } from '../../http/errors.js';
 import { ingestFile, writeThumbnail, type SlideFacts } from './ingest.js';
 import { thumbPath, toStored } from './paths.js';
 import { enqueueConversion } from './conversion/queries.js';
+import { enqueueFocusCheck } from '../focus/queries.js';
 
 export interface SlideOwner {
   name: string;
@@ -31,6 +32,8 @@ export async function registerSlide(db: Db, dataDir: string, file: string, owner
       ...owner, ...facts, file_path, progress: facts.status === 'converting' ? 0 : null, created_at: now, updated_at: now,
     }).returning('id').executeTakeFirstOrThrow();
     if (facts.status === 'converting') await enqueueConversion(trx, row.id, owner.hospital_id);
+    // A ready slide's automatic focus check (a converted one's is queued when its conversion ends).
+    if (facts.status === 'ready') await enqueueFocusCheck(trx, row.id, owner.hospital_id);
     return row;
   }).catch(async (err) => {
     // Another row already serves this path (two binds of one file in place): the file is that row's, leave it.

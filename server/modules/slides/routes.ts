@@ -27,6 +27,7 @@ import { registerSlide } from './register.js';
 import { fileBound, linkSection, sectionForBinding, slideIn } from './queries.js';
 import { sectionRoutes } from './sections.js';
 import { logSlides } from './section-log.js';
+import { viewerLocateRoutes } from './viewer-locate.js';
 import { viewerOpenRoutes } from './viewer-open.js';
 
 const BindBody = Type.Object({
@@ -136,6 +137,7 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
   downloadRoutes(app, db, dataDir, def);
   dicomExportRoutes(app, db, dataDir, def);
   viewerOpenRoutes(app, db);
+  viewerLocateRoutes(app, db, dataDir);
 }
 
 /** The bearer header (checked by the guard) or else the image cookie; never a token in the URL. */

@@ -18,6 +18,8 @@ import { mapDiskError } from './disk-errors.js';
 import { KeyedLock } from './keyed-lock.js';
 import { chunkBodyOf, CHUNK_BODY_OVERHEAD, registerChunkBodyParser, type ChunkBody } from './chunk-body.js';
 import type { HeldChunk } from './receive.js';
+import type { FastifyRequest } from 'fastify';
+import type { UploadOwner } from './ownership.js';
 
 export interface UploadConfig {
   /** Uploads live under `<dataDir>/uploads`; unset means ./data, as in loadConfig. */
@@ -39,7 +41,16 @@ const CHUNK_FIELDS_LOGGED = ['file_name', 'num', 'total_num', 'md5', 'total_md5'
  * route reads its body whole into a pooled buffer and splits it in place (chunk-body.ts); attachments, up to
  * 200 MB, stream through @fastify/multipart (busboy) to disk.
  */
-export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db): void {
+/**
+ * Who sends chunks without a user session: a scanner (issue 16), found by its own key. Its uploads are owned by an
+ * id of its own (the upload id names it), so only it can bind them.
+ */
+export interface AgentUploads {
+  route: string;
+  owner(request: FastifyRequest): Promise<UploadOwner>;
+}
+
+export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?: AgentUploads): void {
   if (config.uploadMaxBytes !== undefined && !(config.uploadMaxBytes > 0)) throw new Error('UPLOAD_MAX_BYTES must be a positive number of bytes');
   const store = new UploadStore(config.dataDir ?? path.resolve('data'));
   const assembler = new Assembler(store, UPLOAD_MD5_MAX_BYTES);
@@ -84,6 +95,27 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db): void 
           chunk?.release();
         }
       });
+      // The same protocol for a scanner: its key is checked by `agent.owner` before the chunk is looked at.
+      if (agent) {
+        chunks.post(agent.route, {
+          config: { access: 'public' },
+          schema: { tags: ['upload'], summary: 'One chunk of a scanned slide, sent by a scanner with its key (X-Scanner-Key)', consumes: ['multipart/form-data'] },
+        }, async (request) => {
+          // Refused before the chunk is looked at; the pooled body buffer goes back when the response is sent.
+          const owner = await agent.owner(request);
+          const body = chunkBodyOf(request);
+          if (!body) throw new AppError(400, 'upload.not_multipart');
+          request.body = pick(body.fields, CHUNK_FIELDS_LOGGED);
+          const chunk = body.file && await held(body.file);
+          try {
+            return ok(await acceptChunk(ctx, body.fields, chunk, owner));
+          } catch (err) {
+            return rethrowDiskError(err);
+          } finally {
+            chunk?.release();
+          }
+        });
+      }
     });
 
     await scope.register(async (images) => {

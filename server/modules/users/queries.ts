@@ -5,7 +5,7 @@ import { isPostgres, type Db } from '../../db/connect.js';
 import type { SessionUser } from '../../http/types.js';
 import { hashToken } from '../auth/tokens.js';
 
-export interface RoleSummary { id: number; name: string; identification: string; extra: string[] }
+export interface RoleSummary { id: number; name: string; en_name: string | null; identification: string; extra: string[] }
 
 /** Permissions from each role's extra JSON, merged and de-duplicated (spec §6). */
 export function mergePermissions(roles: Pick<RoleSummary, 'extra'>[]): string[] {
@@ -23,7 +23,7 @@ export function parseRoleExtra(extra: string): string[] {
 
 export async function rolesOf(db: Db, userId: number): Promise<RoleSummary[]> {
   const rows = await db.selectFrom('user_roles').innerJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select(['roles.id', 'roles.name', 'roles.identification', 'roles.extra'])
+    .select(['roles.id', 'roles.name', 'roles.en_name', 'roles.identification', 'roles.extra'])
     .where('user_roles.user_id', '=', userId).orderBy('roles.id').execute();
   return rows.map((r) => ({ ...r, extra: parseRoleExtra(r.extra) }));
 }
@@ -56,7 +56,7 @@ const NOW = '\u0000now';
 interface SessionRow {
   id: number; name: string; realname: string; status: number; locked: number; expires_at: string | null;
   hospital_id: number | null; locked_at: string | null;
-  roles: { identification: string; name: string; extra: string }[] | string;
+  roles: { identification: string; name: string; en_name: string | null; extra: string }[] | string;
   hospitals: { id: number }[] | string;
 }
 
@@ -73,7 +73,7 @@ function sessionStatement(db: Db): CompiledQuery<SessionRow> {
     .select(['users.id', 'users.name', 'users.realname', 'users.status', 'users.locked', 'users.expires_at', 'auth_tokens.hospital_id', 'auth_tokens.locked_at'])
     .select((eb) => [
       jsonArrayFrom(eb.selectFrom('user_roles').innerJoin('roles', 'roles.id', 'user_roles.role_id')
-        .select(['roles.identification', 'roles.name', 'roles.extra']).whereRef('user_roles.user_id', '=', 'users.id').orderBy('roles.id')).as('roles'),
+        .select(['roles.identification', 'roles.name', 'roles.en_name', 'roles.extra']).whereRef('user_roles.user_id', '=', 'users.id').orderBy('roles.id')).as('roles'),
       jsonArrayFrom(eb.selectFrom('user_hospitals').innerJoin('hospitals', 'hospitals.id', 'user_hospitals.hospital_id')
         .select('hospitals.id').whereRef('user_hospitals.user_id', '=', 'users.id').orderBy('hospitals.id')).as('hospitals'),
     ])
@@ -135,12 +135,13 @@ function roleAccess(value: SessionRow['roles']): RoleAccess {
   return access;
 }
 
-function deriveRoleAccess(rows: { identification: string; name: string; extra: string }[]): RoleAccess {
+function deriveRoleAccess(rows: { identification: string; name: string; en_name: string | null; extra: string }[]): RoleAccess {
   const roles = rows.map((r) => ({ identification: r.identification, name: r.name, extra: parseRoleExtra(r.extra) }));
   return {
     identification: Object.freeze(roles.map((r) => r.identification)) as string[],
-    // Spec §6: a role named administrator (or demo administrator, admin) makes its holders administrators.
-    roleNames: Object.freeze(roles.map((r) => r.name)) as string[],
+    // Spec §6: a role named administrator (or demo administrator, admin) makes its holders administrators,
+    // in whichever language the name was given.
+    roleNames: Object.freeze(rows.flatMap((r) => (r.en_name ? [r.name, r.en_name] : [r.name]))) as string[],
     permissions: Object.freeze(mergePermissions(roles)) as string[],
   };
 }

@@ -34,7 +34,7 @@ export function userRoutes(app: TypedApp, db: Db): void {
       hospital_logo: current?.logo ?? null,
       identification: roles.map((r) => r.identification),
       permission: mergePermissions(roles),
-      roles: roles.map((r) => ({ id: r.id, name: r.name, identification: r.identification, extra: r.extra })),
+      roles: roles.map((r) => ({ id: r.id, name: r.name, en_name: r.en_name, identification: r.identification, extra: r.extra })),
     });
   });
 

@@ -6,5 +6,6 @@ import './delete';
 import './patch';
 import './request';
 import './download';
+import './form';
 
 export { registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';

@@ -25,6 +25,8 @@ export interface ActionTools {
   ask(action: ActionSchema, rows: Row[], fallback?: string): Promise<boolean>;
   /** Sends with the prompt's answer while the prompt is open, or at once without a prompt; true when it went through. */
   withValue(action: ActionSchema, send: (value: string | null | undefined, silent: boolean) => Promise<void>): Promise<boolean>;
+  /** Shows a form action's fields and sends the answers while the dialog is open; true when it went through. */
+  fill(action: ActionSchema, send: (values: Record<string, string>) => Promise<void>): Promise<boolean>;
 }
 
 export type ActionHandler = (action: ActionSchema, rows: Row[], tools: ActionTools) => Promise<void> | void;

@@ -12,6 +12,7 @@ import { useLabel } from '../../widgets/useLabel';
 import { resolveAction, type ActionContext } from './index';
 import type { Row } from '../dataProvider';
 import { useActionPrompt } from './ActionPrompt';
+import { useActionForm } from './ActionForm';
 
 export type { ActionContext } from './registry';
 
@@ -30,6 +31,7 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
   const [confirmDialog, confirm] = useConfirm();
   const [passwordBox, askPassword] = usePasswordConfirm((password) => verifyLockScreen(userName, password));
   const [promptDialog, askValue] = useActionPrompt();
+  const [formDialog, fill] = useActionForm();
 
   const idOf = (row: Row) => row[ctx.rowKey] as string | number;
   const ask = async (action: ActionSchema, rows: Row[], fallback?: string) => {
@@ -61,10 +63,10 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
   const run = async (action: ActionSchema, rows: Row[]) => {
     const handler = resolveAction(action.kind);
     if (!handler) return notify(t('actions.unknownKind', { kind: action.kind }), 'error');
-    await handler(action, rows, { ctx, t, label, navigate, idOf, notify, ask, withValue });
+    await handler(action, rows, { ctx, t, label, navigate, idOf, notify, ask, withValue, fill });
   };
 
   // Failures were already shown by the API client's toast (spec §8); the action just stops.
   const safeRun = (action: ActionSchema, rows: Row[]) => run(action, rows).catch(() => undefined);
-  return [<>{confirmDialog}{passwordBox}{promptDialog}</>, safeRun];
+  return [<>{confirmDialog}{passwordBox}{promptDialog}{formDialog}</>, safeRun];
 }

@@ -28,6 +28,9 @@ export function registerCell(kind: CellKind, def: CellKindDef): void {
   kinds.set(kind, def);
 }
 
+/** The kinds registered, for the page designer's cell picker. */
+export const cellKinds = (): string[] => [...kinds.keys()];
+
 const plain: CellKindDef = { text: (_c, v) => (typeof v === 'object' ? JSON.stringify(v) : String(v)) };
 const kindOf = (column: Column) => kinds.get(column.cell) ?? kinds.get('text') ?? plain;
 

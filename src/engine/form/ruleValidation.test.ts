@@ -5,10 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formProblems, formView, submittedData } from '../../core/formRules';
 import { formRuleCases, type Expected, type FormRuleCase } from '../../core/formRules.cases';
 import { resolveLabel } from '../../core/labels';
-import enUS from '../../i18n/locales/en-US.json';
-import zhCN from '../../i18n/locales/zh-CN.json';
 import { translateErrors } from '../../widgets/rjsf/messages';
 import { ruleValidator } from './ruleValidation';
+import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../i18n/bundles';
 
 type Data = Record<string, unknown>;
 const LANGS = ['en-US', 'zh-CN'] as const;

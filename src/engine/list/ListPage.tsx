@@ -1,6 +1,6 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionVisible } from '../../core/actions';
 import { cardColumns, layoutsOf } from '../../core/cardFields';
@@ -25,6 +25,7 @@ import { CardGrid } from './CardGrid';
 import { Cell } from '../cells';
 import { ListToolbar } from './ListToolbar';
 import { useListData } from './useListData';
+import { useWorkPolling } from './useWorkPolling';
 import { listDefaults } from './listPrefetch';
 import { useRules } from '../rulesApi';
 import { DataTable } from './DataTable';
@@ -69,16 +70,25 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [formMode, setFormMode] = useState<FormMode>(null);
   const refresh = useCallback(() => setReload((n) => n + 1), []);
+  // Live states (scanners) until the realtime channel pushes them: fetched again on the schema's interval, not while a form is open.
+  useEffect(() => {
+    if (!list.refreshSeconds || preview || preload || formMode) return;
+    const timer = setInterval(refresh, list.refreshSeconds * 1000);
+    return () => clearInterval(timer);
+  }, [list.refreshSeconds, preview, preload, formMode, refresh]);
   const [layout, setLayout] = useListLayout(page.alias, list, preview || !!preload);
   const card = useMemo(() => (list.card ? cardColumns(list.card, list.columns) : null), [list.card, list.columns]);
 
   const { prefs, save: savePrefs, reset: resetPrefs } = useColumnPrefs(page.alias, basePath, list.columns, preview || !!preload);
 
+  const [poll, setPoll] = useState(0);
+  const repoll = useCallback(() => setPoll((n) => n + 1), []);
   const { rows, total, counts, loading } = useListData({
-    resource, params, items, tabs, preload, reload,
+    resource, params, items, tabs, preload, reload, poll,
     onJump: (page) => setParams({ page }),
     onRows: () => setSelection({}),
   });
+  useWorkPolling(rows, list.columns, repoll, preview || !!preload);
 
   const [actionDialogs, run] = useActionRunner({
     resource: resource ?? { route: '' }, rowKey, basePath, dataProvider: dp, refresh,

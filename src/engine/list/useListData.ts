@@ -20,8 +20,10 @@ const REQUEST_DEBOUNCE_MS = 100;
 export function useListData(opts: {
   resource: ResourceInfo | null; params: ListParams; items: readonly SearchField[]; tabs: readonly TabSchema[];
   preload?: Preload | null; reload: number; onJump(page: number): void; onRows?(): void;
+  /** Bumped to ask again quietly (work under way): no loading state, the selection stays. */
+  poll?: number;
 }) {
-  const { resource, params, items, tabs, preload, reload } = opts;
+  const { resource, params, items, tabs, preload, reload, poll = 0 } = opts;
   const dp = useDataProvider();
   const showAllData = useSession((st) => st.showAllData);
   const [rows, setRows] = useState<Row[]>(preload?.rows ?? []);
@@ -38,10 +40,13 @@ export function useListData(opts: {
 
   const listSent = useRef(false);
   const countSent = useRef(false);
+  const polled = useRef(poll);
   useEffect(() => {
     if (preload?.rows || !resource) return;
     let live = true;
-    setLoading(true);
+    const quiet = polled.current !== poll;
+    polled.current = poll;
+    if (!quiet) setLoading(true);
     const send = (first: boolean) => {
       // The first request may already be under way: SchemaPage sends it as soon as the schema is known.
       const sentAhead = first && dp === httpDataProvider ? takeListAhead(resource.route, listRequest) : undefined;
@@ -50,7 +55,7 @@ export function useListData(opts: {
           if (!live) return;
           setRows(res.data);
           setTotal(res.total);
-          latest.current.onRows?.();
+          if (!quiet) latest.current.onRows?.();
           const jump = pageToJumpTo(params.page, res.data.length, res.total, params.pageSize);
           if (jump) latest.current.onJump(jump);
         })
@@ -66,7 +71,7 @@ export function useListData(opts: {
     if (!listSent.current) send(true);
     listSent.current = true;
     return () => { live = false; clearTimeout(timer); };
-  }, [listKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- listKey holds the request by value; the rest is read when it is sent
+  }, [listKey, reload, poll, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- listKey holds the request by value; the rest is read when it is sent
 
   useEffect(() => {
     if (preload?.counts || !resource || !countRequest) return;

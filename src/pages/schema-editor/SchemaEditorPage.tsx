@@ -22,6 +22,8 @@ import { ContractEditor } from './ContractEditor';
 import { RuleSetEditor } from './RuleSetEditor';
 import { parseOverride, serverProblems, useOverrideEditorStyles } from './overrideEditing';
 import { VersionList } from './VersionList';
+import { PageDesigner } from './designer/PageDesigner';
+import './words';
 
 /**
  * The schema editor for administrators: pick a page, edit this hospital's override (a JSON merge
@@ -43,7 +45,7 @@ export default function SchemaEditorPage() {
   const [serverErrors, setServerErrors] = useState<SchemaProblem[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const [kind, setKind] = useState<'page' | 'rule' | 'contract'>('page');
+  const [kind, setKind] = useState<'designer' | 'page' | 'rule' | 'contract'>('designer');
   const allowed = isGranted('schema_edit', grants);
 
   useEffect(() => {
@@ -73,7 +75,7 @@ export default function SchemaEditorPage() {
       setBusy(false);
     }
   }, [t]);
-  useEffect(() => { if (alias) void load(alias); }, [alias, load]);
+  useEffect(() => { if (alias && kind === 'page') void load(alias); }, [alias, load, kind]);
 
   const parsed = useMemo(() => parseOverride(text, t('schemaEditor.notObject')), [text, t]);
   const merged = useMemo(() => (base && parsed.override ? applyMergePatch(base, parsed.override) : null), [base, parsed.override]);
@@ -101,13 +103,16 @@ export default function SchemaEditorPage() {
     <TabList selectedValue={kind} onTabSelect={async (_, d) => {
       if (d.value === kind) return;
       if (kind === 'page' && text !== saved && !(await confirm({ title: t('schemaEditor.discardTitle'), message: t('schemaEditor.discard') }))) return;
-      setKind(d.value as 'page' | 'rule' | 'contract');
+      setKind(d.value as 'designer' | 'page' | 'rule' | 'contract');
     }} data-testid="schema-kind">
-      <Tab value="page">{t('schemaEditor.kindPages')}</Tab>
+      <Tab value="designer">{t('designer.tab')}</Tab>
+      <Tab value="page" data-testid="schema-kind-page">{t('designer.patchTab')}</Tab>
       <Tab value="contract">{t('schemaEditor.kindContracts')}</Tab>
       <Tab value="rule">{t('schemaEditor.kindRules')}</Tab>
     </TabList>
   );
+  // The designer is the administrators' way in; the merge-patch editor stays for experts.
+  if (kind === 'designer') return <div className={s.root}>{kinds}{aliases.length ? <PageDesigner aliases={aliases} /> : <Spinner />}{confirmDialog}</div>;
   if (kind === 'rule') return <div className={s.root}>{kinds}<RuleSetEditor />{confirmDialog}</div>;
   if (kind === 'contract') return <div className={s.root}>{kinds}<ContractEditor />{confirmDialog}</div>;
 

@@ -7,11 +7,13 @@ import { convertDeepZoom, convertedFrom } from '../convert.js';
 import { AppError } from '../../../http/errors.js';
 import { ingestFile, writeThumbnail } from '../ingest.js';
 import { fromStored, thumbPath, toStored } from '../paths.js';
+import { multiFileSlideIn, UnsafeZipError, unpackedFolder, unpackMultiFileZip } from './multi-file-zip.js';
 import { convertWithOpenSlide, OPENSLIDE_EXTENSIONS } from './openslide-convert.js';
 import {
   conversionSubject, CONVERSION_ATTEMPTS, markConverted, markNotConverted, markProgress, SLIDE_CONVERSION, type ConversionPayload,
 } from './queries.js';
 import { vipsAvailable } from './vips-cli.js';
+import { enqueueFocusCheck } from '../../focus/queries.js';
 
 /**
  * Converts a slide the tile server cannot pass through (NDPI, MRXS, SCN, BIF, VMS/VMU, SVSlide, JPEG 2000 SVS;
@@ -29,6 +31,18 @@ async function convertDeepZoomOnce(original: string): Promise<string> {
   });
 }
 
+/** An MRXS/VMS zip: unpacked beside itself for the conversion only (the zip stays the original), then removed. */
+async function convertZipped(zip: string, run: Parameters<typeof convertWithOpenSlide>[1]) {
+  try {
+    const { slide } = await unpackMultiFileZip(zip).catch((err) => {
+      throw err instanceof UnsafeZipError ? new PermanentJobError(`slide.${err.note}`) : err;
+    });
+    return await convertWithOpenSlide(zip, run, slide);
+  } finally {
+    await fs.rm(unpackedFolder(zip), { recursive: true, force: true });
+  }
+}
+
 export function slideConversionJob(dataDir: string, leaseMs: number): JobType<ConversionPayload> {
   return {
     type: SLIDE_CONVERSION,
@@ -43,17 +57,20 @@ export function slideConversionJob(dataDir: string, leaseMs: number): JobType<Co
       // A rebuild finds the derived file's name in the row; a first conversion, the original's.
       const original = convertedFrom(served) ?? served;
       const ext = path.extname(original).toLowerCase();
-      const deepZoom = DEEP_ZOOM_EXTENSIONS.has(ext);
-      if (!deepZoom && !OPENSLIDE_EXTENSIONS.has(ext)) throw new PermanentJobError('slide.not_convertible');
       if (!(await fs.stat(original).catch(() => null))) throw new PermanentJobError('slide.file_missing');
+      // A zip is a Deep Zoom image, or an MRXS/VMS with the files it refers to (what its entries say).
+      const multi = ext === '.zip' ? await multiFileSlideIn(original) : null;
+      const zipped = multi?.kind === 'slide' ? multi.ext : null;
+      const deepZoom = DEEP_ZOOM_EXTENSIONS.has(ext) && !zipped;
+      if (!deepZoom && !zipped && !OPENSLIDE_EXTENSIONS.has(ext)) throw new PermanentJobError('slide.not_convertible');
       if (!deepZoom && !(await vipsAvailable())) {
         await markNotConverted(db, slide.id, 'needs_conversion', 'vips_missing');
         throw new PermanentJobError('slide.vips_missing');
       }
       await progress(0, 'job.converting');
-      const converted = deepZoom ? { file: await convertDeepZoomOnce(original), objectivePower: null } : await convertWithOpenSlide(original, {
+      const run = {
         signal,
-        onProgress: (p) => {
+        onProgress: (p: number) => {
           // libvips reports the pyramid's progress; the last few percent are reading the result back.
           const value = Math.floor(p * 0.95);
           if (value === shown) return;
@@ -61,22 +78,31 @@ export function slideConversionJob(dataDir: string, leaseMs: number): JobType<Co
           void progress(value);
           void markProgress(db, slide.id, value).catch(() => {});
         },
-      });
+      };
+      const converted = deepZoom ? { file: await convertDeepZoomOnce(original), objectivePower: null }
+        : zipped ? await convertZipped(original, run) : await convertWithOpenSlide(original, run);
       await progress(96, 'job.indexing');
       const facts = await ingestFile(converted.file);
       if (facts.status !== 'ready') throw new Error(`the converted file ${converted.file} is not readable`);
       const wasJp2k = ext === '.svs';
+      // The thumbnail exists before the slide says 'ready': a list that sees it ready asks for it at once.
+      // A slide without one is still viewable: the list shows an empty cell.
+      const thumb = thumbPath(dataDir, slide.id);
+      await writeThumbnail(facts, thumb).catch(() => false);
       const updated = await markConverted(db, slide.id, [toStored(dataDir, original), toStored(dataDir, converted.file)], {
         file_path: toStored(dataDir, converted.file),
         width: facts.width, height: facts.height, levels: facts.levels, mpp: facts.mpp,
         objective_power: facts.objective_power ?? converted.objectivePower, scan_at: facts.scan_at, tile_size: facts.tile_size,
         has_label: facts.has_label, has_macro: facts.has_macro,
         // A Deep Zoom image keeps its pixels' scale and says nothing more; the others say what they were.
-        format_note: deepZoom ? null : wasJp2k ? 'jp2k_reencoded' : `converted_${ext.slice(1)}`,
+        format_note: deepZoom ? null : wasJp2k ? 'jp2k_reencoded' : `converted_${(zipped ?? ext).slice(1)}`,
       });
-      if (!updated) return;
-      // A slide without a thumbnail is still viewable: the list shows an empty cell.
-      await writeThumbnail(facts, thumbPath(dataDir, slide.id)).catch(() => false);
+      if (!updated) {
+        // Deleted meanwhile: its thumbnail goes too.
+        if (!(await conversionSubject(db, slide.id))) await fs.rm(thumb, { force: true });
+        return;
+      }
+      await enqueueFocusCheck(db, slide.id, slide.hospital_id);
     },
     async onFinalFailure(db: Db, job, error) {
       const { slideId } = JSON.parse(job.payload) as ConversionPayload;

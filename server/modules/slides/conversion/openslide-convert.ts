@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { convertedName } from '../convert.js';
+import { appendStrippedImages } from '../../tiles/tiff/append-images.js';
+import { readAssociatedImages } from './openslide-associated.js';
 import { openslideProperty, runVips, type VipsRun } from './vips-cli.js';
 
 /** Formats only OpenSlide reads: converted once to the pyramidal JPEG TIFF the tile server passes through. */
@@ -16,24 +18,26 @@ export interface OpenSlideResult {
 }
 
 /**
- * Writes `<original>.tiff` from what OpenSlide reads of `original`: 256-pixel JPEG tiles at quality 90, every
+ * Writes `<original>.tiff` from what OpenSlide reads of `original` (or of `slide`, unpacked from an original zip): 256-pixel JPEG tiles at quality 90, every
  * pyramid level, BigTIFF, the resolution (MPP) in the TIFF tags and every OpenSlide property (the original's
- * metadata) in the base image's description. Written under a name of its own and renamed when complete, so
+ * metadata) in the base image's description, the label and macro images after the pyramid. Written under a name of its own and renamed when complete, so
  * no reader ever sees half a file; partial files a killed conversion left behind are removed first.
  */
-export async function convertWithOpenSlide(original: string, run: VipsRun = {}): Promise<OpenSlideResult> {
+export async function convertWithOpenSlide(original: string, run: VipsRun = {}, slide = original): Promise<OpenSlideResult> {
   const out = convertedName(original);
   await removeLeftovers(out);
   const partial = `${out}.${randomBytes(4).toString('hex')}.partial`;
   // libvips reads `name[options]` as load options: a file whose name holds brackets is read through a plain link.
-  const input = /[[\]]/.test(path.basename(original)) ? await plainLink(original) : null;
-  const source = input ?? original;
+  const input = /[[\]]/.test(path.basename(slide)) ? await plainLink(slide) : null;
+  const source = input ?? slide;
   try {
     await runVips([
       'tiffsave', `${source}[rgb]`, partial,
       '--tile', '--tile-width', '256', '--tile-height', '256', '--pyramid', '--compression', 'jpeg', '--Q', String(CONVERSION_QUALITY),
       '--bigtiff', '--properties',
     ], run);
+    // The label and macro follow the pyramid as directories of their own, before the file gets its served name.
+    await appendStrippedImages(partial, await readAssociatedImages(source, run.signal));
     await fs.rename(partial, out);
   } finally {
     await fs.rm(partial, { force: true });

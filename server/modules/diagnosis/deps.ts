@@ -1,0 +1,22 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import type { SigningKeys } from '../../http/signing-keys.js';
+import type { RuleResolver } from '../../../src/core/rules.js';
+import type { RuleStore } from '../schemas/store.js';
+import { scopeOf } from '../cases/transition.js';
+import type { ReportOutbound } from './outbound.js';
+
+/** What the diagnosis module needs from the app. */
+export interface DiagnosisDeps {
+  db: Db;
+  rulesFor(hospitalId: number): Promise<RuleResolver>;
+  /** The rule sets, for the workflow config (spec §7 config/workflow is the hospital's `workflow` rule set). */
+  rules: RuleStore;
+  /** Keys of the report verification signatures (the QR code's link). */
+  verifyKeys: SigningKeys;
+  /** Where a sent report goes (HIS, clinical side): a pluggable adapter. */
+  outbound: ReportOutbound;
+}
+
+export { scopeOf };
+export type Req = FastifyRequest;

@@ -1,0 +1,29 @@
+import type { Db } from '../../db/connect.js';
+import { SigningKeys } from '../../http/signing-keys.js';
+import type { TypedApp } from '../../http/types.js';
+import type { RuleStore } from '../schemas/store.js';
+import type { DiagnosisDeps } from './deps.js';
+import { reportOutbound } from './outbound.js';
+import { diagnosisRoutes } from './routes.js';
+import { workflowConfigRoutes } from './config-workflow.js';
+import { outputRoutes } from './output-routes.js';
+import { reportConfigRoutes } from './config-report.js';
+import { templateRoutes } from './template-routes.js';
+
+/** Report verification seals never expire: a report signed years ago must still verify. */
+const SEAL_LIFETIME_MS = 100 * 365 * 24 * 3600 * 1000;
+
+/** The diagnosis and report module (issue 15), wired from the app in one call. */
+export function diagnosisModule(app: TypedApp, opts: { db: Db; rules: RuleStore; dataDir: string; publicUrl: string }): DiagnosisDeps {
+  const deps: DiagnosisDeps = {
+    db: opts.db, rules: opts.rules, rulesFor: (h) => opts.rules.resolverFor(h),
+    verifyKeys: new SigningKeys(opts.db, 'report_verify', SEAL_LIFETIME_MS),
+    outbound: reportOutbound(process.env.REPORT_OUTBOUND, opts.dataDir),
+  };
+  diagnosisRoutes(app, deps);
+  workflowConfigRoutes(app, deps);
+  reportConfigRoutes(app, deps);
+  templateRoutes(app, deps);
+  outputRoutes(app, deps, { dataDir: opts.dataDir, publicUrl: opts.publicUrl });
+  return deps;
+}

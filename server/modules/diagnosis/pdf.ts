@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
+import { fromStored } from '../slides/paths.js';
+import type { ReportDocument } from './report-data.js';
+import { reportWord, type ReportWord } from './report-words.js';
+
+/**
+ * Debian's Noto CJK (package fonts-noto-cjk, installed by .ci/run): pdfkit embeds the subset of glyphs the report
+ * uses, so Chinese text is real text in the PDF (copyable, searchable, pdftotext reads it). REPORT_FONT overrides.
+ */
+const FONT_CANDIDATES = [
+  process.env.REPORT_FONT,
+  '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+  '/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc',
+].filter((f): f is string => !!f);
+/** The face inside the .ttc collection: simplified Chinese. */
+const FONT_FACE = process.env.REPORT_FONT_FACE ?? 'NotoSansCJKsc-Regular';
+
+export function reportFont(): string {
+  const found = FONT_CANDIDATES.find((f) => fs.existsSync(f));
+  if (!found) throw new Error('no CJK font for reports: install fonts-noto-cjk or set REPORT_FONT');
+  return found;
+}
+
+/** Renders the report as an A4 PDF: header, patient block, the report's texts, images, doctors, the verification QR code. */
+export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: string; verifyUrl: string | null }): Promise<Buffer> {
+  const w = (k: ReportWord) => reportWord(doc.lang, k);
+  const pdf = new PDFDocument({ size: 'A4', margin: 48, info: { Title: `${w('title')} ${doc.case.pathology_number}`, Author: doc.hospital.name } });
+  const font = reportFont();
+  pdf.registerFont('cjk', font, font.endsWith('.ttc') ? FONT_FACE : undefined);
+  pdf.font('cjk');
+  const chunks: Buffer[] = [];
+  pdf.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => { pdf.on('end', () => resolve(Buffer.concat(chunks))); pdf.on('error', reject); });
+
+  const width = pdf.page.width - 96;
+  const hospitalName = doc.lang === 'en-US' && doc.hospital.en_name ? doc.hospital.en_name : doc.hospital.name;
+  pdf.fontSize(18).text(hospitalName, { align: 'center' });
+  pdf.fontSize(15).text(doc.report.report_type === 2 ? `${w('title')}（${w('supplementary')}）` : w('title'), { align: 'center' });
+  if (opts.verifyUrl) {
+    const qr = await QRCode.toBuffer(opts.verifyUrl, { type: 'png', margin: 1, width: 160 });
+    pdf.image(qr, pdf.page.width - 48 - 64, 40, { width: 64 });
+  }
+  pdf.moveDown(0.8);
+
+  const c = doc.case;
+  const gender = c.gender === 'female' || c.gender === 'male' ? w(c.gender) : c.gender ?? '';
+  const age = c.age != null ? `${c.age}${c.age_unit === 'month' || c.age_unit === 'day' ? w(c.age_unit) : w('year')}` : '';
+  const rows: [ReportWord, string][][] = [
+    [['pathology_number', c.pathology_number], ['patient_name', c.patient_name ?? ''], ['gender', gender]],
+    [['age', age], ['department', c.inspection_department ?? ''], ['inspection_doctor', c.inspection_doctor ?? '']],
+    [['specimen', c.specimen_name ?? '']],
+  ];
+  pdf.fontSize(10);
+  for (const row of rows) {
+    const y = pdf.y;
+    const col = width / row.length;
+    row.forEach(([k, v], i) => pdf.text(`${w(k)}：${v}`, 48 + i * col, y, { width: col - 6, height: 14, ellipsis: true }));
+    pdf.x = 48;
+    pdf.y = y + 16;
+  }
+  if (c.clinical_diagnosis) pdf.text(`${w('clinical_diagnosis')}：${c.clinical_diagnosis}`, 48, pdf.y, { width });
+  rule(pdf);
+
+  const section = (k: ReportWord, text: string | null, size = 11) => {
+    if (!text?.trim()) return;
+    pdf.fontSize(12).text(w(k), 48, pdf.y, { width });
+    pdf.moveDown(0.2).fontSize(size).text(text.trim(), 60, pdf.y, { width: width - 12, lineGap: 3 });
+    pdf.moveDown(0.6);
+  };
+  section('gross_description', doc.report.gross_description);
+  if (doc.images.length) images(pdf, doc, opts.dataDir, width);
+  section('microscopic', doc.report.microscopic);
+  section('diagnosis', doc.report.diagnosis, 13);
+  section('advice', doc.report.advice);
+  section('postscript', doc.report.postscript);
+  rule(pdf);
+
+  pdf.fontSize(10);
+  const signLine = [
+    `${w('first_doctor')}：${doc.doctors.first}`,
+    ...(doc.doctors.audit ? [`${w('audit_doctor')}：${doc.doctors.audit}`] : []),
+    `${w('sign_doctor')}：${doc.doctors.sign}`,
+    `${w('sign_at')}：${doc.report.sign_at ? doc.report.sign_at.slice(0, 10) : w('not_signed')}`,
+  ].join('    ');
+  pdf.text(signLine, 48, pdf.y, { width });
+  if (opts.verifyUrl) pdf.moveDown(0.3).fontSize(8).fillColor('#666').text(w('verify'), { width });
+  pdf.end();
+  return done;
+}
+
+function rule(pdf: PDFKit.PDFDocument) {
+  pdf.moveDown(0.3);
+  pdf.moveTo(48, pdf.y).lineTo(pdf.page.width - 48, pdf.y).lineWidth(0.5).strokeColor('#888').stroke();
+  pdf.moveDown(0.5);
+}
+
+/** Report images two to a row; a missing or unreadable file is left out rather than failing the report. */
+function images(pdf: PDFKit.PDFDocument, doc: ReportDocument, dataDir: string, width: number) {
+  const size = (width - 12) / 2;
+  let i = 0;
+  for (const img of doc.images.slice(0, 4)) {
+    let data: Buffer;
+    try {
+      data = fs.readFileSync(fromStored(dataDir, img.path));
+    } catch {
+      continue;
+    }
+    if (i % 2 === 0 && pdf.y + size * 0.75 > pdf.page.height - 96) pdf.addPage();
+    const y = pdf.y;
+    try {
+      pdf.image(data, 48 + (i % 2) * (size + 12), y, { fit: [size, size * 0.75] });
+    } catch {
+      continue;
+    }
+    if (i % 2 === 1) pdf.y = y + size * 0.75 + 8;
+    else pdf.y = y;
+    i++;
+  }
+  if (i % 2 === 1) pdf.y += size * 0.75 + 8;
+  pdf.x = 48;
+}

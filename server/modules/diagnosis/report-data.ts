@@ -1,0 +1,34 @@
+import type { Db } from '../../db/connect.js';
+import { AppError } from '../../http/errors.js';
+import type { Language } from '../../i18n/translate.js';
+import { reportInScope, userNames, type ReportRow } from './queries.js';
+
+/** What a rendered report (PDF, Word, FHIR) says: the report, its case, its hospital, its doctors and images. */
+export interface ReportDocument {
+  report: ReportRow;
+  case: {
+    id: number; pathology_number: string; patient_name: string | null; gender: string | null; age: number | null; age_unit: string | null;
+    inspection_department: string | null; inspection_doctor: string | null; specimen_name: string | null; clinical_diagnosis: string | null;
+    outpatient_number: string | null; admission_number: string | null; bed_number: string | null; registration_at: string | null;
+  };
+  hospital: { id: number; name: string; en_name: string | null; logo: string | null };
+  doctors: { first: string; audit: string; sign: string };
+  images: { id: number; path: string; title: string }[];
+  lang: Language;
+}
+
+export async function reportDocument(db: Db, id: number, hospitalIds: number[], lang: Language, known?: ReportRow): Promise<ReportDocument> {
+  const report = known ?? await reportInScope(db, id, hospitalIds);
+  const c = await db.selectFrom('cases').select([
+    'id', 'pathology_number', 'patient_name', 'gender', 'age', 'age_unit', 'inspection_department', 'inspection_doctor', 'specimen_name',
+    'clinical_diagnosis', 'outpatient_number', 'admission_number', 'bed_number', 'registration_at',
+  ]).where('id', '=', report.case_id).executeTakeFirst();
+  if (!c) throw new AppError(404, 'diagnosis.report_not_found');
+  const hospital = await db.selectFrom('hospitals').select(['id', 'name', 'en_name', 'logo']).where('id', '=', report.hospital_id).executeTakeFirstOrThrow();
+  const names = await userNames(db, [report.first_doctor, report.audit_doctor, report.sign_doctor]);
+  const ids = report.images ? (JSON.parse(report.images) as number[]) : [];
+  const rows = ids.length ? await db.selectFrom('case_images').select(['id', 'path', 'title']).where('id', 'in', ids).where('case_id', '=', report.case_id).execute() : [];
+  const images = ids.map((i) => rows.find((r) => r.id === i)).filter((r): r is NonNullable<typeof r> => !!r);
+  const name = (uid: number | null) => (uid ? names[uid] ?? '' : '');
+  return { report, case: c, hospital, doctors: { first: name(report.first_doctor), audit: name(report.audit_doctor), sign: name(report.sign_doctor) }, images, lang };
+}

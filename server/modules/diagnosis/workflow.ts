@@ -1,0 +1,214 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { Updateable } from 'kysely';
+import type { ReportTable } from '../../db/schema-reports.js';
+import { AppError } from '../../http/errors.js';
+import {
+  actionAllowed, afterFirst, canRecall, hesitationMinutes, isReleased, mayRunReportAction, workflowLevels, type ReportAction,
+} from '../../../src/core/reportWorkflow.js';
+import { addTimeline, caseInScope, openOrdersOf } from '../cases/lifecycle-queries.js';
+import { scopeOf, type DiagnosisDeps, type Req } from './deps.js';
+import { reportInScope, reportsOfCase, syncCase, writeReport, type ReportRow } from './queries.js';
+
+export const TEXT_FIELDS = ['gross_description', 'microscopic', 'diagnosis', 'advice', 'postscript'] as const;
+export type ReportText = Partial<Record<(typeof TEXT_FIELDS)[number], string>> & { images?: number[] };
+
+/** The role check of schemas/rules/workflow.json for the report's hospital (403 naming the step). */
+async function requireRole(deps: DiagnosisDeps, r: Req, action: ReportAction, caseRow: unknown, report: unknown, hospitalId: number) {
+  if (!mayRunReportAction(action, r.auth!.identification, { case: caseRow, report }, await deps.rulesFor(hospitalId))) {
+    throw new AppError(403, 'diagnosis.role_refused', { action });
+  }
+}
+
+/** Report images must be this case's images (case_images); stored as their ids, in the order chosen. */
+async function checkImages(deps: DiagnosisDeps, caseId: number, images: number[] | undefined) {
+  if (!images?.length) return;
+  const known = new Set((await deps.db.selectFrom('case_images').select('id').where('case_id', '=', caseId).execute()).map((i) => i.id));
+  if (images.some((i) => !known.has(i))) throw new AppError(422, 'diagnosis.images_unknown');
+}
+
+const textPatch = (body: ReportText): Updateable<ReportTable> => ({
+  ...Object.fromEntries(TEXT_FIELDS.filter((f) => body[f] !== undefined).map((f) => [f, body[f]])),
+  ...(body.images ? { images: JSON.stringify([...new Set(body.images)]) } : {}),
+});
+
+/** Runs one report step in a transaction with its timeline entry on the case. */
+async function step(deps: DiagnosisDeps, r: Req, current: ReportRow, action: string, patch: Updateable<ReportTable>, detail?: unknown): Promise<ReportRow> {
+  const now = new Date().toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await writeReport(trx, current, patch, now);
+    const c = await trx.selectFrom('cases').select(['main_phase', 'sub_phase']).where('id', '=', row.case_id).executeTakeFirstOrThrow();
+    await addTimeline(trx, row.hospital_id, row.case_id, { action: `report_${action}`, actor: r.auth!, to: c, detail: { report_id: row.id, ...(detail as object) } }, now);
+    return row;
+  });
+}
+
+/**
+ * A new report for a case: the case's own report once the case awaits first diagnosis (one per case), or a
+ * supplementary one (report_type 2; supplement_type 1 IHC, 2 special stain, 0 plain) once that report is issued.
+ */
+export async function createReport(deps: DiagnosisDeps, r: Req, caseId: number, body: { report_type: 1 | 2; supplement_type?: 0 | 1 | 2 } & ReportText): Promise<ReportRow> {
+  await releaseDue(deps);
+  const c = await caseInScope(deps.db, caseId, scopeOf(r));
+  const reports = await reportsOfCase(deps.db, caseId);
+  const main = reports.find((x) => x.report_type === 1);
+  await requireRole(deps, r, body.report_type === 1 ? 'save' : 'supplement_submit', c, null, c.hospital_id);
+  if (body.report_type === 1) {
+    if (main) throw new AppError(409, 'diagnosis.report_exists');
+    if (c.main_phase !== 'diagnosis' || c.sub_phase !== 'to_first') throw new AppError(409, 'diagnosis.case_not_ready');
+  } else if (!main || main.release_status !== 'yes') {
+    throw new AppError(409, 'diagnosis.no_released_report');
+  }
+  await checkImages(deps, caseId, body.images);
+  const now = new Date().toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    const { id } = await trx.insertInto('reports').values({
+      hospital_id: c.hospital_id, case_id: c.id, report_type: body.report_type, supplement_type: body.report_type === 2 ? body.supplement_type ?? 0 : null,
+      sub_phase: body.report_type === 1 ? 'to_first' : 'draft', is_draft: body.report_type === 1 ? 1 : 0, release_status: 'no',
+      first_doctor: r.auth!.id, created_by: r.auth!.id, evaluation: 'unassessed', created_at: now, updated_at: now,
+      ...textPatch(body),
+    } as never).returning('id').executeTakeFirstOrThrow();
+    const row = await trx.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    await syncCase(trx, row, now);
+    await addTimeline(trx, c.hospital_id, c.id, { action: body.report_type === 1 ? 'report_create' : 'report_supplement_create', actor: r.auth!, detail: { report_id: id, supplement_type: row.supplement_type } }, now);
+    return row;
+  });
+}
+
+/** Save (draft or autosave): the text as typed, refused with 409 when another doctor saved in between. */
+export async function saveReport(deps: DiagnosisDeps, r: Req, id: number, body: ReportText & { version: number }): Promise<ReportRow> {
+  const current = await loaded(deps, r, id, 'save', body.version);
+  await checkImages(deps, current.case_id, body.images);
+  return step(deps, r, current, 'save', textPatch(body));
+}
+
+/** The report as the caller may act on it: in scope, the version the caller saw, the role and the state right. */
+async function loaded(deps: DiagnosisDeps, r: Req, id: number, action: ReportAction, version: number): Promise<ReportRow> {
+  await releaseDue(deps);
+  const current = await reportInScope(deps.db, id, scopeOf(r));
+  const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
+  await requireRole(deps, r, action, c, current, current.hospital_id);
+  // Issued meanwhile (its hesitation period ran out): say so, not merely that the report changed.
+  if (action === 'recall' && current.release_status === 'yes') throw new AppError(409, 'diagnosis.recall_too_late');
+  if (current.version !== version) throw new AppError(409, 'diagnosis.changed', { version: current.version });
+  if (!actionAllowed(action, current)) throw new AppError(409, 'diagnosis.wrong_step', { phase: current.sub_phase });
+  return current;
+}
+
+export interface ActionBody { version: number; reason?: string; issue?: 'now' | 'later' }
+
+/** One workflow step (first → audit → sign, recall, print, send; supplementary: submit, accept, reject). */
+export async function runAction(deps: DiagnosisDeps, r: Req, id: number, action: Exclude<ReportAction, 'save'>, body: ActionBody): Promise<ReportRow> {
+  const current = await loaded(deps, r, id, action, body.version);
+  const now = new Date();
+  const iso = now.toISOString();
+  const resolve = await deps.rulesFor(current.hospital_id);
+  switch (action) {
+    case 'submit': {
+      if (!current.diagnosis?.trim()) throw new AppError(422, 'diagnosis.diagnosis_required');
+      if ((await openOrdersOf(deps.db, current.case_id)).length) throw new AppError(409, 'diagnosis.open_orders');
+      return step(deps, r, current, action, { sub_phase: afterFirst(workflowLevels(resolve)), is_draft: 0, first_doctor: r.auth!.id, first_at: iso, return_reason: null });
+    }
+    case 'return': {
+      if (!body.reason?.trim()) throw new AppError(422, 'diagnosis.reason_required');
+      return step(deps, r, current, action, { sub_phase: 'to_first', is_draft: 0, return_reason: body.reason.trim(), returned_count: current.returned_count + 1, audit_doctor: r.auth!.id, audit_at: iso }, { reason: body.reason.trim() });
+    }
+    case 'approve':
+      return step(deps, r, current, action, { sub_phase: 'to_sign', audit_doctor: r.auth!.id, audit_at: iso });
+    case 'sign': {
+      const signed = await sealed(deps, current, iso, r.auth!.id);
+      if (body.issue === 'later') {
+        const issueAt = new Date(now.getTime() + hesitationMinutes(resolve) * 60_000).toISOString();
+        return step(deps, r, current, action, { ...signed, sub_phase: 'to_issue', issue_at: issueAt }, { issue_at: issueAt });
+      }
+      return step(deps, r, current, action, { ...signed, sub_phase: 'signed', release_status: 'yes', issue_at: iso });
+    }
+    case 'recall':
+      if (!canRecall(current, now)) throw new AppError(409, 'diagnosis.recall_too_late');
+      return step(deps, r, current, action, { sub_phase: 'to_sign', issue_at: null, sign_at: null, sign_doctor: null, verify_code: null, verify_hash: null });
+    case 'print':
+      return step(deps, r, current, action, { print_at: current.print_at ?? iso });
+    case 'send':
+      return step(deps, r, current, action, { deliver_at: current.deliver_at ?? iso });
+    case 'supplement_submit':
+      if (!current.diagnosis?.trim()) throw new AppError(422, 'diagnosis.diagnosis_required');
+      return step(deps, r, current, action, { sub_phase: 'new', first_at: iso });
+    case 'accept':
+    case 'reject':
+      return step(deps, r, current, action, { sub_phase: action, audit_doctor: r.auth!.id, audit_at: iso });
+  }
+}
+
+/**
+ * What signing stamps: who and when, and the verification seal behind the report's QR code: a random code for the
+ * link and an HMAC (key id + signature) over the hash of what the report says, so the public page can tell a
+ * genuine, unchanged report from anything else.
+ */
+async function sealed(deps: DiagnosisDeps, report: ReportRow, signAt: string, signer: number): Promise<Updateable<ReportTable>> {
+  const key = await deps.verifyKeys.current();
+  const hash = contentHash({ ...report, sign_at: signAt });
+  return {
+    sign_at: signAt, sign_doctor: signer, verify_code: randomBytes(12).toString('hex'),
+    verify_hash: `${key.keyId}.${createHmac('sha256', key.secret).update(hash).digest('hex')}`,
+  };
+}
+
+/** The hash of what a signed report says (its texts, case and signing time). */
+export const contentHash = (r: Pick<ReportRow, 'case_id' | 'sign_at' | (typeof TEXT_FIELDS)[number]>) =>
+  createHash('sha256').update(JSON.stringify([r.case_id, r.sign_at, ...TEXT_FIELDS.map((f) => r[f] ?? '')])).digest('hex');
+
+/** True when the report's seal matches what it says now. */
+export async function sealHolds(deps: DiagnosisDeps, report: ReportRow): Promise<boolean> {
+  const [keyId, sig] = (report.verify_hash ?? '').split('.');
+  const key = keyId ? await deps.verifyKeys.byId(keyId) : undefined;
+  if (!key || !sig) return false;
+  return createHmac('sha256', key.secret).update(contentHash(report)).digest('hex') === sig;
+}
+
+/**
+ * Issues the reports whose hesitation period is over. Run before every diagnosis read and step and once a minute,
+ * so a held report is issued on time and a recall after its time finds it issued. Each is its own conditional
+ * update: two processes issuing at once do it once.
+ */
+export async function releaseDue(deps: DiagnosisDeps, now = new Date()): Promise<number> {
+  const due = await deps.db.selectFrom('reports').selectAll().where('sub_phase', '=', 'to_issue').where('issue_at', '<=', now.toISOString()).execute();
+  let n = 0;
+  for (const report of due.filter((d) => isReleased(d, now))) {
+    try {
+      await deps.db.transaction().execute(async (trx) => {
+        await writeReport(trx, report, { sub_phase: 'signed', release_status: 'yes' }, now.toISOString());
+      });
+      n++;
+    } catch (e) {
+      if (!(e instanceof AppError && e.status === 409)) throw e;
+    }
+  }
+  return n;
+}
+
+/** Delayed report (spec §4, §5): filed with a reason, approved by an auditor; not filed again while one awaits approval. */
+export async function delayReport(deps: DiagnosisDeps, r: Req, id: number, body: { version: number; reason?: string; approve?: boolean }): Promise<ReportRow> {
+  await releaseDue(deps);
+  const current = await reportInScope(deps.db, id, scopeOf(r));
+  const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
+  await requireRole(deps, r, body.approve ? 'approve' : 'save', c, current, current.hospital_id);
+  if (current.version !== body.version) throw new AppError(409, 'diagnosis.changed', { version: current.version });
+  const iso = new Date().toISOString();
+  if (body.approve) {
+    if (current.delay_status !== 'pending') throw new AppError(409, 'diagnosis.no_delay_pending');
+    return step(deps, r, current, 'delay_approve', { delay_status: 'approved' });
+  }
+  if (current.delay_status === 'pending') throw new AppError(409, 'diagnosis.delay_pending');
+  if (!body.reason?.trim()) throw new AppError(422, 'diagnosis.reason_required');
+  return step(deps, r, current, 'delay', { delayed: 1, delay_status: 'pending', delay_reason: body.reason.trim(), delay_at: iso, delay_doctor: r.auth!.id }, { reason: body.reason.trim() });
+}
+
+/** Follow-up and evaluation (spec §4: following / ended; unassessed / qualified / unqualified). */
+export async function setFlags(deps: DiagnosisDeps, r: Req, id: number, body: { version: number; follow_up?: 'following' | 'ended' | null; evaluation?: 'unassessed' | 'qualified' | 'unqualified' }): Promise<ReportRow> {
+  const current = await reportInScope(deps.db, id, scopeOf(r));
+  const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
+  await requireRole(deps, r, body.evaluation !== undefined ? 'approve' : 'save', c, current, current.hospital_id);
+  if (current.version !== body.version) throw new AppError(409, 'diagnosis.changed', { version: current.version });
+  return step(deps, r, current, 'flags', {
+    ...(body.follow_up !== undefined ? { follow_up: body.follow_up } : {}), ...(body.evaluation !== undefined ? { evaluation: body.evaluation } : {}),
+  }, body);
+}

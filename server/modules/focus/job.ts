@@ -1,0 +1,42 @@
+import type { Db } from '../../db/connect.js';
+import type { JobType } from '../jobs/registry.js';
+import { PermanentJobError } from '../jobs/registry.js';
+import { fromStored } from '../slides/paths.js';
+import { analyseFocus } from './analyse.js';
+import { blurShareLimit, FOCUS_ATTEMPTS, FOCUS_JOB, markFocusFailed, saveFocus, type FocusPayload } from './queries.js';
+
+/**
+ * The automatic focus check of a slide, run by the job queue after the slide became ready (bind, or the end of
+ * its conversion): scores every tissue cell, stores the map and the share out of focus, suggests "blurry" to QC.
+ * One at a time per machine: it decodes a whole middle level.
+ */
+export function focusCheckJob(dataDir: string, leaseMs: number): JobType<FocusPayload> {
+  return {
+    type: FOCUS_JOB,
+    concurrency: 1,
+    maxAttempts: FOCUS_ATTEMPTS,
+    leaseMs,
+    async run({ db, payload, progress, signal }) {
+      const slide = await db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status']).where('id', '=', payload.slideId).executeTakeFirst();
+      if (!slide) return;
+      if (slide.status !== 'ready') throw new PermanentJobError('focus.slide_not_ready');
+      const started = Date.now();
+      await progress(0, 'job.focus_check');
+      let shown = 0;
+      const result = await analyseFocus(fromStored(dataDir, slide.file_path), {
+        signal,
+        onProgress: (p) => {
+          const value = Math.floor(p * 95);
+          if (value === shown) return;
+          shown = value;
+          void progress(value);
+        },
+      });
+      await saveFocus(db, slide, result, Date.now() - started, await blurShareLimit(db));
+    },
+    async onFinalFailure(db: Db, job) {
+      const { slideId } = JSON.parse(job.payload) as FocusPayload;
+      await markFocusFailed(db, slideId);
+    },
+  };
+}

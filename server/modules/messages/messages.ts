@@ -1,0 +1,10 @@
+/** API messages of messages and notices, and the wording of the system messages the workflow raises. */
+export const messageMessages = {
+  'message.not_yours': { 'zh-CN': '只能处理发给自己或自己发出的消息', 'en-US': 'You can only handle messages sent to you or by you' },
+  'message.recipient_unknown': { 'zh-CN': '收件人不存在或不在当前医院：{{ids}}', 'en-US': 'Unknown recipients, or not in your current hospital: {{ids}}' },
+  'message.empty': { 'zh-CN': '消息标题和内容不能都为空', 'en-US': 'A message needs a title or some content' },
+  'message.no_recipients': { 'zh-CN': '没有符合条件的收件人', 'en-US': 'Nobody matches the recipients chosen' },
+  // System messages, worded in the reader's language when read.
+  'message.system.case_assigned.title': { 'zh-CN': '新分配病例：{{number}}', 'en-US': 'Case assigned to you: {{number}}' },
+  'message.system.case_assigned.content': { 'zh-CN': '{{by}} 将病例 {{number}}（{{patient}}）分配给您进行初诊。', 'en-US': '{{by}} assigned case {{number}} ({{patient}}) to you for first diagnosis.' },
+} as const;

@@ -1,0 +1,16 @@
+import type { Db } from '../../db/connect.js';
+import type { Params } from '../../i18n/translate.js';
+import { sendMessages } from './queries.js';
+
+/** The system messages the workflow raises; each has `.title` and `.content` in messages.ts. */
+export type SystemMessage = 'case_assigned';
+
+/**
+ * Tells users of something the workflow did to them (a case assigned, a report returned). The text is stored as a
+ * key and parameters, worded in each reader's language when read; `link` is the in-app path to open.
+ */
+export async function notify(db: Db, hospitalId: number | null, userIds: number[], what: SystemMessage, params: Params, link?: string): Promise<void> {
+  await sendMessages(db, { userId: null, hospitalId }, [...new Set(userIds)], {
+    kind: 'system', level: 1, title: '', content: '', message_key: `message.system.${what}`, params: JSON.stringify(params), link: link ?? null,
+  });
+}

@@ -1,0 +1,8 @@
+/** API messages of slide share links, in both languages. */
+export const shareMessages = {
+  'share.not_found': { 'zh-CN': '分享链接不存在', 'en-US': 'Share link not found' },
+  'share.expired': { 'zh-CN': '分享链接已过期', 'en-US': 'This share link has expired' },
+  'share.revoked': { 'zh-CN': '分享链接已被撤销', 'en-US': 'This share link has been revoked' },
+  'share.login_required': { 'zh-CN': '该分享需要登录后查看', 'en-US': 'Sign in to view this share' },
+  'share.not_yours': { 'zh-CN': '只有分享的创建者或管理员可以撤销', 'en-US': 'Only the creator of a share or an administrator may revoke it' },
+} as const;

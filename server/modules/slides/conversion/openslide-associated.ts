@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { StrippedImage } from '../../tiles/tiff/append-images.js';
+
+const CHILD = fileURLToPath(new URL('./openslide-associated.child.mjs', import.meta.url));
+/** A label or macro larger than this (pixels) is left out: scanners make them a few megapixels at most. */
+export const MAX_ASSOCIATED_PIXELS = 64 * 2 ** 20;
+const TIMEOUT_MS = 120_000;
+
+/**
+ * The label and macro images OpenSlide reads from a slide, as RGB pixels. Each is read by a child process
+ * (openslide-associated.child.mjs, libopenslide through koffi), so a crash in the C library (Debian's libvips
+ * 8.14.1 segfaults on exactly this) costs only that image; an image that cannot be read is left out.
+ */
+export async function readAssociatedImages(slide: string, signal?: AbortSignal): Promise<StrippedImage[]> {
+  const out: StrippedImage[] = [];
+  for (const name of ['label', 'macro'] as const) {
+    const image = await readOne(slide, name, signal).catch(() => null);
+    if (image) out.push(image);
+  }
+  return out;
+}
+
+/** One associated image, or null when the slide has none of that name; rejects when the child failed. */
+export function readOne(slide: string, name: 'label' | 'macro', signal?: AbortSignal): Promise<StrippedImage | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD, slide, name, String(MAX_ASSOCIATED_PIXELS)], {
+      stdio: ['ignore', 'pipe', 'pipe'], signal, timeout: TIMEOUT_MS, killSignal: 'SIGKILL', env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_ASSOCIATED_PIXELS * 3 + 8) child.kill('SIGKILL');
+      else chunks.push(chunk);
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr = (stderr + text).slice(-2000); });
+    child.on('error', reject);
+    child.on('close', (code, killedBy) => {
+      if (code === 2) return resolve(null);
+      if (code !== 0) return reject(new Error(`reading the ${name} image failed (${killedBy ?? code}): ${stderr.trim()}`));
+      const all = Buffer.concat(chunks);
+      if (all.length < 8) return reject(new Error(`reading the ${name} image gave no pixels`));
+      const width = all.readUInt32LE(0), height = all.readUInt32LE(4);
+      const rgb = all.subarray(8);
+      if (rgb.length !== width * height * 3) return reject(new Error(`the ${name} image was cut short`));
+      resolve({ description: name, width, height, rgb });
+    });
+  });
+}

@@ -1,0 +1,40 @@
+import { api } from '../api/client';
+import type { DraftText } from '../core/reportDraft';
+
+/** A report as GET /api/diagnosis/{case} answers it (server/modules/diagnosis/editor-data.ts). */
+export interface Report extends Partial<DraftText> {
+  id: number; case_id: number; version: number; report_type: number; supplement_type: number | null; sub_phase: string; is_draft: number; release_status: string;
+  images: number[]; return_reason: string | null; returned_count: number; issue_at: string | null; sign_at: string | null; print_at: string | null; deliver_at: string | null;
+  follow_up: string | null; evaluation: string; delay_status: string | null;
+  first_doctor_name: string | null; audit_doctor_name: string | null; sign_doctor_name: string | null;
+}
+
+export interface EditorData {
+  case: Record<string, unknown> & { id: number; pathology_number: string; patient_name: string | null; gender: string | null; age: number | null; age_unit: string | null; case_status: string; expedite_status: number; hospital_id: number };
+  specimens: { id: number; name: string; status: string }[];
+  blocks: { id: number; block_number: string; specimen_id: number }[];
+  slides: { id: number; name: string; status: string }[];
+  images: { id: number; title: string; slide_id: number | null }[];
+  orders: { id: number; category: string; order_type: string; status: string; block_id: number | null }[];
+  report: Report | null;
+  supplementary: Report[];
+  workflow: { levels: string[]; hesitation_minutes: number };
+}
+
+export interface TemplateNode { id: number; name: string; parent_id: number | null; gross_description: string | null; microscopic: string | null; diagnosis: string | null; advice: string | null; children: TemplateNode[] }
+export interface Phrase { id: number; text: string; category: string | null }
+
+const data = <T>(p: Promise<{ data: { data: T } }>) => p.then((r) => r.data.data);
+
+export const loadEditor = (caseId: number) => data<EditorData>(api.get(`/diagnosis/${caseId}`));
+export const loadTemplates = () => data<TemplateNode[]>(api.get('/diagnosis/templates'));
+export const loadPhrases = () => data<Phrase[]>(api.get('/diagnosis/phrases'));
+export const createReport = (caseId: number, text: DraftText) => data<Report>(api.post(`/diagnosis/${caseId}/reports`, { report_type: 1, ...text }));
+export const saveReport = (id: number, version: number, body: Partial<DraftText> & { images?: number[] }) =>
+  data<Report>(api.put(`/diagnosis/reports/${id}`, { version, ...body }, { allowMultiple: true, silent: true }));
+export const runAction = (id: number, action: string, version: number, extra: { reason?: string; issue?: 'now' | 'later' } = {}) =>
+  data<Report>(api.post(`/diagnosis/reports/${id}/actions/${action}`, { version, ...extra }));
+export const setUrgent = (caseId: number, urgent: boolean) => data<unknown>(api.post(`/diagnosis/${caseId}/urgent`, { urgent }));
+export const setFlags = (id: number, version: number, flags: { follow_up?: string | null; evaluation?: string }) => data<Report>(api.patch(`/diagnosis/reports/${id}/flags`, { version, ...flags }));
+export const previewPage = (id: number, page = 1) => api.get(`/diagnosis/reports/${id}/preview`, { params: { page }, responseType: 'blob' }).then((r) => r.data as Blob);
+export const pdfFile = (id: number) => api.get(`/diagnosis/reports/${id}/pdf`, { responseType: 'blob' }).then((r) => r.data as Blob);

@@ -1,0 +1,41 @@
+import { Button, CounterBadge, Tooltip, makeStyles } from '@fluentui/react-components';
+import { Alert20Regular } from '@fluentui/react-icons';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { UNREAD_POLL_MS, useUnread } from './unreadStore';
+
+const useStyles = makeStyles({
+  anchor: { position: 'relative', display: 'inline-flex' },
+  badge: { position: 'absolute', top: '0', right: '0', pointerEvents: 'none' },
+});
+
+/**
+ * The header's bell: the unread count, and the way to the message centre. Kept to a button and a badge (no popover):
+ * it sits in the shell, whose JavaScript has a budget; the newest messages are one click away.
+ */
+export default function MessageBell() {
+  const { t } = useTranslation();
+  const s = useStyles();
+  const navigate = useNavigate();
+  const { count, latest, refresh } = useUnread();
+
+  useEffect(() => {
+    void refresh();
+    const timer = setInterval(() => void refresh(), UNREAD_POLL_MS);
+    const onFocus = () => void refresh();
+    window.addEventListener('focus', onFocus);
+    return () => { clearInterval(timer); window.removeEventListener('focus', onFocus); };
+  }, [refresh]);
+
+  const newest = latest[0];
+  const tip = newest ? `${t('messages.bell', { count })}: ${newest.title || newest.content}` : t('messages.bell', { count });
+  return (
+    <span className={s.anchor}>
+      <Tooltip content={tip} relationship="label">
+        <Button appearance="subtle" icon={<Alert20Regular />} onClick={() => navigate('/manage/messages')} data-testid="message-bell" />
+      </Tooltip>
+      {count > 0 ? <CounterBadge className={s.badge} count={count} overflowCount={99} size="small" color="danger" data-testid="message-badge" /> : null}
+    </span>
+  );
+}

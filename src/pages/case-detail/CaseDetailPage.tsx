@@ -1,0 +1,130 @@
+import { Badge, Button, Card, makeStyles, Spinner, Text, Title2, Title3, tokens } from '@fluentui/react-components';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router-dom';
+import { displayText } from '../../api/client';
+import { useChoices } from '../../engine/options';
+import { useGrants } from '../../engine/useGrants';
+import { formatDateTime, fromStored } from '../../core/dateTime';
+import { LabelsPanel } from './LabelsPanel';
+import { loadLab, type Block, type Lab, type LabelKind, type Order, type Section, type Specimen, type TimelineRow } from './labApi';
+import { LabTable } from './LabTable';
+import { MakingPanel } from './MakingPanel';
+import { ReceiptPanel } from './ReceiptPanel';
+import { SamplingPanel } from './SamplingPanel';
+import './words';
+
+const useStyles = makeStyles({
+  root: { padding: tokens.spacingHorizontalXL, display: 'grid', gap: tokens.spacingVerticalL, maxWidth: '1200px', margin: '0 auto' },
+  head: { display: 'flex', gap: tokens.spacingHorizontalM, alignItems: 'center', flexWrap: 'wrap', '@media print': { display: 'none' } },
+  facts: { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: tokens.spacingVerticalS },
+  noPrint: { '@media print': { display: 'none' } },
+  section: { display: 'grid', gap: tokens.spacingVerticalS },
+});
+
+/** A choice's word in the current language, or the value as it is (a hospital's rule may invent a status). */
+function useWord(source: string) {
+  const choices = useChoices(source);
+  return useCallback((v: unknown) => (v === null || v === undefined || v === '' ? '' : choices.find((c) => String(c.value) === String(v))?.label ?? String(v)), [choices]);
+}
+
+/**
+ * The case detail page /case/:id (spec §2), opened from any pathology number: the case with its spec §4
+ * status, the commands of the step it is at for whoever may run them (receipt, gross sampling with blocks
+ * per specimen, slide-making steps, labels), what the lab made of it, and the timeline of every step.
+ * Hand-written: a per-specimen sampling grid and a print sheet are not list or form pages.
+ */
+export default function CaseDetailPage() {
+  const s = useStyles();
+  const { t, i18n } = useTranslation();
+  const id = Number(useParams().id);
+  const grants = useGrants();
+  const can = (code: string) => !!grants?.permission.includes(code);
+  const status = useWord('case_status');
+  const phase = useWord('case_phase');
+  const kind = useWord('case_type');
+  const [lab, setLab] = useState<Lab | null>(null);
+  const [error, setError] = useState('');
+  const reload = useCallback(() => {
+    loadLab(id).then((l) => { setLab(l); setError(''); }, (e) => setError(displayText(e, t('lab.detail.notFound'))));
+  }, [id, t]);
+  useEffect(reload, [reload]);
+
+  const when = useCallback((v: string | null) => { const d = fromStored(v); return d ? formatDateTime(d) : ''; }, []);
+  const specimenName = useMemo(() => new Map((lab?.specimens ?? []).map((x) => [x.id, x.name])), [lab]);
+  if (error) return <div className={s.root}><Text role="alert">{error}</Text><Link to="/manage/case/list">{t('lab.detail.back')}</Link></div>;
+  if (!lab) return <div className={s.root}><Spinner label={t('lab.detail.loading')} /></div>;
+
+  const c = lab.case;
+  const at = (p: string, sub?: string) => c.main_phase === p && (sub === undefined || c.sub_phase === sub);
+  const printed = [...new Set(lab.timeline.filter((x) => x.action.endsWith('print_labels')).map((x) => (x as TimelineRow & { detail?: { kind?: LabelKind } }).detail?.kind).filter(Boolean))] as LabelKind[];
+  const moved = (r: TimelineRow) => (r.to_phase && (r.to_phase !== r.from_phase || r.to_sub_phase !== r.from_sub_phase)
+    ? `${status(r.from_sub_phase ?? r.from_phase) || '—'} → ${status(r.to_sub_phase ?? r.to_phase)}` : '');
+
+  return (
+    <div className={s.root} lang={i18n.language} data-testid="case-detail">
+      <div className={s.head}>
+        <Link to="/manage/case/list">{t('lab.detail.back')}</Link>
+        <Title2 data-testid="case-number">{c.pathology_number}</Title2>
+        <Badge appearance="tint" color="warning" size="large" data-testid="case-status">{status(c.case_status)}</Badge>
+        <Button appearance="subtle" onClick={reload}>{t('lab.detail.refresh')}</Button>
+      </div>
+      <Card className={s.noPrint}>
+        <div className={s.facts}>
+          <Text><b>{t('lab.detail.patient')}</b>: {[c.patient_name, c.gender, c.age].filter((x) => x !== null && x !== '').join(' · ')}</Text>
+          <Text><b>{t('lab.detail.caseType')}</b>: {kind(c.case_type)}</Text>
+          <Text><b>{t('lab.detail.phase')}</b>: {phase(c.main_phase)}</Text>
+          <Text><b>{t('lab.detail.department')}</b>: {c.inspection_department ?? ''}</Text>
+          <Text><b>{t('lab.detail.doctor')}</b>: {c.inspection_doctor ?? ''}</Text>
+          <Text><b>{t('lab.detail.registeredAt')}</b>: {when(c.registration_at)}</Text>
+        </div>
+      </Card>
+
+      {at('registration', 'to_receive') && can('case_register') && (
+        <Card className={s.noPrint}><Title3>{t('lab.receipt.title')}</Title3><ReceiptPanel caseId={c.id} specimens={lab.specimens} onDone={reload} /></Card>
+      )}
+      {at('sample') && can('case_sample') && (
+        <Card className={s.noPrint}><Title3>{t('lab.sampling.title')}</Title3><SamplingPanel caseId={c.id} specimens={lab.specimens} onDone={reload} /></Card>
+      )}
+      {at('slide_making') && c.sub_phase && can('case_production') && (
+        <Card className={s.noPrint}><Title3>{t('lab.making.title')}</Title3><MakingPanel caseId={c.id} step={c.sub_phase} stepWord={status(c.sub_phase)} onDone={reload} /></Card>
+      )}
+      {lab.blocks.length > 0 && (
+        <Card><Title3 className={s.noPrint}>{t('lab.labels.title')}</Title3><LabelsPanel caseId={c.id} stamp={lab.timeline.length} printed={printed} onPrinted={reload} /></Card>
+      )}
+
+      <div className={`${s.section} ${s.noPrint}`}>
+        <Title3>{t('lab.detail.specimens')}</Title3>
+        <LabTable<Specimen> testId="specimens" rows={lab.specimens} columns={[
+          { key: 'name', label: t('lab.detail.name'), render: (r) => r.name },
+          { key: 'status', label: t('lab.detail.specimenStatus'), render: (r) => t(`lab.specimenStatus.${r.status}`, { defaultValue: r.status }) },
+          { key: 'reason', label: t('lab.detail.reason'), render: (r) => r.rejection_reason ?? '' },
+        ]} />
+        <Title3>{t('lab.detail.blocks')}</Title3>
+        <LabTable<Block> testId="blocks" rows={lab.blocks} columns={[
+          { key: 'number', label: t('lab.detail.blockNumber'), render: (r) => r.block_number },
+          { key: 'specimen', label: t('lab.detail.specimen'), render: (r) => specimenName.get(r.specimen_id) ?? '' },
+          { key: 'tissue', label: t('lab.detail.tissueCount'), render: (r) => r.tissue_count ?? '' },
+        ]} />
+        <Title3>{t('lab.detail.slides')}</Title3>
+        <LabTable<Section> testId="slides" rows={lab.sections} columns={[
+          { key: 'label', label: t('lab.detail.slideLabel'), render: (r) => r.label ?? `${r.block_number}-${r.section_number}` },
+          { key: 'stain', label: t('lab.detail.stain'), render: (r) => r.stain ?? '' },
+        ]} />
+        <Title3>{t('lab.detail.orders')}</Title3>
+        <LabTable<Order> testId="orders" rows={lab.orders} columns={[
+          { key: 'type', label: t('lab.detail.orderType'), render: (r) => r.order_type },
+          { key: 'status', label: t('lab.detail.orderStatus'), render: (r) => r.status },
+          { key: 'note', label: t('lab.detail.reason'), render: (r) => r.note ?? '' },
+        ]} />
+        <Title3>{t('lab.detail.timeline')}</Title3>
+        <LabTable<TimelineRow> testId="timeline" rows={lab.timeline} columns={[
+          { key: 'when', label: t('lab.detail.when'), render: (r) => when(r.created_at) },
+          { key: 'who', label: t('lab.detail.who'), render: (r) => r.actor_name },
+          { key: 'what', label: t('lab.detail.what'), render: (r) => t(`lab.timelineAction.${r.action}`, { defaultValue: r.action }) },
+          { key: 'move', label: t('lab.detail.fromTo'), render: moved },
+        ]} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { api, unwrap } from '../../api/client';
+
+/** What GET /api/pathology/{id}/lab answers: the case with its derived status and what the lab made of it. */
+export interface LabCase {
+  id: number;
+  pathology_number: string;
+  case_type: string;
+  patient_name: string | null;
+  gender: string | null;
+  age: number | null;
+  inspection_department: string | null;
+  inspection_doctor: string | null;
+  registration_at: string | null;
+  main_phase: string;
+  sub_phase: string | null;
+  case_status: string;
+}
+export interface Specimen { id: number; seq: number; name: string; status: string; rejection_reason: string | null }
+export interface Block { id: number; specimen_id: number; block_number: string; tissue_count: number | null; outside: number }
+export interface Section { id: number; block_id: number | null; block_number: string; section_number: number; stain: string | null; label: string | null }
+export interface Order { id: number; category: string; order_type: string; status: string; note: string | null }
+export interface TimelineRow {
+  id: number;
+  action: string;
+  actor_name: string;
+  from_phase: string | null;
+  from_sub_phase: string | null;
+  to_phase: string | null;
+  to_sub_phase: string | null;
+  created_at: string;
+}
+export interface Lab { case: LabCase; specimens: Specimen[]; blocks: Block[]; sections: Section[]; orders: Order[]; timeline: TimelineRow[] }
+export interface Label { id: number; code: string; lines: string[]; svg: string }
+export type LabelKind = 'cassette' | 'slide';
+
+export const loadLab = (id: number) => unwrap<Lab>(api.get(`/pathology/${id}/lab`));
+
+/** A lifecycle command (receive, reject, sample, make-slides): the server checks state and role, and answers the case. */
+export const command = (id: number, name: string, body: Record<string, unknown>) =>
+  unwrap<LabCase>(api.post(`/pathology/${id}/${name}`, body, { allowMultiple: true }));
+
+export const loadLabels = (id: number, kind: LabelKind, symbology: 'code128' | 'datamatrix') =>
+  unwrap<Label[]>(api.get(`/pathology/${id}/labels`, { params: { kind, symbology } }));
+
+export const logPrint = (id: number, kind: LabelKind, ids: number[], reprint: boolean) =>
+  unwrap<{ printed: number }>(api.post(`/pathology/${id}/labels/print`, { kind, ids, reprint }, { allowMultiple: true }));

@@ -1,0 +1,225 @@
+import { Button, Card, Dropdown, Input, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Tab, TabList, makeStyles, tokens } from '@fluentui/react-components';
+import { Save20Regular } from '@fluentui/react-icons';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { api, displayText, unwrap } from '../../../api/client';
+import { notify } from '../../../api/notify';
+import { layerContract, type Contract, type ContractExtension } from '../../../core/contract';
+import { overrideOf, tidy } from '../../../core/designerDraft';
+import { applyMergePatch } from '../../../core/mergePatch';
+import type { LoadedSchema, PageSchema } from '../../../core/pageSchema';
+import { checkContractExtension, checkPageSchema } from '../../../core/pageSchemaCheck';
+import { fetchBase, fetchVersions, forgetAllSchemas, loadEnums, loadResources, loadSchema, type Enums } from '../../../engine/schemaApi';
+import { useConfirm } from '../../../widgets/dialogs/ConfirmDialog';
+import { ColumnsEditor } from './ColumnsEditor';
+import { ConfigTransfer } from './ConfigTransfer';
+import { FormEditor } from './FormEditor';
+import { HistoryPanel, type Version } from './HistoryPanel';
+import { JsonView } from './JsonView';
+import { PagePreview } from './PagePreview';
+import { serverProblems } from '../overrideEditing';
+
+const useStyles = makeStyles({
+  root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  bar: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', flexWrap: 'wrap' },
+  card: { padding: tokens.spacingHorizontalM, minWidth: 0 },
+  problems: { margin: 0, paddingInlineStart: '18px', fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200 },
+});
+
+const enc = encodeURIComponent;
+type View = 'columns' | 'form' | 'json' | 'preview' | 'history';
+interface Loaded {
+  base: PageSchema; page: LoadedSchema; versions: Version[];
+  /** The page's resource when the hospital can extend its contract (writable resources). */
+  contract?: { name: string; base: Contract; ext: ContractExtension; version: number; versions: Version[] };
+}
+
+async function loadAll(alias: string, writable: string[]): Promise<Loaded> {
+  const [b, page, versions] = await Promise.all([fetchBase(alias), loadSchema(alias), fetchVersions(alias)]);
+  const base = ('schema' in b && b.schema ? b.schema : b) as PageSchema;
+  const name = page.schema.resource;
+  if (!name || !writable.includes(name)) return { base, page, versions };
+  const [cBase, layered, cVersions] = await Promise.all([
+    unwrap<Contract>(api.get(`/contracts/${enc(name)}/base`)),
+    unwrap<{ version: number; schema: ContractExtension }>(api.get(`/contracts/${enc(name)}`)),
+    unwrap<Version[]>(api.get(`/contracts/${enc(name)}/versions`)),
+  ]);
+  return { base, page, versions, contract: { name, base: cBase, ext: layered.schema, version: layered.version, versions: cVersions } };
+}
+
+/**
+ * The page designer: an administrator changes a page by pointing and typing (columns, the form and its rules),
+ * or as JSON, previews it with the hospital's real data, and saves it with a note. The page goes to the layered
+ * page store as a merge patch over its base; new form fields, requirements and rules go to the hospital's
+ * contract extension of the page's resource, which the server checks every write against.
+ */
+export function PageDesigner({ aliases }: { aliases: string[] }) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const [confirmDialog, confirm] = useConfirm();
+  const alias = params.get('page') && aliases.includes(params.get('page')!) ? params.get('page')! : aliases.includes('CaseList') ? 'CaseList' : aliases[0] ?? '';
+  const [view, setView] = useState<View>('columns');
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [draft, setDraft] = useState<PageSchema | null>(null);
+  const [ext, setExt] = useState<ContractExtension>({});
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [serverErrors, setServerErrors] = useState<{ path: string; message: string }[]>([]);
+  const [enums, setEnums] = useState<Enums>({});
+  const [resources, setResources] = useState<string[]>([]);
+  const [writable, setWritable] = useState<string[] | null>(null);
+
+  useEffect(() => {
+    Promise.all([loadEnums(), loadResources(), unwrap<string[]>(api.get('/contracts'))]).then(([e, r, c]) => {
+      setEnums(e);
+      setResources(r.map((x) => x.name).sort());
+      setWritable(c);
+    }).catch((e) => setError(displayText(e, t('engine.loadFailed'))));
+  }, [t]);
+
+  const load = useCallback(async () => {
+    if (!alias || !writable) return;
+    setBusy(true);
+    setServerErrors([]);
+    try {
+      forgetAllSchemas();
+      const l = await loadAll(alias, writable);
+      setLoaded(l);
+      setDraft(l.page.schema);
+      setExt(l.contract?.ext ?? {});
+      setNote('');
+    } catch (e) {
+      setError(displayText(e, t('engine.loadFailed')));
+    } finally {
+      setBusy(false);
+    }
+  }, [alias, writable, t]);
+  useEffect(() => { void load(); }, [load]);
+
+  const override = useMemo(() => (loaded && draft ? overrideOf(loaded.base, draft) : {}), [loaded, draft]);
+  const savedOverride = useMemo(() => (loaded ? overrideOf(loaded.base, loaded.page.schema) : {}), [loaded]);
+  const pageDirty = JSON.stringify(override) !== JSON.stringify(savedOverride);
+  const extDirty = !!loaded?.contract && JSON.stringify(tidy(ext)) !== JSON.stringify(tidy(loaded.contract.ext));
+  const problems = useMemo(() => {
+    if (!draft) return [];
+    const list = checkPageSchema(draft).map((p) => ({ path: `page${p.path}`, message: p.message }));
+    if (loaded?.contract) list.push(...checkContractExtension(tidy(ext), loaded.contract.base).map((p) => ({ path: `fields${p.path}`, message: p.message })));
+    return list;
+  }, [draft, ext, loaded]);
+  const contract = useMemo(() => (loaded?.contract ? layerContract(loaded.contract.base, tidy(ext)) : loaded?.page.resource?.contract), [loaded, ext]);
+
+  const pageAt = useCallback((version: number) => {
+    if (!loaded) return null;
+    return version === 0 ? loaded.base : applyMergePatch(loaded.base, loaded.versions.find((v) => v.version === version)?.override ?? {});
+  }, [loaded]);
+  const contractAt = useCallback((version: number) => {
+    if (!loaded?.contract) return null;
+    return layerContract(loaded.contract.base, (loaded.contract.versions.find((v) => v.version === version)?.override ?? {}) as ContractExtension);
+  }, [loaded]);
+
+  if (!alias) return null;
+
+  const pickPage = async (next: string) => {
+    if (next === alias) return;
+    if ((pageDirty || extDirty) && !(await confirm({ title: t('schemaEditor.discardTitle'), message: t('schemaEditor.discard') }))) return;
+    setParams((p) => { p.set('page', next); return p; }, { replace: true });
+  };
+
+  const save = async () => {
+    if (!loaded || !note.trim() || problems.length) return;
+    setBusy(true);
+    setServerErrors([]);
+    try {
+      // The fields first: the page may show what they add.
+      if (extDirty && loaded.contract) await unwrap(api.put(`/contracts/${enc(loaded.contract.name)}`, { override: tidy(ext), note: note.trim() }, { silent: true }));
+      if (pageDirty) await unwrap(api.put(`/schemas/${enc(alias)}`, { override, note: note.trim() }, { silent: true }));
+      notify(t('designer.saved'));
+      await load();
+    } catch (e) {
+      const res = (e as { response?: { status?: number; data?: { errors?: unknown } } }).response;
+      if (res?.status === 422) setServerErrors(serverProblems(res.data?.errors));
+      else setError(displayText(e, t('engine.loadFailed')));
+      await load().catch(() => undefined);
+    } finally {
+      forgetAllSchemas();
+      setBusy(false);
+    }
+  };
+
+  const rollback = async (kind: 'page' | 'fields', version: number) => {
+    if (!(await confirm({ title: t('schemaEditor.rollback'), message: t('schemaEditor.confirmRollback', { version }) }))) return;
+    setBusy(true);
+    try {
+      const url = kind === 'page' ? `/schemas/${enc(alias)}/rollback` : `/contracts/${enc(loaded!.contract!.name)}/rollback`;
+      const res = await unwrap<{ version: number }>(api.post(url, { version }));
+      notify(t('schemaEditor.rolledBack', { version, current: res.version }));
+      await load();
+    } catch { /* the client showed the failure */ } finally {
+      forgetAllSchemas();
+      setBusy(false);
+    }
+  };
+
+  const allProblems = [...problems, ...serverErrors];
+  const dirty = pageDirty || extDirty;
+  return (
+    <div className={s.root} data-testid="page-designer">
+      <div className={s.bar}>
+        <Dropdown aria-label={t('schemaEditor.page')} value={alias} selectedOptions={[alias]} onOptionSelect={(_, d) => d.optionValue && void pickPage(d.optionValue)} data-testid="designer-page">
+          {aliases.map((a) => <Option key={a} value={a}>{a}</Option>)}
+        </Dropdown>
+        <Input value={note} onChange={(_, d) => setNote(d.value.slice(0, 500))} placeholder={t('designer.notePlaceholder')} aria-label={t('designer.note')} style={{ minWidth: 260 }} data-testid="designer-note" />
+        <Button appearance="primary" icon={<Save20Regular />} disabled={busy || !dirty || !note.trim() || problems.length > 0} onClick={save} data-testid="designer-save">{t('schemaEditor.save')}</Button>
+        {dirty && !note.trim() ? <span>{t('designer.noteRequired')}</span> : null}
+        {loaded ? <span>{t('designer.current', { page: loaded.page.version, fields: loaded.contract?.version ?? 0 })}</span> : null}
+        {busy ? <Spinner size="tiny" /> : null}
+        <ConfigTransfer onImported={load} />
+      </div>
+      {error ? <MessageBar intent="error"><MessageBarBody>{error}</MessageBarBody></MessageBar> : null}
+      {allProblems.length ? (
+        <MessageBar intent="error" layout="multiline" data-testid="designer-problems">
+          <MessageBarBody>
+            <MessageBarTitle>{t('schemaEditor.problems', { count: allProblems.length })}</MessageBarTitle>
+            <ul className={s.problems}>{allProblems.map((p, i) => <li key={i}><b>{p.path}</b> {p.message}</li>)}</ul>
+          </MessageBarBody>
+        </MessageBar>
+      ) : null}
+      <TabList selectedValue={view} onTabSelect={(_, d) => setView(d.value as View)} data-testid="designer-views">
+        {draft?.list ? <Tab value="columns">{t('designer.columns')}</Tab> : null}
+        {draft?.form && loaded?.contract ? <Tab value="form">{t('designer.form')}</Tab> : null}
+        <Tab value="preview">{t('designer.preview')}</Tab>
+        <Tab value="history">{t('designer.history')}</Tab>
+        <Tab value="json">{t('designer.json')}</Tab>
+      </TabList>
+      {loaded && draft ? (
+        <Card className={s.card}>
+          {view === 'columns' && draft.list ? (
+            <ColumnsEditor columns={draft.list.columns} fields={loaded.page.resource?.fields ?? {}} onChange={(columns) => setDraft({ ...draft, list: { ...draft.list!, columns } })} />
+          ) : null}
+          {view === 'form' && draft.form && loaded.contract ? (
+            <FormEditor layout={draft.form.fields} onLayout={(fields) => setDraft({ ...draft, form: { ...draft.form!, fields } })}
+              base={loaded.contract.base} ext={ext} onExt={setExt} enums={enums} resourceNames={resources} />
+          ) : null}
+          {view === 'json' ? <JsonView key={`${alias}-${loaded.page.version}`} page={draft} onPage={setDraft} /> : null}
+          {view === 'preview' ? (problems.length ? <span>{t('schemaEditor.noPreview')}</span> : <PagePreview page={{ ...loaded.page, schema: draft, resource: loaded.page.resource && contract ? { ...loaded.page.resource, contract } : loaded.page.resource }} />) : null}
+          {view === 'history' ? (
+            <>
+              <h3>{t('designer.pageHistory')}</h3>
+              <HistoryPanel key={`p-${loaded.page.version}`} id="page" versions={loaded.versions} current={loaded.page.version} effectiveOf={pageAt} onRollback={(v) => rollback('page', v)} />
+              {loaded.contract ? (
+                <>
+                  <h3>{t('designer.fieldsHistory', { resource: loaded.contract.name })}</h3>
+                  <HistoryPanel key={`c-${loaded.contract.version}`} id="fields" versions={loaded.contract.versions} current={loaded.contract.version} effectiveOf={contractAt} onRollback={(v) => rollback('fields', v)} />
+                </>
+              ) : null}
+            </>
+          ) : null}
+        </Card>
+      ) : <Spinner />}
+      {confirmDialog}
+    </div>
+  );
+}

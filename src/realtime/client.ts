@@ -1,0 +1,83 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { api } from '../api/client';
+import { useSession } from '../store/session';
+import { brokerUrl, RECONNECT_MS } from './brokerUrl';
+
+/**
+ * The browser's one connection to the realtime channel (MQTT over WebSocket, server/realtime): the embedded broker
+ * or RabbitMQ's Web-MQTT, as GET /api/realtime/connection says. Reconnects every 10 s (spec §7), asking the server
+ * for fresh credentials first, so a session that ended stays out. Subscriptions are kept and renewed on reconnect.
+ */
+interface Connection { url: string; username: string; password: string | null }
+
+export type MessageHandler = (payload: unknown, topic: string) => void;
+
+let client: MqttClient | null = null;
+let starting: Promise<MqttClient> | null = null;
+const handlers = new Map<string, Set<MessageHandler>>();
+
+async function credentials(): Promise<Connection & { password: string }> {
+  const { data } = await api.get<{ data: Connection }>('/realtime/connection', { silent: true });
+  return { ...data.data, password: data.data.password ?? useSession.getState().token ?? '' };
+}
+
+/** Does an MQTT filter (with + and #) cover this topic? */
+export function matches(filter: string, topic: string): boolean {
+  const f = filter.split('/');
+  const t = topic.split('/');
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '#') return true;
+    if (i >= t.length || (f[i] !== '+' && f[i] !== t[i])) return false;
+  }
+  return f.length === t.length;
+}
+
+function start(): Promise<MqttClient> {
+  starting ??= credentials().then((c) => {
+    const next = mqtt.connect(brokerUrl(c.url, window.location), { username: c.username, password: c.password, reconnectPeriod: RECONNECT_MS, connectTimeout: 10_000 });
+    // Before each reconnect: the session's current credentials (RabbitMQ's are per session).
+    next.on('offline', () => {
+      credentials().then((fresh) => { next.options.username = fresh.username; next.options.password = fresh.password; }, () => undefined);
+    });
+    next.on('message', (topic, payload) => {
+      let value: unknown;
+      try { value = JSON.parse(payload.toString()); } catch { return; }
+      for (const [filter, set] of handlers) if (matches(filter, topic)) for (const h of set) h(value, topic);
+    });
+    next.on('connect', () => { if (handlers.size) next.subscribe([...handlers.keys()]); });
+    client = next;
+    return next;
+  }).catch((e: unknown) => { starting = null; throw e; });
+  return starting;
+}
+
+/** Listens on a topic filter; returns the function that stops listening. */
+export function subscribe(filter: string, handler: MessageHandler): () => void {
+  let set = handlers.get(filter);
+  if (!set) {
+    set = new Set();
+    handlers.set(filter, set);
+    void start().then((c) => { if (c.connected) c.subscribe(filter); }, () => undefined);
+  }
+  set.add(handler);
+  return () => {
+    set.delete(handler);
+    if (set.size === 0) {
+      handlers.delete(filter);
+      client?.unsubscribe(filter);
+    }
+  };
+}
+
+/** Sends a JSON payload (the broker allows only this user's own publisher topics). */
+export async function publish(topic: string, payload: unknown): Promise<void> {
+  const c = await start();
+  c.publish(topic, JSON.stringify(payload));
+}
+
+/** Ends the connection (logout). */
+export function disconnect(): void {
+  client?.end(true);
+  client = null;
+  starting = null;
+}

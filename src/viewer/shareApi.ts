@@ -1,0 +1,30 @@
+import { api } from '../api/client';
+import type { SharePermissions, ShareState } from '../core/sharePermissions';
+import type { Annotation } from './api';
+
+interface Envelope<T> { data: T }
+
+export interface CreatedShare { id: number; token: string; path: string; expires_at: string }
+export interface MyShare { id: number; slide_id: number; slide_name: string; permissions: SharePermissions; expires_at: string; revoked_at: string | null; created_at: string; state: ShareState }
+
+/** What GET /api/share/view answers (server/modules/shares/routes.ts). */
+export interface SharedView {
+  slide: { id: number; name: string; width: number | null; height: number | null; mpp: number | null; objective_power: number | null; scan_at: string | null; stain: string | null; diagnosis: { pathology_number: string | null; specimen_name: string | null; clinical_diagnosis: string | null } | null };
+  permissions: SharePermissions;
+  expires_at: string;
+  annotations: Annotation[] | null;
+  dzi: string;
+}
+
+export async function createShare(slideId: number, expiresInSeconds: number, permissions: Partial<SharePermissions>): Promise<CreatedShare> {
+  return (await api.post<Envelope<CreatedShare>>('/shares', { slide_id: slideId, expires_in_seconds: expiresInSeconds, permissions })).data.data;
+}
+export async function myShares(): Promise<MyShare[]> {
+  return (await api.get<Envelope<MyShare[]>>('/shares/mine')).data.data;
+}
+export async function revokeShare(id: number): Promise<void> {
+  await api.post(`/shares/${id}/revoke`);
+}
+export async function sharedView(token: string): Promise<SharedView> {
+  return (await api.get<Envelope<SharedView>>('/share/view', { params: { token }, silent: true })).data.data;
+}

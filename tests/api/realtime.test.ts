@@ -1,0 +1,168 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../server/db/migrate.js';
+import { seed } from '../../server/db/seed/index.js';
+import type { Db } from '../../server/db/connect.js';
+import type { RealtimeConfig } from '../../server/realtime/config.js';
+import { call, databases, emptyDatabase, testApp, tokenFor, userId } from './harness.js';
+
+/**
+ * The realtime channel's ACL and session ends, on the embedded broker and (TEST_RABBITMQ_URL set) on RabbitMQ's
+ * Web-MQTT plugin: a user subscribes and publishes only within their hospitals and their own user topic; a session
+ * that ends (logout, revoked elsewhere) loses its connection and cannot come back.
+ */
+const rabbit = process.env.TEST_RABBITMQ_URL ? new URL(process.env.TEST_RABBITMQ_URL) : undefined;
+const backends: { name: string; config: () => RealtimeConfig }[] = [
+  { name: 'embedded', config: () => ({ kind: 'embedded', path: '/mqtt', sweepMs: 500 }) },
+  ...(rabbit ? [{
+    name: 'rabbitmq',
+    config: (): RealtimeConfig => ({
+      kind: 'rabbitmq',
+      managementUrl: `http://${rabbit.username}:${rabbit.password}@${rabbit.hostname}:15672`,
+      serverUrl: `ws://${rabbit.username}:${rabbit.password}@${rabbit.hostname}:15675/ws`,
+      userPrefix: `dsmstest-${Date.now().toString(36)}-`,
+      sweepMs: 500,
+    }),
+  }] : []),
+];
+
+interface Conn { url: string; username: string; password: string | null }
+
+for (const kind of databases) {
+  for (const backend of backends) {
+    describe(`realtime channel (${kind}, ${backend.name})`, () => {
+      let app: FastifyInstance;
+      let db: Db;
+      let drop: () => Promise<void>;
+      let base: string;
+      const open: MqttClient[] = [];
+
+      beforeAll(async () => {
+        const empty = await emptyDatabase(kind);
+        db = empty.db;
+        drop = empty.drop;
+        await migrateToLatest(db, empty.schema);
+        await seed(db, true);
+        app = await testApp(db, { realtime: backend.config() });
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        base = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      });
+      afterAll(async () => {
+        for (const c of open) c.end(true);
+        await app.close();
+        await drop();
+      });
+
+      const hospitals = async () => (await db.selectFrom('hospitals').select('id').orderBy('id').execute()).map((h) => h.id);
+
+      /** Connects the way the browser does: asks the API where and how, then speaks MQTT over WebSocket. */
+      async function connect(token: string): Promise<MqttClient> {
+        const res = await call(app, 'GET', '/api/realtime/connection', { token });
+        expect(res.statusCode).toBe(200);
+        const conn = res.json().data as Conn;
+        const url = conn.url.startsWith('/') ? base + conn.url : conn.url.startsWith(':') ? `ws://127.0.0.1${conn.url}` : conn.url;
+        const client = await mqtt.connectAsync(url, { username: conn.username, password: conn.password ?? token, reconnectPeriod: 0, connectTimeout: 10_000 });
+        open.push(client);
+        return client;
+      }
+
+      /** 'granted', or 'refused' (SUBACK failure, or the broker closed the connection: RabbitMQ), each on a connection of its own. */
+      async function trySubscribe(token: string, topic: string): Promise<'granted' | 'refused'> {
+        const client = await connect(token);
+        try {
+          const granted = await client.subscribeAsync(topic, { qos: 0 });
+          return granted[0]!.qos === 128 ? 'refused' : 'granted';
+        } catch {
+          return 'refused';
+        } finally {
+          client.end(true);
+        }
+      }
+
+      const closed = (client: MqttClient) => new Promise<void>((resolve) => {
+        if (!client.connected) return resolve();
+        client.once('close', () => resolve());
+      });
+
+      /** Messages in arrival order, until `marker` arrives. */
+      function until(client: MqttClient, marker: string): Promise<string[]> {
+        const seen: string[] = [];
+        return new Promise((resolve) => {
+          client.on('message', (topic) => {
+            seen.push(topic);
+            if (topic === marker) resolve(seen);
+          });
+        });
+      }
+
+      it('refuses subscriptions to another hospital or user, and delivers the allowed ones', async () => {
+        const [h1, h2] = await hospitals();
+        const token = await tokenFor(app, 'registrar'); // hospital 1 only
+        const me = await userId(db, 'registrar');
+        const other = await userId(db, 'admin');
+        for (const topic of [`dsms/h/${h2}/#`, `dsms/u/${other}/#`, 'dsms/#', '#', `dsms/+/${h2}/x`, `dsms/h/+/x`]) {
+          expect(await trySubscribe(token, topic), topic).toBe('refused');
+        }
+        expect(await trySubscribe(token, `dsms/h/${h1}/#`)).toBe('granted');
+        // One connection with both allowed subscriptions receives only what they cover, in order.
+        const fresh = await connect(token);
+        await fresh.subscribeAsync([`dsms/h/${h1}/#`, `dsms/u/${me}/#`]);
+        const seen = until(fresh, `dsms/u/${me}/marker`);
+        await app.realtime.publish(`dsms/h/${h2}/secret`, { no: 1 });
+        await app.realtime.publish(`dsms/u/${other}/secret`, { no: 2 });
+        await app.realtime.publish(`dsms/h/${h1}/news`, { yes: 1 });
+        await app.realtime.publish(`dsms/u/${me}/marker`, { yes: 2 });
+        expect(await seen).toEqual([`dsms/h/${h1}/news`, `dsms/u/${me}/marker`]);
+      });
+
+      it('refuses publishing outside the user’s own publisher topics', async () => {
+        const [h1] = await hospitals();
+        const me = await userId(db, 'registrar');
+        const listener = await connect(await tokenFor(app, 'admin'));
+        await listener.subscribeAsync(`dsms/h/${h1}/#`);
+        const seen = until(listener, `dsms/h/${h1}/marker`);
+        const client = await connect(await tokenFor(app, 'registrar'));
+        // Allowed: under dsms/h/<hospital>/p/<me>/...
+        await client.publishAsync(`dsms/h/${h1}/p/${me}/hello`, 'ok');
+        const gone = closed(client);
+        client.publish(`dsms/h/${h1}/news`, 'forged'); // the server's topic: refused, the broker drops the client
+        await gone;
+        await app.realtime.publish(`dsms/h/${h1}/marker`, {});
+        const topics = await seen;
+        expect(topics).not.toContain(`dsms/h/${h1}/news`);
+      });
+
+      it('drops the connection of a session that logs out, and refuses it afterwards', async () => {
+        const token = await tokenFor(app, 'sampler');
+        const client = await connect(token);
+        const res = await call(app, 'GET', '/api/realtime/connection', { token });
+        const conn = res.json().data as Conn;
+        const gone = closed(client);
+        expect((await call(app, 'POST', '/api/auth/logout', { token })).statusCode).toBe(200);
+        await gone;
+        const url = conn.url.startsWith('/') ? base + conn.url : `ws://127.0.0.1${conn.url}`;
+        // Refused: an error or a closed socket before any CONNACK success (RabbitMQ just closes).
+        const again = mqtt.connect(url, { username: conn.username, password: conn.password ?? token, reconnectPeriod: 0, connectTimeout: 10_000 });
+        const outcome = await new Promise<string>((resolve) => {
+          again.once('connect', () => resolve('connected'));
+          again.once('error', () => resolve('refused'));
+          again.once('close', () => resolve('refused'));
+        });
+        again.end(true);
+        expect(outcome).toBe('refused');
+      });
+
+      it('drops a session revoked elsewhere (straight in the database) at its next sweep', async () => {
+        const token = await tokenFor(app, 'technician');
+        const client = await connect(token);
+        const [h1] = await hospitals();
+        await client.subscribeAsync(`dsms/h/${h1}/#`);
+        const gone = closed(client);
+        await db.updateTable('auth_tokens').set({ revoked_at: new Date().toISOString() }).where('user_id', '=', await userId(db, 'technician')).execute();
+        await gone;
+      });
+    });
+  }
+}

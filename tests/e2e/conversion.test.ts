@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, SHOTS, startServer, uploadThroughPage } from './harness.js';
+
+/**
+ * Issue 14: a Hamamatsu NDPI from ../shared/data/real, uploaded in the browser, is bound at once as 'converting';
+ * SlideLibrary shows its conversion as a progress bar on the row (the list asks again while there is work under
+ * way), then the slide turns ready with its thumbnail. The job runner starts once the bar is on screen, so the
+ * bar is seen however fast the conversion is.
+ */
+const REAL_DIR = process.env.DSMS_REAL_DATA ?? '/work/shared/data/real';
+const ndpis = fs.existsSync(REAL_DIR) ? fs.readdirSync(REAL_DIR).filter((f) => f.toLowerCase().endsWith('.ndpi')).sort() : [];
+
+if (ndpis.length === 0) {
+  describe('NDPI conversion in the browser', () => {
+    it.skip(`skipped: no NDPI in ${REAL_DIR} (the real slide files are not committed)`, () => {});
+  });
+}
+
+describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ ownDataDir: true });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it.each([['zh-CN', 0], ['en-US', 1]] as const)('%s: uploads an NDPI, watches it convert in SlideLibrary, then opens it', async (locale, i) => {
+    const source = path.join(REAL_DIR, ndpis[i % ndpis.length]);
+    const name = `e2e-${locale}-${path.basename(source).replace(/[^\w.-]+/g, '-')}`;
+    const file = path.join(server.dataDir!, '..', name);
+    fs.copyFileSync(source, file);
+    const page: Page = await browser.newPage({ viewport: { width: 1600, height: 800 }, locale });
+    await page.goto(`${server.url}/login`);
+    if (locale === 'en-US') {
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'English' }).click()]);
+    }
+    await page.locator('input[name=username]').fill('technician');
+    await page.locator('input[name=password]').fill('dsms-demo');
+    await page.locator('button[type=submit]').click();
+    await page.getByTestId('dashboard').waitFor();
+    await uploadThroughPage(page, server.url, file);
+
+    await page.goto(`${server.url}/manage/slide/library`);
+    const row = page.getByTestId('list-page').getByRole('row').filter({ hasText: name.replace(/\.ndpi$/, '') });
+    await row.waitFor();
+    // Bound and waiting for its conversion: a bar on the row.
+    const bar = row.locator('[data-progress]');
+    await bar.waitFor();
+    expect(await row.getByRole('progressbar').count()).toBe(1);
+    await bar.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SHOTS, `conversion-progress-${locale}.png`) });
+
+    // The conversion runs; the list follows it without a reload and the slide opens with its thumbnail.
+    server.startJobs();
+    await bar.waitFor({ state: 'detached', timeout: 180_000 });
+    const thumb = row.locator('img');
+    await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth), { timeout: 30_000 }).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(SHOTS, `conversion-done-${locale}.png`) });
+
+    // Opened from the library: the viewer loads tiles of the converted pyramid.
+    let tiles = 0;
+    page.on('response', (r) => { if (/\/api\/tiles\/\d+_files\/\d+\/\d+_\d+\.jpeg$/.test(r.url()) && r.status() === 200) tiles++; });
+    await row.getByRole('link').first().click();
+    await page.waitForURL('**/slide/view?id=*');
+    await page.getByTestId('current-magnification').waitFor();
+    await expect.poll(() => tiles, { timeout: 30_000 }).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(SHOTS, `conversion-viewer-${locale}.png`) });
+    await page.close();
+  }, 300_000);
+});

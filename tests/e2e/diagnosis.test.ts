@@ -1,0 +1,137 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caseAtFirstDiagnosis, type Send } from '../api/diagnosis-setup.js';
+import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+
+type Lang = 'zh-CN' | 'en-US';
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
+
+/**
+ * Issue 15 in Chromium: `primary` writes a diagnosis from a template in DiagnosisList's editor, `auditor` returns it
+ * with a reason, `primary` fixes it, `auditor` approves, `signer` signs and previews the PDF. The case reaches
+ * to_first through the lab's own commands (API calls as registrar, sampler, technician, allocator).
+ */
+describe('diagnosis in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  const pages: Record<string, Page> = {};
+  let caseId: number;
+
+  async function as(user: string, lang: Lang = 'zh-CN'): Promise<Page> {
+    if (pages[user]) return pages[user];
+    const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, locale: lang });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
+    await signIn(page, server.url, user, user === 'admin' ? 'dsms-admin' : 'dsms-demo');
+    await page.getByTestId('dashboard').waitFor();
+    pages[user] = page;
+    return page;
+  }
+  /** An API call as a signed-in user (their session's bearer token), for the test's setup. */
+  const send: Send = async (who, method, url, payload) => {
+    const page = await as(who);
+    const res = await page.evaluate(async ({ method, url, payload }) => {
+      const r = await fetch(url, { method, headers: { authorization: `Bearer ${sessionStorage.getItem('access_token')}`, 'content-type': 'application/json' }, body: payload ? JSON.stringify(payload) : undefined });
+      return { status: r.status, body: await r.text() };
+    }, { method, url, payload });
+    if (res.status !== 200) throw new Error(`${method} ${url} as ${who}: ${res.status} ${res.body}`);
+    return JSON.parse(res.body).data;
+  };
+  const status = (page: Page) => page.getByTestId('diagnosis-status').getAttribute('data-status');
+  const openEditor = async (page: Page) => {
+    await page.goto(`${server.url}/diagnosis/${caseId}`);
+    await page.getByTestId('diagnosis-editor').waitFor();
+  };
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const primary = await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
+    await as('primary', 'zh-CN');
+    await as('auditor', 'en-US');
+    await as('signer', 'en-US');
+    caseId = await caseAtFirstDiagnosis(send, primary.id, { patient_name: '林小雨', gender: 'female', age: 38, age_unit: 'year' });
+    const root = await send('primary', 'POST', '/api/diagnosis/templates', { name: '消化系统' }) as { id: number };
+    await send('primary', 'POST', '/api/diagnosis/templates', {
+      name: '慢性胃炎', parent_id: root.id, gross_description: '灰白色黏膜组织两粒，直径 0.2 cm。', microscopic: '胃黏膜慢性炎细胞浸润。', diagnosis: '（胃窦）慢性浅表性胃炎。',
+    });
+    await send('primary', 'POST', '/api/diagnosis/phrases', { text: '伴肠上皮化生' });
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('primary finds the case in DiagnosisList (to_first tab) and writes the diagnosis from a template', async () => {
+    const page = pages.primary;
+    await page.goto(`${server.url}/manage/case/diagnosis`);
+    await page.locator('[data-tab="to_first"]').click();
+    const link = page.getByRole('link', { name: /P\d{4}-\d+/ }).first();
+    await link.waitFor();
+    await page.screenshot({ path: `${SHOTS}/diagnosis-list-zh-CN.png` });
+    await link.click();
+    await page.getByTestId('diagnosis-editor').waitFor();
+    expect(page.url()).toContain(`/diagnosis/${caseId}`);
+    await poll(() => status(page)).toBe('to_first');
+    await page.locator('[data-template="慢性胃炎"] button').click();
+    await poll(() => page.locator('[data-field="diagnosis"]').inputValue()).toBe('（胃窦）慢性浅表性胃炎。');
+    // A phrase goes in at the cursor: after "胃炎" in the diagnosis.
+    const diagnosis = page.locator('[data-field="diagnosis"]');
+    await diagnosis.click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    await page.locator('[data-phrase="伴肠上皮化生"]').click();
+    await poll(() => diagnosis.inputValue()).toBe('（胃窦）慢性浅表性胃炎伴肠上皮化生。');
+    await poll(() => page.getByTestId('save-state').getAttribute('data-state')).toBe('saved');
+    await page.screenshot({ path: `${SHOTS}/diagnosis-editor-zh-CN.png` });
+    await page.locator('[data-action="submit"]').click();
+    await poll(() => status(page)).toBe('to_audit');
+  });
+
+  it('auditor returns it with a reason; primary fixes it (the text survives a reload) and submits again', async () => {
+    const auditor = pages.auditor;
+    await openEditor(auditor);
+    await poll(() => status(auditor)).toBe('to_audit');
+    await auditor.locator('[data-action="return"]').click();
+    await auditor.getByTestId('return-reason-input').fill('Please describe the glands');
+    await auditor.locator('[data-action="confirm-return"]').click();
+    await poll(() => status(auditor)).toBe('to_first');
+
+    const primary = pages.primary;
+    await openEditor(primary);
+    await primary.getByTestId('return-reason').waitFor();
+    const micro = primary.locator('[data-field="microscopic"]');
+    await micro.fill('胃黏膜慢性炎细胞浸润，腺体排列规则。');
+    // Reloaded before the autosave ran: the typed text comes back from the browser's copy.
+    await primary.reload();
+    await primary.getByTestId('diagnosis-editor').waitFor();
+    await poll(() => primary.locator('[data-field="microscopic"]').inputValue()).toBe('胃黏膜慢性炎细胞浸润，腺体排列规则。');
+    await primary.locator('[data-action="submit"]').click();
+    await poll(() => status(primary)).toBe('to_audit');
+  });
+
+  it('auditor approves; signer signs and previews the PDF', async () => {
+    const auditor = pages.auditor;
+    await openEditor(auditor);
+    await auditor.locator('[data-action="approve"]').click();
+    await poll(() => status(auditor)).toBe('to_sign');
+
+    const signer = pages.signer;
+    await openEditor(signer);
+    await poll(() => signer.locator('[data-field="microscopic"]').inputValue()).toBe('胃黏膜慢性炎细胞浸润，腺体排列规则。');
+    await signer.locator('[data-action="sign"]').click();
+    await signer.locator('[data-action="sign-now"]').click();
+    await poll(() => status(signer)).toBe('to_print');
+    await signer.locator('[data-action="preview"]').click();
+    const img = signer.getByTestId('report-preview');
+    await img.waitFor();
+    await poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(500);
+    await signer.screenshot({ path: `${SHOTS}/diagnosis-preview-en-US.png` });
+    await signer.keyboard.press('Escape');
+    await signer.goto(`${server.url}/manage/case/diagnosis`);
+    await signer.locator('[data-tab="to_print"]').click();
+    await signer.getByRole('link', { name: /P\d{4}-\d+/ }).first().waitFor();
+    await signer.screenshot({ path: `${SHOTS}/diagnosis-list-en-US.png` });
+  });
+});

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
+
+type Lang = 'zh-CN' | 'en-US';
+const words = { 'zh-CN': zhCN, 'en-US': enUS } as const;
+
+/**
+ * Messages in Chromium (issue 17): `primary` writes to `auditor` from the message centre; the auditor's header bell
+ * counts it, the message centre shows it unread, opening it reads it and the badge goes. In both languages.
+ */
+describe('messages in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(lang: Lang, user: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${server.url}/login`);
+    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
+    await signIn(page, server.url, user, 'dsms-demo');
+    await page.getByTestId('dashboard').waitFor();
+    return page;
+  }
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+
+  for (const lang of ['zh-CN', 'en-US'] as const) {
+    it(`a message written by primary reaches the auditor's bell and is read in the message centre (${lang})`, async () => {
+      const t = words[lang].messages;
+      const title = `${lang} frozen section at 3`;
+      const sender = await open(lang, 'primary');
+      await sender.getByTestId('message-bell').click();
+      await sender.getByTestId('message-centre').waitFor();
+      await sender.getByTestId('message-compose').click();
+      await sender.getByTestId('message-recipients').click();
+      await sender.getByRole('menuitemcheckbox', { name: /\(auditor\)/ }).click();
+      await sender.keyboard.press('Escape');
+      await sender.getByTestId('message-title').fill(title);
+      await sender.getByTestId('message-content').fill('Please come to the grossing room.');
+      await shot(sender, `messages-compose-${lang}`);
+      await sender.getByTestId('message-send').click();
+      await sender.getByRole('tab', { name: t.sentBox }).click();
+      await expect.poll(() => sender.getByTestId('message-row').filter({ hasText: title }).count()).toBe(1);
+      await shot(sender, `messages-sent-${lang}`);
+      await sender.close();
+
+      const reader = await open(lang, 'auditor');
+      await expect.poll(() => reader.getByTestId('message-badge').textContent()).toBe('1');
+      await shot(reader, `messages-bell-${lang}`);
+      await reader.getByTestId('message-bell').click();
+      const row = reader.getByTestId('message-row').filter({ hasText: title });
+      await expect.poll(() => row.getAttribute('data-unread')).toBe('1');
+      await shot(reader, `messages-centre-${lang}`);
+      await row.click();
+      await expect.poll(() => reader.getByTestId('message-body').textContent()).toBe('Please come to the grossing room.');
+      await expect.poll(() => reader.getByTestId('message-badge').count()).toBe(0);
+      await reader.keyboard.press('Escape');
+      await expect.poll(() => row.getAttribute('data-unread')).toBe('0');
+      await reader.close();
+    });
+  }
+
+  it('raised no page errors', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

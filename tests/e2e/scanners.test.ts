@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseFocus } from '../../server/modules/focus/analyse.js';
+import { saveFocus } from '../../server/modules/focus/queries.js';
+import { newScannerKey } from '../../server/modules/scanners/keys.js';
+import { registerSlide } from '../../server/modules/slides/register.js';
+import { sharpAndBlurred } from '../api/focus-slides.js';
+import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+
+type Lang = 'zh-CN' | 'en-US';
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
+
+/**
+ * Scanners and the focus check in Chromium: a ScannerList row changes state without a reload when its scanner
+ * heartbeats, SlideQC lists the blurred slide first, and the viewer's focus toggle draws the heat map. Screenshots
+ * in both languages.
+ */
+describe('scanners, QC and the focus overlay in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let key = '';
+  let slideId = 0;
+
+  beforeAll(async () => {
+    server = await startServer({ ownDataDir: true });
+    browser = await launchBrowser();
+    const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const made = newScannerKey();
+    key = made.key;
+    const now = new Date().toISOString();
+    await server.db.insertInto('scanners').values({
+      hospital_id: hospital.id, name: 'KF-PRO-400', model: 'KF-PRO-400', area: 'Main', location: 'Lab 2', ip: '10.0.0.21', status: 'offline',
+      key_hash: made.hash, key_prefix: made.prefix, created_at: now, updated_at: now,
+    } as never).execute();
+    const slides = await sharpAndBlurred(path.join(server.dataDir!, 'focus-src'));
+    const dir = path.join(server.dataDir!, 'slides', 'e2e');
+    fs.mkdirSync(dir, { recursive: true });
+    for (const which of ['sharp', 'blurred'] as const) {
+      const file = path.join(dir, `${which}.tiff`);
+      fs.copyFileSync(slides[which], file);
+      const id = await registerSlide(server.db, server.dataDir!, file, { name: `FOCUS-${which}`, hospital_id: hospital.id, case_id: null, uploaded_by: null });
+      // What the job queue's focus job does (the e2e server runs no job runner).
+      await saveFocus(server.db, { id, hospital_id: hospital.id }, await analyseFocus(file), 0, 0.1);
+      if (which === 'blurred') slideId = id;
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(lang: Lang, user: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang });
+    await page.goto(`${server.url}/login`);
+    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
+    await signIn(page, server.url, user, 'dsms-demo');
+    await page.getByTestId('dashboard').waitFor();
+    return page;
+  }
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const beat = (status: string) => fetch(`${server.url}/api/scanner-agent/heartbeat`, {
+    method: 'POST', headers: { 'x-scanner-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ status }),
+  }).then((r) => r.status);
+
+  it.each(['zh-CN', 'en-US'] as const)('ScannerList follows a heartbeat without reload [%s]', async (lang) => {
+    const page = await open(lang, 'scanner');
+    await page.goto(`${server.url}/manage/scanner/list`);
+    const row = page.getByRole('row').filter({ hasText: 'KF-PRO-400' }).first();
+    await row.waitFor();
+    const before = lang === 'zh-CN' ? '离线' : 'Offline';
+    const after = lang === 'zh-CN' ? '扫描中' : 'Working';
+    await beat('idle');
+    expect(await beat('working')).toBe(200);
+    const url = page.url();
+    await poll(() => row.textContent()).toContain(after);
+    expect(page.url()).toBe(url);
+    expect(before).not.toBe(after);
+    await shot(page, `scanner-list-${lang}`);
+    await page.close();
+  });
+
+  it.each(['zh-CN', 'en-US'] as const)('SlideQC lists the blurred slide first [%s]', async (lang) => {
+    const page = await open(lang, 'qc');
+    await page.goto(`${server.url}/manage/slide/qc`);
+    const first = page.getByRole('row').nth(1);
+    // Worst focus first: the blurred copy (half its tissue out of focus), with "blurry image" suggested.
+    await poll(() => first.textContent()).toContain(lang === 'zh-CN' ? '图像模糊' : 'Blurry image');
+    expect(await first.textContent()).toContain(String(slideId));
+    await shot(page, `slide-qc-${lang}`);
+    await page.close();
+  });
+
+  it.each(['zh-CN', 'en-US'] as const)('the viewer draws the focus heat map [%s]', async (lang) => {
+    const page = await open(lang, 'primary');
+    await page.goto(`${server.url}/slide/view?id=${slideId}`);
+    await page.getByTestId('focus-toggle').click();
+    await page.getByTestId('focus-overlay').waitFor();
+    await poll(() => page.getByTestId('focus-legend').textContent()).toMatch(/%/);
+    // Left half red (out of focus), right half green: read back from the overlay's own pixels.
+    const colours = await page.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>('[data-testid="focus-overlay"]')!;
+      const px = (x: number) => Array.from(c.getContext('2d')!.getImageData(x, Math.floor(c.height / 2), 1, 1).data);
+      return { left: px(1), right: px(c.width - 2) };
+    });
+    expect(colours.left[0]).toBeGreaterThan(colours.left[1]);
+    expect(colours.right[1]).toBeGreaterThan(colours.right[0]);
+    await shot(page, `viewer-focus-${lang}`);
+    await page.close();
+  });
+});
