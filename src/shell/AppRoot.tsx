@@ -1,15 +1,20 @@
 import { FluentProvider } from '@fluentui/react-components';
-import { useEffect, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { loadToasterWith } from '../api/notify';
 import { LOCAL } from '../store/storageKeys';
 import { AppRoutes } from './AppRoutes';
 import { bootstrap } from './bootstrap';
 import { Splash } from './Splash';
 import { darkTheme, lightTheme } from './theme';
-import { Toasts } from './Toasts';
 
-/** Root: theme, toasts, the start-up sequence behind a splash, then the routes. */
+// A toaster whose code cannot load shows nothing rather than taking the app down with it.
+const Toasts = lazy((): Promise<{ default: ComponentType }> => import('./Toasts').then((m) => ({ default: m.Toasts }), () => ({ default: () => null })));
+
+/** Root: theme, toasts (their code loaded by the first one), the start-up sequence behind a splash, then the routes. */
 export function AppRoot() {
   const [ready, setReady] = useState(false);
+  const [toaster, setToaster] = useState(false);
+  useEffect(() => loadToasterWith(() => setToaster(true)), []);
   useEffect(() => {
     void bootstrap().then((ok) => ok && setReady(true));
   }, []);
@@ -17,7 +22,7 @@ export function AppRoot() {
   const fontSize = Number(localStorage.getItem(LOCAL.fontSize)) || 16;
   return (
     <FluentProvider theme={dark ? darkTheme : lightTheme} style={{ fontSize, minHeight: '100vh' }}>
-      <Toasts />
+      {toaster ? <Suspense fallback={null}><Toasts /></Suspense> : null}
       {ready ? <AppRoutes /> : <Splash />}
     </FluentProvider>
   );

@@ -73,7 +73,7 @@ describe.runIf(present)('kill -9 during a conversion', () => {
       }
     })();
 
-    const job = async () => (await request(base(), 'GET', `/api/jobs/slide/${slide.id}`, auth)).json().data;
+    const job = async () => (await request(base(), 'GET', `/api/jobs/slide/${slide.id}?type=slides.convert`, auth)).json().data;
     let state = await job();
     const end = Date.now() + 60_000;
     while (!(state?.status === 'running' && state.progress >= 1)) {

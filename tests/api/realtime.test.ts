@@ -71,9 +71,11 @@ for (const kind of databases) {
       /** 'granted', or 'refused' (SUBACK failure, or the broker closed the connection: RabbitMQ), each on a connection of its own. */
       async function trySubscribe(token: string, topic: string): Promise<'granted' | 'refused'> {
         const client = await connect(token);
+        // RabbitMQ may close the connection without the pending SUBSCRIBE ever being answered or failed.
+        const dropped = new Promise<'refused'>((resolve) => client.once('close', () => resolve('refused')));
         try {
-          const granted = await client.subscribeAsync(topic, { qos: 0 });
-          return granted[0]!.qos === 128 ? 'refused' : 'granted';
+          const granted = client.subscribeAsync(topic, { qos: 0 }).then((g) => (g[0]!.qos === 128 ? 'refused' as const : 'granted' as const));
+          return await Promise.race([granted, dropped]);
         } catch {
           return 'refused';
         } finally {
@@ -90,6 +92,8 @@ for (const kind of databases) {
       function until(client: MqttClient, marker: string): Promise<string[]> {
         const seen: string[] = [];
         return new Promise((resolve) => {
+          // Never later than 10 s: the assertion then shows what did arrive instead of a bare timeout.
+          setTimeout(() => resolve(seen), 10_000).unref();
           client.on('message', (topic) => {
             seen.push(topic);
             if (topic === marker) resolve(seen);

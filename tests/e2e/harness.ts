@@ -36,6 +36,11 @@ export async function startServer(options: { ownDataDir?: boolean } = {}) {
       if (!dataDir) throw new Error('startJobs needs ownDataDir');
       jobs ??= startJobRunner(db, { types: jobTypesFor({ dataDir, jobLeaseMs: 30_000 }), log: { info() {}, warn() {}, error() {} }, pollMs: 200 });
     },
+    /** Stops the runner (a test that watches a job wait first stops the one an earlier test started). */
+    async stopJobs() {
+      await jobs?.stop();
+      jobs = null;
+    },
     async close() {
       await jobs?.stop();
       await app.close();

@@ -122,8 +122,10 @@ export async function releaseJob(db: Db, id: number, owner: string): Promise<voi
 }
 
 /** The newest job about a slide. */
-export async function latestJobOfSlide(db: Db, slideId: number): Promise<JobRow | undefined> {
-  return (await db.selectFrom('jobs').selectAll().where('slide_id', '=', slideId).orderBy('id', 'desc').limit(1).executeTakeFirst()) as JobRow | undefined;
+export async function latestJobOfSlide(db: Db, slideId: number, type?: string): Promise<JobRow | undefined> {
+  let query = db.selectFrom('jobs').selectAll().where('slide_id', '=', slideId);
+  if (type) query = query.where('type', '=', type);
+  return (await query.orderBy('id', 'desc').limit(1).executeTakeFirst()) as JobRow | undefined;
 }
 
 /** For tests and the startup check: a job by id. */

@@ -9,17 +9,22 @@ import { slideIn } from '../slides/queries.js';
 import { latestJobOfSlide, type JobRow } from './queries.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
+const JobFilter = Type.Object({ type: Type.Optional(Type.String({ pattern: '^[a-z_]+\\.[a-z_]+$', maxLength: 64 })) });
 
-/** `GET /api/jobs/slide/:id`: the newest background job of a slide (null when it never had one). */
+/**
+ * `GET /api/jobs/slide/:id[?type=]`: the newest background job of a slide, or of one type (a conversion is
+ * followed by its focus check), null when it never had one.
+ */
 export function jobRoutes(app: TypedApp, db: Db): void {
   app.get('/api/jobs/slide/:id', {
     config: { access: { permission: 'slide_view' } },
-    schema: { tags: ['jobs'], params: Id },
+    schema: { tags: ['jobs'], params: Id, querystring: JobFilter },
   }, async (request) => {
     const { id } = request.params;
+    const { type } = request.query;
     // Any hospital of the user's, as the slide lists with show-all-data on.
     if (!(await slideIn(db, id, request.auth!.hospitalIds))) throw new AppError(404, 'slide.not_found');
-    const job = await latestJobOfSlide(db, id);
+    const job = await latestJobOfSlide(db, id, type);
     return ok(job ? jobView(job, request.lang) : null);
   });
 }
