@@ -34,6 +34,7 @@ import { messageRoutes } from './modules/messages/routes.js';
 import { caseImageRoutes } from './modules/case-images/routes.js';
 import { focusRoutes } from './modules/focus/routes.js';
 import { scannerRoutes } from './modules/scanners/routes.js';
+import { statisticRoutes } from './modules/statistics/routes.js';
 import { scannerUploads } from './modules/scanners/agent-auth.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
@@ -175,6 +176,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   shareRoutes(app, db, tiles, sessions);
   focusRoutes(app, db);
   scannerRoutes(app, db, dataDir);
+  statisticRoutes(app, db);
 
   await registerStaticSite(app, config.distDir);
   return app;
