@@ -55,6 +55,7 @@ import { parseRealtimeConfig, realtimeConnectSources } from './realtime/config.j
 import { createRealtime, type RealtimeHub } from './realtime/index.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { shareRoutes } from './modules/shares/routes.js';
+import { meetingRoutes } from './modules/meetings/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -174,6 +175,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   caseImageRoutes(app, db, dataDir);
   realtimeRoutes(app, realtime);
   shareRoutes(app, db, tiles, sessions);
+  meetingRoutes(app, db, realtime);
   focusRoutes(app, db);
   scannerRoutes(app, db, dataDir);
   statisticRoutes(app, db);
