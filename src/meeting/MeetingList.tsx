@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { isGranted } from '../core/actions';
+import { formatDateTime } from '../core/dateTime';
 import { MEETING_NAME_MAX, MEETING_SLIDES_MAX } from '../core/meeting';
 import { useGrants } from '../engine/useGrants';
 import { createMeeting, listMeetings, searchSlides, slideById, type Meeting, type SlideChoice } from './meetingApi';
@@ -14,6 +15,7 @@ const useStyles = makeStyles({
   card: { padding: '16px', backgroundColor: tokens.colorNeutralBackground1, borderRadius: tokens.borderRadiusMedium, boxShadow: tokens.shadow4, display: 'flex', flexDirection: 'column', gap: '8px' },
   row: { display: 'flex', gap: '12px', alignItems: 'flex-end', flexWrap: 'wrap' },
   choices: { display: 'flex', flexWrap: 'wrap', gap: '4px 16px' },
+  coverCol: { width: '96px' },
   thumb: { width: '64px', height: '44px', objectFit: 'cover', backgroundColor: tokens.colorNeutralBackground3, verticalAlign: 'middle' },
 });
 
@@ -22,7 +24,7 @@ const PAGE_SIZE = 50;
 /** The hospital's meetings (open first) with a join link; a meeting manager also starts one here. */
 export function MeetingList({ preselect }: { preselect: number | null }) {
   const s = useStyles();
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const grants = useGrants();
   const [rows, setRows] = useState<Meeting[]>([]);
@@ -32,7 +34,6 @@ export function MeetingList({ preselect }: { preselect: number | null }) {
   useEffect(reload, [reload]);
   useEffect(() => { document.title = `${t('meeting.title')} · DSMS`; }, [t]);
 
-  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language);
   return (
     <div className={s.root} data-testid="meeting-list">
       <Text size={600} weight="semibold">{t('meeting.title')}</Text>
@@ -43,7 +44,7 @@ export function MeetingList({ preselect }: { preselect: number | null }) {
           <Table size="small">
             <TableHeader>
               <TableRow>
-                <TableHeaderCell>{t('meeting.cover')}</TableHeaderCell>
+                <TableHeaderCell className={s.coverCol}>{t('meeting.cover')}</TableHeaderCell>
                 <TableHeaderCell>{t('meeting.name')}</TableHeaderCell>
                 <TableHeaderCell>{t('meeting.startAt')}</TableHeaderCell>
                 <TableHeaderCell>{t('meeting.host')}</TableHeaderCell>
@@ -56,7 +57,7 @@ export function MeetingList({ preselect }: { preselect: number | null }) {
                 <TableRow key={m.id} data-testid="meeting-row" data-id={m.id}>
                   <TableCell>{m.cover_slide_id !== null && <img className={s.thumb} alt="" src={`/api/data/kfb/thumb/${m.cover_slide_id}`} />}</TableCell>
                   <TableCell>{m.name}</TableCell>
-                  <TableCell>{when(m.start_at)}</TableCell>
+                  <TableCell>{formatDateTime(new Date(m.start_at))}</TableCell>
                   <TableCell>{m.host_name}</TableCell>
                   <TableCell><Badge appearance="tint" color={m.status === 'open' ? 'success' : 'informative'}>{t(`meeting.status.${m.status}`)}</Badge></TableCell>
                   <TableCell>

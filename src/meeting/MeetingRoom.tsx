@@ -16,6 +16,11 @@ const useStyles = makeStyles({
   body: { display: 'grid', gridTemplateColumns: '1fr 280px', minHeight: 0 },
   side: { padding: '12px', display: 'flex', flexDirection: 'column', gap: '6px', overflowY: 'auto', backgroundColor: tokens.colorNeutralBackground1, borderLeft: `1px solid ${tokens.colorNeutralStroke2}` },
   slide: { justifyContent: 'flex-start' },
+  current: {
+    display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '8px', padding: '5px 12px',
+    border: `1px solid ${tokens.colorBrandStroke1}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorBrandBackground2,
+  },
+  other: { padding: '5px 13px' },
   ended: { display: 'grid', placeContent: 'center', justifyItems: 'center', gap: '12px', textAlign: 'center' },
   empty: { display: 'grid', placeContent: 'center' },
 });
@@ -69,14 +74,21 @@ export function MeetingRoom({ initial, me }: { initial: MeetingDetail; me: numbe
           <aside className={s.side}>
             <Text weight="semibold">{t('meeting.slides')}</Text>
             {!presenting && <Text size={200}>{t('meeting.followHint')}</Text>}
-            {meeting.slides.map((sl) => (
-              <Button key={sl.id} className={s.slide} appearance={sl.id === meeting.slide_id ? 'primary' : 'secondary'} disabled={!presenting || busy || sl.id === meeting.slide_id}
-                data-testid="meeting-slide" data-slide={sl.id} onClick={() => run(() => switchSlide(meeting.id, sl.id))}>{sl.name}</Button>
+            {meeting.slides.map((sl) => (sl.id === meeting.slide_id
+              ? (
+                <div key={sl.id} className={s.current} data-testid="meeting-slide" data-slide={sl.id} aria-current="true">
+                  <Text weight="semibold">{sl.name}</Text>
+                  <Badge appearance="filled" color="brand">{t('meeting.onScreen')}</Badge>
+                </div>
+              )
+              : presenting
+                ? <Button key={sl.id} className={s.slide} disabled={busy} data-testid="meeting-slide" data-slide={sl.id} onClick={() => run(() => switchSlide(meeting.id, sl.id))}>{sl.name}</Button>
+                : <Text key={sl.id} className={s.other} data-testid="meeting-slide" data-slide={sl.id}>{sl.name}</Text>
             ))}
             <Text weight="semibold">{t('meeting.participants', { count: meeting.participants.length })}</Text>
             {meeting.participants.map((p) => (
               <Text key={p.id} data-testid="meeting-participant">
-                {p.realname || p.name}{p.id === meeting.presenter_id ? ` · ${t('meeting.presenting')}` : ''}{p.id === meeting.created_by ? ` · ${t('meeting.host')}` : ''}
+                {p.realname || p.name}{p.id === meeting.presenter_id ? ` · ${t('meeting.presenting')}` : ''}{p.id === meeting.created_by ? ` · ${t('meeting.hostMark')}` : ''}
               </Text>
             ))}
           </aside>
