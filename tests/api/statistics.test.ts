@@ -149,6 +149,37 @@ describe.each(databases)('statistics [%s]', (kind) => {
     expect((await get(registrar, `/api/statistic/doctors?hospital_id=${foreign}`)).statusCode).toBe(403);
   });
 
+  it('fills the dashboard with counts the user may see, matching direct counts', async () => {
+    const now = Date.now();
+    const iso = (hoursAgo: number) => new Date(now - hoursAgo * 3_600_000).toISOString();
+    for (const [i, hoursAgo] of [60, 80].entries()) {
+      await h.db.insertInto('cases').values({
+        hospital_id: hospital, pathology_number: `DB-${i}`, case_type: 'routine', main_phase: 'diagnosis', expedite_status: 0, extra: '{}',
+        registration_at: iso(hoursAgo), first_doctor: doctor, created_at: iso(hoursAgo), updated_at: iso(hoursAgo),
+      }).execute();
+    }
+    const res = await get(admin, '/api/statistic/dashboard?utc_offset=0');
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    const { start, end } = shiftDayBounds(data.today.day, data.today.day, 0);
+    const today = await h.db.selectFrom('cases').select(sql<number>`count(*)`.as('n')).where('hospital_id', '=', hospital)
+      .where('registration_at', '>=', start).where('registration_at', '<', end).executeTakeFirstOrThrow();
+    expect(Object.values(data.today.phases as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(Number(today.n));
+    const open = (from: string, to: string) => h.db.selectFrom('cases').select(sql<number>`count(*)`.as('n')).where('hospital_id', '=', hospital)
+      .where('sign_at', 'is', null).where('main_phase', '<>', 'archive').where('registration_at', '>=', from).where('registration_at', '<', to).executeTakeFirstOrThrow();
+    expect(data.timeouts.soon).toBe(Number((await open(iso(72), iso(48))).n));
+    expect(data.timeouts.soon).toBeGreaterThanOrEqual(1);
+    expect(data.timeouts.over).toBe(Number((await open('0000', iso(72))).n));
+    expect(data.scanners).toBeDefined();
+    expect(data.uploads).toMatchObject({ not_bound: 0 });
+    const mine = (await get(await tokenFor(h.app, 'primary'), '/api/statistic/dashboard')).json().data.mine;
+    expect(mine.to_diagnose).toBeGreaterThanOrEqual(2);
+    // A clinician reads no case, scanner or queue tiles.
+    const theirs = (await get(clinician, '/api/statistic/dashboard')).json().data;
+    expect(theirs.today).toBeUndefined();
+    expect(theirs.scanners).toBeUndefined();
+  });
+
   it('refuses a bad period with a translated 422 and changes nothing', async () => {
     const zh = await get(admin, '/api/statistic/workload?period=fortnight', 'zh-CN');
     expect(zh.statusCode).toBe(422);

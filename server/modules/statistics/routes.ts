@@ -8,6 +8,7 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { statRange, STAT_PERIODS, type StatRange } from '../../../src/core/statPeriods.js';
 import { getSetting } from '../settings/queries.js';
+import { dashboard } from './dashboard.js';
 import { statisticBook } from './export.js';
 import { STAT_KINDS, STAT_KIND_NAMES, type StatKindName } from './kinds.js';
 import { statistic, timeoutStatistic, type StatTable } from './queries.js';
@@ -70,6 +71,18 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
     config: { access: { permission: 'scan_access' }, audit: false },
     schema: { tags },
   }, async () => ok({ data: { qc13: await passRateTarget() } }));
+
+  // The Dashboard's tiles: what the user may see of the working hospital, counted now.
+  app.get('/api/statistic/dashboard', {
+    config: { access: 'user', audit: false },
+    schema: { tags, querystring: Type.Object({ utc_offset: Type.Optional(Type.Integer({ minimum: -720, maximum: 840 })) }, { additionalProperties: false }) },
+  }, async (request) => {
+    const user = request.auth!;
+    return ok(await dashboard(db, {
+      hospitalId: workingHospital(request), userId: user.id, utcOffset: request.query.utc_offset ?? 0, now: new Date(),
+      can: (p) => hasPermission(user, p),
+    }));
+  });
 
   // The doctor filter's choices: the users of a hospital the asker may read statistics of.
   app.get('/api/statistic/doctors', {
