@@ -208,6 +208,8 @@ export interface FormSchema {
 }
 
 export interface DetailSchema {
+  /** The record is read again this often while the page is open (live states, e.g. a scanner), never when unset. */
+  refreshSeconds?: number;
   sections: { title: Label; fields: ColumnSchema[] }[];
 }
 
@@ -253,7 +255,7 @@ export interface ResolvedPage extends Omit<PageSchema, 'list' | 'search' | 'form
   list?: Omit<ListSchema, 'columns'> & { columns: Column[] };
   search?: Omit<SearchSchema, 'items'> & { items: SearchField[] };
   form?: FormSchema;
-  detail?: { sections: { title: Label; fields: Column[] }[] };
+  detail?: { refreshSeconds?: number; sections: { title: Label; fields: Column[] }[] };
 }
 
 export interface ResolvedSchema {

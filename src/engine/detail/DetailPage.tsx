@@ -50,6 +50,16 @@ export default function DetailPage({ page, recordId, basePath }: RendererProps) 
   const [editing, setEditing] = useState(false);
   const [reload, setReload] = useState(0);
   const sections = useMemo(() => schema.detail?.sections ?? fallbackSections(schema.list?.columns), [schema]);
+  const refreshSeconds = schema.detail?.refreshSeconds;
+
+  // A live record (a scanner's state) is read again on the schema's beat; a failed read keeps the last one shown.
+  useEffect(() => {
+    if (!refreshSeconds || !resource || !id || editing) return;
+    const timer = setInterval(() => {
+      dp.getOne(resource, id).then(setRecord).catch(() => undefined);
+    }, refreshSeconds * 1000);
+    return () => clearInterval(timer);
+  }, [refreshSeconds, resource, id, dp, editing]);
 
   useEffect(() => {
     if (preload?.record || !resource || !id) return;
@@ -59,21 +69,27 @@ export default function DetailPage({ page, recordId, basePath }: RendererProps) 
   }, [resource, id, dp, preload, reload, t]);
 
   if (!resource) return <ErrorPanel title={t('engine.noResource', { resource: schema.resource ?? '—' })} />;
-  if (!id) return <ErrorPanel title={t('engine.noRecord')} />;
-  if (error) return <ErrorPanel title={t('engine.loadFailed')} text={error} />;
-  if (!record) return <Spinner data-testid="engine-loading" />;
 
   const editAction = schema.list?.rowActions?.find((a) => a.kind === 'edit');
-  const canEdit = !!schema.form && (editAction ? actionVisible(editAction, record, grants, resource.permissions) : actionVisible({ key: 'edit', label: '', kind: 'edit' }, record, grants, resource.permissions));
+  const canEdit = !!record && !!schema.form && (editAction ? actionVisible(editAction, record, grants, resource.permissions) : actionVisible({ key: 'edit', label: '', kind: 'edit' }, record, grants, resource.permissions));
   const backToList = schema.type === 'list';
+  // A detail page of its own (ScannerDetail is full-screen, without the header) goes back where it came from.
+  const back = backToList
+    ? <Button icon={<ArrowLeft20Regular />} appearance="subtle" onClick={() => navigate(basePath)} data-testid="detail-back">{t('engine.backToList')}</Button>
+    : <Button icon={<ArrowLeft20Regular />} appearance="subtle" onClick={() => navigate(-1)} data-testid="detail-back">{t('engine.back')}</Button>;
+  const bar = (
+    <div className={s.bar}>
+      {back}
+      <h2 className={s.title}>{label(schema.title ?? schema.alias)}</h2>
+      {canEdit ? <Button icon={<Edit20Regular />} onClick={() => setEditing(true)}>{editAction ? label(editAction.label) : t('form.edit')}</Button> : null}
+    </div>
+  );
+  const problem = !id ? <ErrorPanel title={t('engine.noRecord')} /> : error ? <ErrorPanel title={t('engine.loadFailed')} text={error} /> : null;
+  if (problem || !record) return <div className={s.root} data-testid="detail-page">{bar}{problem ?? <Spinner data-testid="engine-loading" />}</div>;
 
   return (
     <div className={s.root} data-testid="detail-page">
-      <div className={s.bar}>
-        {backToList ? <Button icon={<ArrowLeft20Regular />} appearance="subtle" onClick={() => navigate(basePath)} data-testid="detail-back">{t('engine.backToList')}</Button> : null}
-        <h2 className={s.title}>{label(schema.title ?? schema.alias)}</h2>
-        {canEdit ? <Button icon={<Edit20Regular />} onClick={() => setEditing(true)}>{editAction ? label(editAction.label) : t('form.edit')}</Button> : null}
-      </div>
+      {bar}
       {sections.map((section, i) => (
         <Card key={i}>
           <CardHeader header={<b>{label(section.title)}</b>} />
