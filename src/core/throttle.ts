@@ -9,12 +9,16 @@ export function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: numb
   };
 }
 
+type TimerId = ReturnType<typeof setTimeout>;
+interface Timers { set(f: () => void, ms: number): TimerId; clear(t: TimerId): void }
+
 /**
  * Leading and trailing: the first call runs at once, calls within the next `ms` collapse into one run when the window
- * ends (a burst of pushes refetches twice, not once per push, and never misses the last state).
+ * ends (a burst of pushes refetches twice, not once per push, and never misses the last state). The default timers are
+ * wrapped: a browser's setTimeout called as a method of another object throws "Illegal invocation".
  */
-export function coalesce(fn: () => void, ms: number, timers: { set: typeof setTimeout; clear: typeof clearTimeout } = { set: setTimeout, clear: clearTimeout }) {
-  let timer: ReturnType<typeof setTimeout> | null = null;
+export function coalesce(fn: () => void, ms: number, timers: Timers = { set: (f, ms) => setTimeout(f, ms), clear: (t) => clearTimeout(t) }) {
+  let timer: TimerId | null = null;
   let pending = false;
   const open = () => {
     timer = timers.set(() => {

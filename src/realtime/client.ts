@@ -45,7 +45,13 @@ function start(): Promise<MqttClient> {
     next.on('message', (topic, payload) => {
       let value: unknown;
       try { value = JSON.parse(payload.toString()); } catch { return; }
-      for (const [filter, set] of handlers) if (matches(filter, topic)) for (const h of set) h(value, topic);
+      for (const [filter, set] of handlers) {
+        if (!matches(filter, topic)) continue;
+        for (const h of set) {
+          // A handler's error is its page's; thrown into mqtt's parser it would drop the connection for everyone.
+          try { h(value, topic); } catch (e) { console.error(e); }
+        }
+      }
     });
     next.on('connect', () => { if (handlers.size) next.subscribe([...handlers.keys()], subscribed); });
     client = next;

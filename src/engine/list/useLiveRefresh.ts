@@ -18,7 +18,7 @@ const topicsOf: Record<LiveSource, (hospitalIds: number[]) => string[]> = {
  */
 export function useLiveRefresh(opts: { live?: LiveSource; refreshSeconds?: number; off: boolean; refetch(): void }): void {
   const { live, refreshSeconds, off, refetch } = opts;
-  const hospitalKey = useSession((s) => (s.user?.hospitals.data ?? []).map((h) => h.id).join(','));
+  const hospitalKey = useSession((s) => (s.user?.hospitals?.data ?? []).map((h) => h.id).join(','));
 
   useEffect(() => {
     if (off || !refreshSeconds) return;
