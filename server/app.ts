@@ -34,6 +34,7 @@ import { messageRoutes } from './modules/messages/routes.js';
 import { caseImageRoutes } from './modules/case-images/routes.js';
 import { focusRoutes } from './modules/focus/routes.js';
 import { scannerRoutes } from './modules/scanners/routes.js';
+import { statisticRoutes } from './modules/statistics/routes.js';
 import { scannerUploads } from './modules/scanners/agent-auth.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
@@ -55,6 +56,7 @@ import { createRealtime, type RealtimeHub } from './realtime/index.js';
 import { pushDomainEvents } from './realtime/push.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { shareRoutes } from './modules/shares/routes.js';
+import { meetingRoutes } from './modules/meetings/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -175,8 +177,10 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   caseImageRoutes(app, db, dataDir);
   realtimeRoutes(app, realtime);
   shareRoutes(app, db, tiles, sessions);
+  meetingRoutes(app, db, realtime);
   focusRoutes(app, db);
   scannerRoutes(app, db, dataDir);
+  statisticRoutes(app, db);
 
   await registerStaticSite(app, config.distDir);
   return app;

@@ -20,6 +20,8 @@ import * as m0024 from './migrations/0024_messages.js';
 import * as m0018 from './migrations/0018_slide_shares.js';
 import * as m0019 from './migrations/0019_reports.js';
 import * as m0023 from './migrations/0023_scanners_qc.js';
+import * as m0025 from './migrations/0025_meetings.js';
+import * as m0026 from './migrations/0026_statistics_indexes.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -43,6 +45,8 @@ const migrations: Record<string, Migration> = {
   '0018_slide_shares': m0018,
   '0019_reports': m0019,
   '0023_scanners_qc': m0023,
+  '0025_meetings': m0025,
+  '0026_statistics_indexes': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

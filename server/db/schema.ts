@@ -499,11 +499,46 @@ export interface Database extends ReportTables {
   case_images: CaseImageTable;
   messages: MessageTable;
   slide_shares: SlideShareTable;
+  meetings: MeetingTable;
+  meeting_slides: MeetingSlideTable;
+  meeting_participants: MeetingParticipantTable;
   scanners: ScannerTable;
   scan_jobs: ScanJobTable;
   slide_qc: SlideQcTable;
   slide_focus: SlideFocusTable;
   qc_dict: QcDictTable;
+}
+
+/** Reading meetings (migration 0025). */
+export interface MeetingTable {
+  id: Generated<number>;
+  hospital_id: number;
+  name: string;
+  cover_slide_id: number | null;
+  start_at: string;
+  created_by: number;
+  /** Who holds control now: participants follow this user's viewport. */
+  presenter_id: number | null;
+  /** The slide on screen. */
+  slide_id: number | null;
+  status: 'open' | 'ended';
+  /** Grows with every change of state (compare-and-set for taking control). */
+  version: Generated<number>;
+  ended_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MeetingSlideTable {
+  meeting_id: number;
+  slide_id: number;
+  rank: number;
+}
+
+export interface MeetingParticipantTable {
+  meeting_id: number;
+  user_id: number;
+  joined_at: string;
 }
 
 export interface SlideShareTable {

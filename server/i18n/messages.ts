@@ -15,6 +15,8 @@ import { messageMessages } from '../modules/messages/messages.js';
 import { diagnosisMessages } from '../modules/diagnosis/messages.js';
 import { focusMessages } from '../modules/focus/messages.js';
 import { scannerMessages } from '../modules/scanners/messages.js';
+import { statisticMessages } from '../modules/statistics/messages.js';
+import { meetingMessages } from '../modules/meetings/messages.js';
 
 /**
  * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
@@ -48,6 +50,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...meetingMessages };
 
 export type MessageKey = keyof typeof messages;

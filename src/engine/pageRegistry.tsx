@@ -13,6 +13,11 @@ const pages: Record<string, ComponentType> = {
   DssUpload: lazyChunk(() => import('../upload/DssUploadPage')),
   // Categories beside a schema list of the collected slides (schemas/pages/CaseCollection.json).
   CaseCollection: lazyChunk(() => import('../pages/collection/CaseCollectionPage')),
+  // Statistics (issue 16): filters, a chart and a table; the engine has no chart, so they are written by hand.
+  SlideStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.SlideStatistics }))),
+  ScannerStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.ScannerStatistics }))),
+  ScanAccessStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.ScanAccessStatistics }))),
+  SlideViewStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.SlideViewStatistics }))),
 };
 
 const SchemaPage = lazyChunk(() => import('./SchemaPage'));

@@ -22,6 +22,8 @@ const ImageEditPage = lazyChunk(() => import('../viewer/ImageEditPage'));
 const MessageCentre = lazyChunk(() => import('../messages/MessageCentre'));
 const CaseDetailPage = lazyChunk(() => import('../pages/case-detail/CaseDetailPage'));
 const SharePage = lazyChunk(() => import('../viewer/SharePage'));
+// Reading meetings (issue 12): the viewer and the realtime client come with this chunk.
+const MeetingPage = lazyChunk(() => import('../meeting/MeetingPage'));
 // The diagnosis editor (issue 15): a page of its own, opened from DiagnosisList.
 const DiagnosisEditorPage = lazyChunk(() => import('../diagnosis/DiagnosisEditorPage'));
 
@@ -31,7 +33,7 @@ const VIEWER_ROUTES = ['/kfb/case/:id', '/kfb/path', '/kfb/section/:id/:section'
 /** Static routes of spec §2 whose pages belong to later work (viewers, editors); each says so by name. */
 const STATIC_PENDING = [
   '/dicom/:pid/:id',
-  '/meeting/view', '/omnipt', '/jf_data',
+  '/omnipt', '/jf_data',
 ];
 
 function ManageIndex() {
@@ -62,6 +64,7 @@ export function AppRoutes() {
               <Route path="/image/edit" element={<ImageEditPage />} />
               <Route path="/case/:id" element={<CaseDetailPage />} />
               <Route path="/share/view" element={<SharePage />} />
+              <Route path="/meeting/view" element={<MeetingPage />} />
               <Route path="/diagnosis/:id" element={<DiagnosisEditorPage />} />
               <Route path="/manage" element={<Shell />}>
                 <Route index element={<ManageIndex />} />

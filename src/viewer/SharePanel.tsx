@@ -1,7 +1,10 @@
-import { Button, Checkbox, Field, Input, makeStyles, SpinButton, Text, tokens } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, Link, makeStyles, SpinButton, Text, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { isGranted } from '../core/actions';
 import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, type SharePermissions } from '../core/sharePermissions';
+import { useGrants } from '../engine/useGrants';
 import { createShare, myShares, revokeShare, type CreatedShare, type MyShare } from './shareApi';
 
 const useStyles = makeStyles({
@@ -14,6 +17,8 @@ const useStyles = makeStyles({
 export function SharePanel({ slideId }: { slideId: number }) {
   const s = useStyles();
   const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const grants = useGrants();
   const [hours, setHours] = useState(DEFAULT_SHARE_SECONDS / 3600);
   const [perms, setPerms] = useState<Pick<SharePermissions, 'diagnosis' | 'annotation' | 'need_login'>>({ diagnosis: false, annotation: false, need_login: false });
   const [created, setCreated] = useState<CreatedShare | null>(null);
@@ -43,6 +48,9 @@ export function SharePanel({ slideId }: { slideId: number }) {
         <Field label={t('share.link')} hint={t('share.expiresAt', { time: when(created.expires_at) })}>
           <Input readOnly value={`${window.location.origin}${created.path}`} data-testid="share-link" onFocus={(e) => e.currentTarget.select()} />
         </Field>
+      )}
+      {isGranted('meeting_manage', grants) && (
+        <Link data-testid="share-meeting" href={`/meeting/view?slide=${slideId}`} onClick={(e) => { e.preventDefault(); navigate(`/meeting/view?slide=${slideId}`); }}>{t('share.meeting')}</Link>
       )}
       <Text weight="semibold">{t('share.mine')}</Text>
       {list.length === 0 && <Text>{t('share.none')}</Text>}

@@ -20,6 +20,8 @@ const DECLARED: Readonly<Record<string, SettingVisibility>> = {
   system_config: 'user',
   // Issue 16: { blur_share_limit } — above this share of tissue out of focus, QC starts with "blurry image".
   qc_focus: 'user',
+  // Issue 16, spec §7 statistic_pass_rate_config: { qc13 } — the scan pass rate (%) ScanAccessStatistics aims at.
+  statistic_pass_rate: 'user',
 };
 
 /** How a key may be read, or undefined when the API does not declare it (then it answers as missing). */

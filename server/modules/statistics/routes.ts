@@ -1,0 +1,111 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/connect.js';
+import { hasPermission } from '../../http/access.js';
+import { ok } from '../../http/envelope.js';
+import { AppError, forbidden } from '../../http/errors.js';
+import { workingHospital } from '../../http/hospital-scope.js';
+import type { TypedApp } from '../../http/types.js';
+import { statRange, STAT_PERIODS, type StatRange } from '../../../src/core/statPeriods.js';
+import { getSetting } from '../settings/queries.js';
+import { statisticBook } from './export.js';
+import { STAT_KINDS, STAT_KIND_NAMES, type StatKindName } from './kinds.js';
+import { statistic, timeoutStatistic, type StatTable } from './queries.js';
+
+const Kind = Type.Union([...STAT_KIND_NAMES, 'timeout'].map((k) => Type.Literal(k)));
+type KindName = StatKindName | 'timeout';
+const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
+/** Every field bounded; the period and dates are read by statRange, whose refusals are translated 422s. */
+const Query = Type.Object({
+  period: Type.Optional(Type.String({ maxLength: 32 })),
+  from: Type.Optional(Type.String({ maxLength: 10 })),
+  to: Type.Optional(Type.String({ maxLength: 10 })),
+  bucket: Type.Optional(Type.String({ maxLength: 8 })),
+  hospital_id: Type.Optional(Id),
+  doctor_id: Type.Optional(Id),
+  scanner_id: Type.Optional(Id),
+  case_type: Type.Optional(Type.String({ minLength: 1, maxLength: 16, pattern: '^[a-z_]+$' })),
+  /** Minutes east of UTC (the browser's), for local shift days; default 0. */
+  utc_offset: Type.Optional(Type.Integer({ minimum: -720, maximum: 840 })),
+  /** Timeout statistics: hours from registration to report. */
+  hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720 })),
+}, { additionalProperties: false });
+type StatQuery = Static<typeof Query>;
+const tags = ['statistics'];
+/** Spec §4 report timeout when none is asked: three days from registration. */
+const DEFAULT_TIMEOUT_HOURS = 72;
+const DEFAULT_PASS_RATE = 95;
+
+const permissionOf = (kind: KindName) => (kind === 'timeout' ? 'case_view' : STAT_KINDS[kind].permission);
+
+/**
+ * Statistics (issue 16, spec §2, §9): GET /api/statistic/{kind} answers counts per shift day (or month) of a period
+ * for one hospital of the user's, filtered by doctor, case type or scanner; POST …/export the same as .xlsx (needs
+ * export_data_role as well, and is in the operation log as a POST). The pass-rate target is spec §7's qc13 config.
+ */
+export function statisticRoutes(app: TypedApp, db: Db): void {
+  const read = async (request: FastifyRequest, kind: KindName, q: StatQuery): Promise<{ range: StatRange; table: StatTable }> => {
+    const user = request.auth!;
+    if (!hasPermission(user, permissionOf(kind))) throw forbidden(permissionOf(kind));
+    const hospitalId = q.hospital_id ?? workingHospital(request);
+    if (!user.hospitalIds.includes(hospitalId)) throw new AppError(403, 'stat.bad_hospital');
+    const now = new Date();
+    const utcOffset = q.utc_offset ?? 0;
+    const range = statRange({ period: q.period, from: q.from, to: q.to, bucket: q.bucket, utcOffset }, now);
+    if (typeof range === 'string') throw new AppError(422, range, { periods: STAT_PERIODS.join(', ') });
+    const filters = { hospitalId, doctorId: q.doctor_id, caseType: q.case_type, scannerId: q.scanner_id, utcOffset };
+    const table = kind === 'timeout'
+      ? await timeoutStatistic(db, range, { ...filters, hours: q.hours ?? DEFAULT_TIMEOUT_HOURS, now })
+      : await statistic(db, kind, range, filters);
+    return { range, table };
+  };
+  const passRateTarget = async () => {
+    const row = await getSetting(db, 'statistic_pass_rate');
+    const value = row ? Number((JSON.parse(row.value) as { qc13?: unknown }).qc13) : NaN;
+    return Number.isFinite(value) && value >= 0 && value <= 100 ? value : DEFAULT_PASS_RATE;
+  };
+
+  // Spec §7: the reader takes data.data.qc13, the pass rate (%) the scan quality aims at.
+  app.get('/api/statistic/statistic_pass_rate_config/qc13', {
+    config: { access: { permission: 'scan_access' }, audit: false },
+    schema: { tags },
+  }, async () => ok({ data: { qc13: await passRateTarget() } }));
+
+  // The doctor filter's choices: the users of a hospital the asker may read statistics of.
+  app.get('/api/statistic/doctors', {
+    config: { access: 'user', audit: false },
+    schema: { tags, querystring: Type.Object({ hospital_id: Type.Optional(Id) }, { additionalProperties: false }) },
+  }, async (request) => {
+    const user = request.auth!;
+    const anyKind = ['case_view', 'slide_view', 'scan_access'].find((p) => hasPermission(user, p));
+    if (!anyKind) throw forbidden('case_view');
+    const hospitalId = request.query.hospital_id ?? workingHospital(request);
+    if (!user.hospitalIds.includes(hospitalId)) throw new AppError(403, 'stat.bad_hospital');
+    return ok(await db.selectFrom('users').innerJoin('user_hospitals', 'user_hospitals.user_id', 'users.id')
+      .select(['users.id', 'users.name', 'users.realname']).where('user_hospitals.hospital_id', '=', hospitalId)
+      .orderBy('users.id').limit(1000).execute());
+  });
+
+  app.get('/api/statistic/:kind', {
+    config: { access: 'user', audit: false },
+    schema: { tags, params: Type.Object({ kind: Kind }), querystring: Query },
+  }, async (request) => {
+    const kind = request.params.kind as KindName;
+    const { range, table } = await read(request, kind, request.query);
+    return ok({
+      kind, range: { from: range.from, to: range.to, bucket: range.bucket, start: range.start, end: range.end },
+      ...table, ...(kind === 'scan_access' ? { target: await passRateTarget() } : {}),
+    });
+  });
+
+  app.post('/api/statistic/:kind/export', {
+    config: { access: { permission: 'export_data_role' } },
+    schema: { tags, params: Type.Object({ kind: Kind }), body: Query },
+  }, async (request, reply) => {
+    const kind = request.params.kind as KindName;
+    const { range, table } = await read(request, kind, request.body);
+    const file = await statisticBook(table, request.lang, kind === 'scan_access');
+    return reply.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', `attachment; filename="statistic-${kind}-${range.from}-${range.to}.xlsx"`).send(file);
+  });
+}

@@ -1,0 +1,50 @@
+import { makeStyles, tokens } from '@fluentui/react-components';
+import { useEffect, useRef, useState } from 'react';
+import { SlideViewer } from '../viewer/slideViewer';
+
+const useStyles = makeStyles({
+  pane: { position: 'relative', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground3, minWidth: 0, minHeight: 0 },
+  osd: { position: 'absolute', inset: 0 },
+  navigator: {
+    position: 'absolute', right: '8px', bottom: '8px', width: '160px', height: '120px', backgroundColor: tokens.colorNeutralBackground1,
+    border: `1px solid ${tokens.colorNeutralStroke1}`, boxShadow: tokens.shadow8,
+  },
+});
+
+/**
+ * The meeting's slide in the shared OpenSeadragon viewer (src/viewer/slideViewer.ts). A follower's mouse does not
+ * move the view: the presenter's does. The view's centre and zoom are on the element (data-*) for tests.
+ */
+export function MeetingPane({ slideId, presenting, onViewer }: { slideId: number; presenting: boolean; onViewer(v: SlideViewer | null): void }) {
+  const s = useStyles();
+  const osdEl = useRef<HTMLDivElement>(null);
+  const navEl = useRef<HTMLDivElement>(null);
+  const host = useRef<HTMLDivElement>(null);
+  const [viewer, setViewer] = useState<SlideViewer | null>(null);
+  const report = useRef(onViewer);
+  report.current = onViewer;
+
+  useEffect(() => {
+    const v = new SlideViewer({ element: osdEl.current!, navigator: navEl.current, slideId });
+    const el = host.current!;
+    // Written straight to the element, not through React: it changes every animation frame.
+    const off = v.onChange(() => {
+      if (!v.opened) return;
+      const st = v.state();
+      el.dataset.center = `${st.center.x.toFixed(5)},${st.center.y.toFixed(5)}`;
+      el.dataset.zoom = st.imageZoom.toFixed(5);
+    });
+    setViewer(v);
+    report.current(v);
+    return () => { off(); report.current(null); v.destroy(); setViewer(null); };
+  }, [slideId]);
+
+  useEffect(() => { viewer?.osd.setMouseNavEnabled(presenting); }, [viewer, presenting]);
+
+  return (
+    <div ref={host} className={s.pane} data-testid="meeting-pane" data-slide={slideId}>
+      <div ref={osdEl} className={s.osd} />
+      <div ref={navEl} className={s.navigator} />
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { BarChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import ReactEChartsCore from 'echarts-for-react/lib/core';
+import { useMemo } from 'react';
+import { CHART_PALETTE } from '../../core/statPeriods';
+import { passRate } from '../../core/statRates';
+import type { StatAnswer } from './api';
+
+// Only the parts drawn here: this chunk loads with a statistics page, never with the shell.
+echarts.use([BarChart, LineChart, GridComponent, LegendComponent, TooltipComponent, MarkLineComponent, CanvasRenderer]);
+
+export interface StatChartProps {
+  answer: StatAnswer;
+  seriesLabel: (s: string) => string;
+  passRateLabel: string;
+}
+
+/**
+ * Bars per series stacked by bucket in the spec §9 six-colour palette; the pass rate (scan quality) as a line on
+ * a second axis with its qc13 target marked.
+ */
+export default function StatChart({ answer, seriesLabel, passRateLabel }: StatChartProps) {
+  const option = useMemo(() => {
+    const buckets = answer.rows.map((r) => r.bucket);
+    const withRate = answer.kind === 'scan_access';
+    return {
+      color: [...CHART_PALETTE],
+      animation: false,
+      tooltip: { trigger: 'axis' },
+      legend: { top: 0 },
+      grid: { left: 48, right: withRate ? 56 : 24, top: 40, bottom: 32 },
+      xAxis: { type: 'category', data: buckets },
+      yAxis: [{ type: 'value', minInterval: 1 }, ...(withRate ? [{ type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } }] : [])],
+      series: [
+        ...answer.series.map((s) => ({ name: seriesLabel(s), type: 'bar', stack: answer.kind === 'workload' || answer.kind === 'timeout' || answer.kind === 'rejected' ? undefined : 'total', data: answer.rows.map((r) => Number(r[s] ?? 0)) })),
+        ...(withRate ? [{
+          name: passRateLabel, type: 'line', yAxisIndex: 1, connectNulls: true, data: answer.rows.map((r) => passRate(r)),
+          markLine: answer.target === undefined ? undefined : { symbol: 'none', data: [{ yAxis: answer.target }], label: { formatter: `${answer.target}%` } },
+        }] : []),
+      ],
+    };
+  }, [answer, seriesLabel, passRateLabel]);
+  return <ReactEChartsCore echarts={echarts} option={option} notMerge style={{ height: 320, width: '100%' }} data-testid="stat-chart" />;
+}
