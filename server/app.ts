@@ -53,6 +53,7 @@ import { userRoutes } from './modules/users/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
 import { parseRealtimeConfig, realtimeConnectSources } from './realtime/config.js';
 import { createRealtime, type RealtimeHub } from './realtime/index.js';
+import { pushDomainEvents } from './realtime/push.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { shareRoutes } from './modules/shares/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
@@ -120,8 +121,9 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   // The realtime channel (MQTT over WebSocket): other modules publish through app.realtime.
   const realtime = await createRealtime(realtimeConfig, app.server, db, resolveSession);
   app.decorate('realtime', realtime);
+  const stopPushes = pushDomainEvents(db, realtime, app.log);
   // preClose: its WebSockets would otherwise hold the HTTP server's close open.
-  app.addHook('preClose', async () => realtime.close());
+  app.addHook('preClose', async () => { stopPushes(); await realtime.close(); });
   registerGuard(app, resolveSession, sessions);
   registerOperationLog(app, db);
 

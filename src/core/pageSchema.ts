@@ -100,11 +100,15 @@ export interface CardSchema {
 }
 
 export type ListLayout = 'table' | 'cards';
+/** What a live list listens to on the realtime channel (src/engine/list/useLiveRefresh.ts). */
+export type LiveSource = 'scanners';
 
 export interface ListSchema {
   columns: ColumnSchema[];
   /** Rows are fetched again this often while the page is open (live states, e.g. scanners), none when unset. */
   refreshSeconds?: number;
+  /** Refetch quietly whenever the realtime channel announces a change of this source (`refreshSeconds` stays the fallback). */
+  live?: LiveSource;
   /** The layout shown first; with `card`, a toggle switches between table and cards. */
   layout?: ListLayout;
   card?: CardSchema;
