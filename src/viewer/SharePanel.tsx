@@ -11,6 +11,7 @@ const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: '8px', padding: '8px 0' },
   item: { display: 'flex', alignItems: 'center', gap: '8px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, padding: '4px 0' },
   grow: { flex: 1, minWidth: 0 },
+  meeting: { marginTop: '12px' },
 });
 
 /** The viewer's share tab: make a link for this slide (expiry, what it shows) and see or revoke my links to it. */
@@ -49,9 +50,6 @@ export function SharePanel({ slideId }: { slideId: number }) {
           <Input readOnly value={`${window.location.origin}${created.path}`} data-testid="share-link" onFocus={(e) => e.currentTarget.select()} />
         </Field>
       )}
-      {isGranted('meeting_manage', grants) && (
-        <Link data-testid="share-meeting" href={`/meeting/view?slide=${slideId}`} onClick={(e) => { e.preventDefault(); navigate(`/meeting/view?slide=${slideId}`); }}>{t('share.meeting')}</Link>
-      )}
       <Text weight="semibold">{t('share.mine')}</Text>
       {list.length === 0 && <Text>{t('share.none')}</Text>}
       {list.map((x) => (
@@ -60,6 +58,9 @@ export function SharePanel({ slideId }: { slideId: number }) {
           {x.state === 'active' && <Button size="small" data-testid="share-revoke" onClick={() => void revokeShare(x.id).then(reload)}>{t('share.revoke')}</Button>}
         </div>
       ))}
+      {isGranted('meeting_manage', grants) && (
+        <Link className={s.meeting} data-testid="share-meeting" href={`/meeting/view?slide=${slideId}`} onClick={(e) => { e.preventDefault(); navigate(`/meeting/view?slide=${slideId}`); }}>{t('share.meeting')}</Link>
+      )}
     </div>
   );
 }

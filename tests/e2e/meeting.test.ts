@@ -106,11 +106,17 @@ for (const variant of variants) {
       const presenterUrl = server.url;
       const participantUrl = peer?.url ?? server.url;
       const presenter = await signedIn(presenterUrl, 'primary', variant.presenterLang);
-      await presenter.goto(`${presenterUrl}/meeting/view`);
+      // Started from the viewer's Share tab: the slide comes chosen.
+      const first = await server.db.selectFrom('slides').select('id').where('name', '=', slides[0]!).executeTakeFirstOrThrow();
+      await presenter.goto(`${presenterUrl}/slide/view?id=${first.id}`);
+      await presenter.getByTestId('tab-share').click();
+      await presenter.getByTestId('share-meeting').click();
       await presenter.getByTestId('meeting-create').waitFor();
+      await poll(() => presenter.locator(`[data-testid=meeting-slide-choice][data-slide="${first.id}"]`).isChecked()).toBe(true);
       await presenter.getByTestId('meeting-name').fill(`Tumour board ${variant.name}`);
       await presenter.getByTestId('meeting-slide-search').fill('MEET');
-      for (const name of slides) await presenter.getByText(name, { exact: true }).click();
+      await presenter.getByText(slides[1]!, { exact: true }).click();
+      await poll(() => presenter.locator('[data-testid=meeting-slide-choice]:checked').count()).toBe(2);
       await shot(presenter, `meeting-create-${variant.presenterLang}`);
       await presenter.getByTestId('meeting-create-submit').click();
       await room(presenter).waitFor();
