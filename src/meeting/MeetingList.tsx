@@ -8,6 +8,7 @@ import { isGranted } from '../core/actions';
 import { formatDateTime } from '../core/dateTime';
 import { MEETING_NAME_MAX, MEETING_SLIDES_MAX } from '../core/meeting';
 import { useGrants } from '../engine/useGrants';
+import { Pager } from '../widgets/table/Pager';
 import { createMeeting, listMeetings, searchSlides, slideById, type Meeting, type SlideChoice } from './meetingApi';
 
 const useStyles = makeStyles({
@@ -19,7 +20,8 @@ const useStyles = makeStyles({
   thumb: { width: '64px', height: '44px', objectFit: 'cover', backgroundColor: tokens.colorNeutralBackground3, verticalAlign: 'middle' },
 });
 
-const PAGE_SIZE = 50;
+/** The server's page size cap is 200. */
+const PAGE_SIZES = [20, 50, 100, 200] as const;
 
 /** The hospital's meetings (open first) with a join link; a meeting manager also starts one here. */
 export function MeetingList({ preselect }: { preselect: number | null }) {
@@ -29,8 +31,11 @@ export function MeetingList({ preselect }: { preselect: number | null }) {
   const grants = useGrants();
   const [rows, setRows] = useState<Meeting[]>([]);
   const [total, setTotal] = useState(0);
+  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
 
-  const reload = useCallback(() => { void listMeetings(1, PAGE_SIZE).then((r) => { setRows(r.data); setTotal(r.total); }, () => undefined); }, []);
+  const reload = useCallback(() => {
+    void listMeetings(paging.page, paging.pageSize).then((r) => { setRows(r.data); setTotal(r.total); }, () => undefined);
+  }, [paging]);
   useEffect(reload, [reload]);
   useEffect(() => { document.title = `${t('meeting.title')} · DSMS`; }, [t]);
 
@@ -70,6 +75,7 @@ export function MeetingList({ preselect }: { preselect: number | null }) {
             </TableBody>
           </Table>
         )}
+        <Pager page={paging.page} pageSize={paging.pageSize} total={total} sizes={PAGE_SIZES} onChange={(page, pageSize) => setPaging({ page, pageSize })} />
       </div>
     </div>
   );

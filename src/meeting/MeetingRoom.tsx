@@ -68,7 +68,9 @@ export function MeetingRoom({ initial, me }: { initial: MeetingDetail; me: numbe
       </header>
       {open ? (
         <div className={s.body}>
-          {meeting.slide_id !== null
+          {!isGranted('slide_view', grants)
+            ? <div className={s.empty} data-testid="meeting-no-images"><Text>{t('meeting.noImages')}</Text></div>
+            : meeting.slide_id !== null
             ? <MeetingPane key={meeting.slide_id} slideId={meeting.slide_id} presenting={presenting} onViewer={setViewer} />
             : <div className={s.empty}><Text>{t('meeting.noSlide')}</Text></div>}
           <aside className={s.side}>
