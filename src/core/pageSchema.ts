@@ -83,7 +83,12 @@ export interface ActionSchema {
 }
 
 /** A tab filter: the filter DSL of spec §5 with `field` where the wire says `column`. */
-export type TabCondition = Omit<FilterCondition, 'column' | 'child'> & { field?: string; child?: TabCondition[] };
+export type TabCondition = Omit<FilterCondition, 'column' | 'child'> & {
+  field?: string;
+  child?: TabCondition[];
+  /** Instead of `value`: the time this long before the request (a timeout tab: registered over 72 h ago). */
+  ago?: { hours: number };
+};
 
 export interface TabSchema {
   key: string;
