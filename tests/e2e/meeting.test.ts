@@ -42,6 +42,7 @@ for (const variant of variants) {
     let peer: Awaited<ReturnType<typeof startPeer>> | null = null;
     let browser: Browser;
     const slides: string[] = [];
+    let annotationId = 0;
 
     beforeAll(async () => {
       server = await startServer({ peerDataDir: true, realtime: variant.realtime });
@@ -54,6 +55,12 @@ for (const variant of variants) {
         await registerSlide(server.db, server.dir, out, { name, hospital_id: hospital.id, case_id: null, uploaded_by: null });
         slides.push(name);
       }
+      const first = await server.db.selectFrom('slides').select('id').where('name', '=', 'MEET-A').executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      annotationId = (await server.db.insertInto('slide_annotations').values({
+        slide_id: first.id, hospital_id: hospital.id, user_id: 1, username: 'admin', type: 'rectangle', points: JSON.stringify([[1200, 900], [2400, 1800]]),
+        name: 'BOARD-ROI', description: '', color: '#00aa00', classification: '', length_um: null, area_um2: null, perimeter_um: null, version: 1, created_at: now, updated_at: now,
+      }).returning('id').executeTakeFirstOrThrow()).id;
       if (variant.peerEnv) peer = await startPeer(server.dir, variant.peerEnv);
       browser = await launchBrowser();
     });
@@ -135,6 +142,9 @@ for (const variant of variants) {
       await poll(() => center(participant)).not.toBe('');
       // The presenter's page learns of the new participant from the server's announcement.
       await poll(() => presenter.getByTestId('meeting-participant').count()).toBe(2);
+      // The slide's annotations are drawn for those who may see them (primary holds slide_annotation_view, technician not).
+      await presenter.getByTestId(`annotation-${annotationId}`).waitFor();
+      expect(await participant.getByTestId('annotation-overlay').count()).toBe(0);
 
       const delays: number[] = [];
       for (const dx of [180, -120, 90]) delays.push(await panAndFollow(presenter, participant, dx));
