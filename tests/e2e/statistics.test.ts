@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shiftDayBounds } from '../../src/core/statPeriods.js';
+import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+
+type Lang = 'zh-CN' | 'en-US';
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
+/** The browser stands in Beijing: shift days are local, so the page sends +480 and 06:00 local is 22:00 UTC. */
+const TZ = 'Asia/Shanghai';
+const OFFSET = 480;
+
+/** Issue 16's menu pages, each of which must render as a real page (not the pending panel). */
+const ISSUE_16 = [
+  ['ScannerList', '/manage/scanner/list'], ['ScannerDetail', '/manage/scanner/detail?id=1'], ['ScannerHistory', '/manage/scanner/history'],
+  ['ScannerHistoryDetail', '/manage/scanner/history/detail?id=1'], ['ScannerStatistics', '/manage/statistics/scanner'],
+  ['SlideQC', '/manage/slide/qc'], ['SlideQCNew', '/manage/slide/qc-new'], ['SlideJudge', '/manage/slide/judge'], ['ScanAccessStatistics', '/manage/statistics/scan-access'],
+  ['SlideStatistics', '/manage/statistics/slide'], ['SlideViewStatistics', '/manage/statistics/slide-view'],
+] as const;
+
+/**
+ * Statistics, dashboard and the issue-16 pages in Chromium: the workload page's numbers equal a SQL count over the
+ * same shift days, the exported .xlsx read back has the same numbers, both languages; screenshots of the dashboard,
+ * the scanner list, QC and statistics pages under test-results/e2e.
+ */
+describe('statistics and dashboard in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let hospital = 0;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const admin = await server.db.selectFrom('users').select('id').where('name', '=', 'admin').executeTakeFirstOrThrow();
+    hospital = (await server.db.selectFrom('user_hospitals').select('hospital_id').where('user_id', '=', admin.id).orderBy('hospital_id').executeTakeFirstOrThrow()).hospital_id;
+    const now = new Date().toISOString();
+    // March 2025 in Beijing: two cases either side of 06:00 on the 10th, one a day for a week, some signed.
+    const registered = ['2025-03-09T21:59:59Z', '2025-03-09T22:00:00Z', ...[1, 2, 3, 4, 5, 6, 7].map((d) => `2025-03-${String(10 + d).padStart(2, '0')}T03:00:00Z`), '2025-04-01T03:00:00Z'];
+    for (const [i, at] of registered.entries()) {
+      await server.db.insertInto('cases').values({
+        hospital_id: hospital, pathology_number: `E2E-ST-${i}`, case_type: i % 3 === 0 ? 'frozen' : 'routine', main_phase: 'diagnosis', expedite_status: 0, extra: '{}',
+        registration_at: new Date(at).toISOString(), sign_at: i % 2 ? new Date(Date.parse(at) + 5 * 3_600_000).toISOString() : null, created_at: now, updated_at: now,
+      }).execute();
+    }
+    // Something for the scanner tiles and lists.
+    await server.db.insertInto('scanners').values([
+      { hospital_id: hospital, name: 'KF-PRO-400 A', model: 'KF-PRO-400', status: 'idle', created_at: now, updated_at: now },
+      { hospital_id: hospital, name: 'KF-PRO-400 B', model: 'KF-PRO-400', status: 'error', created_at: now, updated_at: now },
+    ] as never).execute();
+    fs.mkdirSync(SHOTS, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(lang: Lang, user = 'admin', password = 'dsms-admin'): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang, timezoneId: TZ, acceptDownloads: true });
+    await page.goto(`${server.url}/login`);
+    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
+    await signIn(page, server.url, user, password);
+    await page.getByTestId('dashboard').waitFor();
+    return page;
+  }
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+  const sqlCount = async (column: 'registration_at' | 'sign_at', from: string, to: string) => {
+    const { start, end } = shiftDayBounds(from, to, OFFSET);
+    const row = await server.db.selectFrom('cases').select(sql<number>`count(*)`.as('n'))
+      .where('hospital_id', '=', hospital).where(column, '>=', start).where(column, '<', end).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+
+  it.each(['zh-CN', 'en-US'] as const)('workload on the page and in its .xlsx equals a SQL count over the same shift days [%s]', async (lang) => {
+    const page = await open(lang);
+    await page.goto(`${server.url}/manage/statistics/slide`);
+    await page.getByTestId('statistics-page').waitFor();
+    await page.getByTestId('stat-kind-workload').click();
+    await page.getByTestId('stat-period').selectOption('custom');
+    await page.getByTestId('stat-from').fill('2025-03-01');
+    await page.getByTestId('stat-to').fill('2025-03-31');
+    await page.getByTestId('stat-query').click();
+    const total = page.getByTestId('stat-total');
+    const cell = (row: ReturnType<Page['locator']>, series: string) => row.locator(`[data-series="${series}"]`).textContent();
+    await poll(() => page.locator('[data-bucket="2025-03-31"]').count()).toBe(1);
+    const registered = await sqlCount('registration_at', '2025-03-01', '2025-03-31');
+    const signed = await sqlCount('sign_at', '2025-03-01', '2025-03-31');
+    expect(registered).toBe(9);
+    await poll(() => cell(total, 'registered')).toBe(String(registered));
+    expect(await cell(total, 'signed')).toBe(String(signed));
+    // 05:59:59 local on the 10th belongs to the 9th; 06:00 to the 10th.
+    expect(await cell(page.locator('[data-bucket="2025-03-09"]'), 'registered')).toBe('1');
+    expect(await cell(page.locator('[data-bucket="2025-03-10"]'), 'registered')).toBe('1');
+    await page.getByTestId('stat-chart').locator('canvas').first().waitFor();
+    await shot(page, `statistics-workload-${lang}`);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('stat-export').click()]);
+    const file = await download.path();
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(file!);
+    const sheet = book.worksheets[0];
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual(lang === 'zh-CN' ? ['日期', '登记', '取材', '签发'] : ['Date', 'Registered', 'Sampled', 'Signed out']);
+    const last = (sheet.getRow(sheet.rowCount).values as unknown[]).slice(1);
+    expect(last).toEqual([lang === 'zh-CN' ? '合计' : 'Total', registered, 0, signed]);
+    const tenth = (sheet.getRow(11).values as unknown[]).slice(1);
+    // The 06:00 case was signed five hours later, the same shift day.
+    expect(tenth).toEqual(['2025-03-10', 1, 0, 1]);
+    await page.close();
+  });
+
+  it.each(['zh-CN', 'en-US'] as const)('the dashboard shows its tiles and leads to their lists [%s]', async (lang) => {
+    const page = await open(lang);
+    await page.getByTestId('dashboard-scanners').waitFor();
+    // Scanners without heartbeats go offline within a minute, so the tile is read as a whole: both are counted.
+    const fleet = async () => (await page.locator('[data-testid^="tile-scanner-"] > span:first-child').allTextContents()).reduce((a, b) => a + Number(b), 0);
+    await poll(fleet).toBe(2);
+    await page.getByTestId('dashboard-timeouts').waitFor();
+    await shot(page, `dashboard-${lang}`);
+    await page.getByTestId('dashboard-scanners').click();
+    await page.waitForURL(/\/manage\/scanner\/list/);
+    await page.getByRole('row').filter({ hasText: 'KF-PRO-400 B' }).first().waitFor();
+    await shot(page, `statistics-scanner-list-${lang}`);
+    await page.close();
+  });
+
+  it.each(['zh-CN', 'en-US'] as const)('scan quality and QC pages in both languages [%s]', async (lang) => {
+    const page = await open(lang);
+    await page.goto(`${server.url}/manage/statistics/scan-access`);
+    await page.getByTestId('stat-table').waitFor();
+    await page.getByTestId('stat-chart').locator('canvas').first().waitFor();
+    expect(await page.getByTestId('statistics-page').textContent()).toContain(lang === 'zh-CN' ? '目标 95%' : 'Target 95%');
+    await shot(page, `statistics-scan-access-${lang}`);
+    await page.goto(`${server.url}/manage/slide/qc`);
+    await page.locator('[data-testid="list-page"]').waitFor();
+    await shot(page, `statistics-slide-qc-${lang}`);
+    await page.close();
+  });
+
+  it('walks the issue-16 menu pages: each is a real page', async () => {
+    const page = await open('en-US');
+    for (const [alias, uri] of ISSUE_16) {
+      await page.goto(`${server.url}${uri}`);
+      await poll(() => page.locator('[data-testid="list-page"], [data-testid="detail-page"], [data-testid="statistics-page"]').count()).toBeGreaterThan(0);
+      expect(await page.getByTestId('page-pending').count(), alias).toBe(0);
+    }
+    await page.goto(`${server.url}/manage/scanner/detail?id=1`);
+    await poll(() => page.getByTestId('detail-page').textContent()).toContain('KF-PRO-400 A');
+    await shot(page, 'statistics-scanner-detail-en-US');
+    await page.close();
+  });
+});
