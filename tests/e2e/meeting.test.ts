@@ -166,6 +166,15 @@ for (const variant of variants) {
       await poll(() => room(presenter).getAttribute('data-presenter')).toBe(primaryId);
       await panAndFollow(presenter, participant, 100);
 
+      // Leaving the room leaves the meeting; coming back joins again and follows at once.
+      await participant.getByTestId('meeting-back').click();
+      await participant.getByTestId('meeting-list').waitFor();
+      await poll(() => presenter.getByTestId('meeting-participant').count()).toBe(1);
+      await participant.getByTestId('meeting-join').first().click();
+      await room(participant).waitFor();
+      await poll(() => presenter.getByTestId('meeting-participant').count()).toBe(2);
+      await poll(async () => near(await center(presenter), await center(participant))).toBe(true);
+
       // The presenter switches slides; the participant's viewer follows there too.
       const second = presenter.getByTestId('meeting-slide').nth(1);
       const secondId = await second.getAttribute('data-slide');
