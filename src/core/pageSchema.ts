@@ -39,7 +39,7 @@ export interface ColumnSchema {
 /** A column with what the resource supplied: what the renderers read. */
 export type Column = ColumnSchema & { label: Label; cell: CellKind };
 
-export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form';
+export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open';
 
 /** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
 export interface PromptSchema {
@@ -79,6 +79,8 @@ export interface ActionSchema {
   prompt?: PromptSchema;
   /** kind=form: the fields of its dialog, sent as the request body (a dotted field builds a nested body). */
   fields?: PromptSchema[];
+  /** kind=open: the address opened with the request's answer filled in (`/diagnosis/{id}`); this site only. */
+  to?: string;
   appearance?: 'primary' | 'secondary' | 'subtle' | 'danger';
 }
 

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseAtFirstDiagnosis, type Send } from '../api/diagnosis-setup.js';
 import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { DIALOG_CONFIRM_THROTTLE_MS } from '../../src/core/constants';
 import pdfEn from '../../src/i18n/locales/en-US/pages/pdf.json';
 import pdfZh from '../../src/i18n/locales/zh-CN/pages/pdf.json';
 
@@ -152,6 +153,43 @@ describe('diagnosis in Chromium', () => {
     await poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(500);
     await primary.screenshot({ path: `${SHOTS}/diagnosis-preview-zh-CN.png` });
     await primary.keyboard.press('Escape');
+  });
+
+  it('quick open by pathology number, Alt+↓ to the next case at the same stage, and the timeout tab', async () => {
+    const primaryId = (await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow()).id;
+    const a = await caseAtFirstDiagnosis(send, primaryId, { patient_name: '周一', gender: 'male', age: 50, age_unit: 'year' });
+    const b = await caseAtFirstDiagnosis(send, primaryId, { patient_name: '周二', gender: 'male', age: 51, age_unit: 'year' });
+    // a was registered four days ago and is still unsigned: the timeout tab lists it.
+    await server.db.updateTable('cases').set({ registration_at: new Date(Date.now() - 96 * 3_600_000).toISOString() }).where('id', '=', a).execute();
+    const numberOf = async (id: number) => (await server.db.selectFrom('cases').select('pathology_number').where('id', '=', id).executeTakeFirstOrThrow()).pathology_number!;
+    const [numberA, numberB] = [await numberOf(a), await numberOf(b)];
+    for (const [user, lang] of [['primary', 'zh-CN'], ['auditor', 'en-US']] as const) {
+      const page = pages[user]!;
+      await page.goto(`${server.url}/manage/case/diagnosis`);
+      await page.locator('[data-tab="timeout"]').click();
+      await poll(() => page.getByRole('row').filter({ hasText: numberA }).count()).toBe(1);
+      await poll(() => page.getByRole('row').filter({ hasText: numberB }).count()).toBe(0);
+      await page.screenshot({ path: `${SHOTS}/diagnosis-timeout-${lang}.png` });
+    }
+
+    const page = pages.primary!;
+    await page.goto(`${server.url}/manage/case/diagnosis`);
+    await page.locator('[data-action="quick_open"]').click();
+    await page.getByTestId('form-field-pathology_number').fill('NO-SUCH-NUMBER');
+    await page.getByTestId('form-field-pathology_number').press('Enter');
+    await page.getByTestId('form-dialog').getByRole('alert').or(page.getByTestId('form-dialog').locator('[class*="validationMessage"]')).first().waitFor();
+    expect(page.url()).toContain('/manage/case/diagnosis');
+    // A dialog's confirm acts once per 500 ms (spec §5, a double click); the second number comes after it.
+    await page.waitForTimeout(DIALOG_CONFIRM_THROTTLE_MS + 100);
+    await page.getByTestId('form-field-pathology_number').fill(numberA);
+    await page.getByTestId('form-field-pathology_number').press('Enter');
+    await page.waitForURL(`**/diagnosis/${a}`);
+    await page.getByTestId('diagnosis-editor').waitFor();
+    // Alt+↓: the next case still waiting for its first diagnosis, in pathology order.
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.waitForURL(`**/diagnosis/${b}`);
+    await poll(() => page.getByTestId('diagnosis-number').textContent()).toBe(numberB);
+    await page.screenshot({ path: `${SHOTS}/diagnosis-next-case-zh-CN.png` });
   });
 
   it('the /pdf page draws the report, blocks printing, saving and the context menu, and opens nothing but this site’s API', async () => {
