@@ -35,6 +35,7 @@ import { caseImageRoutes } from './modules/case-images/routes.js';
 import { focusRoutes } from './modules/focus/routes.js';
 import { scannerRoutes } from './modules/scanners/routes.js';
 import { statisticRoutes } from './modules/statistics/routes.js';
+import { labelRoutes } from './modules/statistics/label-routes.js';
 import { scannerUploads } from './modules/scanners/agent-auth.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
@@ -181,6 +182,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   focusRoutes(app, db);
   scannerRoutes(app, db, dataDir);
   statisticRoutes(app, db);
+  labelRoutes(app, db);
 
   await registerStaticSite(app, config.distDir);
   return app;

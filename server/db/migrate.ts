@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019_reports.js';
 import * as m0023 from './migrations/0023_scanners_qc.js';
 import * as m0025 from './migrations/0025_meetings.js';
 import * as m0026 from './migrations/0026_statistics_indexes.js';
+import * as m0026b from './migrations/0026b_slide_labels.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0023_scanners_qc': m0023,
   '0025_meetings': m0025,
   '0026_statistics_indexes': m0026,
+  '0026b_slide_labels': m0026b,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -507,6 +507,7 @@ export interface Database extends ReportTables {
   slide_qc: SlideQcTable;
   slide_focus: SlideFocusTable;
   qc_dict: QcDictTable;
+  slide_labels: SlideLabelTable;
 }
 
 /** Reading meetings (migration 0025). */
@@ -731,4 +732,15 @@ export interface QcDictTable {
   enabled: number;
   created_at: string;
   updated_at: string;
+}
+
+/** A label on a slide (migration 0026b, issue 16): by hand or by the automatic labelling. */
+export interface SlideLabelTable {
+  id: Generated<number>;
+  hospital_id: number;
+  slide_id: number;
+  label_id: number;
+  source: 'manual' | 'auto';
+  created_by: number | null;
+  created_at: string;
 }

@@ -180,6 +180,37 @@ describe.each(databases)('statistics [%s]', (kind) => {
     expect(theirs.scanners).toBeUndefined();
   });
 
+  it('labels a slide automatically from its case and counts label use by percentage (spec §7 label calls)', async () => {
+    const now = new Date().toISOString();
+    const label = (name: string, en: string) => h.db.insertInto('labels').values({ name, en_name: en, parent_id: null, color: null, description: null, rank: 0, created_at: now, updated_at: now })
+      .returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+    const breast = await label('乳腺', 'Breast');
+    const node = await label('淋巴结', 'Lymph node');
+    const caseId = (await h.db.insertInto('cases').values({
+      hospital_id: hospital, pathology_number: 'LB-1', case_type: 'routine', main_phase: 'diagnosis', expedite_status: 0, extra: '{}', specimen_name: '乳腺穿刺组织', created_at: now, updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow()).id;
+    const slide = (await h.db.insertInto('slides').values({
+      hospital_id: hospital, case_id: caseId, name: 'LB-1.svs', file_path: 'LB-1.svs', file_size: 1, status: 'ready', has_label: 0, has_macro: 0, created_at: now, updated_at: now,
+    } as never).returning('id').executeTakeFirstOrThrow()).id;
+    const auto = await get(admin, `/api/config/labels/auto_label/${slide}`);
+    expect(auto.statusCode, auto.body).toBe(200);
+    expect(auto.json().data).toMatchObject({ matched: [breast], added: [breast] });
+    expect((await get(admin, `/api/config/labels/auto_label/${slide}`)).json().data.added).toEqual([]);
+    const percent = await call(h.app, 'POST', '/api/config/labels/searchLabelPercent', { token: admin, payload: { period: 'thisMonth' } });
+    expect(percent.statusCode, percent.body).toBe(200);
+    const rows = percent.json().data.data as { id: number; count: number; percent: number }[];
+    expect(rows.find((r) => r.id === breast)).toMatchObject({ count: 1, percent: 100 });
+    expect(rows.find((r) => r.id === node)).toMatchObject({ count: 0, percent: 0 });
+    const record = (await get(admin, '/api/config/labels/maintenance_record')).json().data;
+    expect(record.data[0]).toMatchObject({ slide_id: slide, label_id: breast, source: 'auto' });
+    expect(await h.db.selectFrom('operation_logs').select('id').where('route', '=', '/api/config/labels/auto_label/:id').execute()).toHaveLength(1);
+    expect((await call(h.app, 'POST', '/api/config/labels/searchLabelPercent', { token: admin, payload: { period: 'never' } })).statusCode).toBe(422);
+    expect((await get(registrar, '/api/config/labels/maintenance_record')).statusCode).toBe(403);
+    expect((await get(admin, '/api/config/labels/auto_label/999999')).statusCode).toBe(404);
+    expect((await call(h.app, 'DELETE', `/api/config/labels/destroy/${node}`, { token: admin })).statusCode).toBe(200);
+    expect(await h.db.selectFrom('labels').select('id').where('id', '=', node).execute()).toHaveLength(0);
+  });
+
   it('refuses a bad period with a translated 422 and changes nothing', async () => {
     const zh = await get(admin, '/api/statistic/workload?period=fortnight', 'zh-CN');
     expect(zh.statusCode).toBe(422);

@@ -6,7 +6,7 @@ import type { StatAnswer } from './api';
 const useStyles = makeStyles({
   wrap: { overflowX: 'auto' },
   total: { fontWeight: tokens.fontWeightSemibold, backgroundColor: tokens.colorNeutralBackground3 },
-  num: { textAlign: 'right' },
+  num: { fontVariantNumeric: 'tabular-nums' },
 });
 
 const rate = (v: number | null) => (v === null ? '—' : `${v}%`);
