@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketKeys, CHART_PALETTE, parseDay, periodDays, shiftDay, shiftDayBounds, STAT_PERIODS, statRange } from './statPeriods';
+import { bucketBounds, bucketKeys, CHART_PALETTE, parseDay, periodDays, shiftDay, shiftDayBounds, STAT_PERIODS, statRange } from './statPeriods';
 
 const BEIJING = 480;
 
@@ -60,6 +60,18 @@ describe('statistic periods (spec §9)', () => {
     expect(year).toMatchObject({ bucket: 'month', days: 365 });
     expect(bucketKeys(year as never)).toHaveLength(12);
     expect(bucketKeys({ from: '2026-04-29', to: '2026-05-02', bucket: 'day' })).toEqual(['2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02']);
+  });
+
+  it('bounds each bucket by its 06:00 instants, months clipped to the range', () => {
+    expect(bucketBounds({ from: '2026-03-30', to: '2026-04-02', bucket: 'month' }, BEIJING)).toEqual([
+      { key: '2026-03', start: '2026-03-29T22:00:00.000Z', end: '2026-03-31T22:00:00.000Z' },
+      { key: '2026-04', start: '2026-03-31T22:00:00.000Z', end: '2026-04-02T22:00:00.000Z' },
+    ]);
+    const days = bucketBounds({ from: '2026-03-09', to: '2026-03-10', bucket: 'day' }, 0);
+    expect(days).toEqual([
+      { key: '2026-03-09', start: '2026-03-09T06:00:00.000Z', end: '2026-03-10T06:00:00.000Z' },
+      { key: '2026-03-10', start: '2026-03-10T06:00:00.000Z', end: '2026-03-11T06:00:00.000Z' },
+    ]);
   });
 
   it('refuses what it cannot read, naming why', () => {

@@ -18,7 +18,7 @@ const ISSUE_16 = [
   ['ScannerList', '/manage/scanner/list'], ['ScannerDetail', '/manage/scanner/detail?id=1'], ['ScannerHistory', '/manage/scanner/history'],
   ['ScannerHistoryDetail', '/manage/scanner/history/detail?id=1'], ['ScannerStatistics', '/manage/statistics/scanner'],
   ['SlideQC', '/manage/slide/qc'], ['SlideQCNew', '/manage/slide/qc-new'], ['SlideJudge', '/manage/slide/judge'], ['ScanAccessStatistics', '/manage/statistics/scan-access'],
-  ['SlideStatistics', '/manage/statistics/slide'], ['SlideViewStatistics', '/manage/statistics/slide-view'],
+  ['SlideStatistics', '/manage/statistics/slide'], ['LabelStatistics', '/manage/label/statistics'], ['SlideViewStatistics', '/manage/statistics/slide-view'],
 ] as const;
 
 /**
@@ -147,6 +147,9 @@ describe('statistics and dashboard in Chromium', () => {
       await poll(() => page.locator('[data-testid="list-page"], [data-testid="detail-page"], [data-testid="statistics-page"]').count()).toBeGreaterThan(0);
       expect(await page.getByTestId('page-pending').count(), alias).toBe(0);
     }
+    await page.goto(`${server.url}/manage/label/statistics`);
+    await page.getByTestId('label-records').waitFor();
+    await shot(page, 'statistics-labels-en-US');
     await page.goto(`${server.url}/manage/scanner/detail?id=1`);
     await poll(() => page.getByTestId('detail-page').textContent()).toContain('KF-PRO-400 A');
     await shot(page, 'statistics-scanner-detail-en-US');
