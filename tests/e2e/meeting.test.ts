@@ -113,6 +113,9 @@ for (const variant of variants) {
       const presenterUrl = server.url;
       const participantUrl = peer?.url ?? server.url;
       const presenter = await signedIn(presenterUrl, 'primary', variant.presenterLang);
+      // The side menu offers the meetings page, under the slides (in a window of its own, as the viewer).
+      await presenter.getByTestId('side-menu').getByText(variant.presenterLang === 'zh-CN' ? '切片管理' : 'Slides', { exact: true }).click();
+      await expect(presenter.locator('[data-alias=ReadingMeeting]').first().getAttribute('href')).resolves.toBe('/meeting/view');
       // Started from the viewer's Share tab: the slide comes chosen.
       const first = await server.db.selectFrom('slides').select('id').where('name', '=', slides[0]!).executeTakeFirstOrThrow();
       await presenter.goto(`${presenterUrl}/slide/view?id=${first.id}`);
