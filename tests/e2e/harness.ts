@@ -21,7 +21,7 @@ const DIST = path.resolve('dist');
  * (default embedded); `peerDataDir`: slide files in the database's own directory, so a peer process (startPeer)
  * started on that directory shares both.
  */
-export async function startServer(options: { ownDataDir?: boolean; realtime?: RealtimeConfig; peerDataDir?: boolean } = {}) {
+export async function startServer(options: { ownDataDir?: boolean; realtime?: RealtimeConfig; peerDataDir?: boolean; port?: number } = {}) {
   let jobs: JobRunner | null = null;
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e tests run against the build (npm test builds first)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-'));
@@ -30,9 +30,13 @@ export async function startServer(options: { ownDataDir?: boolean; realtime?: Re
   await seed(db, true);
   const dataDir = options.peerDataDir ? dir : options.ownDataDir ? path.join(dir, 'data') : undefined;
   const app = await buildApp({
-    db, config: { tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', ...(dataDir ? { dataDir } : {}), ...(options.realtime ? { realtime: options.realtime } : {}) }, logger: false,
+    db, config: {
+      tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', ...(dataDir ? { dataDir } : {}), ...(options.realtime ? { realtime: options.realtime } : {}),
+      // A port chosen beforehand (freePort) makes the public address known before start: single sign-on's callback needs it.
+      ...(options.port ? { publicUrl: `http://127.0.0.1:${options.port}` } : {}),
+    }, logger: false,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
