@@ -15,7 +15,8 @@ import { registerOperationLog } from './http/operation-log.js';
 import { registerStaticSite } from './http/static-site.js';
 import { registerSecurityHeaders, SWAGGER_UI_POLICY } from './http/security-headers.js';
 import './http/types.js';
-import { authRoutes } from './modules/auth/routes.js';
+import { authRoutes, DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from './modules/auth/routes.js';
+import { qrLoginRoutes } from './modules/qr-login/routes.js';
 import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { tileFastLane } from './modules/tiles/fast-lane.js';
@@ -135,6 +136,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     // A locked screen stops this process's tiles at once (other processes: within the cache's lifetime).
     onScreenLock: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
   });
+  qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE });
   userRoutes(app, db);
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
   // A broken rule file stops the start here, naming the file (loadRuleSets); a rule failing later is a warning.

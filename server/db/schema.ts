@@ -498,6 +498,7 @@ export interface Database extends ReportTables {
   slide_annotations: SlideAnnotationTable;
   case_images: CaseImageTable;
   messages: MessageTable;
+  qr_logins: QrLoginTable;
   slide_shares: SlideShareTable;
   meetings: MeetingTable;
   meeting_slides: MeetingSlideTable;
@@ -743,4 +744,17 @@ export interface SlideLabelTable {
   source: 'manual' | 'auto';
   created_by: number | null;
   created_at: string;
+}
+
+/** A QR login request (migration 0028): hashes only; waiting → approved → used, or declined. */
+export interface QrLoginTable {
+  id_hash: string;
+  secret_hash: string;
+  status: 'waiting' | 'approved' | 'used' | 'declined';
+  user_id: number | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+  expires_at: string;
+  approved_at: string | null;
 }

@@ -36,7 +36,8 @@ export function imageCookieHeaders(token: string | null, secure: boolean): strin
   return IMAGE_COOKIE_PATHS.map((p) => `${PREFIX}${token ?? ''}; Path=${p}${tail}`);
 }
 
-const LOGIN = '/api/auth/login';
+/** Routes that answer a new session's token (password login, QR login); each sets the cookie when it does. */
+export const SESSION_ISSUERS = new Set(['/api/auth/login', '/api/ca/login/check']);
 const LOGOUT = '/api/auth/logout';
 
 /**
@@ -59,7 +60,7 @@ export function registerImageCookie(app: FastifyInstance, alwaysSecure = false):
   app.addHook('onRoute', (route) => {
     const methods = ([] as string[]).concat(route.method);
     if (!methods.includes('POST')) return;
-    if (route.url === LOGIN) route.preSerialization = [...hooks(route.preSerialization), setOnLogin];
+    if (SESSION_ISSUERS.has(route.url)) route.preSerialization = [...hooks(route.preSerialization), setOnLogin];
     if (route.url === LOGOUT) route.onSend = [...hooks(route.onSend), clearOnLogout];
   });
 }
