@@ -17,6 +17,7 @@ import { registerSecurityHeaders, SWAGGER_UI_POLICY } from './http/security-head
 import './http/types.js';
 import { authRoutes, DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from './modules/auth/routes.js';
 import { qrLoginRoutes } from './modules/qr-login/routes.js';
+import { ssoRoutes } from './modules/sso/routes.js';
 import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { tileFastLane } from './modules/tiles/fast-lane.js';
@@ -135,6 +136,10 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     onLogout: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
     // A locked screen stops this process's tiles at once (other processes: within the cache's lifetime).
     onScreenLock: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
+  });
+  ssoRoutes(app, db, {
+    tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE,
+    publicUrl: config.publicUrl ?? 'http://localhost:8001',
   });
   qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE });
   userRoutes(app, db);

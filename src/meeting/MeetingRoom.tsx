@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { isGranted } from '../core/actions';
 import { useGrants } from '../engine/useGrants';
 import type { SlideViewer } from '../viewer/slideViewer';
+import { EditMeetingDialog } from './EditMeetingDialog';
 import { endMeeting, handBack, switchSlide, takeControl, type MeetingDetail } from './meetingApi';
 import { MeetingPane } from './MeetingPane';
 import { useMeetingSync } from './useMeetingSync';
@@ -34,6 +35,7 @@ export function MeetingRoom({ initial, me }: { initial: MeetingDetail; me: numbe
   const [viewer, setViewer] = useState<SlideViewer | null>(null);
   const { meeting, setMeeting, follow } = useMeetingSync(initial, me, viewer);
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
   const open = meeting.status === 'open';
   const presenting = open && meeting.presenter_id === me;
   const manager = isGranted('meeting_manage', grants);
@@ -64,8 +66,10 @@ export function MeetingRoom({ initial, me }: { initial: MeetingDetail; me: numbe
             {me === meeting.created_by ? t('meeting.release') : t('meeting.handBack')}
           </Button>
         )}
+        {open && manager && <Button disabled={busy} data-testid="meeting-edit" onClick={() => setEditing(true)}>{t('meeting.edit')}</Button>}
         {open && manager && <Button disabled={busy} data-testid="meeting-end" onClick={() => run(() => endMeeting(meeting.id))}>{t('meeting.end')}</Button>}
       </header>
+      {editing && open && <EditMeetingDialog meeting={meeting} onSaved={setMeeting} onClose={() => setEditing(false)} />}
       {open ? (
         <div className={s.body}>
           {!isGranted('slide_view', grants)

@@ -36,6 +36,9 @@ export async function getMeeting(id: number): Promise<MeetingDetail> {
 export async function createMeeting(body: { name: string; start_at?: string; slide_ids: number[] }): Promise<MeetingDetail> {
   return (await api.post<Envelope<MeetingDetail>>('/meetings', body)).data.data;
 }
+export async function updateMeeting(id: number, body: { name?: string; start_at?: string; slide_ids?: number[] }): Promise<MeetingDetail> {
+  return (await api.patch<Envelope<MeetingDetail>>(`/meetings/${id}`, body)).data.data;
+}
 /** Each call below answers the meeting's state after it (the server announces it to everyone too). */
 const act = async (id: number, what: string, body?: object): Promise<MeetingDetail> =>
   (await api.post<Envelope<MeetingDetail>>(`/meetings/${id}/${what}`, body, { allowMultiple: true })).data.data;

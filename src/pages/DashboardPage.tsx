@@ -4,9 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { api, unwrap } from '../api/client';
 import { visibleMenu, type MenuEntry } from '../core/menuRules';
-import { useEnums } from '../engine/options';
 import { useSession } from '../store/session';
-import { useLabel } from '../widgets/useLabel';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL },
@@ -46,12 +44,13 @@ function byAlias(menus: MenuEntry[]): Map<string, string> {
 export default function DashboardPage() {
   const s = useStyles();
   const { t, i18n } = useTranslation();
-  const { label } = useLabel();
   const navigate = useNavigate();
-  const enums = useEnums();
   const { user, menus, hospitalId } = useSession();
   const links = useMemo(() => byAlias(menus), [menus]);
   const [tiles, setTiles] = useState<Tiles | null>(null);
+  // The words of phases and scanner states come from the enums (GET /api/enums), read here directly: the engine's
+  // option cache would bring its code into the first page's download (the shell budget).
+  const [enums, setEnums] = useState<Record<string, { value: unknown; label: unknown }[]>>({});
   const hospital = user?.hospitals.data.find((h) => h.id === hospitalId);
 
   useEffect(() => {
@@ -60,10 +59,16 @@ export default function DashboardPage() {
       .then((d) => live && setTiles(d)).catch(() => live && setTiles({}));
     return () => { live = false; };
   }, [hospitalId]);
+  useEffect(() => {
+    let live = true;
+    unwrap<Record<string, { value: unknown; label: unknown }[]>>(api.get('/enums')).then((e) => live && setEnums(e)).catch(() => undefined);
+    return () => { live = false; };
+  }, []);
 
   const enumLabel = (name: string, value: string) => {
-    const o = enums[name]?.find((x) => String(x.value) === value);
-    return o ? label(o.label) : value;
+    const o = enums[name]?.find((x) => String(x.value) === value)?.label;
+    if (o && typeof o === 'object') return (o as Record<string, string>)[i18n.language] ?? (o as Record<string, string>)['zh-CN'] ?? value;
+    return typeof o === 'string' ? o : value;
   };
   const open = (alias: string) => { const uri = links.get(alias); if (uri) navigate(uri); };
   const num = (key: string, value: number, caption: string, tone?: 'warn' | 'danger') => (

@@ -79,7 +79,8 @@ for (const variant of variants) {
       await page.getByTestId('dashboard').waitFor();
       return page;
     }
-    const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+    // Animations finished first: a dialog caught mid fade-in shows the page behind it.
+    const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
     const room = (page: Page) => page.getByTestId('meeting-room');
     const center = async (page: Page) => (await page.getByTestId('meeting-pane').getAttribute('data-center')) ?? '';
     const near = (a: string, b: string) => {
@@ -185,6 +186,13 @@ for (const variant of variants) {
       await poll(() => participant.getByTestId('meeting-pane').getAttribute('data-slide')).toBe(secondId);
       await poll(() => center(participant)).not.toBe('');
       await panAndFollow(presenter, participant, 140);
+
+      // A rename reaches the participant through the server's announcement.
+      await presenter.getByTestId('meeting-edit').click();
+      await presenter.getByTestId('meeting-edit-name').fill(`Tumour board ${variant.name} (renamed)`);
+      await shot(presenter, `meeting-edit-${variant.presenterLang}`);
+      await presenter.getByTestId('meeting-edit-save').click();
+      await poll(() => participant.getByTestId('meeting-room').textContent()).toContain('(renamed)');
 
       await presenter.getByTestId('meeting-end').click();
       await participant.getByTestId('meeting-ended').waitFor();

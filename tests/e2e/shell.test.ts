@@ -13,18 +13,22 @@ const JS_BUDGET_BYTES = 300 * 1024;
 interface MenuEntry { alias?: string; uri: string; name: string; is_show: string; children?: MenuEntry[] }
 /**
  * A shown menu page nobody has built yet (no base schema, no hand-written page), found afresh each run so the
- * test keeps measuring the shell alone as pages get built (it was SlideRead until that got its schema).
+ * test keeps measuring the shell alone as pages get built (it was SlideRead until that got its schema). Once every
+ * menu page is built (issue 16 built the last ones), a probe entry without a page, added to this test's own
+ * database, stands in.
  */
-function pendingMenuEntry(): MenuEntry {
+function pendingMenuEntry(): MenuEntry | undefined {
   const registry = fs.readFileSync('src/engine/pageRegistry.tsx', 'utf8');
   const built = (alias: string) => fs.existsSync(path.join('schemas/pages', `${alias}.json`)) || new RegExp(`^\\s+${alias}:`, 'm').test(registry);
   const all = (list: MenuEntry[]): MenuEntry[] => list.flatMap((m) => [m, ...all(m.children ?? [])]);
   const menus = JSON.parse(fs.readFileSync('schemas/menus.json', 'utf8')) as MenuEntry[];
-  const entry = all(menus).find((m) => m.alias && m.is_show === '1' && m.uri.startsWith('/manage/') && !m.uri.includes('?') && !built(m.alias));
-  if (!entry) throw new Error('every menu page is built: measure the shell budget another way');
-  return entry;
+  return all(menus).find((m) => m.alias && m.is_show === '1' && m.uri.startsWith('/manage/') && !m.uri.includes('?') && !built(m.alias));
 }
-const PENDING = pendingMenuEntry();
+const PROBE = {
+  uri: '/manage/statistics/shell-probe', alias: 'ShellBudgetProbe', name: '外壳预算探针', en_name: 'Shell budget probe',
+  is_show: '1', icon: 'chart', external_link: 0, children: [],
+} as unknown as MenuEntry;
+const PENDING = pendingMenuEntry() ?? PROBE;
 
 describe('shell in Chromium', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -35,6 +39,13 @@ describe('shell in Chromium', () => {
 
   beforeAll(async () => {
     server = await startServer();
+    if (PENDING === PROBE) {
+      const parent = await server.db.selectFrom('menus').select('id').where('route_name', '=', 'StatisticsGroup').executeTakeFirstOrThrow();
+      await server.db.insertInto('menus').values({
+        parent_id: parent.id, uri: '/manage/statistics/shell-probe', alias: 'ShellBudgetProbe', route_name: 'ShellBudgetProbe', name: '外壳预算探针', en_name: 'Shell budget probe',
+        is_show: '1', icon: 'chart', external_link: 0, active_menu: null, rank: 999,
+      }).execute();
+    }
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
     page.on('pageerror', (e) => pageErrors.push(e.message));
