@@ -16,6 +16,7 @@ import { registerStaticSite } from './http/static-site.js';
 import { registerSecurityHeaders, SWAGGER_UI_POLICY } from './http/security-headers.js';
 import './http/types.js';
 import { authRoutes, DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from './modules/auth/routes.js';
+import { qrLoginRoutes } from './modules/qr-login/routes.js';
 import { ssoRoutes } from './modules/sso/routes.js';
 import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
@@ -140,6 +141,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE,
     publicUrl: config.publicUrl ?? 'http://localhost:8001',
   });
+  qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE });
   userRoutes(app, db);
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
   // A broken rule file stops the start here, naming the file (loadRuleSets); a rule failing later is a warning.

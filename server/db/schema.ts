@@ -498,6 +498,7 @@ export interface Database extends ReportTables {
   slide_annotations: SlideAnnotationTable;
   case_images: CaseImageTable;
   messages: MessageTable;
+  qr_logins: QrLoginTable;
   slide_shares: SlideShareTable;
   meetings: MeetingTable;
   meeting_slides: MeetingSlideTable;
@@ -784,4 +785,17 @@ export interface SsoCodeTable {
   user_id: number;
   hospital_id: number;
   expires_at: string;
+}
+
+/** A QR login request (migration 0028): hashes only; waiting → approved → used, or declined. */
+export interface QrLoginTable {
+  id_hash: string;
+  secret_hash: string;
+  status: 'waiting' | 'approved' | 'used' | 'declined';
+  user_id: number | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+  expires_at: string;
+  approved_at: string | null;
 }

@@ -17,6 +17,7 @@ import { focusMessages } from '../modules/focus/messages.js';
 import { scannerMessages } from '../modules/scanners/messages.js';
 import { statisticMessages } from '../modules/statistics/messages.js';
 import { meetingMessages } from '../modules/meetings/messages.js';
+import { qrLoginMessages } from '../modules/qr-login/messages.js';
 import { ssoMessages } from '../modules/sso/messages.js';
 
 /**
@@ -54,6 +55,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...meetingMessages, ...ssoMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages };
 
 export type MessageKey = keyof typeof messages;
