@@ -5,7 +5,8 @@ import { saveSsoConfig } from '../../server/modules/sso/config.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 import { startOidcProvider } from '../api/oidc-provider.js';
 import { freePort } from '../api/server-process.js';
-import { launchBrowser, SHOTS, startServer } from './harness.js';
+import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
+import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
 
 const LANGS = [['zh-CN', zhCN], ['en-US', enUS]] as const;
 
@@ -81,6 +82,26 @@ describe('single sign-on in Chromium', () => {
       await shot(page, `sso-unknown-user-${lang}`);
       const stranger = await server.db.selectFrom('users').select('id').where('name', '=', 'stranger').executeTakeFirst();
       expect(stranger).toBeUndefined();
+      await page.context().close();
+    });
+  }
+
+  for (const [lang] of LANGS) {
+    it(`the administrator sets it up in System › Single sign-on: the secret shown masked and kept on save [${lang}]`, async () => {
+      const page = await pageIn(lang);
+      await signIn(page, server.url, 'admin', DEMO_PASSWORDS.admin);
+      await page.waitForURL((u) => u.pathname.startsWith('/manage'));
+      await page.goto(`${server.url}/manage/setting/sso`);
+      const form = page.getByTestId('form-page');
+      await expect.poll(() => form.locator('#root_issuer').inputValue()).toBe(provider.issuer);
+      expect(await form.locator('#root_client_secret').inputValue()).toBe('***');
+      await form.locator('#root_label').fill(`Hospital ID ${lang}`);
+      const saved = page.waitForResponse((r) => r.url().endsWith('/api/config/sso') && r.request().method() === 'POST');
+      await page.getByTestId('form-save').click();
+      expect((await saved).status()).toBe(200);
+      const row = await server.db.selectFrom('sso_configs').select(['label', 'client_secret']).executeTakeFirstOrThrow();
+      expect(row).toEqual({ label: `Hospital ID ${lang}`, client_secret: 'e2e-client-secret' });
+      await shot(page, `sso-settings-${lang}`);
       await page.context().close();
     });
   }
