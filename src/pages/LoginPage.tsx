@@ -1,6 +1,6 @@
 import { Button, Card, Field, Input, MessageBar, MessageBarBody, ToggleButton, makeStyles, tokens } from '@fluentui/react-components';
-import { LockClosed20Regular, Person20Regular } from '@fluentui/react-icons';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { LockClosed20Regular, Person20Regular, QrCode20Regular } from '@fluentui/react-icons';
+import { Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { login } from '../api/auth';
@@ -10,6 +10,10 @@ import { chooseLanguage } from '../i18n';
 import { useSession } from '../store/session';
 import { LOCAL } from '../store/storageKeys';
 import { SsoSignIn } from './SsoSignIn';
+import { lazyChunk } from '../shell/lazyChunk';
+
+// The QR sign-in's code comes only when asked for: the login page is part of the first paint's budget.
+const QrLoginPanel = lazyChunk(() => import('./qr-login/QrLoginPanel'));
 
 const useStyles = makeStyles({
   root: { minHeight: '100vh', display: 'grid', gridTemplateColumns: 'minmax(0, 1.2fr) minmax(360px, 1fr)', backgroundColor: tokens.colorNeutralBackground2 },
@@ -36,6 +40,7 @@ export default function LoginPage() {
   const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
+  const [qr, setQr] = useState(false);
   const timer = useRef<number>(undefined);
 
   useEffect(() => {
@@ -82,7 +87,15 @@ export default function LoginPage() {
             ))}
           </div>
           <h1 className={s.heading}>{t('login.title')}</h1>
-          <form onSubmit={submit} style={{ display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM }}>
+          {qr ? (
+            <Suspense fallback={null}>
+              <QrLoginPanel onBack={() => setQr(false)} onSession={(token, userId) => {
+                setToken(token, userId);
+                navigate(params.get('redirect') || '/manage', { replace: true });
+              }} />
+            </Suspense>
+          ) : null}
+          <form onSubmit={submit} hidden={qr} style={{ display: qr ? 'none' : 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM }}>
             <Field label={t('login.username')} required validationMessage={errors.username}>
               <Input name="username" value={username} onChange={(_, d) => setUsername(d.value)} contentBefore={<Person20Regular />} autoComplete="username" autoFocus={!username} />
             </Field>
@@ -93,6 +106,7 @@ export default function LoginPage() {
             <Button appearance="primary" type="submit" size="large" disabled={busy}>{busy ? t('login.signingIn') : t('login.submit')}</Button>
           </form>
           <SsoSignIn redirect={params.get('redirect')} failure={params.get('sso_error')} />
+          {qr ? null : <Button appearance="subtle" icon={<QrCode20Regular />} onClick={() => setQr(true)} data-testid="qr-login-open">{t('login.qr')}</Button>}
         </Card>
       </section>
     </div>

@@ -16,6 +16,7 @@ const NotFoundPage = lazyChunk(() => import('../pages/NotFoundPage'));
 const ErrorPage = lazyChunk(() => import('../pages/ErrorPage'));
 const UpdateLogPage = lazyChunk(() => import('../pages/UpdateLogPage'));
 const PdfPage = lazyChunk(() => import('../pdf/PdfPage'));
+const QrApprovePage = lazyChunk(() => import('../pages/qr-login/QrApprovePage'));
 // OpenSeadragon comes with the viewer's chunk only: the shell never loads it.
 const ViewerPage = lazyChunk(() => import('../viewer/ViewerPage'));
 const ImageEditPage = lazyChunk(() => import('../viewer/ImageEditPage'));
@@ -59,6 +60,7 @@ export function AppRoutes() {
               <Route path="/error" element={<ErrorPage />} />
               <Route path="/update-log" element={<UpdateLogPage />} />
               <Route path="/pdf" element={<PdfPage />} />
+              <Route path="/h5/qr-login" element={<QrApprovePage />} />
               {STATIC_PENDING.map((p) => <Route key={p} path={p} element={<PendingPage alias={p} />} />)}
               {VIEWER_ROUTES.map((p) => <Route key={p} path={p} element={<ViewerPage />} />)}
               <Route path="/image/edit" element={<ImageEditPage />} />
