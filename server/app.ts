@@ -15,7 +15,9 @@ import { registerOperationLog } from './http/operation-log.js';
 import { registerStaticSite } from './http/static-site.js';
 import { registerSecurityHeaders, SWAGGER_UI_POLICY } from './http/security-headers.js';
 import './http/types.js';
-import { authRoutes } from './modules/auth/routes.js';
+import { authRoutes, DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from './modules/auth/routes.js';
+import { qrLoginRoutes } from './modules/qr-login/routes.js';
+import { ssoRoutes } from './modules/sso/routes.js';
 import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { tileFastLane } from './modules/tiles/fast-lane.js';
@@ -54,6 +56,7 @@ import { userRoutes } from './modules/users/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
 import { parseRealtimeConfig, realtimeConnectSources } from './realtime/config.js';
 import { createRealtime, type RealtimeHub } from './realtime/index.js';
+import { pushDomainEvents } from './realtime/push.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { shareRoutes } from './modules/shares/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
@@ -121,8 +124,9 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   // The realtime channel (MQTT over WebSocket): other modules publish through app.realtime.
   const realtime = await createRealtime(realtimeConfig, app.server, db, resolveSession);
   app.decorate('realtime', realtime);
+  const stopPushes = pushDomainEvents(db, realtime, app.log);
   // preClose: its WebSockets would otherwise hold the HTTP server's close open.
-  app.addHook('preClose', async () => realtime.close());
+  app.addHook('preClose', async () => { stopPushes(); await realtime.close(); });
   registerGuard(app, resolveSession, sessions);
   registerOperationLog(app, db);
 
@@ -133,6 +137,11 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     // A locked screen stops this process's tiles at once (other processes: within the cache's lifetime).
     onScreenLock: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
   });
+  ssoRoutes(app, db, {
+    tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE,
+    publicUrl: config.publicUrl ?? 'http://localhost:8001',
+  });
+  qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE });
   userRoutes(app, db);
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
   // A broken rule file stops the start here, naming the file (loadRuleSets); a rule failing later is a warning.

@@ -23,6 +23,8 @@ import * as m0023 from './migrations/0023_scanners_qc.js';
 import * as m0025 from './migrations/0025_meetings.js';
 import * as m0026 from './migrations/0026_statistics_indexes.js';
 import * as m0026b from './migrations/0026b_slide_labels.js';
+import * as m0027 from './migrations/0027_sso.js';
+import * as m0028 from './migrations/0028_qr_logins.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -49,6 +51,8 @@ const migrations: Record<string, Migration> = {
   '0025_meetings': m0025,
   '0026_statistics_indexes': m0026,
   '0026b_slide_labels': m0026b,
+  '0027_sso': m0027,
+  '0028_qr_logins': m0028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

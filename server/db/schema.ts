@@ -498,6 +498,7 @@ export interface Database extends ReportTables {
   slide_annotations: SlideAnnotationTable;
   case_images: CaseImageTable;
   messages: MessageTable;
+  qr_logins: QrLoginTable;
   slide_shares: SlideShareTable;
   meetings: MeetingTable;
   meeting_slides: MeetingSlideTable;
@@ -508,6 +509,9 @@ export interface Database extends ReportTables {
   slide_focus: SlideFocusTable;
   qc_dict: QcDictTable;
   slide_labels: SlideLabelTable;
+  sso_configs: SsoConfigTable;
+  sso_flows: SsoFlowTable;
+  sso_codes: SsoCodeTable;
 }
 
 /** Reading meetings (migration 0025). */
@@ -743,4 +747,55 @@ export interface SlideLabelTable {
   source: 'manual' | 'auto';
   created_by: number | null;
   created_at: string;
+}
+
+/** Single sign-on per hospital (migration 0027): an OpenID Connect provider and a messaging-app login. */
+export interface SsoConfigTable {
+  hospital_id: number;
+  enabled: number;
+  label: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string;
+  user_claim: string;
+  create_unknown: number;
+  default_role_id: number | null;
+  im_enabled: number;
+  im_kind: string;
+  im_base_url: string;
+  im_app_key: string;
+  im_app_secret: string;
+  im_user_field: string;
+  updated_at: string;
+}
+
+/** A sign-in sent to the provider and not yet back: single-use, expiring. */
+export interface SsoFlowTable {
+  state: string;
+  hospital_id: number;
+  nonce: string;
+  code_verifier: string;
+  redirect: string;
+  expires_at: string;
+}
+
+/** A one-time code (its hash) that the browser trades for a session at sso_login_v2. */
+export interface SsoCodeTable {
+  code_hash: string;
+  user_id: number;
+  hospital_id: number;
+  expires_at: string;
+}
+
+/** A QR login request (migration 0028): hashes only; waiting → approved → used, or declined. */
+export interface QrLoginTable {
+  id_hash: string;
+  secret_hash: string;
+  status: 'waiting' | 'approved' | 'used' | 'declined';
+  user_id: number | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+  expires_at: string;
+  approved_at: string | null;
 }

@@ -36,7 +36,8 @@ export function imageCookieHeaders(token: string | null, secure: boolean): strin
   return IMAGE_COOKIE_PATHS.map((p) => `${PREFIX}${token ?? ''}; Path=${p}${tail}`);
 }
 
-const LOGIN = '/api/auth/login';
+/** Every route that starts a session: the password login, the QR login and the outside sign-ins (single sign-on, messaging app). */
+const LOGINS = new Set(['/api/auth/login', '/api/ca/login/check', '/api/auth/sso_login_v2', '/api/auth/sso_login', '/api/auth/ulogin', '/api/auth/dingding_login']);
 const LOGOUT = '/api/auth/logout';
 
 /**
@@ -59,7 +60,7 @@ export function registerImageCookie(app: FastifyInstance, alwaysSecure = false):
   app.addHook('onRoute', (route) => {
     const methods = ([] as string[]).concat(route.method);
     if (!methods.includes('POST')) return;
-    if (route.url === LOGIN) route.preSerialization = [...hooks(route.preSerialization), setOnLogin];
+    if (LOGINS.has(route.url)) route.preSerialization = [...hooks(route.preSerialization), setOnLogin];
     if (route.url === LOGOUT) route.onSend = [...hooks(route.onSend), clearOnLogout];
   });
 }

@@ -17,6 +17,8 @@ import { focusMessages } from '../modules/focus/messages.js';
 import { scannerMessages } from '../modules/scanners/messages.js';
 import { statisticMessages } from '../modules/statistics/messages.js';
 import { meetingMessages } from '../modules/meetings/messages.js';
+import { qrLoginMessages } from '../modules/qr-login/messages.js';
+import { ssoMessages } from '../modules/sso/messages.js';
 
 /**
  * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
@@ -46,10 +48,13 @@ const coreMessages = {
   'auth.hospital_not_allowed': { 'zh-CN': '您不属于该医院', 'en-US': 'You do not belong to that hospital' },
   'account.old_password_wrong': { 'zh-CN': '当前密码错误', 'en-US': 'The current password is wrong' },
   'user.not_found': { 'zh-CN': '用户不存在', 'en-US': 'User not found' },
+  'user.hospital_required': { 'zh-CN': '请为用户选择至少一个所属医院', 'en-US': 'Choose at least one hospital for the user' },
+  'user.hospital_not_yours': { 'zh-CN': '只能分配您所管理的医院（分中心）', 'en-US': 'You can only assign the hospitals (sub-centres) you manage' },
+  'user.admin_role_not_yours': { 'zh-CN': '只有系统管理员可以授予管理员角色', 'en-US': 'Only a system administrator can grant an administrator role' },
   'setting.key_required': { 'zh-CN': '请提供设置项名称 settings_key', 'en-US': 'settings_key is required' },
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...meetingMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages };
 
 export type MessageKey = keyof typeof messages;

@@ -66,9 +66,12 @@ export interface ResourceDef {
   /**
    * Whose rows these are. 'hospital': rows belong to a hospital (`hospital_id`); a user sees and changes
    * only the chosen one's (spec §6). 'user': rows belong to the user who made them (`user_id`: favourites,
-   * personal categories); nobody else sees them.
+   * personal categories); nobody else sees them. 'members': rows are people who belong to hospitals (through the
+   * `hospital_id` virtual's join: users → user_hospitals); 'hospitals': the rows are the hospitals themselves. For
+   * these two an administrator sees every row and anyone else only rows wholly within their own hospitals: a
+   * sub-centre's administrator manages that sub-centre's people and settings and no other (spec §6).
    */
-  scope?: 'hospital' | 'user';
+  scope?: 'hospital' | 'user' | 'members' | 'hospitals';
 }
 
 /** The server-set column that says whose a scoped resource's row is. */
@@ -99,7 +102,9 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   const labels = typeof def.optionLabel === 'object' ? Object.values(def.optionLabel) : def.optionLabel ? [def.optionLabel] : [];
   for (const c of labels) if (!(def.columns[c] ? def.columns[c].readable !== false : def.virtual?.[c])) bad(`optionLabel ${c} is not a readable column`);
   const owner = scopeColumn(def);
-  if (def.scope !== undefined && !owner) bad(`unknown scope ${String(def.scope)}`);
+  if (def.scope !== undefined && !owner && !['members', 'hospitals'].includes(def.scope)) bad(`unknown scope ${String(def.scope)}`);
+  const membership = def.virtual?.hospital_id?.via;
+  if (def.scope === 'members' && (!membership || membership.then || membership.local)) bad('a members-scoped resource needs a one-join hospital_id virtual');
   if (owner && def.columns[owner]?.writable !== false) bad(`a ${def.scope}-scoped resource needs a read-only ${owner} column`);
   for (const cols of def.indexes ?? []) if (!cols.length || cols.some((c) => !def.columns[c])) bad(`index ${cols.join(',')} names an unknown column`);
   const fields = contractOf(def).fields;

@@ -133,8 +133,19 @@ async function withDescendants(db: Db, def: ResourceDef, ids: number[]): Promise
 }
 
 function inScope<Q extends { where: (...args: Untyped[]) => Q }>(query: Q, def: ResourceDef, scope?: number[]): Q {
+  if (!scope) return query;
+  if (def.scope === 'hospitals') return query.where(`${def.table}.id`, 'in', scope);
+  if (def.scope === 'members') {
+    // Someone who belongs to at least one of these hospitals and to no other.
+    const via = def.virtual!.hospital_id!.via;
+    const memberships = (eb: Untyped) => eb.selectFrom(`${via.table} as m`).select(`m.${via.key}`).whereRef(`m.${via.key}`, '=', `${def.table}.id`);
+    return query.where((eb: Untyped) => eb.and([
+      eb.exists(memberships(eb).where(`m.${via.column}`, 'in', scope)),
+      eb.not(eb.exists(memberships(eb).where(`m.${via.column}`, 'not in', scope))),
+    ]));
+  }
   const owner = scopeColumn(def);
-  return owner && scope ? query.where(`${def.table}.${owner}`, 'in', scope) : query;
+  return owner ? query.where(`${def.table}.${owner}`, 'in', scope) : query;
 }
 
 /** Whose a new row is: the hospital the user works in, or the user. */

@@ -33,3 +33,7 @@ export const fetchCommitHash = () => unwrap<string>(api.get('/COMMITHASH', { sil
 export async function fetchPublicSettings(): Promise<PublicSettings> {
   return (await unwrap<{ data: PublicSettings }>(api.get('/common/setting', { silent: true }))).data;
 }
+
+/** A hospital whose single sign-on is switched on: the login page offers "Sign in with <label>". */
+export interface SsoOption { hospital_id: number; label: string; name: string; en_name: string }
+export const fetchSsoOptions = () => unwrap<SsoOption[]>(api.get('/auth/sso/options', { silent: true }));

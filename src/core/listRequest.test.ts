@@ -1,3 +1,4 @@
+import { tabFilterToWire } from './resolvePage';
 import { describe, expect, it } from 'vitest';
 import { defaultListParams } from './listParams.js';
 import { buildCountRequest, buildListRequest, searchValuesToWire } from './listRequest.js';
@@ -46,5 +47,20 @@ describe('filter payload (spec §5, §7)', () => {
     expect(req.params).toBe('{"status":0}');
     expect(req.filter).toBeUndefined();
     expect(JSON.parse(req.tabs!)).toEqual([{ key: 'all', filter: [] }, { key: 'enabled', filter: [{ column: 'status', operator: '=', value: 1 }] }]);
+  });
+  it('turns a tab condition’s `ago` into the time that long before now, rounded down to the minute', () => {
+    const now = Date.parse('2026-11-24T10:30:45.123Z');
+    const wire = tabFilterToWire([
+      { field: 'main_phase', operator: '=', value: 'diagnosis' },
+      { field: 'registration_at', operator: '<', ago: { hours: 72 } },
+      { condition: 'and', child: [{ field: 'sign_at', operator: '<', ago: { hours: 1 } }] },
+    ], now);
+    expect(wire).toEqual([
+      { column: 'main_phase', operator: '=', value: 'diagnosis' },
+      { column: 'registration_at', operator: '<', value: '2026-11-21T10:30:00.000Z' },
+      { condition: 'and', child: [{ column: 'sign_at', operator: '<', value: '2026-11-24T09:30:00.000Z' }] },
+    ]);
+    // Within the same minute, the same request (the list sent ahead and the one the page builds match).
+    expect(tabFilterToWire([{ field: 'x', operator: '<', ago: { hours: 2 } }], now + 10_000)).toEqual(tabFilterToWire([{ field: 'x', operator: '<', ago: { hours: 2 } }], now));
   });
 });

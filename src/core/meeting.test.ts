@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mayPublish, maySubscribe } from './realtime-topics';
-import { meetingHelloTopic, meetingTopic, meetingViewFilter, meetingViewTopic, parseMeetingView, presenterAfterRelease, publisherOf, takeRefusal } from './meeting';
+import { meetingHelloTopic, meetingTopic, meetingViewFilter, meetingViewTopic, parseMeetingView, presenterAfterRelease, publisherOf, takeRefusal, viewToFollow } from './meeting';
 
 const open = { status: 'open' as const, hostId: 1, presenterId: 1 };
 
@@ -58,5 +58,20 @@ describe('meeting view messages', () => {
       { ...good, flip: 'no' }, { ...good, rotation: 1e9 }, { ...good, sent_at: undefined }, { ...good, center: null }]) {
       expect(parseMeetingView(bad), JSON.stringify(bad)).toBeNull();
     }
+  });
+});
+
+describe('which views a participant follows', () => {
+  const view = { slide_id: 3, center: { x: 0.5, y: 0.4 }, imageZoom: 0.25, rotation: 0, flip: false, sent_at: 1 };
+  const now = { presenterId: 7, slideId: 3 };
+  it('follows the presenter’s view of the slide on screen', () => {
+    expect(viewToFollow(meetingViewTopic(1, 7, 9), view, now, 5)).toEqual(view);
+  });
+  it('ignores anyone else, even when the payload claims otherwise, its own echo, and another slide', () => {
+    expect(viewToFollow(meetingViewTopic(1, 8, 9), { ...view, presenter: 7 }, now, 5)).toBeNull();
+    expect(viewToFollow(meetingViewTopic(1, 7, 9), view, now, 7)).toBeNull();
+    expect(viewToFollow(meetingViewTopic(1, 7, 9), { ...view, slide_id: 4 }, now, 5)).toBeNull();
+    expect(viewToFollow(meetingViewTopic(1, 7, 9), view, { presenterId: null, slideId: 3 }, 5)).toBeNull();
+    expect(viewToFollow(meetingTopic(1, 9), view, now, 5)).toBeNull();
   });
 });

@@ -69,3 +69,14 @@ export function parseMeetingView(value: unknown): MeetingView | null {
   if (typeof v.flip !== 'boolean' || !finite(v.sent_at, 0, 1e15)) return null;
   return { slide_id: v.slide_id as number, center: { x: c.x, y: c.y }, imageZoom: v.imageZoom, rotation: v.rotation, flip: v.flip, sent_at: v.sent_at };
 }
+
+/**
+ * The view a participant should take from a message on the view filter, or null: only the current presenter's (by
+ * the publisher id in the topic, never by the payload), never one's own, only for the slide on screen.
+ */
+export function viewToFollow(topic: string, payload: unknown, now: { presenterId: number | null; slideId: number | null }, me: number): MeetingView | null {
+  const from = publisherOf(topic);
+  if (from === null || from === me || from !== now.presenterId) return null;
+  const view = parseMeetingView(payload);
+  return view && view.slide_id === now.slideId ? view : null;
+}

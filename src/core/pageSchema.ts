@@ -39,7 +39,7 @@ export interface ColumnSchema {
 /** A column with what the resource supplied: what the renderers read. */
 export type Column = ColumnSchema & { label: Label; cell: CellKind };
 
-export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form';
+export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open';
 
 /** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
 export interface PromptSchema {
@@ -79,11 +79,18 @@ export interface ActionSchema {
   prompt?: PromptSchema;
   /** kind=form: the fields of its dialog, sent as the request body (a dotted field builds a nested body). */
   fields?: PromptSchema[];
+  /** kind=open: the address opened with the request's answer filled in (`/diagnosis/{id}`); this site only. */
+  to?: string;
   appearance?: 'primary' | 'secondary' | 'subtle' | 'danger';
 }
 
 /** A tab filter: the filter DSL of spec §5 with `field` where the wire says `column`. */
-export type TabCondition = Omit<FilterCondition, 'column' | 'child'> & { field?: string; child?: TabCondition[] };
+export type TabCondition = Omit<FilterCondition, 'column' | 'child'> & {
+  field?: string;
+  child?: TabCondition[];
+  /** Instead of `value`: the time this long before the request (a timeout tab: registered over 72 h ago). */
+  ago?: { hours: number };
+};
 
 export interface TabSchema {
   key: string;
@@ -100,11 +107,15 @@ export interface CardSchema {
 }
 
 export type ListLayout = 'table' | 'cards';
+/** What a live list listens to on the realtime channel (src/engine/list/useLiveRefresh.ts). */
+export type LiveSource = 'scanners';
 
 export interface ListSchema {
   columns: ColumnSchema[];
   /** Rows are fetched again this often while the page is open (live states, e.g. scanners), none when unset. */
   refreshSeconds?: number;
+  /** Refetch quietly whenever the realtime channel announces a change of this source (`refreshSeconds` stays the fallback). */
+  live?: LiveSource;
   /** The layout shown first; with `card`, a toggle switches between table and cards. */
   layout?: ListLayout;
   card?: CardSchema;

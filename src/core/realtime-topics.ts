@@ -19,6 +19,11 @@ export const userTopic = (userId: number, ...rest: (string | number)[]): string 
 /** Where a user publishes within a hospital. */
 export const publisherTopic = (hospitalId: number, userId: number, ...rest: (string | number)[]): string => hospitalTopic(hospitalId, 'p', userId, ...rest);
 
+/** Where the server announces a hospital's scanners' state changes (ScannerList, ScannerDetail). */
+export const scannerStatusTopic = (hospitalId: number): string => hospitalTopic(hospitalId, 'scanners', 'status');
+/** Where the server tells a user that new messages arrived (the header's message bell). */
+export const messagesTopic = (userId: number): string => userTopic(userId, 'messages');
+
 const ID = /^[1-9][0-9]{0,9}$/;
 
 function parts(topic: string): string[] | null {

@@ -62,10 +62,18 @@ export function resolveSearchItem(item: SearchItem, fields: Fields): SearchField
   };
 }
 
-/** A tab's conditions as the wire carries them (spec §7 says `column` where pages say `field`). */
-export function tabFilterToWire(conditions: readonly TabCondition[]): FilterCondition[] {
-  return conditions.map(({ field, child, ...rest }) => ({
-    ...rest, ...(field !== undefined ? { column: field } : {}), ...(child ? { child: tabFilterToWire(child) } : {}),
+/**
+ * A tab's conditions as the wire carries them (spec §7 says `column` where pages say `field`). An `ago` becomes the
+ * ISO time that long before `now`, rounded down to the minute: the list and count requests built apart (and the
+ * list sent ahead by SchemaPage) stay the same request within a minute.
+ */
+export function tabFilterToWire(conditions: readonly TabCondition[], now = Date.now()): FilterCondition[] {
+  const minute = Math.floor(now / 60_000) * 60_000;
+  return conditions.map(({ field, child, ago, ...rest }) => ({
+    ...rest,
+    ...(field !== undefined ? { column: field } : {}),
+    ...(ago ? { value: new Date(minute - ago.hours * 3_600_000).toISOString() } : {}),
+    ...(child ? { child: tabFilterToWire(child, now) } : {}),
   }) as FilterCondition);
 }
 

@@ -1,8 +1,8 @@
 import {
   Badge, Button, Caption1, Card, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, MessageBar, MessageBarBody,
-  Option, Spinner, Switch, Textarea, makeStyles, tokens,
+  Option, Spinner, Switch, Textarea, Tooltip, makeStyles, tokens,
 } from '@fluentui/react-components';
-import { ArrowLeft20Regular } from '@fluentui/react-icons';
+import { ArrowDown20Regular, ArrowLeft20Regular } from '@fluentui/react-icons';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -14,6 +14,7 @@ import { useSession } from '../store/session';
 import { loadEditor, loadPhrases, loadTemplates, runAction, saveReport, setFlags, setUrgent, type EditorData, type Phrase, type Report, type TemplateNode } from './api';
 import { PreviewDialog } from './PreviewDialog';
 import { TemplatePanel } from './TemplatePanel';
+import { useNextCase } from './useNextCase';
 import { useReportDraft } from './useReportDraft';
 import './words';
 
@@ -56,6 +57,7 @@ export default function DiagnosisEditorPage() {
   const can = (action: ReportAction) => !!resolve && mayRunReportAction(action, roles, { case: data?.case, report }, resolve);
   const editable = !!data && (report ? actionAllowed('save', report) : data.case.sub_phase === 'to_first') && can('save');
   const draft = useReportDraft(caseId, report, editable, setReport);
+  const nextCase = useNextCase(caseId, data?.case.sub_phase as string | undefined, () => (editable ? draft.save() : Promise.resolve()), t('diagnosis.noNextCase'));
 
   if (error) return <MessageBar intent="error"><MessageBarBody>{error}</MessageBarBody></MessageBar>;
   if (!data) return <Spinner data-testid="diagnosis-loading" />;
@@ -116,6 +118,9 @@ export default function DiagnosisEditorPage() {
         {report && actionAllowed('print', report) && can('print') ? <Button disabled={busy} onClick={() => void step('print')} data-action="print">{t('diagnosis.print')}</Button> : null}
         {report && actionAllowed('send', report) && can('send') ? <Button disabled={busy} onClick={() => void step('send')} data-action="send">{t('diagnosis.send')}</Button> : null}
         {report ? <Button onClick={() => setPreview(true)} data-action="preview">{t('diagnosis.preview')}</Button> : null}
+        <Tooltip content={t('diagnosis.nextCaseKey')} relationship="description">
+          <Button icon={<ArrowDown20Regular />} iconPosition="after" onClick={() => void nextCase()} data-action="next-case">{t('diagnosis.nextCase')}</Button>
+        </Tooltip>
       </div>
 
       <div className={s.col}>

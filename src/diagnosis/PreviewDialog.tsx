@@ -3,6 +3,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pdfFile, previewPage } from './api';
 
+/** A new tab of this site with its opener: the browser copies the tab's session (sessionStorage) into it. */
+const openPdfPage = (reportId: number) => window.open(`/pdf?file=${encodeURIComponent(`/api/diagnosis/reports/${reportId}/pdf`)}`, '_blank');
+
 /**
  * The report preview: the server's PDF shown as page images (rendered on the server from the same PDF), so no
  * browser plugin or framed blob is needed; the PDF itself downloads from here.
@@ -32,6 +35,7 @@ export function PreviewDialog({ reportId, onClose }: { reportId: number; onClose
             {src ? <img src={src} alt={t('diagnosis.page', { page: 1 })} data-testid="report-preview" style={{ width: '100%', border: '1px solid #ddd' }} /> : <Spinner />}
           </DialogContent>
           <DialogActions>
+            <Button onClick={() => openPdfPage(reportId)} data-testid="open-pdf-page">{t('diagnosis.openPdfPage')}</Button>
             <Button onClick={() => void download()}>{t('diagnosis.download')}</Button>
             <Button appearance="primary" onClick={onClose}>{t('diagnosis.close')}</Button>
           </DialogActions>

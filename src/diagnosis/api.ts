@@ -38,3 +38,14 @@ export const setUrgent = (caseId: number, urgent: boolean) => data<unknown>(api.
 export const setFlags = (id: number, version: number, flags: { follow_up?: string | null; evaluation?: string }) => data<Report>(api.patch(`/diagnosis/reports/${id}/flags`, { version, ...flags }));
 export const previewPage = (id: number, page = 1) => api.get(`/diagnosis/reports/${id}/preview`, { params: { page }, responseType: 'blob' }).then((r) => r.data as Blob);
 export const pdfFile = (id: number) => api.get(`/diagnosis/reports/${id}/pdf`, { responseType: 'blob' }).then((r) => r.data as Blob);
+/**
+ * The next case after `caseId` at the same stage (sub_phase of the diagnosis phase), in pathology order, through the
+ * case list API (the server scopes it to the doctor's hospital and permissions); null when there is none.
+ */
+export const nextCaseAt = (caseId: number, stage: string) => data<{ data: { id: number }[] }>(api.get('/pathology/lists', {
+  params: {
+    page: 1, page_size: 1, sort_by: JSON.stringify({ id: 'asc' }),
+    params: JSON.stringify({ main_phase: 'diagnosis', sub_phase: stage }),
+    filter: JSON.stringify([{ column: 'id', operator: '>', value: caseId, condition: 'and' }]),
+  },
+})).then((page) => page.data[0]?.id ?? null);

@@ -1,38 +1,44 @@
 import {
-  Badge, Button, Checkbox, Field, Input, makeStyles, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text, tokens,
+  Badge, Button, Field, Input, makeStyles, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text, tokens,
 } from '@fluentui/react-components';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { isGranted } from '../core/actions';
-import { MEETING_NAME_MAX, MEETING_SLIDES_MAX } from '../core/meeting';
+import { formatDateTime } from '../core/dateTime';
+import { MEETING_NAME_MAX } from '../core/meeting';
 import { useGrants } from '../engine/useGrants';
-import { createMeeting, listMeetings, searchSlides, slideById, type Meeting, type SlideChoice } from './meetingApi';
+import { Pager } from '../widgets/table/Pager';
+import { createMeeting, listMeetings, slideById, type Meeting, type SlideChoice } from './meetingApi';
+import { SlidePicker } from './SlidePicker';
 
 const useStyles = makeStyles({
   root: { position: 'fixed', inset: 0, overflowY: 'auto', padding: '16px 24px', display: 'flex', flexDirection: 'column', gap: '16px', backgroundColor: tokens.colorNeutralBackground2 },
   card: { padding: '16px', backgroundColor: tokens.colorNeutralBackground1, borderRadius: tokens.borderRadiusMedium, boxShadow: tokens.shadow4, display: 'flex', flexDirection: 'column', gap: '8px' },
   row: { display: 'flex', gap: '12px', alignItems: 'flex-end', flexWrap: 'wrap' },
-  choices: { display: 'flex', flexWrap: 'wrap', gap: '4px 16px' },
+  coverCol: { width: '96px' },
   thumb: { width: '64px', height: '44px', objectFit: 'cover', backgroundColor: tokens.colorNeutralBackground3, verticalAlign: 'middle' },
 });
 
-const PAGE_SIZE = 50;
+/** The server's page size cap is 200. */
+const PAGE_SIZES = [20, 50, 100, 200] as const;
 
 /** The hospital's meetings (open first) with a join link; a meeting manager also starts one here. */
 export function MeetingList({ preselect }: { preselect: number | null }) {
   const s = useStyles();
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const grants = useGrants();
   const [rows, setRows] = useState<Meeting[]>([]);
   const [total, setTotal] = useState(0);
+  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
 
-  const reload = useCallback(() => { void listMeetings(1, PAGE_SIZE).then((r) => { setRows(r.data); setTotal(r.total); }, () => undefined); }, []);
+  const reload = useCallback(() => {
+    void listMeetings(paging.page, paging.pageSize).then((r) => { setRows(r.data); setTotal(r.total); }, () => undefined);
+  }, [paging]);
   useEffect(reload, [reload]);
   useEffect(() => { document.title = `${t('meeting.title')} · DSMS`; }, [t]);
 
-  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language);
   return (
     <div className={s.root} data-testid="meeting-list">
       <Text size={600} weight="semibold">{t('meeting.title')}</Text>
@@ -43,7 +49,7 @@ export function MeetingList({ preselect }: { preselect: number | null }) {
           <Table size="small">
             <TableHeader>
               <TableRow>
-                <TableHeaderCell>{t('meeting.cover')}</TableHeaderCell>
+                <TableHeaderCell className={s.coverCol}>{t('meeting.cover')}</TableHeaderCell>
                 <TableHeaderCell>{t('meeting.name')}</TableHeaderCell>
                 <TableHeaderCell>{t('meeting.startAt')}</TableHeaderCell>
                 <TableHeaderCell>{t('meeting.host')}</TableHeaderCell>
@@ -56,7 +62,7 @@ export function MeetingList({ preselect }: { preselect: number | null }) {
                 <TableRow key={m.id} data-testid="meeting-row" data-id={m.id}>
                   <TableCell>{m.cover_slide_id !== null && <img className={s.thumb} alt="" src={`/api/data/kfb/thumb/${m.cover_slide_id}`} />}</TableCell>
                   <TableCell>{m.name}</TableCell>
-                  <TableCell>{when(m.start_at)}</TableCell>
+                  <TableCell>{formatDateTime(new Date(m.start_at))}</TableCell>
                   <TableCell>{m.host_name}</TableCell>
                   <TableCell><Badge appearance="tint" color={m.status === 'open' ? 'success' : 'informative'}>{t(`meeting.status.${m.status}`)}</Badge></TableCell>
                   <TableCell>
@@ -69,6 +75,7 @@ export function MeetingList({ preselect }: { preselect: number | null }) {
             </TableBody>
           </Table>
         )}
+        <Pager page={paging.page} pageSize={paging.pageSize} total={total} sizes={PAGE_SIZES} onChange={(page, pageSize) => setPaging({ page, pageSize })} />
       </div>
     </div>
   );
@@ -80,22 +87,13 @@ function CreateMeeting({ preselect, onCreated }: { preselect: number | null; onC
   const { t } = useTranslation();
   const [name, setName] = useState('');
   const [start, setStart] = useState('');
-  const [search, setSearch] = useState('');
-  const [found, setFound] = useState<SlideChoice[]>([]);
   const [chosen, setChosen] = useState<SlideChoice[]>([]);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (preselect) void slideById(preselect).then((sl) => { if (sl) setChosen((c) => (c.some((x) => x.id === sl.id) ? c : [sl, ...c])); });
   }, [preselect]);
-  useEffect(() => {
-    // Waits for a pause in typing: one request per search, not per key.
-    const timer = setTimeout(() => { void searchSlides(search.trim()).then(setFound, () => undefined); }, 300);
-    return () => clearTimeout(timer);
-  }, [search]);
 
-  const toggle = (sl: SlideChoice, on: boolean) => setChosen((c) => (on ? (c.length < MEETING_SLIDES_MAX && !c.some((x) => x.id === sl.id) ? [...c, sl] : c) : c.filter((x) => x.id !== sl.id)));
-  const shown = [...chosen, ...found.filter((f) => !chosen.some((c) => c.id === f.id))];
   const submit = () => {
     setBusy(true);
     // Bad input comes back as the server's translated message, toasted by the API client.
@@ -113,17 +111,8 @@ function CreateMeeting({ preselect, onCreated }: { preselect: number | null; onC
         <Field label={t('meeting.startAt')} hint={t('meeting.startHint')}>
           <Input type="datetime-local" value={start} data-testid="meeting-start" onChange={(_, d) => setStart(d.value)} />
         </Field>
-        <Field label={t('meeting.findSlides')}>
-          <Input value={search} maxLength={100} data-testid="meeting-slide-search" onChange={(_, d) => setSearch(d.value)} />
-        </Field>
       </div>
-      <Text size={200}>{t('meeting.chosen', { count: chosen.length })}</Text>
-      <div className={s.choices}>
-        {shown.map((sl) => (
-          <Checkbox key={sl.id} data-testid="meeting-slide-choice" data-slide={sl.id} checked={chosen.some((c) => c.id === sl.id)}
-            label={sl.pathology_number ? `${sl.name} (${sl.pathology_number})` : sl.name} onChange={(_, d) => toggle(sl, d.checked === true)} />
-        ))}
-      </div>
+      <SlidePicker chosen={chosen} onChange={setChosen} />
       <div>
         <Button appearance="primary" disabled={busy || !name.trim() || chosen.length === 0} data-testid="meeting-create-submit" onClick={submit}>{t('meeting.start')}</Button>
       </div>

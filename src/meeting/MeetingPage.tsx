@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useSession } from '../store/session';
-import { getMeeting, joinMeeting, type MeetingDetail } from './meetingApi';
+import { getMeeting, joinMeeting, leaveMeeting, leaveOnUnload, type MeetingDetail } from './meetingApi';
 import { MeetingList } from './MeetingList';
 import { MeetingRoom } from './MeetingRoom';
 import './words';
@@ -35,6 +35,20 @@ function RoomLoader({ id, me }: { id: number; me: number }) {
       .then((m) => (m.status === 'open' ? joinMeeting(id) : m))
       .then((m) => { if (live) setMeeting(m); }, () => { if (live) setFailed(true); });
     return () => { live = false; };
+  }, [id]);
+
+  // Leaving the room (another page, the tab closed) leaves the meeting, so control does not stay with someone gone;
+  // a page restored from the back-forward cache joins again.
+  useEffect(() => {
+    const gone = () => leaveOnUnload(id);
+    const back = (e: PageTransitionEvent) => { if (e.persisted) void joinMeeting(id).then(setMeeting, () => undefined); };
+    window.addEventListener('pagehide', gone);
+    window.addEventListener('pageshow', back);
+    return () => {
+      window.removeEventListener('pagehide', gone);
+      window.removeEventListener('pageshow', back);
+      void leaveMeeting(id).catch(() => undefined);
+    };
   }, [id]);
 
   if (failed) return <div className={s.center} role="alert" data-testid="meeting-missing"><Text size={500}>{t('meeting.notFound')}</Text></div>;

@@ -1,5 +1,7 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { useEffect, useRef, useState } from 'react';
+import { listAnnotations, type Annotation } from '../viewer/api';
+import { AnnotationOverlay } from '../viewer/AnnotationOverlay';
 import { SlideViewer } from '../viewer/slideViewer';
 
 const useStyles = makeStyles({
@@ -12,15 +14,19 @@ const useStyles = makeStyles({
 });
 
 /**
- * The meeting's slide in the shared OpenSeadragon viewer (src/viewer/slideViewer.ts). A follower's mouse does not
- * move the view: the presenter's does. The view's centre and zoom are on the element (data-*) for tests.
+ * The meeting's slide in the shared OpenSeadragon viewer (src/viewer/slideViewer.ts), with the slide's saved
+ * annotations drawn read-only for those who may see them. A follower's mouse does not move the view: the
+ * presenter's does. The view's centre and zoom are on the element (data-*) for tests.
  */
-export function MeetingPane({ slideId, presenting, onViewer }: { slideId: number; presenting: boolean; onViewer(v: SlideViewer | null): void }) {
+export function MeetingPane({ slideId, presenting, annotations: showAnnotations, onViewer }: { slideId: number; presenting: boolean; annotations: boolean; onViewer(v: SlideViewer | null): void }) {
   const s = useStyles();
   const osdEl = useRef<HTMLDivElement>(null);
   const navEl = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);
   const [viewer, setViewer] = useState<SlideViewer | null>(null);
+  const [annotations, setAnnotations] = useState<Annotation[]>([]);
+  const [, setFrame] = useState(0);
+  const [size, setSize] = useState({ w: 0, h: 0 });
   const report = useRef(onViewer);
   report.current = onViewer;
 
@@ -34,16 +40,32 @@ export function MeetingPane({ slideId, presenting, onViewer }: { slideId: number
       el.dataset.center = `${st.center.x.toFixed(5)},${st.center.y.toFixed(5)}`;
       el.dataset.zoom = st.imageZoom.toFixed(5);
     });
+    // The overlay is redrawn once per animation frame while the view moves.
+    let raf = 0;
+    const redraw = v.onChange(() => { if (!raf) raf = requestAnimationFrame(() => { raf = 0; setFrame((n) => n + 1); }); });
+    const ro = new ResizeObserver(() => setSize({ w: el.clientWidth, h: el.clientHeight }));
+    ro.observe(el);
     setViewer(v);
     report.current(v);
-    return () => { off(); report.current(null); v.destroy(); setViewer(null); };
+    return () => { off(); redraw(); cancelAnimationFrame(raf); ro.disconnect(); report.current(null); v.destroy(); setViewer(null); };
   }, [slideId]);
+
+  useEffect(() => {
+    let live = true;
+    setAnnotations([]);
+    if (showAnnotations) void listAnnotations(slideId).then((a) => { if (live) setAnnotations(a); }, () => undefined);
+    return () => { live = false; };
+  }, [slideId, showAnnotations]);
 
   useEffect(() => { viewer?.osd.setMouseNavEnabled(presenting); }, [viewer, presenting]);
 
   return (
     <div ref={host} className={s.pane} data-testid="meeting-pane" data-slide={slideId}>
       <div ref={osdEl} className={s.osd} />
+      {annotations.length > 0 && (
+        <AnnotationOverlay matrix={viewer?.imageToElement() ?? null} width={size.w} height={size.h} annotations={annotations} draft={null} draftColor="#000000"
+          selectedId={null} selecting={false} editable={() => false} mpp={null} gridUm={null} onSelect={() => undefined} onMove={() => undefined} />
+      )}
       <div ref={navEl} className={s.navigator} />
     </div>
   );

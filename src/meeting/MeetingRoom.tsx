@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { isGranted } from '../core/actions';
 import { useGrants } from '../engine/useGrants';
 import type { SlideViewer } from '../viewer/slideViewer';
+import { EditMeetingDialog } from './EditMeetingDialog';
 import { endMeeting, handBack, switchSlide, takeControl, type MeetingDetail } from './meetingApi';
 import { MeetingPane } from './MeetingPane';
 import { useMeetingSync } from './useMeetingSync';
@@ -16,6 +17,11 @@ const useStyles = makeStyles({
   body: { display: 'grid', gridTemplateColumns: '1fr 280px', minHeight: 0 },
   side: { padding: '12px', display: 'flex', flexDirection: 'column', gap: '6px', overflowY: 'auto', backgroundColor: tokens.colorNeutralBackground1, borderLeft: `1px solid ${tokens.colorNeutralStroke2}` },
   slide: { justifyContent: 'flex-start' },
+  current: {
+    display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '8px', padding: '5px 12px',
+    border: `1px solid ${tokens.colorBrandStroke1}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorBrandBackground2,
+  },
+  other: { padding: '5px 13px' },
   ended: { display: 'grid', placeContent: 'center', justifyItems: 'center', gap: '12px', textAlign: 'center' },
   empty: { display: 'grid', placeContent: 'center' },
 });
@@ -29,6 +35,7 @@ export function MeetingRoom({ initial, me }: { initial: MeetingDetail; me: numbe
   const [viewer, setViewer] = useState<SlideViewer | null>(null);
   const { meeting, setMeeting, follow } = useMeetingSync(initial, me, viewer);
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
   const open = meeting.status === 'open';
   const presenting = open && meeting.presenter_id === me;
   const manager = isGranted('meeting_manage', grants);
@@ -59,24 +66,35 @@ export function MeetingRoom({ initial, me }: { initial: MeetingDetail; me: numbe
             {me === meeting.created_by ? t('meeting.release') : t('meeting.handBack')}
           </Button>
         )}
+        {open && manager && <Button disabled={busy} data-testid="meeting-edit" onClick={() => setEditing(true)}>{t('meeting.edit')}</Button>}
         {open && manager && <Button disabled={busy} data-testid="meeting-end" onClick={() => run(() => endMeeting(meeting.id))}>{t('meeting.end')}</Button>}
       </header>
+      {editing && open && <EditMeetingDialog meeting={meeting} onSaved={setMeeting} onClose={() => setEditing(false)} />}
       {open ? (
         <div className={s.body}>
-          {meeting.slide_id !== null
-            ? <MeetingPane key={meeting.slide_id} slideId={meeting.slide_id} presenting={presenting} onViewer={setViewer} />
+          {!isGranted('slide_view', grants)
+            ? <div className={s.empty} data-testid="meeting-no-images"><Text>{t('meeting.noImages')}</Text></div>
+            : meeting.slide_id !== null
+            ? <MeetingPane key={meeting.slide_id} slideId={meeting.slide_id} presenting={presenting} annotations={isGranted('slide_annotation_view', grants)} onViewer={setViewer} />
             : <div className={s.empty}><Text>{t('meeting.noSlide')}</Text></div>}
           <aside className={s.side}>
             <Text weight="semibold">{t('meeting.slides')}</Text>
             {!presenting && <Text size={200}>{t('meeting.followHint')}</Text>}
-            {meeting.slides.map((sl) => (
-              <Button key={sl.id} className={s.slide} appearance={sl.id === meeting.slide_id ? 'primary' : 'secondary'} disabled={!presenting || busy || sl.id === meeting.slide_id}
-                data-testid="meeting-slide" data-slide={sl.id} onClick={() => run(() => switchSlide(meeting.id, sl.id))}>{sl.name}</Button>
+            {meeting.slides.map((sl) => (sl.id === meeting.slide_id
+              ? (
+                <div key={sl.id} className={s.current} data-testid="meeting-slide" data-slide={sl.id} aria-current="true">
+                  <Text weight="semibold">{sl.name}</Text>
+                  <Badge appearance="filled" color="brand">{t('meeting.onScreen')}</Badge>
+                </div>
+              )
+              : presenting
+                ? <Button key={sl.id} className={s.slide} disabled={busy} data-testid="meeting-slide" data-slide={sl.id} onClick={() => run(() => switchSlide(meeting.id, sl.id))}>{sl.name}</Button>
+                : <Text key={sl.id} className={s.other} data-testid="meeting-slide" data-slide={sl.id}>{sl.name}</Text>
             ))}
             <Text weight="semibold">{t('meeting.participants', { count: meeting.participants.length })}</Text>
             {meeting.participants.map((p) => (
               <Text key={p.id} data-testid="meeting-participant">
-                {p.realname || p.name}{p.id === meeting.presenter_id ? ` · ${t('meeting.presenting')}` : ''}{p.id === meeting.created_by ? ` · ${t('meeting.host')}` : ''}
+                {p.realname || p.name}{p.id === meeting.presenter_id ? ` · ${t('meeting.presenting')}` : ''}{p.id === meeting.created_by ? ` · ${t('meeting.hostMark')}` : ''}
               </Text>
             ))}
           </aside>

@@ -1,4 +1,6 @@
 import { api } from '../api/client';
+import i18n from '../i18n';
+import { useSession } from '../store/session';
 import type { MeetingStatus } from '../core/meeting';
 
 interface Envelope<T> { data: T }
@@ -34,10 +36,20 @@ export async function getMeeting(id: number): Promise<MeetingDetail> {
 export async function createMeeting(body: { name: string; start_at?: string; slide_ids: number[] }): Promise<MeetingDetail> {
   return (await api.post<Envelope<MeetingDetail>>('/meetings', body)).data.data;
 }
+export async function updateMeeting(id: number, body: { name?: string; start_at?: string; slide_ids?: number[] }): Promise<MeetingDetail> {
+  return (await api.patch<Envelope<MeetingDetail>>(`/meetings/${id}`, body)).data.data;
+}
 /** Each call below answers the meeting's state after it (the server announces it to everyone too). */
 const act = async (id: number, what: string, body?: object): Promise<MeetingDetail> =>
   (await api.post<Envelope<MeetingDetail>>(`/meetings/${id}/${what}`, body, { allowMultiple: true })).data.data;
 export const joinMeeting = (id: number) => act(id, 'join');
+export const leaveMeeting = async (id: number): Promise<void> => { await api.post(`/meetings/${id}/leave`, undefined, { allowMultiple: true, silent: true }); };
+/** Leaving as the page goes away: a keepalive request outlives the page, which axios's cannot. */
+export function leaveOnUnload(id: number): void {
+  const token = useSession.getState().token;
+  if (!token) return;
+  void fetch(`/api/meetings/${id}/leave`, { method: 'POST', keepalive: true, headers: { authorization: `Bearer ${token}`, 'user-language': i18n.language } }).catch(() => undefined);
+}
 export const takeControl = (id: number) => act(id, 'control/take');
 export const handBack = (id: number) => act(id, 'control/release');
 export const switchSlide = (id: number, slideId: number) => act(id, 'slide', { slide_id: slideId });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import {
-  meetingHelloFilter, meetingHelloTopic, meetingTopic, meetingViewFilter, meetingViewTopic, parseMeetingView, publisherOf, type MeetingView,
+  meetingHelloFilter, meetingHelloTopic, meetingTopic, meetingViewFilter, meetingViewTopic, publisherOf, viewToFollow, type MeetingView,
 } from '../core/meeting';
 import { publish, subscribe } from '../realtime/client';
 import type { SlideViewer } from '../viewer/slideViewer';
@@ -48,11 +48,8 @@ export function useMeetingSync(initial: MeetingDetail, me: number, viewer: Slide
       setFollow((f) => ({ count: f.count + 1, lastDelayMs: Math.max(0, Date.now() - v.sent_at) }));
     };
     return subscribe(meetingViewFilter(h, id), (payload, topic) => {
-      const m = current.current;
-      const from = publisherOf(topic);
-      if (from === null || from === me || from !== m.presenter_id) return;
-      const v = parseMeetingView(payload);
-      if (v && v.slide_id === m.slide_id) apply(v);
+      const v = viewToFollow(topic, payload, { presenterId: current.current.presenter_id, slideId: current.current.slide_id }, me);
+      if (v) apply(v);
     });
   }, [h, id, me]);
 

@@ -3,6 +3,9 @@ import { Alert20Regular } from '@fluentui/react-icons';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { messagesTopic } from '../core/realtime-topics';
+import { listen } from '../realtime/live';
+import { useSession } from '../store/session';
 import { UNREAD_POLL_MS, useUnread } from './unreadStore';
 
 const useStyles = makeStyles({
@@ -19,6 +22,7 @@ export default function MessageBell() {
   const s = useStyles();
   const navigate = useNavigate();
   const { count, latest, refresh } = useUnread();
+  const userId = useSession((st) => st.user?.id);
 
   useEffect(() => {
     void refresh();
@@ -27,6 +31,9 @@ export default function MessageBell() {
     window.addEventListener('focus', onFocus);
     return () => { clearInterval(timer); window.removeEventListener('focus', onFocus); };
   }, [refresh]);
+
+  // New messages are pushed at once over the realtime channel (the poll above is the fallback).
+  useEffect(() => (userId ? listen(messagesTopic(userId), () => void refresh()) : undefined), [userId, refresh]);
 
   const newest = latest[0];
   const tip = newest ? `${t('messages.bell', { count })}: ${newest.title || newest.content}` : t('messages.bell', { count });

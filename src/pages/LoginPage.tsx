@@ -9,6 +9,7 @@ import { LOGIN_DEBOUNCE_MS, type Language } from '../core/constants';
 import { chooseLanguage } from '../i18n';
 import { useSession } from '../store/session';
 import { LOCAL } from '../store/storageKeys';
+import { SsoSignIn } from './SsoSignIn';
 
 const useStyles = makeStyles({
   root: { minHeight: '100vh', display: 'grid', gridTemplateColumns: 'minmax(0, 1.2fr) minmax(360px, 1fr)', backgroundColor: tokens.colorNeutralBackground2 },
@@ -91,6 +92,7 @@ export default function LoginPage() {
             {failure ? <MessageBar intent="error" data-testid="login-error"><MessageBarBody>{failure}</MessageBarBody></MessageBar> : null}
             <Button appearance="primary" type="submit" size="large" disabled={busy}>{busy ? t('login.signingIn') : t('login.submit')}</Button>
           </form>
+          <SsoSignIn redirect={params.get('redirect')} failure={params.get('sso_error')} />
         </Card>
       </section>
     </div>

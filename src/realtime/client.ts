@@ -34,7 +34,10 @@ export function matches(filter: string, topic: string): boolean {
 
 function start(): Promise<MqttClient> {
   starting ??= credentials().then((c) => {
-    const next = mqtt.connect(brokerUrl(c.url, window.location), { username: c.username, password: c.password, reconnectPeriod: RECONNECT_MS, connectTimeout: 10_000 });
+    // timerVariant 'native': mqtt's default keep-alive timer runs in a blob: worker, which the app's CSP forbids.
+    const next = mqtt.connect(brokerUrl(c.url, window.location), {
+      username: c.username, password: c.password, reconnectPeriod: RECONNECT_MS, connectTimeout: 10_000, timerVariant: 'native',
+    });
     // Before each reconnect: the session's current credentials (RabbitMQ's are per session).
     next.on('offline', () => {
       credentials().then((fresh) => { next.options.username = fresh.username; next.options.password = fresh.password; }, () => undefined);
@@ -42,13 +45,25 @@ function start(): Promise<MqttClient> {
     next.on('message', (topic, payload) => {
       let value: unknown;
       try { value = JSON.parse(payload.toString()); } catch { return; }
-      for (const [filter, set] of handlers) if (matches(filter, topic)) for (const h of set) h(value, topic);
+      for (const [filter, set] of handlers) {
+        if (!matches(filter, topic)) continue;
+        for (const h of set) {
+          // A handler's error is its page's; thrown into mqtt's parser it would drop the connection for everyone.
+          try { h(value, topic); } catch (e) { console.error(e); }
+        }
+      }
     });
-    next.on('connect', () => { if (handlers.size) next.subscribe([...handlers.keys()]); });
+    next.on('connect', () => { if (handlers.size) next.subscribe([...handlers.keys()], subscribed); });
     client = next;
     return next;
   }).catch((e: unknown) => { starting = null; throw e; });
   return starting;
+}
+
+/** The broker granted a subscription: `<html data-realtime="live">` tells tests (and devtools) pushes now arrive. */
+function subscribed(error: Error | null, granted?: { qos: number }[]): void {
+  // QoS 128 is the broker's refusal (MQTT 3.1.1).
+  if (!error && granted?.some((g) => g.qos !== 128)) document.documentElement.dataset.realtime = 'live';
 }
 
 /** Listens on a topic filter; returns the function that stops listening. */
@@ -57,7 +72,7 @@ export function subscribe(filter: string, handler: MessageHandler): () => void {
   if (!set) {
     set = new Set();
     handlers.set(filter, set);
-    void start().then((c) => { if (c.connected) c.subscribe(filter); }, () => undefined);
+    void start().then((c) => { if (c.connected) c.subscribe(filter, subscribed); }, () => undefined);
   }
   set.add(handler);
   return () => {

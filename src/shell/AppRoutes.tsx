@@ -15,6 +15,7 @@ const LoginPage = lazyChunk(() => import('../pages/LoginPage'));
 const NotFoundPage = lazyChunk(() => import('../pages/NotFoundPage'));
 const ErrorPage = lazyChunk(() => import('../pages/ErrorPage'));
 const UpdateLogPage = lazyChunk(() => import('../pages/UpdateLogPage'));
+const PdfPage = lazyChunk(() => import('../pdf/PdfPage'));
 // OpenSeadragon comes with the viewer's chunk only: the shell never loads it.
 const ViewerPage = lazyChunk(() => import('../viewer/ViewerPage'));
 const ImageEditPage = lazyChunk(() => import('../viewer/ImageEditPage'));
@@ -32,7 +33,7 @@ const VIEWER_ROUTES = ['/kfb/case/:id', '/kfb/path', '/kfb/section/:id/:section'
 /** Static routes of spec §2 whose pages belong to later work (viewers, editors); each says so by name. */
 const STATIC_PENDING = [
   '/dicom/:pid/:id',
-  '/omnipt', '/jf_data', '/pdf',
+  '/omnipt', '/jf_data',
 ];
 
 function ManageIndex() {
@@ -57,6 +58,7 @@ export function AppRoutes() {
               <Route path="/404" element={<NotFoundPage />} />
               <Route path="/error" element={<ErrorPage />} />
               <Route path="/update-log" element={<UpdateLogPage />} />
+              <Route path="/pdf" element={<PdfPage />} />
               {STATIC_PENDING.map((p) => <Route key={p} path={p} element={<PendingPage alias={p} />} />)}
               {VIEWER_ROUTES.map((p) => <Route key={p} path={p} element={<ViewerPage />} />)}
               <Route path="/image/edit" element={<ImageEditPage />} />

@@ -1,19 +1,25 @@
-import { Button, Checkbox, Field, Input, makeStyles, SpinButton, Text, tokens } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, Link, makeStyles, SpinButton, Text, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { isGranted } from '../core/actions';
 import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, type SharePermissions } from '../core/sharePermissions';
+import { useGrants } from '../engine/useGrants';
 import { createShare, myShares, revokeShare, type CreatedShare, type MyShare } from './shareApi';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: '8px', padding: '8px 0' },
   item: { display: 'flex', alignItems: 'center', gap: '8px', borderBottom: `1px solid ${tokens.colorNeutralStroke2}`, padding: '4px 0' },
   grow: { flex: 1, minWidth: 0 },
+  meeting: { marginTop: '12px' },
 });
 
 /** The viewer's share tab: make a link for this slide (expiry, what it shows) and see or revoke my links to it. */
 export function SharePanel({ slideId }: { slideId: number }) {
   const s = useStyles();
   const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const grants = useGrants();
   const [hours, setHours] = useState(DEFAULT_SHARE_SECONDS / 3600);
   const [perms, setPerms] = useState<Pick<SharePermissions, 'diagnosis' | 'annotation' | 'need_login'>>({ diagnosis: false, annotation: false, need_login: false });
   const [created, setCreated] = useState<CreatedShare | null>(null);
@@ -52,6 +58,9 @@ export function SharePanel({ slideId }: { slideId: number }) {
           {x.state === 'active' && <Button size="small" data-testid="share-revoke" onClick={() => void revokeShare(x.id).then(reload)}>{t('share.revoke')}</Button>}
         </div>
       ))}
+      {isGranted('meeting_manage', grants) && (
+        <Link className={s.meeting} data-testid="share-meeting" href={`/meeting/view?slide=${slideId}`} onClick={(e) => { e.preventDefault(); navigate(`/meeting/view?slide=${slideId}`); }}>{t('share.meeting')}</Link>
+      )}
     </div>
   );
 }

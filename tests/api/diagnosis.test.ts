@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
 import { caseAtFirstDiagnosis, type Send } from './diagnosis-setup.js';
+import diagnosisList from '../../schemas/pages/DiagnosisList.json';
+import { defaultListParams } from '../../src/core/listParams.js';
+import { buildCountRequest, buildListRequest } from '../../src/core/listRequest.js';
+import type { TabSchema } from '../../src/core/pageSchema.js';
 
 /**
  * Issue 15, the diagnosis workflow on both databases: first → audit (returned once with a reason, approved) → sign →
@@ -38,6 +42,22 @@ describe.each(databases)('diagnosis and reports [%s]', (kind) => {
     primaryId = await userId(h.db, 'primary');
   });
   afterAll(async () => h?.close());
+
+  it('the timeout tab (DiagnosisList’s own filter, built as the browser builds it) holds unsigned cases registered over 72 h ago', async () => {
+    const overdue = await caseAtFirstDiagnosis(send, primaryId);
+    const fresh = await caseAtFirstDiagnosis(send, primaryId);
+    const fourDaysAgo = new Date(Date.now() - 96 * 3_600_000).toISOString();
+    await h.db.updateTable('cases').set({ registration_at: fourDaysAgo }).where('id', '=', overdue).execute();
+    const tabs = diagnosisList.list.tabs as TabSchema[];
+    const query = (req: object) => new URLSearchParams(Object.entries(req).map(([k, v]) => [k, String(v)])).toString();
+    const listed = await send('primary', 'GET', `/api/pathology/lists?${query(buildListRequest(defaultListParams({ tab: 'timeout', pageSize: 100 }), [], tabs))}`) as { data: { id: number }[] };
+    const ids = listed.data.map((c) => c.id);
+    expect(ids).toContain(overdue);
+    expect(ids).not.toContain(fresh);
+    const counts = await send('primary', 'GET', `/api/pathology/count?${query(buildCountRequest(defaultListParams(), [], tabs))}`) as Record<string, number>;
+    expect(counts.timeout).toBe(ids.length);
+    expect(counts.to_first).toBeGreaterThanOrEqual(2);
+  });
 
   it('first → audit (returned with a reason, then approved) → sign → print → send, the §4 status right after each step', async () => {
     const caseId = await caseAtFirstDiagnosis(send, primaryId);

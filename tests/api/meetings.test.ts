@@ -89,6 +89,22 @@ for (const kind of databases) {
       expect((await call(h.app, 'POST', `/api/meetings/${m.id}/control/take`, { token: await token('primary') })).json().data.presenter_id).toBe(await userId(h.db, 'primary'));
     });
 
+    it('returns control to the host when the presenter leaves, and lists only those still there', async () => {
+      const m = await create('Leaving');
+      await call(h.app, 'POST', `/api/meetings/${m.id}/join`, { token: await token('technician') });
+      await call(h.app, 'POST', `/api/meetings/${m.id}/join`, { token: await token('qc') });
+      expect((await call(h.app, 'POST', `/api/meetings/${m.id}/control/take`, { token: await token('technician') })).statusCode).toBe(200);
+      const left = await call(h.app, 'POST', `/api/meetings/${m.id}/leave`, { token: await token('technician') });
+      expect(left.statusCode).toBe(200);
+      expect(left.json().data.presenter_id).toBe(await userId(h.db, 'primary'));
+      expect(left.json().data.participants.map((p: { name: string }) => p.name)).toEqual(['primary', 'qc']);
+      // Leaving twice, or without having joined, changes nothing.
+      expect((await call(h.app, 'POST', `/api/meetings/${m.id}/leave`, { token: await token('technician') })).json().data.participants).toHaveLength(2);
+      // The host leaving while presenting lets control go: a participant may take it.
+      expect((await call(h.app, 'POST', `/api/meetings/${m.id}/leave`, { token: await token('primary') })).json().data.presenter_id).toBeNull();
+      expect((await call(h.app, 'POST', `/api/meetings/${m.id}/control/take`, { token: await token('qc') })).json().data.presenter_id).toBe(await userId(h.db, 'qc'));
+    });
+
     it('lets only the presenter switch to one of the meeting’s slides', async () => {
       const m = await create('Slides');
       await call(h.app, 'POST', `/api/meetings/${m.id}/join`, { token: await token('technician') });
@@ -108,7 +124,7 @@ for (const kind of databases) {
         hospital_id: h2, name: 'Elsewhere', cover_slide_id: foreignSlide, start_at: now, created_by: admin, presenter_id: admin, slide_id: foreignSlide, status: 'open', ended_at: null, created_at: now, updated_at: now,
       }).returning('id').executeTakeFirstOrThrow();
       const technician = await token('technician'); // hospital 1 only
-      for (const [method, url] of [['GET', `/api/meetings/${id}`], ['POST', `/api/meetings/${id}/join`], ['POST', `/api/meetings/${id}/control/take`], ['POST', `/api/meetings/${id}/end`]] as const) {
+      for (const [method, url] of [['GET', `/api/meetings/${id}`], ['POST', `/api/meetings/${id}/join`], ['POST', `/api/meetings/${id}/leave`], ['POST', `/api/meetings/${id}/control/take`], ['POST', `/api/meetings/${id}/end`]] as const) {
         const res = await call(h.app, method, url, { token: technician, lang: 'en-US' });
         expect([403, 404], url).toContain(res.statusCode);
       }

@@ -6,6 +6,8 @@ import { migrateToLatest } from '../../server/db/migrate.js';
 import { seed } from '../../server/db/seed/index.js';
 import type { Db } from '../../server/db/connect.js';
 import type { RealtimeConfig } from '../../server/realtime/config.js';
+import { sendMessages } from '../../server/modules/messages/queries.js';
+import { heartbeat } from '../../server/modules/scanners/queries.js';
 import { call, databases, emptyDatabase, testApp, tokenFor, userId } from './harness.js';
 
 /**
@@ -136,6 +138,33 @@ for (const kind of databases) {
         await app.realtime.publish(`dsms/h/${h1}/marker`, {});
         const topics = await seen;
         expect(topics).not.toContain(`dsms/h/${h1}/news`);
+      });
+
+      it('pushes a scanner’s new state to its hospital, and a new message to its recipient only', async () => {
+        const [h1] = await hospitals();
+        const me = await userId(db, 'registrar');
+        const other = await userId(db, 'admin');
+        const made = await call(app, 'POST', '/api/scanner/store', { token: await tokenFor(app, 'scanner'), payload: { name: 'RT-1', model: 'KF-PRO-400', area: 'Main' } });
+        expect(made.statusCode, made.body).toBe(200);
+        const scannerId = made.json().data.id as number;
+        const listener = await connect(await tokenFor(app, 'registrar'));
+        await listener.subscribeAsync([`dsms/h/${h1}/scanners/status`, `dsms/u/${me}/#`]);
+        const bystander = await connect(await tokenFor(app, 'admin'));
+        await bystander.subscribeAsync(`dsms/u/${other}/#`);
+        const bystanderSaw: string[] = [];
+        bystander.on('message', (topic) => bystanderSaw.push(topic));
+        const payloads: unknown[] = [];
+        listener.on('message', (_topic, payload) => payloads.push(JSON.parse(payload.toString())));
+        const seen = until(listener, `dsms/u/${me}/marker`);
+
+        expect((await heartbeat(db, scannerId, 'working', null)).changed).toBe(true);
+        await sendMessages(db, { userId: other, hospitalId: h1 }, [me], { kind: 'message', level: 1, title: 'T', content: 'C' });
+        await app.realtime.publish(`dsms/u/${me}/marker`, {});
+        expect(await seen).toEqual([`dsms/h/${h1}/scanners/status`, `dsms/u/${me}/messages`, `dsms/u/${me}/marker`]);
+        // A hint, not the data: the scanner's id and state, no message text.
+        expect(payloads[0]).toMatchObject({ scannerId, status: 'working' });
+        expect(JSON.stringify(payloads[1])).not.toContain('C');
+        expect(bystanderSaw).toEqual([]);
       });
 
       it('drops the connection of a session that logs out, and refuses it afterwards', async () => {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../src/core/constants.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
-import { onScannerStatus, type ScannerStatusEvent } from '../../server/modules/scanners/events.js';
+import { onEvent, type DomainEvents } from '../../server/events/bus.js';
 import { heartbeat, sweepOffline } from '../../server/modules/scanners/queries.js';
 import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, multipart } from './upload-helpers.js';
@@ -22,7 +22,7 @@ describe.each(databases)('scanners [%s]', (kind) => {
   let operator: string;
   let technician: string;
   const scanners: { id: number; key: string }[] = [];
-  const events: ScannerStatusEvent[] = [];
+  const events: DomainEvents['scanner.status'][] = [];
   let off: () => void;
 
   const agent = (key: string, url: string, payload?: object) => call(app, 'POST', url, { headers: { 'x-scanner-key': key }, payload });
@@ -35,7 +35,7 @@ describe.each(databases)('scanners [%s]', (kind) => {
     await app.ready();
     operator = await tokenFor(app, 'scanner');
     technician = await tokenFor(app, 'technician');
-    off = onScannerStatus((e) => events.push(e));
+    off = onEvent(h.db, 'scanner.status', (e) => events.push(e));
     for (const name of ['KF-PRO-400 #1', 'KF-PRO-400 #2']) {
       const made = await call(app, 'POST', '/api/scanner/store', { token: operator, payload: { name, model: 'KF-PRO-400', area: 'Main', ip: '10.0.0.9' } });
       expect(made.statusCode, made.body).toBe(200);

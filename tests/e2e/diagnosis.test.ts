@@ -2,6 +2,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseAtFirstDiagnosis, type Send } from '../api/diagnosis-setup.js';
 import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { DIALOG_CONFIRM_THROTTLE_MS } from '../../src/core/constants';
+import pdfEn from '../../src/i18n/locales/en-US/pages/pdf.json';
+import pdfZh from '../../src/i18n/locales/zh-CN/pages/pdf.json';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -128,10 +131,116 @@ describe('diagnosis in Chromium', () => {
     await img.waitFor();
     await poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(500);
     await signer.screenshot({ path: `${SHOTS}/diagnosis-preview-en-US.png` });
+    // The dialog opens the /pdf page in a tab of its own, which inherits the session.
+    const [tab] = await Promise.all([signer.waitForEvent('popup'), signer.getByTestId('open-pdf-page').click()]);
+    await tab.locator('[data-rendered]').waitFor();
+    expect(await tab.getByTestId('pdf-sheet').count()).toBeGreaterThan(0);
+    await tab.close();
     await signer.keyboard.press('Escape');
     await signer.goto(`${server.url}/manage/case/diagnosis`);
     await signer.locator('[data-tab="to_print"]').click();
     await signer.getByRole('link', { name: /P\d{4}-\d+/ }).first().waitFor();
     await signer.screenshot({ path: `${SHOTS}/diagnosis-list-en-US.png` });
+  });
+
+  it('the editor and the preview in the other language (primary in Chinese, auditor in English)', async () => {
+    await openEditor(pages.auditor);
+    await pages.auditor.screenshot({ path: `${SHOTS}/diagnosis-editor-en-US.png` });
+    const primary = pages.primary;
+    await openEditor(primary);
+    await primary.locator('[data-action="preview"]').click();
+    const img = primary.getByTestId('report-preview');
+    await poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(500);
+    await primary.screenshot({ path: `${SHOTS}/diagnosis-preview-zh-CN.png` });
+    await primary.keyboard.press('Escape');
+  });
+
+  it('quick open by pathology number, Alt+↓ to the next case at the same stage, and the timeout tab', async () => {
+    const primaryId = (await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow()).id;
+    const a = await caseAtFirstDiagnosis(send, primaryId, { patient_name: '周一', gender: 'male', age: 50, age_unit: 'year' });
+    const b = await caseAtFirstDiagnosis(send, primaryId, { patient_name: '周二', gender: 'male', age: 51, age_unit: 'year' });
+    // a was registered four days ago and is still unsigned: the timeout tab lists it.
+    await server.db.updateTable('cases').set({ registration_at: new Date(Date.now() - 96 * 3_600_000).toISOString() }).where('id', '=', a).execute();
+    const numberOf = async (id: number) => (await server.db.selectFrom('cases').select('pathology_number').where('id', '=', id).executeTakeFirstOrThrow()).pathology_number!;
+    const [numberA, numberB] = [await numberOf(a), await numberOf(b)];
+    for (const [user, lang] of [['primary', 'zh-CN'], ['auditor', 'en-US']] as const) {
+      const page = pages[user]!;
+      await page.goto(`${server.url}/manage/case/diagnosis`);
+      await page.locator('[data-tab="timeout"]').click();
+      await poll(() => page.getByRole('row').filter({ hasText: numberA }).count()).toBe(1);
+      await poll(() => page.getByRole('row').filter({ hasText: numberB }).count()).toBe(0);
+      await page.screenshot({ path: `${SHOTS}/diagnosis-timeout-${lang}.png` });
+    }
+
+    const page = pages.primary!;
+    await page.goto(`${server.url}/manage/case/diagnosis`);
+    await page.locator('[data-action="quick_open"]').click();
+    await page.getByTestId('form-field-pathology_number').fill('NO-SUCH-NUMBER');
+    await page.getByTestId('form-field-pathology_number').press('Enter');
+    await page.getByTestId('form-dialog').getByRole('alert').or(page.getByTestId('form-dialog').locator('[class*="validationMessage"]')).first().waitFor();
+    expect(page.url()).toContain('/manage/case/diagnosis');
+    // A dialog's confirm acts once per 500 ms (spec §5, a double click); the second number comes after it.
+    await page.waitForTimeout(DIALOG_CONFIRM_THROTTLE_MS + 100);
+    await page.getByTestId('form-field-pathology_number').fill(numberA);
+    await page.getByTestId('form-field-pathology_number').press('Enter');
+    await page.waitForURL(`**/diagnosis/${a}`);
+    await page.getByTestId('diagnosis-editor').waitFor();
+    // Alt+↓: the next case still waiting for its first diagnosis, in pathology order.
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.waitForURL(`**/diagnosis/${b}`);
+    await poll(() => page.getByTestId('diagnosis-number').textContent()).toBe(numberB);
+    await page.screenshot({ path: `${SHOTS}/diagnosis-next-case-zh-CN.png` });
+  });
+
+  it('the /pdf page draws the report, blocks printing, saving and the context menu, and opens nothing but this site’s API', async () => {
+    const report = await server.db.selectFrom('reports').select('id').where('case_id', '=', caseId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const file = encodeURIComponent(`/api/diagnosis/reports/${report.id}/pdf`);
+    const blocked = (page: Page) => page.evaluate(() => {
+      const menu = new MouseEvent('contextmenu', { bubbles: true, cancelable: true });
+      document.querySelector('canvas')!.dispatchEvent(menu);
+      const print = new KeyboardEvent('keydown', { key: 'p', ctrlKey: true, bubbles: true, cancelable: true });
+      document.body.dispatchEvent(print);
+      const save = new KeyboardEvent('keydown', { key: 's', metaKey: true, bubbles: true, cancelable: true });
+      document.body.dispatchEvent(save);
+      return [menu.defaultPrevented, print.defaultPrevented, save.defaultPrevented];
+    });
+    // Ink on the first sheet: the report was drawn, not an empty canvas.
+    const ink = (page: Page) => page.evaluate(() => {
+      const c = document.querySelector('canvas')!;
+      const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let dark = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i]! < 128 && data[i + 3]! > 0) dark++;
+      return dark;
+    });
+    for (const [user, lang, words] of [['primary', 'zh-CN', pdfZh], ['signer', 'en-US', pdfEn]] as const) {
+      const page = pages[user]!;
+      await page.goto(`${server.url}/pdf?file=${file}`);
+      await page.locator('[data-rendered]').waitFor();
+      expect(await ink(page)).toBeGreaterThan(1000);
+      expect(await page.getByTestId('pdf-protected').textContent()).toBe(words.pdf.protected);
+      expect(await page.getByTestId('pdf-download').count()).toBe(0);
+      expect(await blocked(page)).toEqual([true, true, true]);
+      await page.screenshot({ path: `${SHOTS}/pdf-page-${lang}.png` });
+
+      for (const bad of ['https://evil.example/report.pdf', '/login', '/api/../index.html']) {
+        await page.goto(`${server.url}/pdf?file=${encodeURIComponent(bad)}`);
+        expect(await page.getByTestId('pdf-error').textContent(), bad).toBe(words.pdf.badAddress);
+      }
+      await page.goto(`${server.url}/pdf?file=${encodeURIComponent('/api/common/setting')}`);
+      await poll(() => page.getByTestId('pdf-error').textContent()).toContain(words.pdf.notPdf);
+      await page.screenshot({ path: `${SHOTS}/pdf-page-error-${lang}.png` });
+    }
+
+    // The hospital switches protection off (SettingOther): the page offers the download and leaves the menu alone.
+    const admin = await as('admin', 'en-US');
+    const current = JSON.parse(await send('admin', 'GET', '/api/common/setting/get?settings_key=system_config') as unknown as string) as Record<string, unknown>;
+    // What the form sends: the fields it shows (the FTP ones only with an FTP upload protocol).
+    const shown = Object.fromEntries(Object.entries(current).filter(([k]) => !k.startsWith('ftp')));
+    await send('admin', 'POST', '/api/common/setting', { settings_key: 'system_config', settings_value: { ...shown, pdf_protect: false } });
+    await admin.goto(`${server.url}/pdf?file=${file}`);
+    await admin.locator('[data-rendered]').waitFor();
+    await admin.getByTestId('pdf-download').waitFor();
+    expect(await admin.getByTestId('pdf-protected').count()).toBe(0);
+    expect(await blocked(admin)).toEqual([false, false, false]);
   });
 });

@@ -10,25 +10,39 @@ import { migrateToLatest } from '../../server/db/migrate.js';
 import { seed } from '../../server/db/seed/index.js';
 import { jobTypesFor } from '../../server/modules/jobs/registry.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
+import type { RealtimeConfig } from '../../server/realtime/config.js';
+import { freePort, startServer as startProcess, type ServerProcess } from '../api/server-process.js';
 
 export const SHOTS = path.resolve('test-results/e2e');
 const DIST = path.resolve('dist');
 
-/** The real server, on a fresh SQLite file, serving the built front end on a free port. */
-export async function startServer(options: { ownDataDir?: boolean } = {}) {
+/**
+ * The real server, on a fresh SQLite file, serving the built front end on a free port. `realtime`: its broker
+ * (default embedded); `peerDataDir`: slide files in the database's own directory, so a peer process (startPeer)
+ * started on that directory shares both.
+ */
+export async function startServer(options: { ownDataDir?: boolean; realtime?: RealtimeConfig; peerDataDir?: boolean; port?: number } = {}) {
   let jobs: JobRunner | null = null;
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e tests run against the build (npm test builds first)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-'));
   const db = connect({ sqliteFile: path.join(dir, 'dsms.sqlite') });
   await migrateToLatest(db);
   await seed(db, true);
-  const dataDir = options.ownDataDir ? path.join(dir, 'data') : undefined;
-  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', ...(dataDir ? { dataDir } : {}) }, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const dataDir = options.peerDataDir ? dir : options.ownDataDir ? path.join(dir, 'data') : undefined;
+  const app = await buildApp({
+    db, config: {
+      tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', ...(dataDir ? { dataDir } : {}), ...(options.realtime ? { realtime: options.realtime } : {}),
+      // A port chosen beforehand (freePort) makes the public address known before start: single sign-on's callback needs it.
+      ...(options.port ? { publicUrl: `http://127.0.0.1:${options.port}` } : {}),
+    }, logger: false,
+  });
+  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     db,
+    /** The directory of the SQLite file (and, with `peerDataDir`, of the slide files). */
+    dir,
     /** With `ownDataDir`: where the server keeps slide files (a test may put one there). */
     dataDir,
     /** Starts background jobs (slide conversion) as server/main.ts does; a test chooses when. Needs `ownDataDir`. */
@@ -46,6 +60,26 @@ export async function startServer(options: { ownDataDir?: boolean } = {}) {
       await app.close();
       await db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second app process (server/main.ts, as production runs it) on the database and slide files in `dir` (a
+ * startServer with `peerDataDir`), serving the same build: two nodes of one installation. `env` adds its realtime
+ * broker (RABBITMQ_URL …). No demo seed: the first server made it.
+ */
+export async function startPeer(dir: string, env: Record<string, string>): Promise<{ url: string; process: ServerProcess; close(): Promise<void> }> {
+  const port = await freePort();
+  const proc = await startProcess({ PORT: String(port), DATA_DIR: dir, DIST_DIR: DIST, DSMS_DEMO: '0', ...env }, 'DSMS listening');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    process: proc,
+    async close() {
+      if (proc.child.exitCode !== null) return;
+      const exited = new Promise((r) => proc.child.once('exit', r));
+      proc.child.kill('SIGTERM');
+      await exited;
     },
   };
 }

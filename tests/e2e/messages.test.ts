@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendMessages } from '../../server/modules/messages/queries.js';
 import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
@@ -71,6 +72,22 @@ describe('messages in Chromium', () => {
       await reader.close();
     });
   }
+
+  it('pushes a new message to an open page: the badge appears without waiting for the 30 s poll', async () => {
+    const reader = await open('en-US', 'auditor');
+    const before = Number((await reader.getByTestId('message-badge').count()) ? await reader.getByTestId('message-badge').textContent() : 0);
+    // The MQTT client loads on the first key or pointer press (or after 10 s); the bell then subscribes.
+    await reader.mouse.click(5, 300);
+    await reader.locator('html[data-realtime="live"]').waitFor({ state: 'attached' });
+    const users = await server.db.selectFrom('users').select(['id', 'name']).where('name', 'in', ['primary', 'auditor']).execute();
+    const id = (name: string) => users.find((u) => u.name === name)!.id;
+    const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const sent = Date.now();
+    await sendMessages(server.db, { userId: id('primary'), hospitalId: hospital.id }, [id('auditor')], { kind: 'message', level: 1, title: 'Pushed', content: 'Live' });
+    await expect.poll(() => reader.getByTestId('message-badge').textContent(), { timeout: 10_000, interval: 20 }).toBe(String(before + 1));
+    console.log(`message badge updated ${Date.now() - sent} ms after the send`);
+    await reader.close();
+  });
 
   it('raised no page errors', () => {
     expect(pageErrors).toEqual([]);

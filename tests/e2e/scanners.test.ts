@@ -71,10 +71,15 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
     await row.waitFor();
     const before = lang === 'zh-CN' ? '离线' : 'Offline';
     const after = lang === 'zh-CN' ? '扫描中' : 'Working';
+    // The list subscribed to its hospital's scanner topic: from here changes are pushed, not polled (every 30 s).
+    await page.locator('html[data-realtime="live"]').waitFor({ state: 'attached' });
     await beat('idle');
+    await poll(() => row.textContent()).not.toContain(before);
+    const sent = Date.now();
     expect(await beat('working')).toBe(200);
     const url = page.url();
-    await poll(() => row.textContent()).toContain(after);
+    await expect.poll(() => row.textContent(), { timeout: 10_000, interval: 20 }).toContain(after);
+    console.log(`ScannerList row changed ${Date.now() - sent} ms after the heartbeat [${lang}]`);
     expect(page.url()).toBe(url);
     expect(before).not.toBe(after);
     await shot(page, `scanner-list-${lang}`);

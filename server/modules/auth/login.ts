@@ -12,7 +12,7 @@ export interface ClientInfo { ip: string; userAgent?: string }
 
 type LoginLog = (userId: number | null, success: boolean, reason: string) => Promise<unknown>;
 
-const loginLog = (db: Db, username: string, client: ClientInfo, now: Date): LoginLog => (userId, success, reason) =>
+export const loginLog = (db: Db, username: string, client: ClientInfo, now: Date): LoginLog => (userId, success, reason) =>
   db.insertInto('login_logs').values({
     user_id: userId, username: username.slice(0, 64), success: success ? 1 : 0, reason,
     ip: client.ip, user_agent: client.userAgent ?? null, created_at: now.toISOString(),

@@ -117,6 +117,12 @@ export async function join(db: Db, meetingId: number, userId: number): Promise<v
     .onConflict((oc) => oc.columns(['meeting_id', 'user_id']).doNothing()).execute();
 }
 
+/** Leaves; answers whether the user had joined. */
+export async function leave(db: Db, meetingId: number, userId: number): Promise<boolean> {
+  const res = await db.deleteFrom('meeting_participants').where('meeting_id', '=', meetingId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
 export async function inMeeting(db: Db, meetingId: number, slideId: number): Promise<boolean> {
   return !!(await db.selectFrom('meeting_slides').select('slide_id').where('meeting_id', '=', meetingId).where('slide_id', '=', slideId).executeTakeFirst());
 }

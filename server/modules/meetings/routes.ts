@@ -9,7 +9,7 @@ import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import type { RealtimeHub } from '../../realtime/hub.js';
 import {
-  changeState, createMeeting, inMeeting, isParticipant, join, listMeetings, meetingIn, meetingSlides, participants, slidesOfHospital,
+  changeState, createMeeting, inMeeting, isParticipant, join, leave, listMeetings, meetingIn, meetingSlides, participants, slidesOfHospital,
   updateMeeting, userName, type MeetingRow,
 } from './queries.js';
 
@@ -133,6 +133,21 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   }, async (request) => {
     const m = await openOne(request, request.params.id);
     await join(db, m.id, request.auth!.id);
+    return ok(await announce(request, m.id, 'joined'));
+  });
+
+  app.post('/api/meetings/:id/leave', {
+    config: user, schema: { tags, params: Id, summary: 'Leave a meeting; a presenter who leaves hands control back first' },
+  }, async (request) => {
+    const me = request.auth!.id;
+    let m = await find(request, request.params.id);
+    // Control does not stay with someone who has gone: it goes back as a hand-back would (retried on a concurrent change).
+    for (let i = 0; i < TAKE_ATTEMPTS && m.status === 'open' && m.presenter_id === me; i++) {
+      const next = presenterAfterRelease({ status: m.status, hostId: m.created_by, presenterId: m.presenter_id }, me);
+      if (next !== 'not_presenter' && (await changeState(db, m, { presenter_id: next }))) break;
+      m = await find(request, m.id);
+    }
+    await leave(db, m.id, me);
     return ok(await announce(request, m.id, 'joined'));
   });
 

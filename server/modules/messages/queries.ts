@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { MessageTable } from '../../db/schema.js';
+import { emitEvent } from '../../events/bus.js';
 
 export type MessageRow = Omit<MessageTable, 'id'> & { id: number };
 export type NewMessage = Pick<MessageTable, 'kind' | 'level' | 'title' | 'content'> & Partial<Pick<MessageTable, 'message_key' | 'params' | 'link'>>;
@@ -16,6 +17,7 @@ export async function sendMessages(db: Db, from: { userId: number | null; hospit
       kind: message.kind, level: message.level, title: message.title, content: message.content,
       message_key: message.message_key ?? null, params: message.params ?? null, link: message.link ?? null,
     }))).execute();
+    emitEvent(db, 'messages.sent', { userIds: to });
   }
   return batch;
 }

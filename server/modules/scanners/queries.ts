@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import type { ScannerStatus } from '../../../src/core/scannerStatus.js';
 import { offlineCutoff } from '../../../src/core/scannerStatus.js';
-import { emitScannerStatus } from './events.js';
+import { emitEvent } from '../../events/bus.js';
 
 export interface AgentScanner { id: number; hospital_id: number; name: string; status: ScannerStatus }
 
@@ -25,7 +25,7 @@ export async function heartbeat(db: Db, scannerId: number, status: ScannerStatus
       .set({ status, heartbeat_at: at, message, updated_at: at, ...(changed ? { status_at: at } : {}) })
       .where('id', '=', scannerId).where('status', '=', before.status).executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) continue;
-    if (changed) emitScannerStatus({ scannerId, hospitalId: before.hospital_id, status, previous: before.status, at });
+    if (changed) emitEvent(db, 'scanner.status', { scannerId, hospitalId: before.hospital_id, status, previous: before.status, at });
     return { changed };
   }
 }
@@ -40,6 +40,6 @@ export async function sweepOffline(db: Db, now = new Date()): Promise<number> {
     .where('status', '<>', 'offline')
     .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<=', offlineCutoff(now.getTime()))]))
     .returning(['id', 'hospital_id']).execute();
-  for (const r of rows) emitScannerStatus({ scannerId: r.id, hospitalId: r.hospital_id, status: 'offline', previous: null, at });
+  for (const r of rows) emitEvent(db, 'scanner.status', { scannerId: r.id, hospitalId: r.hospital_id, status: 'offline', previous: null, at });
   return rows.length;
 }

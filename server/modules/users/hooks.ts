@@ -1,7 +1,30 @@
 import { AppError } from '../../http/errors.js';
-import type { ResourceHooks } from '../../resources/hooks/types.js';
+import type { Kysely } from 'kysely';
+import { isAdmin } from '../../../src/core/admin.js';
+import type { Database } from '../../db/schema.js';
+import type { ResourceHooks, WriteContext } from '../../resources/hooks/types.js';
 import { endOtherSessions } from '../auth/end-sessions.js';
 import { hashPassword } from '../auth/passwords.js';
+
+/**
+ * What a manager who is not an administrator (a sub-centre's administrator, spec §6) may give: hospitals among their
+ * own, at least one for a new user (else the user would be nobody's to manage), and no administrator role. Which
+ * users they may touch at all is the resource's 'members' scope (server/resources/user-scope.ts).
+ */
+async function checkManagerReach(data: Record<string, unknown>, ctx: WriteContext, db: Kysely<Database>): Promise<void> {
+  const me = ctx.user;
+  if (isAdmin({ identification: me.identification, roleNames: me.roleNames })) return;
+  const hospitals = Array.isArray(data.hospital_ids) ? data.hospital_ids.map(Number) : undefined;
+  if (ctx.creating && !hospitals?.length) throw new AppError(422, 'user.hospital_required');
+  if (hospitals?.some((h) => !me.hospitalIds.includes(h))) throw new AppError(403, 'user.hospital_not_yours');
+  if (ctx.id !== undefined && ctx.id === me.id && hospitals && !sameSet(hospitals, me.hospitalIds)) throw new AppError(403, 'user.hospital_not_yours');
+  const roles = Array.isArray(data.role_ids) ? data.role_ids.map(Number) : [];
+  if (!roles.length) return;
+  const given = await db.selectFrom('roles').select(['name', 'identification']).where('id', 'in', roles).execute();
+  if (given.some((r) => isAdmin({ identification: [r.identification], roleNames: [r.name] }))) throw new AppError(403, 'user.admin_role_not_yours');
+}
+
+const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 /** Users: the password is hashed, never stored; roles and hospitals live in join tables. */
 export const usersHooks: ResourceHooks = {
@@ -23,7 +46,8 @@ export const usersHooks: ResourceHooks = {
     });
   },
 
-  async beforeWrite(data) {
+  async beforeWrite(data, ctx, db) {
+    await checkManagerReach(data, ctx, db);
     return typeof data.password === 'string' && data.password ? { password_hash: await hashPassword(data.password), failed_attempts: 0, login_locked_until: null } : {};
   },
 

@@ -150,3 +150,13 @@ function deriveRoleAccess(rows: { identification: string; name: string; en_name:
 function jsonRows<T>(value: T[] | string): T[] {
   return typeof value === 'string' ? JSON.parse(value) as T[] : value;
 }
+
+/**
+ * Is user `id` within `scope` (the hospitals a sub-centre's administrator manages; undefined: an administrator,
+ * everyone)? In scope: belongs to at least one of them and to no other, as the users resource's 'members' scope.
+ */
+export async function userInScope(db: Db, id: number, scope: number[] | undefined): Promise<boolean> {
+  const theirs = (await db.selectFrom('user_hospitals').select('hospital_id').where('user_id', '=', id).execute()).map((r) => r.hospital_id);
+  if (!scope) return true;
+  return theirs.length > 0 && theirs.every((h) => scope.includes(h));
+}

@@ -5,10 +5,13 @@ import { ok } from '../../http/envelope.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
 import { menuTreeFor } from './menu-tree.js';
-import { clearLoginLock, findUserById, hospitalsOf, mergePermissions, rolesOf } from './queries.js';
+import { managedScope } from '../../resources/user-scope.js';
+import { clearLoginLock, findUserById, hospitalsOf, mergePermissions, rolesOf, userInScope } from './queries.js';
 
 const BASE = '/api/system_management/users';
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+/** The users resource's scope kind: an administrator reaches everyone, a sub-centre's administrator their own people. */
+const MEMBERS = { scope: 'members' } as const;
 
 export function userRoutes(app: TypedApp, db: Db): void {
   app.get(`${BASE}/detail/:id`, { config: { access: 'user' }, schema: { tags: ['users'], params: Id } }, async (request) => {
@@ -16,7 +19,8 @@ export function userRoutes(app: TypedApp, db: Db): void {
     const me = request.auth!;
     if (id !== me.id && !hasPermission(me, 'system_user')) throw forbidden('system_user');
     const user = await findUserById(db, id);
-    if (!user) throw notFound('user.not_found');
+    // Another sub-centre's user is as absent as a missing one.
+    if (!user || (id !== me.id && !(await userInScope(db, id, managedScope(MEMBERS, request))))) throw notFound('user.not_found');
     const [roles, hospitals] = await Promise.all([rolesOf(db, id), hospitalsOf(db, id)]);
     const current = hospitals.find((h) => h.id === me.hospitalId) ?? hospitals[0];
     return ok({
@@ -45,7 +49,8 @@ export function userRoutes(app: TypedApp, db: Db): void {
     ok({ identification: request.auth!.identification, permission: request.auth!.permissions }));
 
   app.post(`${BASE}/delLoginLock/:id`, { config: { access: { permission: 'system_user' } }, schema: { tags: ['users'], params: Id } }, async (request) => {
-    if (!(await clearLoginLock(db, request.params.id))) throw notFound('user.not_found');
+    const reach = await userInScope(db, request.params.id, managedScope(MEMBERS, request));
+    if (!reach || !(await clearLoginLock(db, request.params.id))) throw notFound('user.not_found');
     return ok(null);
   });
 }

@@ -65,7 +65,9 @@ function FormHost({ fill, onDone }: { fill: Fill; onDone(done: boolean): void })
           </Button>
         </>
       )}>
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 12 }}>
+      {/* Enter in a text box confirms: a barcode scanner types the number and presses Enter. */}
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 12 }}
+        onKeyDown={(e) => { if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT' && (e.target as HTMLElement).getAttribute('role') !== 'combobox' && !e.nativeEvent.isComposing) { e.preventDefault(); confirm(); } }}>
         {(fill.action.fields ?? []).map((f) => (
           <FormField key={f.field} field={f} value={values[f.field] ?? ''} error={missing.includes(f.field) ? t('dialog.required') : undefined}
             onChange={(v) => { setValues((s) => ({ ...s, [f.field]: v })); setMissing((m) => m.filter((x) => x !== f.field)); setError(''); }} />

@@ -7,5 +7,6 @@ import './patch';
 import './request';
 import './download';
 import './form';
+import './open';
 
 export { registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';

@@ -1,6 +1,6 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionVisible } from '../../core/actions';
 import { cardColumns, layoutsOf } from '../../core/cardFields';
@@ -26,6 +26,7 @@ import { Cell } from '../cells';
 import { ListToolbar } from './ListToolbar';
 import { useListData } from './useListData';
 import { useWorkPolling } from './useWorkPolling';
+import { useLiveRefresh } from './useLiveRefresh';
 import { listDefaults } from './listPrefetch';
 import { useRules } from '../rulesApi';
 import { DataTable } from './DataTable';
@@ -70,12 +71,6 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [formMode, setFormMode] = useState<FormMode>(null);
   const refresh = useCallback(() => setReload((n) => n + 1), []);
-  // Live states (scanners) until the realtime channel pushes them: fetched again on the schema's interval, not while a form is open.
-  useEffect(() => {
-    if (!list.refreshSeconds || preview || preload || formMode) return;
-    const timer = setInterval(refresh, list.refreshSeconds * 1000);
-    return () => clearInterval(timer);
-  }, [list.refreshSeconds, preview, preload, formMode, refresh]);
   const [layout, setLayout] = useListLayout(page.alias, list, preview || !!preload);
   const card = useMemo(() => (list.card ? cardColumns(list.card, list.columns) : null), [list.card, list.columns]);
 
@@ -89,6 +84,8 @@ export default function ListPage({ page, basePath }: RendererProps) {
     onRows: () => setSelection({}),
   });
   useWorkPolling(rows, list.columns, repoll, preview || !!preload);
+  // Live states (scanners): pushed over the realtime channel, the schema's interval as fallback; not while a form is open.
+  useLiveRefresh({ live: list.live, refreshSeconds: list.refreshSeconds, off: preview || !!preload || !!formMode, refetch: repoll });
 
   const [actionDialogs, run] = useActionRunner({
     resource: resource ?? { route: '' }, rowKey, basePath, dataProvider: dp, refresh,

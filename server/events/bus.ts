@@ -1,0 +1,45 @@
+import type { ScannerStatus } from '../../src/core/scannerStatus.js';
+import type { Db } from '../db/connect.js';
+
+/**
+ * In-process domain events: a module that changed something says so here, and whoever cares (the realtime pushes,
+ * a test) listens, without the writer knowing them. One bus per database handle, so two apps in one process (tests,
+ * a hospital group's nodes) never hear each other's events.
+ */
+export interface DomainEvents {
+  /** A scanner's state changed (heartbeat, silence, an operator's edit). */
+  'scanner.status': { scannerId: number; hospitalId: number; status: ScannerStatus; previous: ScannerStatus | null; at: string };
+  /** Messages were delivered to these users' inboxes. */
+  'messages.sent': { userIds: number[] };
+}
+
+export type EventName = keyof DomainEvents;
+type Listener<E extends EventName> = (event: DomainEvents[E]) => void;
+
+const buses = new WeakMap<Db, Map<EventName, Set<Listener<never>>>>();
+
+function listenersOf<E extends EventName>(db: Db, name: E): Set<Listener<E>> {
+  let bus = buses.get(db);
+  if (!bus) buses.set(db, (bus = new Map()));
+  let set = bus.get(name);
+  if (!set) bus.set(name, (set = new Set()));
+  return set as unknown as Set<Listener<E>>;
+}
+
+/** Listens; answers the function that stops listening. */
+export function onEvent<E extends EventName>(db: Db, name: E, listener: Listener<E>): () => void {
+  const set = listenersOf(db, name);
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** Tells every listener; one that throws stops neither the others nor the write that caused the event. */
+export function emitEvent<E extends EventName>(db: Db, name: E, event: DomainEvents[E]): void {
+  for (const l of [...listenersOf(db, name)]) {
+    try {
+      l(event);
+    } catch {
+      // A listener's failure is its own (it logs); the change is already stored.
+    }
+  }
+}

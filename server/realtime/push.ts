@@ -1,0 +1,21 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { messagesTopic, scannerStatusTopic } from '../../src/core/realtime-topics.js';
+import type { Db } from '../db/connect.js';
+import { onEvent } from '../events/bus.js';
+import type { RealtimeHub } from './hub.js';
+
+/**
+ * Domain events the browser should see at once, pushed over the realtime channel: a scanner's new state to its
+ * hospital, "new messages" to each recipient. The payload is a hint, not the data: pages refetch through the API,
+ * which checks permissions as always. Answers the function that stops the pushes.
+ */
+export function pushDomainEvents(db: Db, hub: RealtimeHub, log: FastifyBaseLogger): () => void {
+  const send = (topic: string, payload: unknown) => {
+    hub.publish(topic, payload).catch((e: unknown) => log.warn({ err: e, topic }, 'realtime push failed'));
+  };
+  const offs = [
+    onEvent(db, 'scanner.status', (e) => send(scannerStatusTopic(e.hospitalId), { scannerId: e.scannerId, status: e.status, at: e.at })),
+    onEvent(db, 'messages.sent', (e) => { for (const id of new Set(e.userIds)) send(messagesTopic(id), { unread: true }); }),
+  ];
+  return () => { for (const off of offs) off(); };
+}

@@ -1,0 +1,47 @@
+import { Button, Divider, MessageBar, MessageBarBody, makeStyles, tokens } from '@fluentui/react-components';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fetchSsoOptions, type SsoOption } from '../api/auth';
+import { appPath } from '../core/appPath';
+
+/** Why a single sign-on came back to the login page (the server's `sso_error`); other values are not shown as such. */
+const FAILURES = ['not_configured', 'state', 'denied', 'rejected', 'unknown_user', 'not_allowed', 'unreachable'] as const;
+
+const useStyles = makeStyles({
+  box: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+});
+
+/**
+ * The login page's single sign-on part: one "Sign in with …" button per hospital that has it switched on, and the
+ * reason when a sign-in came back refused. The button is a plain link: the server sends the browser on to the
+ * provider (state, nonce and PKCE stay on the server).
+ */
+export function SsoSignIn({ redirect, failure }: { redirect: string | null; failure: string | null }) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const [options, setOptions] = useState<SsoOption[]>([]);
+
+  useEffect(() => {
+    let live = true;
+    // Without it the page still offers the password login: nothing to tell the user.
+    fetchSsoOptions().then((o) => live && setOptions(o)).catch(() => {});
+    return () => { live = false; };
+  }, []);
+
+  const known = FAILURES.find((f) => f === failure);
+  const target = encodeURIComponent(appPath(redirect));
+  return (
+    <div className={s.box}>
+      {failure ? (
+        <MessageBar intent="error" data-testid="sso-error"><MessageBarBody>{t(`login.sso.errors.${known ?? 'rejected'}`)}</MessageBarBody></MessageBar>
+      ) : null}
+      {options.length ? <Divider>{t('login.sso.or')}</Divider> : null}
+      {options.map((o) => (
+        <Button key={o.hospital_id} as="a" appearance="secondary" size="large" data-testid="sso-button"
+          href={`/api/auth/sso/start?hospital=${o.hospital_id}&redirect=${target}`}>
+          {t('login.sso.button', { label: o.label })}
+        </Button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveSsoConfig } from '../../server/modules/sso/config.js';
+import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
+import { startOidcProvider } from '../api/oidc-provider.js';
+import { freePort } from '../api/server-process.js';
+import { launchBrowser, SHOTS, startServer } from './harness.js';
+
+const LANGS = [['zh-CN', zhCN], ['en-US', enUS]] as const;
+
+/**
+ * Issue 17: single sign-on through a real OpenID Connect provider (oidc-provider on loopback, its development login
+ * and consent pages): the login page's button, the provider's pages, and back into /manage as the mapped user; an
+ * unknown user is refused with the configured words. Both languages, with screenshots.
+ */
+describe('single sign-on in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let provider: Awaited<ReturnType<typeof startOidcProvider>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    provider = await startOidcProvider({ redirectUri: `http://127.0.0.1:${port}/api/auth/sso/callback`, clientId: 'dsms', clientSecret: 'e2e-client-secret' });
+    server = await startServer({ port });
+    const hospital = (await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    // Set up as an administrator would in config/sso (the same checks; the API itself is covered by tests/api/sso.test.ts).
+    await saveSsoConfig(server.db, hospital, { enabled: true, label: 'Hospital ID', issuer: provider.issuer, client_id: 'dsms', client_secret: 'e2e-client-secret', user_claim: 'preferred_username', create_unknown: false });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await provider?.close();
+  });
+
+  const pageIn = async (lang: string): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, locale: lang });
+    await context.addInitScript((l) => { if (location.port && !localStorage.getItem('lang')) localStorage.setItem('lang', l); }, lang);
+    return context.newPage();
+  };
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+
+  /** The provider's development pages: sign in as `login` (any password), then consent. */
+  const signInAtProvider = async (page: Page, login: string, lang: string) => {
+    await page.locator('input[name=login]').waitFor();
+    await page.locator('input[name=login]').fill(login);
+    await page.locator('input[name=password]').fill('any');
+    await shot(page, `sso-provider-login-${lang}`);
+    await page.locator('button[type=submit]').click();
+    const consent = page.getByRole('button', { name: 'Continue' });
+    // The provider asks for consent the first time a client asks for the scopes.
+    await page.waitForURL((u) => u.port === new URL(server.url).port || u.pathname.startsWith('/interaction'));
+    if (new URL(page.url()).pathname.startsWith('/interaction')) await consent.click();
+  };
+
+  for (const [lang, text] of LANGS) {
+    it(`signs in with the hospital's provider and lands in /manage as the mapped user [${lang}]`, async () => {
+      const page = await pageIn(lang);
+      await page.goto(`${server.url}/login`);
+      const button = page.getByTestId('sso-button');
+      await expect.poll(() => button.textContent()).toBe(text.login.sso.button.replace('{{label}}', 'Hospital ID'));
+      await shot(page, `sso-login-page-${lang}`);
+      await button.click();
+      await signInAtProvider(page, 'primary', lang);
+      await page.waitForURL((u) => u.pathname.startsWith('/manage'));
+      await expect.poll(() => page.getByTestId('user-menu').textContent()).toBe('陈初诊');
+      // The one-time code is spent and out of the address bar.
+      expect(page.url()).not.toContain('stoken');
+      await shot(page, `sso-signed-in-${lang}`);
+      await page.context().close();
+    });
+
+    it(`refuses an unknown user with the configured words [${lang}]`, async () => {
+      const page = await pageIn(lang);
+      await page.goto(`${server.url}/login`);
+      await page.getByTestId('sso-button').click();
+      await signInAtProvider(page, 'stranger', lang);
+      await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('sso_error') === 'unknown_user');
+      await expect.poll(() => page.getByTestId('sso-error').textContent()).toBe(text.login.sso.errors.unknown_user);
+      await shot(page, `sso-unknown-user-${lang}`);
+      const stranger = await server.db.selectFrom('users').select('id').where('name', '=', 'stranger').executeTakeFirst();
+      expect(stranger).toBeUndefined();
+      await page.context().close();
+    });
+  }
+});
