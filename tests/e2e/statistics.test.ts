@@ -30,6 +30,8 @@ describe('statistics and dashboard in Chromium', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let browser: Browser;
   let hospital = 0;
+  let labelledSlide = 0;
+  let breast = 0;
 
   beforeAll(async () => {
     server = await startServer();
@@ -50,6 +52,16 @@ describe('statistics and dashboard in Chromium', () => {
       { hospital_id: hospital, name: 'KF-PRO-400 A', model: 'KF-PRO-400', status: 'idle', created_at: now, updated_at: now },
       { hospital_id: hospital, name: 'KF-PRO-400 B', model: 'KF-PRO-400', status: 'error', created_at: now, updated_at: now },
     ] as never).execute();
+    // A label the automatic labelling finds in a case's specimen, and a slide of that case.
+    breast = (await server.db.insertInto('labels').values({ name: '乳腺', en_name: 'Breast', parent_id: null, color: null, description: null, rank: 0, created_at: now, updated_at: now })
+      .returning('id').executeTakeFirstOrThrow()).id;
+    await server.db.insertInto('labels').values({ name: '淋巴结', en_name: 'Lymph node', parent_id: null, color: null, description: null, rank: 1, created_at: now, updated_at: now }).execute();
+    const labelCase = (await server.db.insertInto('cases').values({
+      hospital_id: hospital, pathology_number: 'E2E-LB-1', case_type: 'routine', main_phase: 'diagnosis', expedite_status: 0, extra: '{}', specimen_name: '乳腺穿刺组织', created_at: now, updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow()).id;
+    labelledSlide = (await server.db.insertInto('slides').values({
+      hospital_id: hospital, case_id: labelCase, name: 'E2E-LB-1.svs', file_path: 'E2E-LB-1.svs', file_size: 1, status: 'ready', has_label: 0, has_macro: 0, created_at: now, updated_at: now,
+    } as never).returning('id').executeTakeFirstOrThrow()).id;
     fs.mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
@@ -147,8 +159,15 @@ describe('statistics and dashboard in Chromium', () => {
       await poll(() => page.locator('[data-testid="list-page"], [data-testid="detail-page"], [data-testid="statistics-page"]').count()).toBeGreaterThan(0);
       expect(await page.getByTestId('page-pending').count(), alias).toBe(0);
     }
+    // The automatic labelling (spec §7 auto_label) as the slide list's action calls it, then its use by percentage.
+    const labelled = await page.evaluate(async (id) => (await fetch(`/api/config/labels/auto_label/${id}`, {
+      headers: { Authorization: `Bearer ${sessionStorage.getItem('access_token')}` },
+    })).json(), labelledSlide);
+    expect(labelled.data.added).toEqual([breast]);
     await page.goto(`${server.url}/manage/label/statistics`);
-    await page.getByTestId('label-records').waitFor();
+    const row = page.locator(`[data-label="${breast}"]`);
+    await poll(() => row.textContent()).toBe('Breast1100%');
+    await poll(() => page.getByTestId('label-records').textContent()).toContain('E2E-LB-1.svs');
     await shot(page, 'statistics-labels-en-US');
     await page.goto(`${server.url}/manage/scanner/detail?id=1`);
     await poll(() => page.getByTestId('detail-page').textContent()).toContain('KF-PRO-400 A');
