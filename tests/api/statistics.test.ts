@@ -211,6 +211,29 @@ describe.each(databases)('statistics [%s]', (kind) => {
     expect(await h.db.selectFrom('labels').select('id').where('id', '=', node).execute()).toHaveLength(0);
   });
 
+  it('reads scan pass rates from QC grades, on the page and in the export', async () => {
+    const now = new Date().toISOString();
+    const grades = ['qualified', 'qualified', 'basic', 'unqualified'];
+    for (const [i, grade] of grades.entries()) {
+      const slide = (await h.db.insertInto('slides').values({
+        hospital_id: hospital, case_id: null, name: `QC-${i}.svs`, file_path: `QC-${i}.svs`, file_size: 1, status: 'ready', has_label: 0, has_macro: 0, created_at: now, updated_at: now,
+      } as never).returning('id').executeTakeFirstOrThrow()).id;
+      await h.db.insertInto('slide_qc').values({
+        hospital_id: hospital, slide_id: slide, blur_share: null, focus_status: 'done', grade, reasons: grade === 'unqualified' ? 'blurry' : null, suggested_reasons: null,
+        judge: null, remark: null, qc_by: doctor, qc_at: now, version: 1, created_at: now, updated_at: now,
+      }).execute();
+    }
+    const data = (await get(qc, '/api/statistic/scan_access?period=lastThreeDays&utc_offset=0')).json().data;
+    expect(data.totals).toEqual({ qualified: 2, basic: 1, unqualified: 1 });
+    const res = await call(h.app, 'POST', '/api/statistic/scan_access/export', { token: admin, lang: 'zh-CN', payload: { period: 'lastThreeDays', utc_offset: 0 } });
+    expect(res.statusCode, res.body).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['日期', '合格', '基本合格', '不合格', '合格率 %']);
+    expect((sheet.getRow(sheet.rowCount).values as unknown[]).slice(1)).toEqual(['合计', 2, 1, 1, 75]);
+  });
+
   it('refuses a bad period with a translated 422 and changes nothing', async () => {
     const zh = await get(admin, '/api/statistic/workload?period=fortnight', 'zh-CN');
     expect(zh.statusCode).toBe(422);
