@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api, displayText, unwrap } from '../api/client';
@@ -21,6 +21,9 @@ export function RouteGuard() {
   const { t } = useTranslation();
   const { token, user, locked, lockedPath, clear, setToken } = useSession();
   const [busy, setBusy] = useState(false);
+  // The outside sign-in last tried: a code is single-use, and until the navigation below lands the old address (still
+  // carrying it) would send it again, once per render.
+  const tried = useRef<string | null>(null);
   const query = Object.fromEntries(new URLSearchParams(location.search));
   const decision = decideRoute({
     path: location.pathname, query, hasToken: !!token, userLoaded: !!user, locked, lockedPath: lockedPath ?? undefined,
@@ -40,8 +43,10 @@ export function RouteGuard() {
         }
       });
     } else if (decision.action === 'externalLogin') {
-      setBusy(true);
       const { kind, value, redirect } = decision;
+      if (tried.current === `${kind}:${value}`) return;
+      tried.current = `${kind}:${value}`;
+      setBusy(true);
       void unwrap<{ access_token: string; user_id?: number }>(EXTERNAL_LOGIN[kind](value))
         .then((res) => {
           if (kind === 'stoken') sessionStorage.clear();

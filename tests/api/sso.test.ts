@@ -1,44 +1,15 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { seed } from '../../server/db/seed/index.js';
 import { call, databases, emptyDatabase, testApp, tokenFor, userId } from './harness.js';
+import { startMessagingDouble } from './messaging-double.js';
 import { signInAtProvider, startOidcProvider } from './oidc-provider.js';
 import type { Db } from '../../server/db/connect.js';
 
 const PUBLIC_URL = 'http://dsms.test';
 const CALLBACK = `${PUBLIC_URL}/api/auth/sso/callback`;
 const SECRET = 'loopback-client-secret-0123456789';
-
-/**
- * The loopback stand-in for a DingTalk-style vendor (tests only): its token endpoint trades `good-code-<mobile>` for
- * an access token, and its "me" endpoint answers the user with that mobile number. Anything else is refused, as the
- * vendor refuses a spent or forged code.
- */
-async function startMessagingDouble() {
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      const send = (status: number, value: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(value)); };
-      if (req.method === 'POST' && req.url === '/v1.0/oauth2/userAccessToken') {
-        const sent = JSON.parse(body || '{}');
-        const mobile = /^good-code-(\d+)$/.exec(sent.code ?? '')?.[1];
-        if (sent.clientId !== 'app-key' || sent.clientSecret !== 'app-secret' || sent.grantType !== 'authorization_code' || !mobile) return send(400, { code: 'invalid' });
-        return send(200, { accessToken: `at-${mobile}`, expireIn: 7200 });
-      }
-      if (req.method === 'GET' && req.url === '/v1.0/contact/users/me') {
-        const mobile = /^at-(\d+)$/.exec(String(req.headers['x-acs-dingtalk-access-token'] ?? ''))?.[1];
-        return mobile ? send(200, { nick: 'Someone', mobile }) : send(401, { code: 'invalid' });
-      }
-      send(404, {});
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(r)) };
-}
 
 describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) => {
   let app: FastifyInstance;

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveSsoConfig } from '../../server/modules/sso/config.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
+import { startMessagingDouble } from '../api/messaging-double.js';
 import { startOidcProvider } from '../api/oidc-provider.js';
 import { freePort } from '../api/server-process.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
@@ -18,6 +19,7 @@ const LANGS = [['zh-CN', zhCN], ['en-US', enUS]] as const;
 describe('single sign-on in Chromium', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let provider: Awaited<ReturnType<typeof startOidcProvider>>;
+  let messaging: Awaited<ReturnType<typeof startMessagingDouble>>;
   let browser: Browser;
 
   beforeAll(async () => {
@@ -26,13 +28,19 @@ describe('single sign-on in Chromium', () => {
     server = await startServer({ port });
     const hospital = (await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
     // Set up as an administrator would in config/sso (the same checks; the API itself is covered by tests/api/sso.test.ts).
-    await saveSsoConfig(server.db, hospital, { enabled: true, label: 'Hospital ID', issuer: provider.issuer, client_id: 'dsms', client_secret: 'e2e-client-secret', user_claim: 'preferred_username', create_unknown: false });
+    messaging = await startMessagingDouble();
+    await saveSsoConfig(server.db, hospital, {
+      enabled: true, label: 'Hospital ID', issuer: provider.issuer, client_id: 'dsms', client_secret: 'e2e-client-secret', user_claim: 'preferred_username', create_unknown: false,
+      im_enabled: true, im_kind: 'dingtalk', im_base_url: messaging.url, im_app_key: 'app-key', im_app_secret: 'app-secret', im_user_field: 'mobile',
+    });
+    await server.db.updateTable('users').set({ phone: '13800000000' }).where('name', '=', 'signer').execute();
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
     await provider?.close();
+    await messaging?.close();
   });
 
   const pageIn = async (lang: string): Promise<Page> => {
@@ -62,12 +70,15 @@ describe('single sign-on in Chromium', () => {
       const button = page.getByTestId('sso-button');
       await expect.poll(() => button.textContent()).toBe(text.login.sso.button.replace('{{label}}', 'Hospital ID'));
       await shot(page, `sso-login-page-${lang}`);
+      const trades: string[] = [];
+      page.on('request', (r) => { if (r.url().endsWith('/api/auth/sso_login_v2')) trades.push(r.url()); });
       await button.click();
       await signInAtProvider(page, 'primary', lang);
       await page.waitForURL((u) => u.pathname.startsWith('/manage'));
       await expect.poll(() => page.getByTestId('user-menu').textContent()).toBe('陈初诊');
       // The one-time code is spent and out of the address bar.
       expect(page.url()).not.toContain('stoken');
+      expect(trades.length).toBe(1);
       await shot(page, `sso-signed-in-${lang}`);
       await page.context().close();
     });
@@ -103,6 +114,31 @@ describe('single sign-on in Chromium', () => {
       expect(row).toEqual({ label: `Hospital ID ${lang}`, client_secret: 'e2e-client-secret' });
       await shot(page, `sso-settings-${lang}`);
       await page.context().close();
+    });
+  }
+
+  for (const [lang, text] of LANGS) {
+    it(`the messaging app's ?code= signs in the user with that mobile; a forged code returns to the login page [${lang}]`, async () => {
+      const page = await pageIn(lang);
+      await page.goto(`${server.url}/?code=good-code-13800000000`);
+      await page.waitForURL((u) => u.pathname.startsWith('/manage'));
+      await expect.poll(() => page.getByTestId('user-menu').textContent()).toBe('赵签发');
+      await shot(page, `sso-messaging-signed-in-${lang}`);
+      await page.context().close();
+
+      const other = await pageIn(lang);
+      const tries: string[] = [];
+      other.on('request', (r) => { if (r.url().includes('/api/auth/ulogin')) tries.push(r.url()); });
+      await other.goto(`${server.url}/?code=forged`);
+      await other.waitForURL((u) => u.pathname === '/login');
+      // The server's refusal, in the page's language, raised as the route guard's toast over the login page.
+      const refusal = lang === 'zh-CN' ? '身份提供方未通过此次登录' : 'The identity provider did not confirm this sign-in';
+      await expect.poll(() => other.getByText(refusal).count()).toBeGreaterThan(0);
+      expect(await other.getByText(text.login.title, { exact: true }).count()).toBeGreaterThan(0);
+      await shot(other, `sso-messaging-refused-${lang}`);
+      // One try: the refused code is not sent again while the address still carries it.
+      expect(tries.length).toBe(1);
+      await other.context().close();
     });
   }
 });
