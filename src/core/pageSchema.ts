@@ -217,6 +217,8 @@ export interface FormSchema {
 export interface DetailSchema {
   /** The record is read again this often while the page is open (live states, e.g. a scanner), never when unset. */
   refreshSeconds?: number;
+  /** Read again quietly whenever the realtime channel announces a change of this source (`refreshSeconds` the fallback). */
+  live?: LiveSource;
   sections: { title: Label; fields: ColumnSchema[] }[];
 }
 
@@ -262,7 +264,7 @@ export interface ResolvedPage extends Omit<PageSchema, 'list' | 'search' | 'form
   list?: Omit<ListSchema, 'columns'> & { columns: Column[] };
   search?: Omit<SearchSchema, 'items'> & { items: SearchField[] };
   form?: FormSchema;
-  detail?: { refreshSeconds?: number; sections: { title: Label; fields: Column[] }[] };
+  detail?: { refreshSeconds?: number; live?: LiveSource; sections: { title: Label; fields: Column[] }[] };
 }
 
 export interface ResolvedSchema {

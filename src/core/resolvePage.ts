@@ -140,7 +140,7 @@ export function resolvePage(loaded: LoadedSchema): ResolvedSchema {
     list: page.list ? { ...page.list, columns: page.list.columns.map((c) => resolveColumn(c, fields)) } : undefined,
     search: page.search ? { ...page.search, items: (page.search.items ?? []).map((i) => resolveSearchItem(i, fields)) } : undefined,
     form: page.form && contract ? compileForm(page.form, contract) : undefined,
-    detail: page.detail ? { refreshSeconds: page.detail.refreshSeconds, sections: page.detail.sections.map((s) => ({ ...s, fields: s.fields.map((c) => resolveColumn(c, fields)) })) } : undefined,
+    detail: page.detail ? { refreshSeconds: page.detail.refreshSeconds, live: page.detail.live, sections: page.detail.sections.map((s) => ({ ...s, fields: s.fields.map((c) => resolveColumn(c, fields)) })) } : undefined,
   };
   return { ...loaded, schema: resolved };
 }

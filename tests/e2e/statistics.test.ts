@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newScannerKey } from '../../server/modules/scanners/keys.js';
 import { shiftDayBounds } from '../../src/core/statPeriods.js';
 import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
 
@@ -32,6 +33,7 @@ describe('statistics and dashboard in Chromium', () => {
   let hospital = 0;
   let labelledSlide = 0;
   let breast = 0;
+  const scannerKey = newScannerKey();
 
   beforeAll(async () => {
     server = await startServer();
@@ -49,7 +51,7 @@ describe('statistics and dashboard in Chromium', () => {
     }
     // Something for the scanner tiles and lists.
     await server.db.insertInto('scanners').values([
-      { hospital_id: hospital, name: 'KF-PRO-400 A', model: 'KF-PRO-400', status: 'idle', created_at: now, updated_at: now },
+      { hospital_id: hospital, name: 'KF-PRO-400 A', model: 'KF-PRO-400', status: 'idle', key_hash: scannerKey.hash, key_prefix: scannerKey.prefix, created_at: now, updated_at: now },
       { hospital_id: hospital, name: 'KF-PRO-400 B', model: 'KF-PRO-400', status: 'error', created_at: now, updated_at: now },
     ] as never).execute();
     // A label the automatic labelling finds in a case's specimen, and a slide of that case.
@@ -169,8 +171,16 @@ describe('statistics and dashboard in Chromium', () => {
     await poll(() => row.textContent()).toBe('Breast1100%');
     await poll(() => page.getByTestId('label-records').textContent()).toContain('E2E-LB-1.svs');
     await shot(page, 'statistics-labels-en-US');
+    // ScannerDetail is live: a heartbeat's new state shows without a reload.
     await page.goto(`${server.url}/manage/scanner/detail?id=1`);
     await poll(() => page.getByTestId('detail-page').textContent()).toContain('KF-PRO-400 A');
+    const url = page.url();
+    const beat = await fetch(`${server.url}/api/scanner-agent/heartbeat`, {
+      method: 'POST', headers: { 'x-scanner-key': scannerKey.key, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'working' }),
+    });
+    expect(beat.status).toBe(200);
+    await poll(() => page.locator('[data-field="status"]').textContent()).toContain('Working');
+    expect(page.url()).toBe(url);
     await shot(page, 'statistics-scanner-detail-en-US');
     await page.close();
   });

@@ -1,6 +1,6 @@
 import { Button, Card, CardHeader, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowLeft20Regular, Edit20Regular } from '@fluentui/react-icons';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { displayText } from '../../api/client';
@@ -17,6 +17,7 @@ import { useEnums } from '../options';
 import { usePreload } from '../preload';
 import type { RendererProps } from '../registry';
 import { useGrants } from '../useGrants';
+import { useLiveRefresh } from '../list/useLiveRefresh';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalL, maxWidth: '1100px' },
@@ -50,16 +51,12 @@ export default function DetailPage({ page, recordId, basePath }: RendererProps) 
   const [editing, setEditing] = useState(false);
   const [reload, setReload] = useState(0);
   const sections = useMemo(() => schema.detail?.sections ?? fallbackSections(schema.list?.columns), [schema]);
-  const refreshSeconds = schema.detail?.refreshSeconds;
-
-  // A live record (a scanner's state) is read again on the schema's beat; a failed read keeps the last one shown.
-  useEffect(() => {
-    if (!refreshSeconds || !resource || !id || editing) return;
-    const timer = setInterval(() => {
-      dp.getOne(resource, id).then(setRecord).catch(() => undefined);
-    }, refreshSeconds * 1000);
-    return () => clearInterval(timer);
-  }, [refreshSeconds, resource, id, dp, editing]);
+  // A live record (a scanner's state) is read again on each realtime push and on the schema's beat; a failed read
+  // keeps the last one shown.
+  const repoll = useCallback(() => {
+    if (resource && id) dp.getOne(resource, id).then(setRecord).catch(() => undefined);
+  }, [dp, resource, id]);
+  useLiveRefresh({ live: schema.detail?.live, refreshSeconds: schema.detail?.refreshSeconds, off: editing || !!preload, refetch: repoll });
 
   useEffect(() => {
     if (preload?.record || !resource || !id) return;
