@@ -6,6 +6,7 @@ import { call, databases, emptyDatabase, testApp, tokenFor, userId } from './har
 import { startMessagingDouble } from './messaging-double.js';
 import { signInAtProvider, startOidcProvider } from './oidc-provider.js';
 import type { Db } from '../../server/db/connect.js';
+import enums from '../../schemas/enums/common.json';
 
 const PUBLIC_URL = 'http://dsms.test';
 const CALLBACK = `${PUBLIC_URL}/api/auth/sso/callback`;
@@ -223,5 +224,12 @@ describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) =
     } finally {
       await limited.close();
     }
+  });
+
+  it('words every login-log reason it wrote in the login log page (enum login_reason)', async () => {
+    const known = new Set(enums.login_reason.map((e) => e.value));
+    const written = (await db.selectFrom('login_logs').select('reason').distinct().execute()).map((r) => r.reason);
+    expect(written.filter((r) => r.startsWith('sso_') || r.startsWith('im_')).length).toBeGreaterThan(3);
+    expect(written.filter((r) => !known.has(r))).toEqual([]);
   });
 });
