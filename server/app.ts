@@ -168,7 +168,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   diagnosisModule(app, { db, rules, dataDir, publicUrl: config.publicUrl ?? 'http://localhost:8001' });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
-  commonRoutes(app, config.distDir);
+  commonRoutes(app, config.distDir, db);
   const tiles = tileRoutes(app, db, config, {
     resolveSlide: databaseSlideResolver(db, dataDir, slidesDirResolver(path.join(dataDir, 'slides'))),
     resolveSession: sessions,

@@ -1,6 +1,7 @@
 import { fetchMenus, fetchUser } from '../api/auth';
+import i18n from '../i18n';
 import { useSession } from '../store/session';
-import { SESSION } from '../store/storageKeys';
+import { LOCAL, SESSION } from '../store/storageKeys';
 
 /** Spec §4 "token but no user": load user info and menus; the guard retries the route afterwards. */
 export async function loadSession(): Promise<boolean> {
@@ -8,6 +9,13 @@ export async function loadSession(): Promise<boolean> {
   if (!userId) return false;
   try {
     const [user, menus] = await Promise.all([fetchUser(userId), fetchMenus()]);
+    // A browser that never chose a language follows the user's own (transform_language): once, then it is this
+    // browser's choice too. A browser's own choice stays (two people may share an account's screen).
+    if (user.lang && !localStorage.getItem(LOCAL.lang) && user.lang !== i18n.language) {
+      localStorage.setItem(LOCAL.lang, user.lang);
+      window.location.reload();
+      return false;
+    }
     useSession.getState().setUser(user, menus);
     return true;
   } catch {

@@ -13,6 +13,8 @@ export interface UserInfo {
   identification: string[];
   permission: string[];
   roles: { id: number; name: string; en_name?: string | null; identification: string; extra: string[] }[];
+  /** The language the user chose last (transform_language), on any browser; null when never chosen. */
+  lang?: 'zh-CN' | 'en-US' | null;
 }
 
 interface SessionState {

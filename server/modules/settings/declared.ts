@@ -30,3 +30,6 @@ export function settingVisibility(key: string): SettingVisibility | undefined {
 }
 
 export const publicSettingKeys = (): string[] => Object.keys(DECLARED).filter((k) => DECLARED[k] === 'public');
+
+/** Every declared key and its visibility (spec §7 setting/type). */
+export const declaredSettings = (): { key: string; type: SettingVisibility }[] => Object.entries(DECLARED).map(([key, type]) => ({ key, type }));

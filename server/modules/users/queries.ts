@@ -1,3 +1,4 @@
+import { savedLanguage } from './language.js';
 import type { CompiledQuery } from 'kysely';
 import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
@@ -159,4 +160,14 @@ export async function userInScope(db: Db, id: number, scope: number[] | undefine
   const theirs = (await db.selectFrom('user_hospitals').select('hospital_id').where('user_id', '=', id).execute()).map((r) => r.hospital_id);
   if (!scope) return true;
   return theirs.length > 0 && theirs.every((h) => scope.includes(h));
+}
+
+/** Saves `lang` (when given) in the user's extra JSON, keeping its other fields; answers the saved language. */
+export async function userLanguage(db: Db, userId: number, lang?: 'zh-CN' | 'en-US'): Promise<'zh-CN' | 'en-US' | null> {
+  const row = await db.selectFrom('users').select('extra').where('id', '=', userId).executeTakeFirstOrThrow();
+  if (!lang) return savedLanguage(row.extra);
+  let extra: Record<string, unknown> = {};
+  try { extra = JSON.parse(row.extra || '{}') as Record<string, unknown>; } catch { /* unreadable: replaced */ }
+  await db.updateTable('users').set({ extra: JSON.stringify({ ...extra, lang }), updated_at: new Date().toISOString() }).where('id', '=', userId).execute();
+  return lang;
 }

@@ -6,7 +6,8 @@ import { forbidden, notFound } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
 import { menuTreeFor } from './menu-tree.js';
 import { managedScope } from '../../resources/user-scope.js';
-import { clearLoginLock, findUserById, hospitalsOf, mergePermissions, rolesOf, userInScope } from './queries.js';
+import { savedLanguage } from './language.js';
+import { clearLoginLock, findUserById, hospitalsOf, mergePermissions, rolesOf, userInScope, userLanguage } from './queries.js';
 
 const BASE = '/api/system_management/users';
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
@@ -39,6 +40,7 @@ export function userRoutes(app: TypedApp, db: Db): void {
       identification: roles.map((r) => r.identification),
       permission: mergePermissions(roles),
       roles: roles.map((r) => ({ id: r.id, name: r.name, en_name: r.en_name, identification: r.identification, extra: r.extra })),
+      lang: id === me.id ? savedLanguage(user.extra) : null,
     });
   });
 
@@ -47,6 +49,17 @@ export function userRoutes(app: TypedApp, db: Db): void {
 
   app.get(`${BASE}/permission`, { config: { access: 'user' }, schema: { tags: ['users'] } }, async (request) =>
     ok({ identification: request.auth!.identification, permission: request.auth!.permissions }));
+
+  // Spec §7 transform_language: the user's own language, kept with the user (extra.lang) so every browser they sign
+  // in from follows it; without `lang` it only answers the saved one. GET as the spec has it, and POST; declared
+  // with a write method, so the operation log records the change.
+  app.route({
+    method: ['GET', 'POST'],
+    url: `${BASE}/transform_language`,
+    config: { access: 'user' },
+    schema: { tags: ['users'], querystring: Type.Object({ lang: Type.Optional(Type.Union([Type.Literal('zh-CN'), Type.Literal('en-US')])) }) },
+    handler: async (request) => ok({ lang: await userLanguage(db, request.auth!.id, request.query.lang) }),
+  });
 
   app.post(`${BASE}/delLoginLock/:id`, { config: { access: { permission: 'system_user' } }, schema: { tags: ['users'], params: Id } }, async (request) => {
     const reach = await userInScope(db, request.params.id, managedScope(MEMBERS, request));
