@@ -4,6 +4,7 @@ import { migrateToLatest } from '../../server/db/migrate.js';
 import { seed } from '../../server/db/seed/index.js';
 import { call, databases, emptyDatabase, testApp, tokenFor, userId } from './harness.js';
 import { startMessagingDouble } from './messaging-double.js';
+import { freePort } from './server-process.js';
 import { signInAtProvider, startOidcProvider } from './oidc-provider.js';
 import type { Db } from '../../server/db/connect.js';
 import enums from '../../schemas/enums/common.json';
@@ -54,6 +55,8 @@ describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) =
     expect(callback.statusCode).toBe(302);
     return { location: String(callback.headers.location), callbackUrl: back.pathname + back.search, cookie };
   };
+  /** A loopback port nothing listens on (taken free, then left). */
+  const closedPort = () => freePort();
   const stokenOf = (location: string) => new URL(location, PUBLIC_URL).searchParams.get('stoken');
 
   it('config/sso is for administrators of the hospital; the secret is kept but never returned', async () => {
@@ -130,6 +133,24 @@ describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) =
     expect(stokenOf(location)).toBeTruthy();
     const replay = await app.inject({ method: 'GET', url: callbackUrl, headers: { cookie } });
     expect(replay.headers.location).toMatch(/^\/login\?sso_error=state/);
+  });
+
+  it('a sign-in cancelled at the provider, or a provider that cannot be reached, comes back to the login page with its reason', async () => {
+    const start = await app.inject({ method: 'GET', url: `/api/auth/sso/start?hospital=${hospital}` });
+    const state = new URL(String(start.headers.location)).searchParams.get('state')!;
+    const cookie = String(start.headers['set-cookie']).split(';')[0];
+    // What the provider sends when the person presses Cancel (RFC 6749 §4.1.2.1).
+    const cancelled = await app.inject({ method: 'GET', url: `/api/auth/sso/callback?error=access_denied&state=${state}&iss=${encodeURIComponent(provider.issuer)}`, headers: { cookie } });
+    expect(cancelled.headers.location).toMatch(/^\/login\?sso_error=denied/);
+    expect(await db.selectFrom('sso_flows').select('state').where('state', '=', state).executeTakeFirst()).toBeUndefined();
+
+    expect((await configure({ issuer: `http://127.0.0.1:${await closedPort()}` })).statusCode).toBe(200);
+    try {
+      const down = await app.inject({ method: 'GET', url: `/api/auth/sso/start?hospital=${hospital}&redirect=%2Fcase%2Flist` });
+      expect(down.headers.location).toBe('/login?sso_error=unreachable&redirect=%2Fcase%2Flist');
+    } finally {
+      expect((await configure({ issuer: provider.issuer })).statusCode).toBe(200);
+    }
   });
 
   it('sends the browser back to this app only', async () => {
