@@ -83,7 +83,7 @@ export async function statistic(db: Db, kind: StatKindName, range: StatRange, f:
 /**
  * Timeout statistics: of the cases registered in each bucket, those whose report came (or, unsigned, is still
  * outstanding) later than `hours` after registration. The duration is the database's date arithmetic; the buckets
- * are ranges of registration_at as above.
+ * are ranges of registration_at in one UNION ALL, as above.
  */
 export async function timeoutStatistic(db: Db, range: StatRange, f: StatFilters & { hours: number; now: Date }): Promise<StatTable> {
   const cutoff = new Date(f.now.getTime() - f.hours * 3_600_000).toISOString();
@@ -91,15 +91,16 @@ export async function timeoutStatistic(db: Db, range: StatRange, f: StatFilters 
     ? sql<boolean>`cast(sign_at as timestamp) - cast(registration_at as timestamp) > make_interval(hours => ${sql.lit(f.hours)})`
     : sql<boolean>`julianday(sign_at) - julianday(registration_at) > ${sql.lit(f.hours / 24)}`;
   const timedOut = sql<number>`sum(case when (sign_at is null and registration_at < ${cutoff}) or (sign_at is not null and ${late}) then 1 else 0 end)`;
-  const counted: Counted[] = [];
-  for (const b of bucketBounds(range, f.utcOffset)) {
-    const r = await db.selectFrom('cases')
-      .where('hospital_id', '=', f.hospitalId).where('registration_at', '>=', b.start).where('registration_at', '<', b.end)
-      .$if(f.doctorId !== undefined, (q) => q.where('doctor_id', '=', f.doctorId!))
-      .$if(f.caseType !== undefined, (q) => q.where('case_type', '=', f.caseType!))
-      .select([sql<number>`count(*)`.as('registered'), timedOut.as('timed_out')])
-      .executeTakeFirstOrThrow();
-    counted.push({ bucket: b.key, series: 'registered', n: r.registered }, { bucket: b.key, series: 'timed_out', n: r.timed_out ?? 0 });
-  }
+  const one = (b: { key: string; start: string; end: string }) => db.selectFrom('cases')
+    .where('hospital_id', '=', f.hospitalId).where('registration_at', '>=', b.start).where('registration_at', '<', b.end)
+    .$if(f.doctorId !== undefined, (q) => q.where('doctor_id', '=', f.doctorId!))
+    .$if(f.caseType !== undefined, (q) => q.where('case_type', '=', f.caseType!))
+    .select([sql<string>`${sql.lit(b.key)}`.as('bucket'), sql<number>`count(*)`.as('registered'), timedOut.as('timed_out')]);
+  const [first, ...rest] = bucketBounds(range, f.utcOffset).map(one);
+  const rows = await rest.reduce((u, q) => u.unionAll(q), first).execute();
+  const counted: Counted[] = rows.flatMap((r) => [
+    { bucket: r.bucket, series: 'registered', n: r.registered },
+    { bucket: r.bucket, series: 'timed_out', n: r.timed_out ?? 0 },
+  ]);
   return tabulate(['registered', 'timed_out'], range, counted);
 }
