@@ -1,4 +1,4 @@
-import { Button, Divider, MessageBar, MessageBarBody, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, MessageBar, MessageBarBody, makeStyles, tokens } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchSsoOptions, type SsoOption } from '../api/auth';
@@ -9,6 +9,12 @@ const FAILURES = ['not_configured', 'state', 'denied', 'rejected', 'unknown_user
 
 const useStyles = makeStyles({
   box: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
+  // A drawn rule rather than Fluent's Divider: the login page is in the first paint's budget (2.8 KB less).
+  or: {
+    display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200,
+    '::before': { content: '""', flexGrow: 1, borderTop: `1px solid ${tokens.colorNeutralStroke2}` },
+    '::after': { content: '""', flexGrow: 1, borderTop: `1px solid ${tokens.colorNeutralStroke2}` },
+  },
 });
 
 /**
@@ -35,7 +41,7 @@ export function SsoSignIn({ redirect, failure }: { redirect: string | null; fail
       {failure ? (
         <MessageBar intent="error" data-testid="sso-error"><MessageBarBody>{t(`login.sso.errors.${known ?? 'rejected'}`)}</MessageBarBody></MessageBar>
       ) : null}
-      {options.length ? <Divider>{t('login.sso.or')}</Divider> : null}
+      {options.length ? <div className={s.or} role="separator">{t('login.sso.or')}</div> : null}
       {options.map((o) => (
         <Button key={o.hospital_id} as="a" appearance="secondary" size="large" data-testid="sso-button"
           href={`/api/auth/sso/start?hospital=${o.hospital_id}&redirect=${target}`}>

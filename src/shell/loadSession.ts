@@ -14,7 +14,8 @@ export async function loadSession(): Promise<boolean> {
     if (user.lang && !localStorage.getItem(LOCAL.lang) && user.lang !== i18n.language) {
       localStorage.setItem(LOCAL.lang, user.lang);
       window.location.reload();
-      return false;
+      // Nothing more to do here: the page is going away (a false would send the guard to the login page).
+      return new Promise<boolean>(() => {});
     }
     useSession.getState().setUser(user, menus);
     return true;

@@ -59,7 +59,7 @@ describe('shell behaviour in Chromium', () => {
 
   it('hides the header on scanner detail and shows it elsewhere', async () => {
     await page.goto(`${server.url}/manage/scanner/detail`);
-    await page.getByTestId('page-pending').waitFor();
+    await page.getByTestId('detail-page').waitFor();
     expect(await page.getByTestId('header').count()).toBe(0);
     await page.goto(`${server.url}/manage/scanner/list`);
     await page.getByTestId('header').waitFor();
