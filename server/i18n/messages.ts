@@ -18,6 +18,7 @@ import { scannerMessages } from '../modules/scanners/messages.js';
 import { statisticMessages } from '../modules/statistics/messages.js';
 import { meetingMessages } from '../modules/meetings/messages.js';
 import { qrLoginMessages } from '../modules/qr-login/messages.js';
+import { qcDictMessages } from '../modules/qc/dict-messages.js';
 import { ssoMessages } from '../modules/sso/messages.js';
 
 /**
@@ -55,6 +56,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages };
 
 export type MessageKey = keyof typeof messages;
