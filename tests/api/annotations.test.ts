@@ -87,7 +87,7 @@ describe.each(databases)('slide annotations [%s]', (kind) => {
   it('tells the second of two concurrent edits that the annotation changed (409), losing neither silently', async () => {
     const a = (await draw(primary, { type: 'rectangle', points: [[0, 0], [100, 100]] })).json().data;
     const [one, two] = await Promise.all([
-      call(app, 'PATCH', `${BASE}/item/${a.id}`, { token: primary, payload: { version: 1, name: 'one' } }),
+      call(app, 'PATCH', `${BASE}/item/${a.id}`, { token: primary, payload: { version: 1, name: 'one' }, lang: 'en-US' }),
       call(app, 'PATCH', `${BASE}/item/${a.id}`, { token: primary, payload: { version: 1, name: 'two' }, lang: 'en-US' }),
     ]);
     expect([one.statusCode, two.statusCode].sort()).toEqual([200, 409]);

@@ -15,15 +15,23 @@ describe.each(databases)('sub-centres [%s]', (kind) => {
   let branch: number;
   const users = '/api/system_management/users';
 
+  const roleId = async (identification: string) => (await h.db.selectFrom('roles').select('id').where('identification', '=', identification).executeTakeFirstOrThrow()).id;
+
   beforeAll(async () => {
     h = await startApp(kind);
-    sub = await tokenFor(h.app, 'subadmin');
     admin = await tokenFor(h.app, 'admin');
     [general, branch] = (await h.db.selectFrom('hospitals').select('id').orderBy('id').execute()).map((r) => r.id);
+    // The group administrator sets the branch up as a sub-centre: its administrator and a user, in the branch only.
+    for (const [name, role] of [['subadmin', 'sub_center_admin'], ['subuser', 'sub_center_user']] as const) {
+      const made = await call(h.app, 'POST', `${users}/store`, { token: admin, payload: {
+        name, realname: name, password: await seal(h.app, 'dsms-demo'), password_confirmation: await seal(h.app, 'dsms-demo'),
+        status: 1, hospital_ids: [branch], role_ids: [await roleId(role)],
+      } });
+      expect(made.statusCode, made.body).toBe(200);
+    }
+    sub = await tokenFor(h.app, 'subadmin');
   });
   afterAll(async () => h?.close());
-
-  const roleId = async (identification: string) => (await h.db.selectFrom('roles').select('id').where('identification', '=', identification).executeTakeFirstOrThrow()).id;
 
   it('lists only the branch’s own people; the administrator sees everyone', async () => {
     const mine = (await call(h.app, 'GET', `${users}/lists?page_size=500`, { token: sub })).json().data.data as { name: string }[];

@@ -11,7 +11,7 @@ export const DEMO_PASSWORDS = { admin: 'dsms-admin', others: 'dsms-demo' } as co
 
 const realnames: Record<string, string> = {
   admin: '系统管理员', registrar: '王登记', sampler: '李取材', technician: '张技术', primary: '陈初诊', auditor: '刘复诊',
-  signer: '赵签发', allocator: '孙分配', qc: '周质控', scanner: '吴扫描', clinician: '郑临床', subadmin: '钱分管', subuser: '冯分院',
+  signer: '赵签发', allocator: '孙分配', qc: '周质控', scanner: '吴扫描', clinician: '郑临床',
 };
 
 /** Two hospitals and one account per role, for trying the product and for the e2e tests. */
@@ -26,6 +26,7 @@ export async function seedDemo(db: Db): Promise<void> {
   const roles = await db.selectFrom('roles').select(['id', 'identification']).execute();
   const [adminHash, demoHash] = await Promise.all([hashPassword(DEMO_PASSWORDS.admin), hashPassword(DEMO_PASSWORDS.others)]);
   for (const role of shippedStructure().roles) {
+    if (!role.user) continue;
     const { id } = await db.insertInto('users').values({
       name: role.user, realname: realnames[role.user] ?? role.user, password_hash: role.user === 'admin' ? adminHash : demoHash,
       email: `${role.user}@demo.dsms`, phone: null, status: 1, locked: 0, expires_at: null, failed_attempts: 0,
@@ -35,10 +36,7 @@ export async function seedDemo(db: Db): Promise<void> {
     await db.insertInto('user_roles').values({ user_id: id, role_id: roleId }).execute();
     // The administrator and doctors work in both hospitals, so the switcher has something to switch.
     const inBoth = ['admin', 'primary', 'auditor', 'signer'].includes(role.user);
-    // The branch is a sub-centre with its own administrator and user (spec §6).
-    const branchOnly = ['subadmin', 'subuser'].includes(role.user);
-    const theirs = branchOnly ? hospitals.slice(1, 2) : hospitals.slice(0, inBoth ? 2 : 1);
-    await db.insertInto('user_hospitals').values(theirs.map((h) => ({ user_id: id, hospital_id: h.id }))).execute();
+    await db.insertInto('user_hospitals').values(hospitals.slice(0, inBoth ? 2 : 1).map((h) => ({ user_id: id, hospital_id: h.id }))).execute();
   }
 }
 

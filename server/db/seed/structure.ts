@@ -11,7 +11,9 @@ import { menuKey, menuKeys, menusToAdd, type SeedMenu } from './menu-upgrade.js'
  */
 
 export interface SeedRole {
-  identification: string; name: string; en_name?: string; description: string; permissions: string[]; menus: string[] | 'all'; user: string;
+  identification: string; name: string; en_name?: string; description: string; permissions: string[]; menus: string[] | 'all';
+  /** The demo account of this role (DSMS_DEMO); none for roles a hospital sets up itself (sub-centres). */
+  user?: string;
 }
 
 /** What a release ships: schemas/menus.json, roles.json, permissions.json. Tests pass a newer release's. */
