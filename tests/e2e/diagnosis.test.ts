@@ -192,6 +192,27 @@ describe('diagnosis in Chromium', () => {
     await page.screenshot({ path: `${SHOTS}/diagnosis-next-case-zh-CN.png` });
   });
 
+  it('walks DiagnosisList and the four report settings pages from the menu: each is a real page, in both languages', async () => {
+    type Entry = { alias?: string; uri?: string; children?: Entry[] };
+    const leaves = (entries: Entry[]): Entry[] => entries.flatMap((e) => (e.children?.length ? leaves(e.children) : [e]));
+    const wanted = ['DiagnosisList', 'SettingReport', 'SettingAddReport', 'SettingEditReport', 'SettingViewReport'];
+    for (const [user, lang] of [['admin', 'zh-CN'], ['signer', 'en-US']] as const) {
+      const page = await as(user, lang);
+      const menus = await page.evaluate(async () => (await (await fetch('/api/system_management/users/menu', {
+        headers: { Authorization: `Bearer ${sessionStorage.getItem('access_token')}` },
+      })).json()).data);
+      const entries = leaves(menus as Entry[]).filter((e) => wanted.includes(e.alias ?? ''));
+      // The administrator's menu holds all five; the signer's at least the work list.
+      expect(entries.length, user).toBeGreaterThanOrEqual(user === 'admin' ? 5 : 1);
+      for (const e of entries) {
+        await page.goto(`${server.url}${e.uri}`);
+        await poll(() => page.locator('[data-testid="list-page"], [data-testid="form-page"]').count()).toBeGreaterThan(0);
+        expect(await page.getByTestId('page-pending').count(), e.alias).toBe(0);
+        if (user === 'admin') await page.screenshot({ path: `${SHOTS}/menu-walk-${e.alias}-${lang}.png` });
+      }
+    }
+  });
+
   it('the /pdf page draws the report, blocks printing, saving and the context menu, and opens nothing but this site’s API', async () => {
     const report = await server.db.selectFrom('reports').select('id').where('case_id', '=', caseId).orderBy('id', 'desc').executeTakeFirstOrThrow();
     const file = encodeURIComponent(`/api/diagnosis/reports/${report.id}/pdf`);
