@@ -142,7 +142,10 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     publicUrl: config.publicUrl ?? 'http://localhost:8001',
   });
   qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE });
-  userRoutes(app, db);
+  userRoutes(app, db, {
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    onSessionEnd: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
+  });
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
   // A broken rule file stops the start here, naming the file (loadRuleSets); a rule failing later is a warning.
   const rules = new RuleStore(db, loadRuleSets(), warnOnce((m) => app.log.warn({ rules: true }, m)));

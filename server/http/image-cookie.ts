@@ -37,7 +37,7 @@ export function imageCookieHeaders(token: string | null, secure: boolean): strin
 }
 
 /** Every route that starts a session: the password login, the QR login and the outside sign-ins (single sign-on, messaging app). */
-const LOGINS = new Set(['/api/auth/login', '/api/ca/login/check', '/api/auth/sso_login_v2', '/api/auth/sso_login', '/api/auth/ulogin', '/api/auth/dingding_login']);
+const LOGINS = new Set(['/api/auth/login', '/api/ca/login/check', '/api/system_management/users/switch', '/api/auth/sso_login_v2', '/api/auth/sso_login', '/api/auth/ulogin', '/api/auth/dingding_login']);
 const LOGOUT = '/api/auth/logout';
 
 /**

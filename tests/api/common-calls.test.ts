@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
+import { call, databases, seal, startApp, tokenFor, userId, type Harness } from './harness.js';
 
 /**
  * Spec §7's remaining common calls (issue 17) on both databases: transform_language keeps the user's language with
- * the user (logged, another user's untouched, the detail answers it), getBaseInfo, setting/type.
+ * the user (logged, another user's untouched, the detail answers it), getBaseInfo, setting/type, users/switch.
  */
 describe.each(databases)('common calls [%s]', (kind) => {
   let h: Harness;
@@ -37,5 +37,21 @@ describe.each(databases)('common calls [%s]', (kind) => {
     const types = (await call(h.app, 'GET', '/api/common/setting/type?type=public', { token: primary })).json().data as { key: string; type: string }[];
     expect(types.map((t) => t.key)).toEqual(expect.arrayContaining(['lang', 'hospital_logo']));
     expect(types.every((t) => t.type === 'public' && !('value' in t))).toBe(true);
+  });
+
+  it('users/switch signs the other account in and ends this session; a wrong password changes nothing', async () => {
+    const mine = await tokenFor(h.app, 'registrar');
+    const wrong = await call(h.app, 'POST', '/api/system_management/users/switch', { token: mine, lang: 'en-US', payload: { username: 'sampler', ...(await seal(h.app, 'not-it')) } });
+    expect(wrong.statusCode).toBe(422);
+    expect((await call(h.app, 'GET', '/api/system_management/users/permission', { token: mine })).statusCode).toBe(200);
+
+    const switched = await call(h.app, 'POST', '/api/system_management/users/switch', { token: mine, payload: { username: 'sampler', ...(await seal(h.app, 'dsms-demo')) } });
+    expect(switched.statusCode, switched.body).toBe(200);
+    const next = switched.json().data as { access_token: string; user_id: number };
+    expect(next.user_id).toBe(await userId(h.db, 'sampler'));
+    expect(switched.headers['set-cookie']).toBeDefined();
+    expect((await call(h.app, 'GET', '/api/system_management/users/permission', { token: next.access_token })).statusCode).toBe(200);
+    expect((await call(h.app, 'GET', '/api/system_management/users/permission', { token: mine })).statusCode).toBe(401);
+    expect((await call(h.app, 'POST', '/api/system_management/users/switch', { payload: { username: 'sampler', ...(await seal(h.app, 'dsms-demo')) } })).statusCode).toBe(401);
   });
 });

@@ -6,6 +6,8 @@ import { forbidden, notFound } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
 import { menuTreeFor } from './menu-tree.js';
 import { managedScope } from '../../resources/user-scope.js';
+import { login } from '../auth/login.js';
+import { revokeToken } from '../auth/tokens.js';
 import { savedLanguage } from './language.js';
 import { clearLoginLock, findUserById, hospitalsOf, mergePermissions, rolesOf, userInScope, userLanguage } from './queries.js';
 
@@ -14,7 +16,13 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 /** The users resource's scope kind: an administrator reaches everyone, a sub-centre's administrator their own people. */
 const MEMBERS = { scope: 'members' } as const;
 
-export function userRoutes(app: TypedApp, db: Db): void {
+export interface UserRouteOptions {
+  tokenTtlSeconds: number;
+  /** A session that ended here (switch): its realtime connections and cached image sessions go too. */
+  onSessionEnd?(tokenHash: string): void;
+}
+
+export function userRoutes(app: TypedApp, db: Db, options: UserRouteOptions): void {
   app.get(`${BASE}/detail/:id`, { config: { access: 'user' }, schema: { tags: ['users'], params: Id } }, async (request) => {
     const { id } = request.params;
     const me = request.auth!;
@@ -59,6 +67,21 @@ export function userRoutes(app: TypedApp, db: Db): void {
     config: { access: 'user' },
     schema: { tags: ['users'], querystring: Type.Object({ lang: Type.Optional(Type.Union([Type.Literal('zh-CN'), Type.Literal('en-US')])) }) },
     handler: async (request) => ok({ lang: await userLanguage(db, request.auth!.id, request.query.lang) }),
+  });
+
+  // Spec §7 users/switch (the change-account dialog): another account's sealed password signs that account in and
+  // ends this session, as logging out and in would; a refusal leaves this session as it was.
+  app.post(`${BASE}/switch`, {
+    config: { access: 'user' },
+    schema: {
+      tags: ['users'],
+      body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Type.String({ minLength: 1, maxLength: 4096 }), key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    },
+  }, async (request) => {
+    const signedIn = await login(db, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] }, options.tokenTtlSeconds);
+    await revokeToken(db, request.auth!.tokenHash);
+    options.onSessionEnd?.(request.auth!.tokenHash);
+    return ok(signedIn);
   });
 
   app.post(`${BASE}/delLoginLock/:id`, { config: { access: { permission: 'system_user' } }, schema: { tags: ['users'], params: Id } }, async (request) => {
