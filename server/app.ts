@@ -143,7 +143,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   });
   qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE });
   userRoutes(app, db, {
-    tokenTtlSeconds: config.tokenTtlSeconds,
+    tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE,
     onSessionEnd: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
   });
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, databases, seal, startApp, tokenFor, userId, type Harness } from './harness.js';
+import { call, databases, seal, startApp, testApp, tokenFor, userId, type Harness } from './harness.js';
 
 /**
  * Spec §7's remaining common calls (issue 17) on both databases: transform_language keeps the user's language with
@@ -53,5 +53,20 @@ describe.each(databases)('common calls [%s]', (kind) => {
     expect((await call(h.app, 'GET', '/api/system_management/users/permission', { token: next.access_token })).statusCode).toBe(200);
     expect((await call(h.app, 'GET', '/api/system_management/users/permission', { token: mine })).statusCode).toBe(401);
     expect((await call(h.app, 'POST', '/api/system_management/users/switch', { payload: { username: 'sampler', ...(await seal(h.app, 'dsms-demo')) } })).statusCode).toBe(401);
+  });
+
+  it('users/switch is rate-limited per address like the login (429 after the limit), so it is no password oracle', async () => {
+    const limited = await testApp(h.db, { authRateLimitPerMinute: 2 });
+    try {
+      // Token and seals from the unlimited app (same database): only the switch itself is counted here.
+      const token = await tokenFor(h.app, 'technician');
+      const codes: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        codes.push((await call(limited, 'POST', '/api/system_management/users/switch', { token, payload: { username: 'nobody', ...(await seal(h.app, 'guess')) } })).statusCode);
+      }
+      expect(codes).toEqual([422, 422, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -263,5 +263,14 @@ describe('diagnosis in Chromium', () => {
     await admin.getByTestId('pdf-download').waitFor();
     expect(await admin.getByTestId('pdf-protected').count()).toBe(0);
     expect(await blocked(admin)).toEqual([false, false, false]);
+
+    // The switch itself, on SettingOther, in both languages.
+    for (const [lang, label] of [['zh-CN', 'PDF 页面禁止打印、保存和右键菜单'], ['en-US', 'PDF page blocks printing, saving and the context menu']] as const) {
+      await admin.evaluate((l) => localStorage.setItem('lang', l), lang);
+      await admin.goto(`${server.url}/manage/setting/other`);
+      await admin.getByTestId('form-page').waitFor();
+      await poll(() => admin.getByText(label).count()).toBeGreaterThan(0);
+      await admin.screenshot({ path: `${SHOTS}/setting-other-pdf-${lang}.png`, fullPage: true });
+    }
   });
 });

@@ -1,8 +1,9 @@
+import rateLimit from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
 import { hasPermission } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { AppError, forbidden, notFound } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
 import { menuTreeFor } from './menu-tree.js';
 import { managedScope } from '../../resources/user-scope.js';
@@ -18,6 +19,7 @@ const MEMBERS = { scope: 'members' } as const;
 
 export interface UserRouteOptions {
   tokenTtlSeconds: number;
+  rateLimitPerMinute: number;
   /** A session that ended here (switch): its realtime connections and cached image sessions go too. */
   onSessionEnd?(tokenHash: string): void;
 }
@@ -71,17 +73,21 @@ export function userRoutes(app: TypedApp, db: Db, options: UserRouteOptions): vo
 
   // Spec §7 users/switch (the change-account dialog): another account's sealed password signs that account in and
   // ends this session, as logging out and in would; a refusal leaves this session as it was.
-  app.post(`${BASE}/switch`, {
-    config: { access: 'user' },
-    schema: {
-      tags: ['users'],
-      body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Type.String({ minLength: 1, maxLength: 4096 }), key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
-    },
-  }, async (request) => {
-    const signedIn = await login(db, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] }, options.tokenTtlSeconds);
-    await revokeToken(db, request.auth!.tokenHash);
-    options.onSessionEnd?.(request.auth!.tokenHash);
-    return ok(signedIn);
+  // Rate-limited per address like the login it performs (a signed-in user must not get an unthrottled password oracle).
+  app.register(async (scope: TypedApp) => {
+    await scope.register(rateLimit, { global: false, errorResponseBuilder: () => new AppError(429, 'error.rate_limited') });
+    scope.post(`${BASE}/switch`, {
+      config: { access: 'user', rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } },
+      schema: {
+        tags: ['users'],
+        body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Type.String({ minLength: 1, maxLength: 4096 }), key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+      },
+    }, async (request) => {
+      const signedIn = await login(db, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] }, options.tokenTtlSeconds);
+      await revokeToken(db, request.auth!.tokenHash);
+      options.onSessionEnd?.(request.auth!.tokenHash);
+      return ok(signedIn);
+    });
   });
 
   app.post(`${BASE}/delLoginLock/:id`, { config: { access: { permission: 'system_user' } }, schema: { tags: ['users'], params: Id } }, async (request) => {
