@@ -58,4 +58,11 @@ describe.each(databases)('QC dictionary [%s]', (kind) => {
     }
     expect(await list(qc, 'ok_type')).toEqual([]);
   });
+
+  it('stores one of two parallel stores of the same name, refusing the other', async () => {
+    const store = () => call(h.app, 'POST', `${base}/store_many`, { token: qc, payload: { type: 'fixation', items: [{ name: '10% 中性福尔马林' }] } });
+    const codes = (await Promise.all([store(), store(), store()])).map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 422, 422]);
+    expect((await list(qc, 'fixation')).map((r) => r.name)).toEqual(['10% 中性福尔马林']);
+  });
 });

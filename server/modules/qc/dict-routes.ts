@@ -1,11 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import type { Db } from '../../db/connect.js';
+import { sql } from 'kysely';
+import { isPostgres, type Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 
 const tags = ['qc-dict'];
+/** First key of PostgreSQL's two-key advisory lock: "QC dictionary store"; the second is the hospital id. */
+const PG_LOCK_CLASS = 0x71c;
 /** A list's name: specimen_rejection, infectious_specimen, special_advice, cassette_reprint, report_class, timeout_reason, fixation, … */
 const DictType = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' });
 const Name = Type.String({ minLength: 1, maxLength: 255 });
@@ -42,17 +45,22 @@ export function qcDictRoutes(app: TypedApp, db: Db): void {
     const hospitalId = workingHospital(request);
     const { type, items } = request.body;
     const names = items.map((i) => i.name.trim());
-    const taken = await db.selectFrom('qc_dict').select('name').where('hospital_id', '=', hospitalId).where('type', '=', type).where('name', 'in', names).execute();
-    const repeated = names.filter((n, i) => names.indexOf(n) !== i);
-    const clash = [...new Set([...taken.map((t) => t.name), ...repeated])];
-    if (clash.length) throw new AppError(422, 'qc_dict.duplicate', { type, names: clash.join('、') });
-    const last = await db.selectFrom('qc_dict').select((eb) => eb.fn.max('rank').as('rank')).where('hospital_id', '=', hospitalId).where('type', '=', type).executeTakeFirst();
-    const now = new Date().toISOString();
-    const start = Number(last?.rank ?? 0);
-    const rows = await db.insertInto('qc_dict').values(items.map((item, i) => ({
-      hospital_id: hospitalId, type, name: item.name.trim(), en_name: item.en_name?.trim() || null, code: item.code?.trim() || null,
-      rank: item.rank ?? start + i + 1, enabled: 1, created_at: now, updated_at: now,
-    }))).returning('id').execute();
+    // Check and insert one store at a time per hospital: two parallel stores of one name must not both pass the check
+    // (SQLite serialises its transactions; PostgreSQL takes an advisory lock).
+    const rows = await db.transaction().execute(async (trx) => {
+      if (isPostgres(db)) await sql`select pg_advisory_xact_lock(${PG_LOCK_CLASS}, ${hospitalId})`.execute(trx);
+      const taken = await trx.selectFrom('qc_dict').select('name').where('hospital_id', '=', hospitalId).where('type', '=', type).where('name', 'in', names).execute();
+      const repeated = names.filter((n, i) => names.indexOf(n) !== i);
+      const clash = [...new Set([...taken.map((t) => t.name), ...repeated])];
+      if (clash.length) throw new AppError(422, 'qc_dict.duplicate', { type, names: clash.join('、') });
+      const last = await trx.selectFrom('qc_dict').select((eb) => eb.fn.max('rank').as('rank')).where('hospital_id', '=', hospitalId).where('type', '=', type).executeTakeFirst();
+      const now = new Date().toISOString();
+      const start = Number(last?.rank ?? 0);
+      return trx.insertInto('qc_dict').values(items.map((item, i) => ({
+        hospital_id: hospitalId, type, name: item.name.trim(), en_name: item.en_name?.trim() || null, code: item.code?.trim() || null,
+        rank: item.rank ?? start + i + 1, enabled: 1, created_at: now, updated_at: now,
+      }))).returning('id').execute();
+    });
     return ok({ ids: rows.map((r) => Number(r.id)) });
   });
 
