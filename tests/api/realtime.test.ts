@@ -34,7 +34,9 @@ interface Conn { url: string; username: string; password: string | null }
 
 for (const kind of databases) {
   for (const backend of backends) {
-    describe(`realtime channel (${kind}, ${backend.name})`, () => {
+    // 120 s a test: every connection of these tests is provisioned through RabbitMQ's management API, which a loaded
+    // machine (the whole suite on two cores) has been seen to keep waiting past 30 s.
+    describe(`realtime channel (${kind}, ${backend.name})`, { timeout: 120_000 }, () => {
       let app: FastifyInstance;
       let db: Db;
       let drop: () => Promise<void>;
