@@ -17,7 +17,11 @@ import { registerSecurityHeaders, SWAGGER_UI_POLICY } from './http/security-head
 import './http/types.js';
 import { authRoutes, DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from './modules/auth/routes.js';
 import { qrLoginRoutes } from './modules/qr-login/routes.js';
+import { webauthnMemberRoutes } from './modules/webauthn/member-routes.js';
+import { webauthnRoutes } from './modules/webauthn/routes.js';
 import { ssoRoutes } from './modules/sso/routes.js';
+import { providerSignOutUrl } from './modules/sso/sign-out.js';
+import { outerRoutes } from './modules/outer/routes.js';
 import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { tileFastLane } from './modules/tiles/fast-lane.js';
@@ -38,13 +42,14 @@ import { focusRoutes } from './modules/focus/routes.js';
 import { scannerRoutes } from './modules/scanners/routes.js';
 import { statisticRoutes } from './modules/statistics/routes.js';
 import { labelRoutes } from './modules/statistics/label-routes.js';
+import { slideLabelRoutes } from './modules/statistics/slide-label-routes.js';
 import { scannerUploads } from './modules/scanners/agent-auth.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
 import { lifecycleRoutes } from './modules/cases/lifecycle-routes.js';
 import { diagnosisModule } from './modules/diagnosis/index.js';
-import { hisAdapter } from './modules/his/index.js';
+import { hisAdapter, parseHisConfig } from './modules/his/index.js';
 import { collectionRoutes } from './modules/collections/routes.js';
 import { openSealedFields } from './modules/auth/sealed-fields.js';
 import { resourceHooks } from './modules/resource-hooks.js';
@@ -70,7 +75,7 @@ declare module 'fastify' {
 
 export interface AppOptions {
   db: Db;
-  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute' | 'realtime'>>;
+  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr'>>;
   logger?: boolean;
   /** Where the request log goes instead of stdout (tests read it); turns the log on. */
   logStream?: { write(line: string): void };
@@ -136,12 +141,16 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     onLogout: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
     // A locked screen stops this process's tiles at once (other processes: within the cache's lifetime).
     onScreenLock: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
+    signOutUrl: (tokenHash) => providerSignOutUrl(db, tokenHash, config.publicUrl ?? 'http://localhost:8001',
+      (err) => app.log.warn({ err }, 'single sign-on: the provider could not be asked to end its session')),
   });
   ssoRoutes(app, db, {
     tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE,
     publicUrl: config.publicUrl ?? 'http://localhost:8001',
   });
   qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE });
+  webauthnRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE });
+  webauthnMemberRoutes(app, db);
   userRoutes(app, db, {
     tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE,
     onSessionEnd: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
@@ -167,7 +176,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   });
   resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
-  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), his: hisAdapter(process.env.HIS_ADAPTER) });
+  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: () => schemas.contractFormOf('CaseRegistration'), his: hisAdapter(config.his ?? parseHisConfig(process.env)) });
   diagnosisModule(app, { db, rules, dataDir, publicUrl: config.publicUrl ?? 'http://localhost:8001' });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
@@ -193,6 +202,8 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   scannerRoutes(app, db, dataDir);
   statisticRoutes(app, db);
   labelRoutes(app, db);
+  slideLabelRoutes(app, db);
+  outerRoutes(app, db, tiles, { publicUrl: config.publicUrl ?? 'http://localhost:8001', ocr: config.ocr });
 
   await registerStaticSite(app, config.distDir);
   return app;

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseRealtimeConfig, type RealtimeConfig } from './realtime/config.js';
+import { parseHisConfig, type HisConfig } from './modules/his/index.js';
 import { parseFrameSources, parsePublicUrl, parseTrustProxy, type TrustProxy } from './config-http.js';
 
 export interface ServerConfig {
@@ -30,8 +31,12 @@ export interface ServerConfig {
   authRateLimitPerMinute: number;
   /** How long a background job's claim holds without a heartbeat (JOB_LEASE_SECONDS, default 60): after a crash, its job resumes this much later. */
   jobLeaseMs: number;
+  /** Slide-label OCR (outer/ocr): TESSERACT_PATH, OCR_LANGUAGES, OCR_TIMEOUT_SECONDS, OCR_MEMORY_MB. */
+  ocr?: Partial<OcrConfig>;
   /** The realtime channel's broker: embedded, or RabbitMQ with RABBITMQ_URL / MQTT_URL (realtime/config.ts). */
   realtime: RealtimeConfig;
+  /** The hospital information system registration looks patients up in (HIS_ADAPTER, HIS_URL, …: modules/his). */
+  his: HisConfig;
 }
 
 /** Reads the environment once; every other module receives the config as a value. */
@@ -56,7 +61,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     authRateLimitPerMinute: authRateLimit(env.AUTH_RATE_LIMIT_PER_MINUTE),
     jobLeaseMs: Math.max(1, Number(env.JOB_LEASE_SECONDS) || 60) * 1000,
     realtime: parseRealtimeConfig(env),
+    his: parseHisConfig(env),
+    ocr: {
+      binary: env.TESSERACT_PATH || undefined,
+      languages: env.OCR_LANGUAGES || undefined,
+      timeoutMs: env.OCR_TIMEOUT_SECONDS ? positive('OCR_TIMEOUT_SECONDS', env.OCR_TIMEOUT_SECONDS) * 1000 : undefined,
+      memoryMb: env.OCR_MEMORY_MB ? positive('OCR_MEMORY_MB', env.OCR_MEMORY_MB) : undefined,
+    },
   };
+}
+
+export interface OcrConfig { binary: string; languages: string; timeoutMs: number; memoryMb: number }
+
+function positive(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, not "${value}"`);
+  return n;
 }
 
 /** AUTH_RATE_LIMIT_PER_MINUTE: a positive whole number; 300 by default, above what a hospital behind one NAT address logs in at. */

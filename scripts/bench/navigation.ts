@@ -12,7 +12,7 @@
  * JSON. The ratio says how far navigation is above what the network and the database cost anyway.
  *
  *   npx vite build   # the benchmark serves the build in dist/ of the current directory
- *   node --import tsx scripts/bench/navigation.ts [--rounds 5] [--lang zh-CN] [--build]
+ *   node --import tsx scripts/bench/navigation.ts [--rounds 5] [--lang zh-CN] [--build] [--profile DIR]
  *
  * Targets: warm p95 ≤ 100 ms, cold p95 ≤ 300 ms.
  */
@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { visibleMenu, type MenuEntry as ShownEntry } from '../../src/core/menuRules';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,6 +31,8 @@ const { values: args } = parseArgs({
     lang: { type: 'string', default: 'zh-CN' },
     build: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
+    // --profile DIR: a V8 CPU profile of the page for each warm click of the last round (open in Chrome DevTools).
+    profile: { type: 'string' },
   },
 });
 const ROUNDS = Math.max(1, Number(args.rounds));
@@ -178,6 +181,8 @@ async function main() {
     await context.addInitScript({ content: PROBE });
     await context.addInitScript({ content: `localStorage.setItem('lang', ${JSON.stringify(args.lang)});` });
     const page = await context.newPage();
+    const cdp = args.profile ? await context.newCDPSession(page) : null;
+    if (cdp) { fs.mkdirSync(args.profile!, { recursive: true }); await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); }
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
 
@@ -191,7 +196,8 @@ async function main() {
       const res = await fetch('/api/system_management/users/menu', { headers: { Authorization: `Bearer ${sessionStorage.getItem('access_token')}` } });
       return (await res.json()).data;
     }) as MenuEntry[];
-    const targets = targetsOf(menu, listAliases());
+    // The side menu shows only what `visibleMenu` keeps (is_show, empty categories): walk the same tree.
+    const targets = targetsOf(visibleMenu(menu as ShownEntry[]) as MenuEntry[], listAliases());
     if (!targets.length) throw new Error('no schema list page in the menu');
 
     const cold = new Map<string, number>();
@@ -205,16 +211,27 @@ async function main() {
         const link = page.locator(`[data-testid="side-menu"] a[data-alias="${t.alias}"]`);
         if (!(await link.isVisible())) {
           await page.locator('[data-testid="side-menu"] button[aria-expanded]', { hasText: t.parent ?? '' }).first().click();
-          await link.waitFor({ state: 'visible' });
+          await link.waitFor({ state: 'visible' }).catch(async (e) => {
+            await page.screenshot({ path: '/tmp/nav-fail.png' });
+            throw e;
+          });
           await page.waitForTimeout(400); // the category's opening motion
         }
         const sent = page.waitForRequest((r) => r.url().includes('/lists') && !r.url().includes('page_size=1000'), { timeout: 15_000 }).catch(() => null);
         await page.evaluate((alias) => (window as unknown as { __navArm(a: string): void }).__navArm(alias), t.alias);
+        const profiling = cdp && round === ROUNDS;
+        if (profiling && process.env.NAV_TRACE) await browser.startTracing(page, { path: path.join(args.profile!, `${t.alias}.trace.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
+        else if (profiling) await cdp.send('Profiler.start');
         await link.click();
         await page.waitForFunction(() => {
           const n = (window as unknown as { __nav?: { end: number } }).__nav;
           return !n || n.end > 0;
         }, undefined, { timeout: 30_000, polling: 50 });
+        if (profiling && process.env.NAV_TRACE) await browser.stopTracing();
+        else if (profiling) {
+          const { profile } = await cdp.send('Profiler.stop');
+          fs.writeFileSync(path.join(args.profile!, `${t.alias}.cpuprofile`), JSON.stringify(profile));
+        }
         if (!(await page.evaluate(() => !!(window as unknown as { __nav?: unknown }).__nav))) {
           throw new Error(`the page reloaded on the way to ${t.alias} (now at ${page.url()}); page errors: ${errors.join(' | ') || 'none'}`);
         }

@@ -25,6 +25,9 @@ import * as m0026 from './migrations/0026_statistics_indexes.js';
 import * as m0026b from './migrations/0026b_slide_labels.js';
 import * as m0027 from './migrations/0027_sso.js';
 import * as m0028 from './migrations/0028_qr_logins.js';
+import * as m0029 from './migrations/0029_webauthn.js';
+import * as m0030 from './migrations/0030_prices.js';
+import * as m0032 from './migrations/0032_auth_misc.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -53,6 +56,9 @@ const migrations: Record<string, Migration> = {
   '0026b_slide_labels': m0026b,
   '0027_sso': m0027,
   '0028_qr_logins': m0028,
+  '0029_webauthn': m0029,
+  '0030_prices': m0030,
+  '0032_auth_misc': m0032,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -36,8 +36,8 @@ export function imageCookieHeaders(token: string | null, secure: boolean): strin
   return IMAGE_COOKIE_PATHS.map((p) => `${PREFIX}${token ?? ''}; Path=${p}${tail}`);
 }
 
-/** Every route that starts a session: the password login, the QR login and the outside sign-ins (single sign-on, messaging app). */
-const LOGINS = new Set(['/api/auth/login', '/api/ca/login/check', '/api/system_management/users/switch', '/api/auth/sso_login_v2', '/api/auth/sso_login', '/api/auth/ulogin', '/api/auth/dingding_login']);
+/** Every route that starts a session: the password login, the QR login, a security key and the outside sign-ins (single sign-on, messaging app). */
+const LOGINS = new Set(['/api/auth/login', '/api/ca/login/check', '/api/auth/webauthn/login', '/api/system_management/users/switch', '/api/auth/sso_login_v2', '/api/auth/sso_login', '/api/auth/ulogin', '/api/auth/dingding_login']);
 const LOGOUT = '/api/auth/logout';
 
 /**

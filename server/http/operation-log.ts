@@ -1,5 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { retryBusy } from '../db/retry-busy.js';
+import type { OperationLogTable } from '../db/schema.js';
+import { GroupInsert } from './group-insert.js';
 import { redactTokens } from './redact.js';
 import { maskSecrets } from './secrets.js';
 
@@ -12,11 +16,18 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * The hook is attached, as routes are declared, to the write routes only (and not to those that opt out):
  * reads, by far the most frequent calls, pay nothing for it. A route-level hook still runs when the guard
  * refuses the call, so refused writes are recorded as before.
+ * Rows are group-committed (group-insert.ts): writes answered together share one INSERT, so a burst of writes (the
+ * chunks of an upload, 4 in flight per uploader) costs one commit per batch, and each still answers only after
+ * its own row is in the database. A SQLite busy past its timeout (another process's commit on a saturated disk)
+ * is waited out a few times more rather than failing a write that was done.
  */
 export function registerOperationLog(app: FastifyInstance, db: Db): void {
+  const rows = new GroupInsert<Insertable<OperationLogTable>>(async (batch) => {
+    await retryBusy(() => db.insertInto('operation_logs').values(batch).execute());
+  });
   const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (!WRITE_METHODS.has(request.method)) return payload;
-    await db.insertInto('operation_logs').values({
+    await rows.add({
       user_id: request.auth?.id ?? null,
       username: request.auth?.name ?? null,
       method: request.method,
@@ -26,7 +37,7 @@ export function registerOperationLog(app: FastifyInstance, db: Db): void {
       payload: summarise(request.body),
       ip: request.ip,
       created_at: new Date().toISOString(),
-    }).execute();
+    });
     return payload;
   };
   app.addHook('onRoute', (route) => {

@@ -16,10 +16,13 @@ import { diagnosisMessages } from '../modules/diagnosis/messages.js';
 import { focusMessages } from '../modules/focus/messages.js';
 import { scannerMessages } from '../modules/scanners/messages.js';
 import { statisticMessages } from '../modules/statistics/messages.js';
+import { priceMessages } from '../modules/prices/messages.js';
 import { meetingMessages } from '../modules/meetings/messages.js';
 import { qrLoginMessages } from '../modules/qr-login/messages.js';
 import { qcDictMessages } from '../modules/qc/dict-messages.js';
 import { ssoMessages } from '../modules/sso/messages.js';
+import { webauthnMessages } from '../modules/webauthn/messages.js';
+import { outerMessages } from '../modules/outer/messages.js';
 
 /**
  * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
@@ -56,6 +59,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...outerMessages };
 
 export type MessageKey = keyof typeof messages;

@@ -4,6 +4,7 @@ import type { RuleResolver } from '../../src/core/rules.js';
 import { caseHooks } from './cases/hooks.js';
 import { numberingRuleHooks } from './cases/numbering-hooks.js';
 import { categoryHooks, collectionHooks } from './collections/hooks.js';
+import { priceItemHooks } from './prices/hooks.js';
 import { rolesHooks } from './roles/hooks.js';
 import { slideHooks } from './slides/hooks.js';
 import { usersHooks } from './users/hooks.js';
@@ -32,5 +33,6 @@ export function resourceHooks(options: ResourceHookOptions) {
     collection_categories: categoryHooks,
     collections: collectionHooks,
     slides: slideHooks(options.dataDir),
+    price_items: priceItemHooks,
   } satisfies Record<string, ResourceHooks>;
 }

@@ -43,8 +43,12 @@ export async function rabbitHub(db: Db, config: Extract<RealtimeConfig, { kind: 
       const live = await liveSessionByHash(db, name.slice(USER_PREFIX.length));
       const granted = topicPerms.find((p) => p.user === name);
       const wanted = live && rabbitTopicPatterns({ id: live.userId, hospitalIds: live.hospitalIds });
+      // A live session's user without topic permissions is being provisioned (here or on another node): removing it
+      // made that provisioning fail half way (a 500 on /api/realtime/connection). It gets the very permissions its
+      // provisioning writes.
+      if (wanted && !granted) await api('PUT', `/api/topic-permissions/${VHOST}/${encodeURIComponent(name)}`, { exchange: 'amq.topic', ...wanted });
       // Ended, or its hospitals changed: subscriptions already made would outlive a narrower permission.
-      if (!wanted || !granted || granted.read !== wanted.read || granted.write !== wanted.write) await remove(name);
+      else if (!wanted || !granted || granted.read !== wanted.read || granted.write !== wanted.write) await remove(name);
     }
   };
   let sweeping: Promise<void> | undefined;

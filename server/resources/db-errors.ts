@@ -7,10 +7,12 @@ import { AppError } from '../http/errors.js';
  * both are recognised. A statement PostgreSQL cancelled is a timeout (mapTimeout). Anything else is rethrown.
  */
 export function mapConstraintError(e: unknown): never {
-  const message = String((e as Error)?.message ?? '');
+  // PostgreSQL names the key in `detail`, SQLite in the message.
+  const message = `${String((e as Error)?.message ?? '')} ${String((e as { detail?: unknown })?.detail ?? '')}`;
   const notNull = message.match(/NOT NULL constraint failed: \w+\.(\w+)/) ?? message.match(/null value in column "(\w+)"/);
   if (notNull) throw new AppError(422, 'error.validation', {}, { [notNull[1]]: [{ key: 'validation.required', params: { field: notNull[1] } }] });
-  const unique = message.match(/UNIQUE constraint failed: \w+\.(\w+)/) ?? message.match(/Key \((\w+)\)=\((.*?)\) already exists/);
+  // A key unique per owner (hospital_id, item) names its owner first: the field the user chose is the last one.
+  const unique = message.match(/UNIQUE constraint failed: (?:\w+\.\w+, )*\w+\.(\w+)/) ?? message.match(/Key \((?:\w+, )*(\w+)\)=\((?:.*, )?(.*?)\) already exists/);
   if (unique) throw new AppError(409, 'resource.duplicate', { field: unique[1], value: unique[2] ?? '' });
   if (/FOREIGN KEY constraint failed|violates foreign key constraint/i.test(message)) throw new AppError(409, 'resource.in_use');
   const tooLong = message.match(/value too long for type character varying\((\d+)\)/);

@@ -53,6 +53,11 @@ export interface ResourceDef {
   virtual?: Record<string, VirtualDef>;
   /** Fields the resource's hooks attach to rows it reads (counts, thumbnails, names of joined rows). */
   computed?: Record<string, FieldDef>;
+  /**
+   * Computed fields lists may filter and count by (`=`, `!=`, `in`, `not in`): the resource's hooks
+   * (`derivedFilter`) turn such a condition into SQL over real columns (a case's spec §4 status, derived by rules).
+   */
+  derivedFilters?: string[];
   /** Fields a write carries that are no column: its hooks consume them (passwords, join-table ids). */
   inputs?: Record<string, FieldDef>;
   /** What a write must carry and the rules between its fields (the contract's; src/core/contract.ts). */
@@ -113,6 +118,7 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   named(def.write?.createOnly, 'createOnly');
   named(Object.keys(def.write?.rules?.requiredIf ?? {}), 'rules.requiredIf');
   named(Object.keys(def.write?.rules?.visibleIf ?? {}), 'rules.visibleIf');
+  for (const name of def.derivedFilters ?? []) if (!def.computed?.[name] || !def.hooks) bad(`derivedFilters: ${name} must be a computed field of a resource with hooks`);
   for (const name of Object.keys({ ...def.computed, ...def.inputs })) if (!IDENT.test(name) || def.columns[name]) bad(`computed or input field ${name} must be a new lower-case name`);
   return def;
 }

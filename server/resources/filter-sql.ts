@@ -9,6 +9,14 @@ import type { Untyped } from './untyped.js';
 type EB = ExpressionBuilder<Untyped, Untyped>;
 
 /**
+ * Where a condition on a derived field (ResourceDef.derivedFilters) keeps the SQL its resource's hooks made of it
+ * (derived-filters.ts). A symbol, so no request body can carry one.
+ */
+export const DERIVED_SQL = Symbol('derived-sql');
+export type DerivedSql = (eb: EB) => Expression<SqlBool>;
+type Leaf = FilterCondition & { [DERIVED_SQL]?: DerivedSql };
+
+/**
  * The one translation of filter conditions to SQL. Every column was checked against the resource's
  * whitelist by parseListQuery and is checked again here; every value is a bound parameter of the
  * column's type, so both databases answer every operator on every column alike, never with a type error.
@@ -28,7 +36,9 @@ export function whereFilter(eb: EB, conditions: FilterCondition[], def: Resource
 
 const negateIf = (eb: EB, e: Expression<SqlBool>, not: boolean) => (not ? eb.not(e) : e);
 
-function leaf(eb: EB, c: FilterCondition, def: ResourceDef, pg: boolean, except: boolean): Expression<SqlBool> {
+function leaf(eb: EB, c: Leaf, def: ResourceDef, pg: boolean, except: boolean): Expression<SqlBool> {
+  const derived = c[DERIVED_SQL];
+  if (derived) return negateIf(eb, derived(eb), except);
   const column = c.column!;
   const virtual = def.virtual?.[column];
   const type: ColumnType | undefined = def.columns[column]?.filter ? def.columns[column].type : virtual?.type;

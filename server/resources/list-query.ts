@@ -110,7 +110,7 @@ function checkConditions(list: FilterCondition[], def: ResourceDef, param: strin
         continue;
       }
       if (c.operator !== undefined && !isOperator(c.operator)) throw new AppError(422, 'resource.bad_operator', { operator: String(c.operator).slice(0, 20) });
-      if (typeof c.column !== 'string' || !(def.columns[c.column]?.filter || def.virtual?.[c.column]?.filter)) {
+      if (typeof c.column !== 'string' || !(def.columns[c.column]?.filter || def.virtual?.[c.column]?.filter || def.derivedFilters?.includes(c.column))) {
         throw new AppError(422, 'resource.unknown_column', { column: String(c.column).slice(0, 64) });
       }
     }

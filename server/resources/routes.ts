@@ -11,6 +11,7 @@ import type { RuleResolver } from '../../src/core/rules.js';
 import type { ResourceDef } from './definition.js';
 import type { ResourceHooks } from './hooks/types.js';
 import { parseListQuery } from './list-query.js';
+import { resolveDerived } from './derived-filters.js';
 import { withCurrentUser } from './current-user.js';
 import { countTabs, deleteRows, getRow, idsInScope, insertRow, listRows, updateRow } from './queries.js';
 import { rowScope } from './user-scope.js';
@@ -55,9 +56,12 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       return opened;
     };
 
-    const query = (request: FastifyRequest, raw: unknown) => ({ ...withCurrentUser(parseListQuery(raw as Record<string, unknown>, def), request.auth!.id), scope: scope(request) });
-    const list = async (request: FastifyRequest, raw: unknown) => ok(await listRows(db, def, hooks, query(request, raw)));
-    const count = async (request: FastifyRequest, raw: unknown) => ok(await countTabs(db, def, query(request, raw)));
+    const query = async (request: FastifyRequest, raw: unknown) => {
+      const q = { ...withCurrentUser(parseListQuery(raw as Record<string, unknown>, def), request.auth!.id), scope: scope(request) };
+      return resolveDerived(db, def, hooks, q, { scope: q.scope, hospitalId: hospitalOf(request) });
+    };
+    const list = async (request: FastifyRequest, raw: unknown) => ok(await listRows(db, def, hooks, await query(request, raw)));
+    const count = async (request: FastifyRequest, raw: unknown) => ok(await countTabs(db, def, await query(request, raw)));
     // POST variants carry long filters in the body; they read, so they are not operation-logged.
     const read = { access: { permission: def.permissions.list }, audit: false };
     app.get(`${def.route}/lists`, { config: read, schema: { tags } }, (r) => list(r, r.query));

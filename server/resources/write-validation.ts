@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { fieldTitle, formProblems, formView, type RuleResolver } from '../../src/core/formRules.js';
+import { fieldTitle, formProblems, formView, undeclaredFields, type RuleResolver } from '../../src/core/formRules.js';
 import type { FormSchema } from '../../src/core/pageSchema.js';
 import type { MessageKey } from '../i18n/messages.js';
 import type { Language, Params } from '../i18n/translate.js';
@@ -26,6 +26,11 @@ export interface WriteOptions {
   sent?: readonly string[];
   /** Named json-logic rules the form refers to as `{ "rule": "<name>" }`. */
   resolve?: RuleResolver;
+  /**
+   * The form is the whole of what is stored (a setting's page form): a field it does not declare is refused
+   * by name rather than kept. Resource writes leave this off; write-fields.ts checks their fields.
+   */
+  closed?: boolean;
 }
 
 /**
@@ -45,6 +50,7 @@ export function validateWrite(form: FormSchema, data: Record<string, unknown>, c
   const errors: FieldErrors = {};
   const add = (field: string, k: MessageKey, params: Params = {}) => (errors[field] ??= []).push({ key: k, params: { field: title(field), ...params } });
 
+  if (options.closed) for (const field of undeclaredFields(form, data)) add(field, 'validation.unknown_field');
   if (!validate(data)) for (const e of validate.errors ?? []) addAjvError(e, add);
 
   const problems = formProblems(form, data, creating, { ...rules, lang, flagged: (field) => !!errors[field] });

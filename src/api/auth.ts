@@ -13,7 +13,12 @@ export async function login(username: string, password: string): Promise<LoginRe
 }
 
 // An empty JSON object, not null: axios would send a bodiless form post, which the server refuses (and the token lived on).
-export const logout = () => api.post('/auth/logout', {}, { silent: true });
+// A session from single sign-on answers where to end the provider's sign-in too (its end_session_endpoint).
+export async function logout(): Promise<string | null> {
+  const data = await unwrap<{ logout_url?: string } | null>(api.post('/auth/logout', {}, { silent: true }));
+  const url = data?.logout_url;
+  return url && /^https?:\/\//.test(url) ? url : null;
+}
 
 /** Locks this session on the server too: until the lock screen's password, it refuses every other call (423). */
 export const lockSession = () => api.post('/auth/lock', {}, { silent: true, allowMultiple: true });
@@ -35,5 +40,9 @@ export async function fetchPublicSettings(): Promise<PublicSettings> {
 }
 
 /** A hospital whose single sign-on is switched on: the login page offers "Sign in with <label>". */
-export interface SsoOption { hospital_id: number; label: string; name: string; en_name: string }
+export interface SsoOption { hospital_id: number; label: string; name: string; en_name: string; sso: boolean; im_kind: string | null }
 export const fetchSsoOptions = () => unwrap<SsoOption[]>(api.get('/auth/sso/options', { silent: true }));
+
+/** Spec §7 auth/auth_code: the messaging app's sign-in address for this browser (it comes back through the server). */
+export const fetchAuthCodeUrl = (hospitalId: number, redirect: string) =>
+  unwrap<{ url: string; expires_in: number }>(api.get('/auth/auth_code', { params: { hospital_id: hospitalId, redirect }, silent: true }));

@@ -38,6 +38,18 @@ export const api = axios.create({
 
 const lock = createDuplicateLock();
 
+const READS = new Set(['get', 'head', 'options']);
+const writeListeners = new Set<() => void>();
+/**
+ * Told when any write leaves and when it ends (answered or failed), whoever sent it: an answer fetched ahead of its
+ * page (listPrefetch) must not be shown after a write that may have changed it.
+ */
+export function onAnyWrite(listener: () => void): () => void {
+  writeListeners.add(listener);
+  return () => { writeListeners.delete(listener); };
+}
+const announceWrite = () => { for (const l of [...writeListeners]) l(); };
+
 export class DuplicateRequestError extends Error {}
 
 api.interceptors.request.use((config: InternalAxiosRequestConfig) => {
@@ -53,17 +65,23 @@ api.interceptors.request.use((config: InternalAxiosRequestConfig) => {
   if (showAllData && config.showAllData !== false) config.headers.set('X-Show-All-Data', '1');
   config.headers.set('User-Language', i18n.language);
   if (isFileBody(config.data) && config.timeout === API_TIMEOUT_MS) config.timeout = FILE_BODY_TIMEOUT_MS;
+  if (!READS.has(method.toLowerCase())) announceWrite();
   return config;
-});
+  // Synchronous: the request goes out in the caller's tick. Run through a promise chain, a list request made as a menu
+  // entry is clicked waited for the whole render of the next page (tens of ms) before it went out.
+}, undefined, { synchronous: true });
 
 api.interceptors.response.use(
   (response) => {
     lock.release(response.config.method ?? 'get', response.config.url ?? '');
+    if (!READS.has((response.config.method ?? 'get').toLowerCase())) announceWrite();
     return response;
   },
   async (error: AxiosError) => {
     const config = error.config as AxiosRequestConfig | undefined;
     if (config) lock.release(config.method ?? 'get', config.url ?? '');
+    // A failed write may still have changed something (one row of many).
+    if (config && !READS.has((config.method ?? 'get').toLowerCase())) announceWrite();
     if (error instanceof DuplicateRequestError) throw error;
 
     const status = error.response?.status;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formBody, missingFields, patchBody, planRequests, promptValue } from './actionRequest.js';
+import { formBody, lookupFill, missingFields, patchBody, planRequests, promptValue } from './actionRequest.js';
 import type { ActionSchema } from './pageSchema.js';
 
 const rows = [{ id: 3, name: 'a' }, { id: 7, name: 'b' }];
@@ -76,5 +76,21 @@ describe('integer prompt', () => {
   it('sends a chosen id as a number', () => {
     const action = { key: 'assign', label: 'x', kind: 'request' as const, permission: 'p', request: { method: 'POST' as const, url: '/a/{id}' }, prompt: { field: 'doctor_id', type: 'integer' as const } };
     expect(planRequests(action, [{ id: 4 }], 'id', '12')).toEqual([{ method: 'POST', url: '/a/4', body: { doctor_id: 12 } }]);
+  });
+});
+
+describe('lookup fill (registration\'s HIS lookup)', () => {
+  const action = {
+    key: 'quick', label: 'Quick', kind: 'form',
+    fields: [{ field: 'outpatient_number', lookup: { url: '/api/pathology/his/lookup' } }, { field: 'patient_name' }, { field: 'age', type: 'integer' }, { field: 'gender' }, { field: 'bed_number' }, { field: 'specimens.0.name' }],
+  } as ActionSchema;
+  it('fills the form\'s own fields the answer holds, as text; leaves the looked-up one, empty values, nested fields and unknown keys', () => {
+    expect(lookupFill(action, 'outpatient_number', {
+      outpatient_number: 'OTHER', patient_name: '钱芳', age: 38, gender: 'female', bed_number: null, phone: '139', 'specimens.0.name': 'x', specimens: [{ name: 'y' }],
+    })).toEqual({ patient_name: '钱芳', age: '38', gender: 'female' });
+    expect(lookupFill(action, 'outpatient_number', { patient_name: '  ', age: Number.NaN })).toEqual({});
+  });
+  it('an answer that is no object fills nothing', () => {
+    for (const a of [null, 'x', 3, ['patient_name']]) expect(lookupFill(action, 'outpatient_number', a)).toEqual({});
   });
 });

@@ -74,3 +74,19 @@ export function formBody(action: ActionSchema, values: Record<string, string>): 
 /** The required fields of a form action left empty. */
 export const missingFields = (action: ActionSchema, values: Record<string, string>): string[] =>
   (action.fields ?? []).filter((f) => f.required && !(values[f.field] ?? '').trim()).map((f) => f.field);
+
+/**
+ * What a lookup's answer fills in: each of the form's fields (not the looked-up one) whose name the answer
+ * holds with a value, as the text the form keeps; nested fields (`specimens.0.name`) and empty values are left.
+ */
+export function lookupFill(action: ActionSchema, from: string, answer: unknown): Record<string, string> {
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return {};
+  const a = answer as Row;
+  const filled: Record<string, string> = {};
+  for (const f of action.fields ?? []) {
+    if (f.field === from || f.field.includes('.') || !Object.hasOwn(a, f.field)) continue;
+    const v = a[f.field];
+    if (typeof v === 'string' ? v.trim() : typeof v === 'number' && Number.isFinite(v)) filled[f.field] = String(v);
+  }
+  return filled;
+}

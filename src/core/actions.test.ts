@@ -26,6 +26,16 @@ describe('actions: permission codes and visibleIf', () => {
     expect(actionVisible(named, { status: 0 }, grants, perms, resolve)).toBe(false);
     expect(actionVisible(named, { status: 1 }, grants, perms)).toBe(false);
   });
+  it('shows an action with roles only to those roles; an administrator sees it; no roles is everyone', () => {
+    const quick: ActionSchema = { key: 'q', label: 'x', kind: 'patch', roles: ['registrar', 'sampler'] };
+    const as = (identification: string[]) => ({ identification, permission: ['u'] });
+    expect(actionVisible(quick, null, as(['registrar']), perms)).toBe(true);
+    expect(actionVisible(quick, null, as(['technician', 'sampler']), perms)).toBe(true);
+    expect(actionVisible(quick, null, as(['technician']), perms)).toBe(false);
+    expect(actionVisible(quick, null, { identification: ['admin'], permission: [] }, perms)).toBe(true);
+    expect(actionVisible(quick, null, null, perms)).toBe(false);
+    expect(actionVisible({ ...quick, roles: [] }, null, as(['technician']), perms)).toBe(true);
+  });
   it('needs the resource permission of the kind too', () => {
     const del: ActionSchema = { key: 'd', label: 'x', kind: 'delete' };
     expect(actionVisible(del, {}, { identification: [], permission: ['u'] }, perms)).toBe(false);

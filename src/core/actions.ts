@@ -29,13 +29,20 @@ export function resourcePermission(kind: ActionKind, perms?: { read: string; cre
   }
 }
 
+/** Whether the user holds one of the action's roles (none listed: every role; an administrator: always). */
+export function roleSees(action: Pick<ActionSchema, 'roles'>, grants: Grants | null | undefined): boolean {
+  if (!action.roles?.length) return true;
+  if (!grants) return false;
+  return isAdmin(grants) || action.roles.some((r) => grants.identification.includes(r));
+}
+
 /**
- * An action is shown when the user holds its codes and its json-logic visibleIf holds for the row;
+ * An action is shown when the user holds its codes and one of its roles, and its json-logic visibleIf holds for the row;
  * `resolve` gives the named rules (`{ "rule": "<set>.<name>" }`) it may refer to.
  */
 export function actionVisible(action: ActionSchema, row: Record<string, unknown> | null, grants: Grants | null | undefined,
   perms?: { read: string; create: string; update: string; delete: string }, resolve?: RuleResolver): boolean {
-  if (!isGranted(action.permission, grants) || !isGranted(resourcePermission(action.kind, perms), grants)) return false;
+  if (!isGranted(action.permission, grants) || !isGranted(resourcePermission(action.kind, perms), grants) || !roleSees(action, grants)) return false;
   if (action.visibleIf === undefined) return true;
   return ruleHolds(action.visibleIf, row ?? {}, false, resolve);
 }

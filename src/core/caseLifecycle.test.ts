@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterSlideStep, orderKey, orderProblem, samplingProblems, transitionAllowed, type OrderContext } from './caseLifecycle.js';
+import { ADDITIONAL_REQUESTS, afterSlideStep, orderKey, orderNeeds, orderProblem, samplingProblems, SPECIAL_EXAMINATIONS, transitionAllowed, type OrderContext } from './caseLifecycle.js';
 
 describe('case lifecycle (spec §4, §5)', () => {
   it('each transition starts from its phase (and sub-phase)', () => {
@@ -56,5 +56,22 @@ describe('case lifecycle (spec §4, §5)', () => {
       expect(orderProblem([ihc, { ...ihc }], ctx())).toEqual({ problem: 'order_repeated', index: 1 });
       expect(orderProblem([ihc, { ...ihc, reagent_id: 6 }], ctx())).toBeUndefined();
     });
+  });
+});
+
+describe('what an order names (the order form asks exactly what orderProblem needs)', () => {
+  const ctx: OrderContext = { caseType: 'routine', blocks: new Map([[1, { outside: 0 }]]), specimens: new Map([[2, { status: 'received' }]]), openKeys: new Set() };
+  it('an order with what orderNeeds names is complete; without any one of those it is incomplete', () => {
+    const kinds = [...SPECIAL_EXAMINATIONS.map((t) => ['special', t] as const), ...ADDITIONAL_REQUESTS.map((t) => ['additional', t] as const)];
+    for (const [category, order_type] of kinds) {
+      const need = orderNeeds(category, order_type);
+      const full = { category, order_type, ...(need.block ? { block_id: 1 } : {}), ...(need.specimen ? { specimen_id: 2 } : {}), ...(need.reagent ? { reagent_id: 9 } : {}) };
+      expect(orderProblem([full], ctx), `${order_type} complete`).toBeUndefined();
+      for (const field of ['block_id', 'specimen_id', 'reagent_id'] as const) {
+        if (!(field in full)) continue;
+        const { [field]: _dropped, ...less } = full;
+        expect(orderProblem([less], ctx)?.problem, `${order_type} without ${field}`).toBe('order_incomplete');
+      }
+    }
   });
 });

@@ -87,6 +87,15 @@ export interface OrderInput {
   reagent_id?: number | null;
 }
 
+/**
+ * What an order of this type names (the order form asks for exactly these; orderProblem refuses an order
+ * without them): a special examination a block and its reagent, a block request its block, a re-sample its specimen.
+ */
+export function orderNeeds(category: OrderInput['category'], orderType: string): { block: boolean; specimen: boolean; reagent: boolean } {
+  if (category === 'special') return { block: true, specimen: false, reagent: true };
+  return { block: BLOCK_REQUESTS.includes(orderType), specimen: orderType === 're_sample', reagent: false };
+}
+
 /** What makes two orders "the same order" (spec §5 "repeated orders cannot be added") while the first is open. */
 export const orderKey = (o: OrderInput) => [o.category, o.order_type, o.block_id ?? '', o.specimen_id ?? '', o.reagent_id ?? ''].join(':');
 

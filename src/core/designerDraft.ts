@@ -8,6 +8,11 @@ import type { JsonLogic, PageSchema } from './pageSchema';
  * patch that turns the base into the draft. Pure, so the browser and the tests share it.
  */
 export function overrideOf(base: PageSchema, draft: PageSchema): Record<string, unknown> {
+  return patchOf(base, draft);
+}
+
+/** The merge patch that turns any base document (a rule set too) into the draft; {} when they are the same. */
+export function patchOf(base: object, draft: object): Record<string, unknown> {
   const patch = mergePatch.generate(base, draft);
   return patch && typeof patch === 'object' ? (patch as Record<string, unknown>) : {};
 }

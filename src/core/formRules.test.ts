@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateRule, fieldTitle, formProblems, formView, ruleHolds, serverErrorsToErrorSchema, submittedData } from './formRules.js';
+import { evaluateRule, fieldTitle, formProblems, formView, ruleHolds, serverErrorsToErrorSchema, submittedData, undeclaredFields } from './formRules.js';
 import { resourceContract, type ResourceWrites } from './contract.js';
 import type { FormLayout, FormSchema } from './pageSchema.js';
 import { compileForm } from './resolvePage.js';
@@ -92,5 +92,14 @@ describe('form rules of the page schema (json-logic, with $creating)', () => {
       name: { __errors: ['taken'] }, items: { 0: { code: { __errors: ['bad'] } } },
     });
     expect(serverErrorsToErrorSchema(null)).toEqual({});
+  });
+});
+
+describe('undeclaredFields', () => {
+  const f: FormSchema = { schema: { type: 'object', properties: { status: { type: 'integer' }, reason: { type: 'string' } } }, rules: { visibleIf: { reason: { '==': [{ var: 'status' }, 0] } } } };
+  it('names the fields the form does not declare, hidden ones being declared', () => {
+    expect(undeclaredFields(f, { status: 1, reason: 'x' })).toEqual([]);
+    expect(undeclaredFields(f, { status: 1, other: 1, toString: 2 })).toEqual(['other', 'toString']);
+    expect(undeclaredFields({ schema: { type: 'object' } }, { a: 1 })).toEqual(['a']);
   });
 });

@@ -148,6 +148,15 @@ export function formProblems(form: FormSchema, data: Json, creating: boolean, op
   return problems;
 }
 
+/**
+ * The fields of `data` a form does not declare at all (a field it hides is still declared). Where the form
+ * is the whole contract of what is stored (a setting's page form), the server refuses these by name.
+ */
+export function undeclaredFields(form: FormSchema, data: Json): string[] {
+  const properties = ((form.schema as { properties?: Json }).properties ?? {});
+  return Object.keys(data).filter((field) => !Object.hasOwn(properties, field));
+}
+
 /** The title a message names a field by: its uiSchema `ui:title`, else its schema `title`, else its name. */
 export function fieldTitle(form: { schema?: object; uiSchema?: object } | undefined, field: string, lang: string, translate?: Translate): string {
   const at = (node: unknown, key: string) => (node && typeof node === 'object' ? (node as Json)[key] : undefined);

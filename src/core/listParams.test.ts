@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badgeText, defaultListParams, hasListKeys, pagerPages, pageToJumpTo, parseListQuery, pickListQuery, totalPages, writeListQuery } from './listParams.js';
+import { badgeText, defaultListParams, hasListKeys, pagerPages, pageToJumpTo, parseListQuery, pickListQuery, settledListQuery, totalPages, writeListQuery } from './listParams.js';
 
 const defaults = defaultListParams({ pageSize: 20, sortBy: { id: 'desc' } });
 
@@ -39,6 +39,15 @@ describe('stored copy per route (react-admin useListParams)', () => {
     expect(q.get('page')).toBe('5');
     expect(q.get('search')).toBe('a');
     expect(hasListKeys('x=1')).toBe(false);
+  });
+  it('settles an address: its own keys, else the stored copy, else the defaults written out (what a menu click opens)', () => {
+    const defaults = defaultListParams({ pageSize: 20, sortBy: { id: 'desc' }, tab: 'all' });
+    expect(settledListQuery('page=2', 'page=5', defaults)).toBe('page=2');
+    expect(settledListQuery('', 'page=5&search=a', defaults)).toBe('page=5&search=a');
+    const fresh = new URLSearchParams(settledListQuery('', null, defaults));
+    expect(parseListQuery(fresh, defaults)).toEqual(defaults);
+    expect(fresh.get('page_size')).toBe('20');
+    expect(JSON.parse(fresh.get('sort_by')!)).toEqual({ id: 'desc' });
   });
 });
 

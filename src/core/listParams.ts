@@ -88,6 +88,15 @@ export function pickListQuery(urlQuery: string, stored: string | null | undefine
 }
 
 /**
+ * The query a list's address settles at: the address's own list keys, else the stored copy's, else the defaults
+ * written out (the address always shows the state, so it can be copied as a link).
+ */
+export function settledListQuery(urlQuery: string, stored: string | null | undefined, defaults: ListParams): string {
+  const effective = pickListQuery(urlQuery, stored);
+  return hasListKeys(effective) ? effective : writeListQuery(effective, parseListQuery(effective, defaults));
+}
+
+/**
  * Spec §2: "If the current page becomes empty and is beyond page 1, it jumps to the last page."
  * Returns the page to jump to, or undefined when the page is fine.
  */

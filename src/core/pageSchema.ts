@@ -34,12 +34,14 @@ export interface ColumnSchema {
   pinned?: boolean;
   /** A route or URL template (`/kfb/{case_id}/{id}`): the cell links there. */
   link?: string;
+  /** A field of the row naming the palette colour the cell is drawn in (src/core/palette.ts; a case's `number_colour`). */
+  colorField?: string;
 }
 
 /** A column with what the resource supplied: what the renderers read. */
 export type Column = ColumnSchema & { label: Label; cell: CellKind };
 
-export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open';
+export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr';
 
 /** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
 export interface PromptSchema {
@@ -51,6 +53,12 @@ export interface PromptSchema {
   requiredMessage?: Label;
   /** integer: the answer goes as a number (a form action's field). */
   type?: 'string' | 'integer';
+  /**
+   * A form action's field whose value is looked up (Enter, or the look-up button): `GET url?<param>=<value>`
+   * (param: the field's name), and the answer's fields fill the form's fields of the same names (registration's
+   * HIS lookup by outpatient or admission number).
+   */
+  lookup?: { url: string; param?: string };
 }
 
 export interface ActionRequest {
@@ -72,6 +80,11 @@ export interface ActionSchema {
    */
   permission?: string;
   visibleIf?: JsonLogic;
+  /**
+   * Shown only to users holding one of these roles (role codes); unset or empty: every role. An administrator
+   * sees every action. Hiding is not refusing: the permission code is what the server checks.
+   */
+  roles?: string[];
   confirm?: Label;
   passwordConfirm?: boolean;
   patch?: Record<string, unknown>;
@@ -110,8 +123,24 @@ export type ListLayout = 'table' | 'cards';
 /** What a live list listens to on the realtime channel (src/engine/list/useLiveRefresh.ts). */
 export type LiveSource = 'scanners';
 
+/**
+ * A row of choices above a list (CaseList's progress: spec §4's stage words), one value of `field` at a time with
+ * its count; the choice travels as the search value `field` (in the address) and joins the tab and search filters.
+ */
+export interface FacetSchema {
+  field: string;
+  /** An enum name: the choices' words and colours. */
+  options: string;
+  /** Which of the enum's values are offered, in order. Default: all. */
+  values?: string[];
+  /** GET url answering `{ counts: { value: n }, total }`. */
+  counts?: string;
+  label?: Label;
+}
+
 export interface ListSchema {
   columns: ColumnSchema[];
+  facet?: FacetSchema;
   /** Rows are fetched again this often while the page is open (live states, e.g. scanners), none when unset. */
   refreshSeconds?: number;
   /** Refetch quietly whenever the realtime channel announces a change of this source (`refreshSeconds` stays the fallback). */
@@ -176,9 +205,12 @@ export interface FormRules {
 /** Where a form that is not a resource record loads from and saves to. */
 export type FormSource =
   | { setting: string }
-  | { load: string; save: { method: 'POST' | 'PATCH' | 'PUT'; url: string } };
+  | { load: string; save: { method: 'POST' | 'PATCH' | 'PUT'; url: string } }
+  /** Creates through a command of its own (registration); `open` is a route filled with the answer (`/case/{id}`). */
+  | { create: { method: 'POST' | 'PUT'; url: string }; open?: string };
 
-export type FormWidget = 'text' | 'textarea' | 'password' | 'select' | 'multiselect' | 'date' | 'datetime' | 'number' | 'checkbox' | 'switch';
+/** `specimens`: a list of specimens, one row each (name, type, fixative, fixed, location, left the body). */
+export type FormWidget = 'text' | 'textarea' | 'password' | 'select' | 'multiselect' | 'date' | 'datetime' | 'number' | 'checkbox' | 'switch' | 'specimens';
 
 /** One field of a form's layout: how it is shown; what it accepts is the resource's (or the form's own contract). */
 export interface FormFieldLayout {
@@ -234,6 +266,8 @@ export interface PageSchema {
   form?: FormLayout;
   detail?: DetailSchema;
   iframe?: { urlParam?: string; allowedOrigins?: string[] };
+  /** Hand-written panels drawn below a form page, by name (src/engine/panels): what the engine cannot express. */
+  panels?: string[];
 }
 
 /** A resource field as the browser learns it (GET /api/schemas/{alias}). */

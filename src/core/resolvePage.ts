@@ -113,6 +113,9 @@ export function compileForm(layout: Pick<FormLayout, 'fields' | 'source'>, contr
     if (f.readonly) ui['ui:readonly'] = true;
     uiSchema[f.field] = ui;
   }
+  // A widget that lays out rows of its own (a list of specimens) takes the form's whole width.
+  const wide = shown.filter((f) => f.widget === 'specimens').map((f) => f.field);
+  if (wide.length) uiSchema['ui:options'] = { wide };
   const onForm = (n: string) => names.includes(n);
   const pick = <T>(rec: Record<string, T> | undefined) => Object.fromEntries(Object.entries(rec ?? {}).filter(([n]) => onForm(n)));
   const rules = contract.rules;

@@ -9,7 +9,10 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { notify } from '../api/notify';
 import { DRAFT_FIELDS, insertAt, type DraftField } from '../core/reportDraft';
 import { actionAllowed, afterFirst, mayRunReportAction, type ReportAction } from '../core/reportWorkflow';
+import { transitionAllowed } from '../core/caseLifecycle';
 import { useRuleSets } from '../engine/rulesApi';
+import { useGrants } from '../engine/useGrants';
+import { OrdersPanel } from '../pages/case-detail/OrdersPanel';
 import { useSession } from '../store/session';
 import { loadEditor, loadPhrases, loadTemplates, runAction, saveReport, setFlags, setUrgent, type EditorData, type Phrase, type Report, type TemplateNode } from './api';
 import { PreviewDialog } from './PreviewDialog';
@@ -38,6 +41,7 @@ export default function DiagnosisEditorPage() {
   const navigate = useNavigate();
   const caseId = Number(useParams().id);
   const roles = useSession((st) => st.user?.identification ?? []);
+  const grants = useGrants();
   const resolve = useRuleSets();
   const [data, setData] = useState<EditorData | null>(null);
   const [error, setError] = useState('');
@@ -150,7 +154,8 @@ export default function DiagnosisEditorPage() {
         </Card>
         <Card>
           <b>{t('diagnosis.orders')}</b>
-          {data.orders.length ? data.orders.map((o) => <Caption1 key={o.id}>{o.order_type} · {o.status}</Caption1>) : <Caption1>{t('diagnosis.noOrders')}</Caption1>}
+          <OrdersPanel compact caseId={c.id} blocks={data.blocks} specimens={data.specimens} orders={data.orders} onDone={() => void reload()}
+            canOrder={!!grants?.permission.includes('case_order') && transitionAllowed('order', c)} />
           {data.orders.some((o) => o.status === 'open') ? <MessageBar intent="warning"><MessageBarBody>{t('diagnosis.ordersOpen')}</MessageBarBody></MessageBar> : null}
         </Card>
       </div>

@@ -1,5 +1,6 @@
 import { api } from '../api/client';
 import type { DraftText } from '../core/reportDraft';
+import type { Order } from '../pages/case-detail/labApi';
 
 /** A report as GET /api/diagnosis/{case} answers it (server/modules/diagnosis/editor-data.ts). */
 export interface Report extends Partial<DraftText> {
@@ -10,12 +11,12 @@ export interface Report extends Partial<DraftText> {
 }
 
 export interface EditorData {
-  case: Record<string, unknown> & { id: number; pathology_number: string; patient_name: string | null; gender: string | null; age: number | null; age_unit: string | null; case_status: string; expedite_status: number; hospital_id: number };
+  case: Record<string, unknown> & { id: number; main_phase: string; sub_phase: string | null; pathology_number: string; patient_name: string | null; gender: string | null; age: number | null; age_unit: string | null; case_status: string; expedite_status: number; hospital_id: number };
   specimens: { id: number; name: string; status: string }[];
   blocks: { id: number; block_number: string; specimen_id: number }[];
   slides: { id: number; name: string; status: string }[];
   images: { id: number; title: string; slide_id: number | null }[];
-  orders: { id: number; category: string; order_type: string; status: string; block_id: number | null }[];
+  orders: Order[];
   report: Report | null;
   supplementary: Report[];
   workflow: { levels: string[]; hesitation_minutes: number };

@@ -8,7 +8,7 @@ import { resolvePage } from '../core/resolvePage';
 import PendingPage from '../pages/PendingPage';
 import { EditThisPage } from './EditThisPage';
 import { ErrorPanel } from './ErrorPanel';
-import { loadRenderer, resolveRenderer } from './registry';
+import { loadRenderer, rendererReady, resolveRenderer } from './registry';
 import { SchemaBoundary } from './SchemaBoundary';
 import { loadSchema, peekSchema, prefetchSchemas } from './schemaApi';
 import { SCHEMA_ALIASES } from './pageRegistry';
@@ -17,8 +17,11 @@ import { useSession } from '../store/session';
 import { loadRules } from './rulesApi';
 import { RulesProvider } from './RulesProvider';
 import { useChoices } from './options';
-import { sendListAhead } from './list/listPrefetch';
+import { listDefaults, sendListAhead } from './list/listPrefetch';
+import { readStoredListQuery } from './list/useListParams';
+import { settledListQuery } from '../core/listParams';
 import { ChoicesContext } from '../widgets/search/choices';
+import { onNavigationIntent } from '../shell/navigationIntent';
 
 // Most schema pages are lists: their renderer's chunk and the rule sets load beside the first schema
 // request, not after it.
@@ -49,12 +52,31 @@ useSession.subscribe((state, previous) => { if (state.menus !== previous.menus) 
 /** A list's first request goes out as soon as its schema is known, before the rules and the renderer's render. */
 const sendAhead = (page: LoadedSchema, at: { basePath: string; search: string; record: boolean }) => {
   if (at.record) return;
+  // The renderer's code already here (every visit after the first): sent now, in this tick.
+  if (rendererReady(page.schema.type)) {
+    try { sendListAhead(resolved(page), at.basePath, at.search); } catch { /* the page's own render meets a bad schema */ }
+    return;
+  }
   // Only once the renderer's code is here (it loads beside the schema): a page whose chunk fails sends its own
   // request when its retry brings the code, rather than finding an old one.
   void loadRenderer(page.schema.type).then((renderer) => {
     if (renderer) sendListAhead(resolved(page), at.basePath, at.search);
   }).catch(() => undefined); // a schema that cannot be resolved fails in its own render, inside the page's error boundary
 };
+
+// A menu click on a list page whose schema is cached opens it at its settled address (no rewrite after the first
+// render) and sends its request in the click's tick, while React draws the page, which takes the answer under way.
+onNavigationIntent((uri) => {
+  const { pathname, search } = new URL(uri, window.location.origin);
+  const basePath = pathname.replace(/\/+$/, '');
+  const route = menuRoutes(useSession.getState().menus).find((r) => `/manage/${r.path}` === basePath);
+  const page = route && SCHEMA_ALIASES.has(route.alias) ? peekSchema(route.alias) : undefined;
+  const list = page?.schema.type === 'list' ? page.schema.list : undefined;
+  if (!page || !list) return;
+  const settled = `?${settledListQuery(search.replace(/^\?/, ''), readStoredListQuery(basePath), listDefaults(list))}`;
+  sendAhead(page, { basePath, search: settled, record: false });
+  return `${basePath}${settled}`;
+});
 
 type State = { status: 'loading' } | { status: 'ready'; page: LoadedSchema } | { status: 'missing' } | { status: 'error'; text: string };
 

@@ -10,10 +10,24 @@ const both = (key: string, params: Record<string, unknown>) =>
   ({ 'zh-CN': i18n.t(key, { ...params, lng: 'zh-CN' }), 'en-US': i18n.t(key, { ...params, lng: 'en-US' }) });
 
 const sources: Record<string, () => Promise<EnumOption[]>> = {
+  // SlideLibrary's "Link to teaching library": the external teaching system's libraries, a chapter under its library.
+  teaching_libraries: async () => {
+    const { data } = await unwrap<{ data: { id: string; name: string; parent_id: string | null }[] }>(api.get('/outer/jiaopei/library', { silent: true }));
+    const nameOf = new Map(data.map((l) => [l.id, l.name]));
+    return data.map((l) => {
+      const text = l.parent_id && nameOf.has(l.parent_id) ? `${nameOf.get(l.parent_id)} › ${l.name}` : l.name;
+      return { value: l.id, label: { 'zh-CN': text, 'en-US': text } };
+    });
+  },
   // CaseDistribution: the first-diagnosis doctors of the working hospital with the cases waiting for them now.
   primary_workload: async () => {
     const rows = await unwrap<{ id: number; name: string; realname?: string | null; workload: number }[]>(api.get('/pathology/doctors/workload'));
     return rows.map((d) => ({ value: d.id, label: both('lab.workloadOption', { name: d.realname || d.name, count: d.workload }) }));
+  },
+  // SlideLibrary's put/remove label prompts: the labels, readable with slide_label (the labels resource wants label_manage).
+  labels: async () => {
+    const rows = await unwrap<{ id: number; name: string; en_name: string | null }[]>(api.get('/config/labels/choices'));
+    return rows.map((l) => ({ value: l.id, label: { 'zh-CN': l.name, 'en-US': l.en_name || l.name } }));
   },
 };
 

@@ -18,6 +18,7 @@ const pages: Record<string, ComponentType> = {
   ScannerStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.ScannerStatistics }))),
   ScanAccessStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.ScanAccessStatistics }))),
   SlideViewStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.SlideViewStatistics }))),
+  IncomeStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.IncomeStatistics }))),
   LabelStatistics: lazyChunk(() => import('../pages/statistics/LabelStatisticsPage')),
 };
 

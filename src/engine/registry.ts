@@ -17,13 +17,21 @@ export interface RendererProps {
 }
 
 type Loader = () => Promise<{ default: ComponentType<RendererProps> }>;
-interface Entry { load: Loader; component: ComponentType<RendererProps> }
+interface Entry { load: Loader; component: ComponentType<RendererProps>; ready: boolean }
 
 const renderers = new Map<string, Entry>();
 
 export function registerRenderer(type: string, load: Loader): void {
-  renderers.set(type, { load, component: lazyChunk(load) });
+  const entry: Entry = {
+    load: () => load().then((m) => { entry.ready = true; return m; }),
+    component: lazyChunk(() => entry.load()),
+    ready: false,
+  };
+  renderers.set(type, entry);
 }
+
+/** Whether a type's renderer code is already here, so a page of that type draws without waiting for a chunk. */
+export const rendererReady = (type: string) => renderers.get(type)?.ready ?? false;
 
 /** The renderer for a page type, or null (the caller shows the unknown-type panel). */
 export const resolveRenderer = (type: string) => renderers.get(type)?.component ?? null;

@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Option, Textarea, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Dropdown, Field, Input, Option, Textarea, makeStyles, tokens } from '@fluentui/react-components';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../api/notify';
@@ -17,6 +17,7 @@ export function ComposeDialog({ mode, onClose, onSent }: { mode: 'message' | 'no
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
   const [level, setLevel] = useState('0');
+  const [clinical, setClinical] = useState(false);
   const [busy, setBusy] = useState(false);
   const [missing, setMissing] = useState(false);
 
@@ -34,7 +35,7 @@ export function ComposeDialog({ mode, onClose, onSent }: { mode: 'message' | 'no
     try {
       const body = { title, content, level: Number(level) };
       const { recipients: n } = mode === 'message'
-        ? await sendMessage({ ...body, user_ids: chosen.map(Number) })
+        ? await sendMessage({ ...body, user_ids: chosen.map(Number), ...(clinical ? { clinical: true } : {}) })
         : await publishNotice({ ...body, ...(chosen.length ? { role_ids: chosen.map(Number) } : {}) });
       notify(t('messages.sent', { count: n }));
       onSent();
@@ -66,6 +67,9 @@ export function ComposeDialog({ mode, onClose, onSent }: { mode: 'message' | 'no
                 {['0', '1', '2'].map((l) => <Option key={l} value={l}>{t(`messages.level.${l}`)}</Option>)}
               </Dropdown>
             </Field>
+            {mode === 'message' ? (
+              <Checkbox checked={clinical} onChange={(_, d) => setClinical(!!d.checked)} label={t('messages.clinical.ask')} data-testid="message-clinical" />
+            ) : null}
           </DialogContent>
           <DialogActions>
             <Button appearance="secondary" onClick={onClose}>{t('common.cancel')}</Button>

@@ -11,6 +11,7 @@ import { DATETIME_FORMAT } from '../core/dateRanges';
 import { useGrants } from '../engine/useGrants';
 import { Pager } from '../widgets/table/Pager';
 import { ComposeDialog } from './ComposeDialog';
+import { ClinicalAnswer } from './ClinicalAnswer';
 import { destroyMessages, listInbox, listSent, markRead, type Message, type SentEntry } from './messagesApi';
 import { useUnread } from './unreadStore';
 
@@ -106,7 +107,11 @@ export default function MessageCentre() {
                 </TableCell>
                 <TableCell><Badge appearance="tint" color={LEVEL_COLOURS[row.level] ?? 'informative'}>{t(`messages.level.${row.level}`)}</Badge></TableCell>
                 <TableCell className={unread ? s.unread : undefined}>{t(`messages.kind.${row.kind}`)} · {row.title || row.content.slice(0, 80)}</TableCell>
-                <TableCell>{'recipients' in row ? t('messages.readBy', { names: row.to.join(', '), read: row.read, count: row.recipients }) : row.fromUser?.realname ?? t('messages.system')}</TableCell>
+                <TableCell>
+                  {'recipients' in row ? t('messages.readBy', { names: row.to.join(', '), read: row.read, count: row.recipients }) : row.fromUser?.realname ?? t('messages.system')}
+                  {'recipients' in row && row.clinical ? ` · ${t('messages.clinical.counts', { answered: row.clinical_answered ?? 0, handled: row.clinical_handled ?? 0, count: row.recipients })}` : null}
+                  {'clinical' in row && row.clinical && !('recipients' in row) ? ` · ${t(`messages.clinical.status.${row.clinical_status ?? 'none'}`)}` : null}
+                </TableCell>
                 <TableCell>{when(row.created_at)}</TableCell>
               </TableRow>
             );
@@ -123,6 +128,12 @@ export default function MessageCentre() {
               <DialogContent>
                 <Text className={s.meta} block>{when(open.created_at)}{'fromUser' in open ? ` · ${open.fromUser?.realname ?? t('messages.system')}` : ''}</Text>
                 <Text className={s.content} block data-testid="message-body">{open.content}</Text>
+                {'fromUser' in open && open.clinical ? (
+                  <ClinicalAnswer message={open} onAnswered={(answer) => {
+                    setOpen({ ...open, ...answer });
+                    setRows((all) => all.map((r) => (r.id === open.id ? { ...r, ...answer } : r)));
+                  }} />
+                ) : null}
               </DialogContent>
               <DialogActions>
                 {'link' in open && open.link ? <Button appearance="primary" onClick={() => navigate(open.link!)}>{t('messages.openLink')}</Button> : null}

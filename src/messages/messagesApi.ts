@@ -4,8 +4,10 @@ import { api, unwrap } from '../api/client';
 export interface Message {
   id: number; kind: 'message' | 'notice' | 'system'; level: number; title: string; content: string;
   link: string | null; read_at: string | null; created_at: string; fromUser?: { id: number; name: string; realname: string } | null;
+  /** 1: the sender asks for a clinical answer (change-clinical). */
+  clinical?: number; clinical_status?: 'received' | 'handled' | null; clinical_note?: string | null; clinical_at?: string | null;
 }
-export interface SentEntry { id: number; batch: string; kind: string; level: number; title: string; content: string; created_at: string; recipients: number; read: number; to: string[] }
+export interface SentEntry { id: number; batch: string; kind: string; level: number; title: string; content: string; created_at: string; recipients: number; read: number; to: string[]; clinical?: number; clinical_answered?: number; clinical_handled?: number }
 export interface Page<T> { data: T[]; total: number; current_page: number; per_page: number }
 export interface Unread { count: number; data: Message[] }
 
@@ -15,7 +17,10 @@ export const listSent = (page: number, pageSize: number) => unwrap<Page<SentEntr
 export const fetchUnread = () => unwrap<Unread>(api.get('/messages/unread-to-me', { silent: true }));
 export const markRead = (ids: number[] | 'all') => unwrap<{ changed: number; unread: number }>(api.post('/messages/mark-as-read', ids === 'all' ? { all: true } : { msg_ids: ids }));
 export const destroyMessages = (ids: number[]) => unwrap<{ unread: number }>(api.delete('/messages/destroy', { data: { msg_ids: ids } }));
-export const sendMessage = (body: { user_ids: number[]; title: string; content: string; level: number }) => unwrap<{ recipients: number }>(api.post('/messages/send', body));
+export const sendMessage = (body: { user_ids: number[]; title: string; content: string; level: number; clinical?: boolean }) => unwrap<{ recipients: number }>(api.post('/messages/send', body));
 export const publishNotice = (body: { title: string; content: string; level: number; role_ids?: number[] }) => unwrap<{ recipients: number }>(api.post('/messages/notice', body));
 export interface Recipients { users: { id: number; name: string; realname: string }[]; roles: { id: number; name: string; en_name: string | null }[] }
 export const fetchRecipients = () => unwrap<Recipients>(api.get('/messages/recipients'));
+/** Spec §7 messages/change-clinical: the clinical side's answer to messages that ask for one. */
+export const changeClinical = (ids: number[], status: 'received' | 'handled', note?: string) =>
+  unwrap<{ changed: number; unread: number }>(api.post('/messages/change-clinical', { msg_ids: ids, status, ...(note ? { note } : {}) }));

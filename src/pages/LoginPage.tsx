@@ -1,5 +1,5 @@
 import { Button, Card, Field, Input, MessageBar, MessageBarBody, ToggleButton, makeStyles, tokens } from '@fluentui/react-components';
-import { LockClosed20Regular, Person20Regular, QrCode20Regular } from '@fluentui/react-icons';
+import { Key20Regular, LockClosed20Regular, Person20Regular, QrCode20Regular } from '@fluentui/react-icons';
 import { Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -9,6 +9,8 @@ import { LOGIN_DEBOUNCE_MS, type Language } from '../core/constants';
 import { chooseLanguage } from '../i18n';
 import { useSession } from '../store/session';
 import { LOCAL } from '../store/storageKeys';
+import { useSettings } from '../store/settings';
+import { passwordlessRoles } from '../core/securityKeys';
 import { SsoSignIn } from './SsoSignIn';
 import { lazyChunk } from '../shell/lazyChunk';
 
@@ -41,6 +43,9 @@ export default function LoginPage() {
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
   const [qr, setQr] = useState(false);
+  const [keyBusy, setKeyBusy] = useState(false);
+  // Offered once an administrator allowed some role to sign in with a key (public setting webauthn_login).
+  const keysOffered = useSettings((st) => passwordlessRoles(st.settings.webauthn_login).length > 0);
   const timer = useRef<number>(undefined);
 
   useEffect(() => {
@@ -58,6 +63,28 @@ export default function LoginPage() {
     } catch (err) {
       setFailure(displayText(err, t('login.failed')));
       setBusy(false);
+    }
+  };
+
+  // The WebAuthn code (@simplewebauthn/browser) is a chunk of its own, fetched on the press: the shell has no room for it.
+  const signInWithKey = async () => {
+    setKeyBusy(true);
+    setFailure('');
+    let ceremony: typeof import('./security-keys/ceremony');
+    try {
+      ceremony = await import('./security-keys/ceremony');
+    } catch (err) {
+      setFailure(displayText(err, t('login.failed')));
+      setKeyBusy(false);
+      return;
+    }
+    try {
+      const res = await ceremony.signInWithSecurityKey();
+      setToken(res.access_token, res.user_id);
+      navigate(params.get('redirect') || '/manage', { replace: true });
+    } catch (err) {
+      setFailure(ceremony.ceremonyError(err));
+      setKeyBusy(false);
     }
   };
 
@@ -106,6 +133,11 @@ export default function LoginPage() {
             <Button appearance="primary" type="submit" size="large" disabled={busy}>{busy ? t('login.signingIn') : t('login.submit')}</Button>
           </form>
           <SsoSignIn redirect={params.get('redirect')} failure={params.get('sso_error')} />
+          {!qr && keysOffered ? (
+            <Button appearance="subtle" icon={<Key20Regular />} onClick={() => void signInWithKey()} disabled={keyBusy} data-testid="security-key-login">
+              {keyBusy ? t('login.securityKeyWaiting') : t('login.securityKey')}
+            </Button>
+          ) : null}
           {qr ? null : <Button appearance="subtle" icon={<QrCode20Regular />} onClick={() => setQr(true)} data-testid="qr-login-open">{t('login.qr')}</Button>}
         </Card>
       </section>

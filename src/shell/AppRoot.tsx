@@ -4,7 +4,9 @@ import { loadToasterWith } from '../api/notify';
 import { LOCAL } from '../store/storageKeys';
 import { AppRoutes } from './AppRoutes';
 import { bootstrap } from './bootstrap';
+import { startSessionEarly } from './loadSession';
 import { Splash } from './Splash';
+import { startViewerEarly } from './viewerEarly';
 import { darkTheme, lightTheme } from './theme';
 
 // A toaster whose code cannot load shows nothing rather than taking the app down with it.
@@ -16,6 +18,8 @@ export function AppRoot() {
   const [toaster, setToaster] = useState(false);
   useEffect(() => loadToasterWith(() => setToaster(true)), []);
   useEffect(() => {
+    startSessionEarly();
+    startViewerEarly();
     void bootstrap().then((ok) => ok && setReady(true));
   }, []);
   const dark = localStorage.getItem(LOCAL.dark) === 'true';

@@ -1,6 +1,6 @@
 import { Button, Hamburger, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
 import { FullScreenMaximize20Regular, FullScreenMinimize20Regular } from '@fluentui/react-icons';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, memo, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HospitalSwitcher } from './HospitalSwitcher';
 import { UserMenu } from './UserMenu';
@@ -17,7 +17,8 @@ const useStyles = makeStyles({
   title: { fontSize: tokens.fontSizeBase400, fontWeight: tokens.fontWeightSemibold, flexGrow: 1, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' },
 });
 
-export function Header({ title, menuOpen, onToggleMenu, onLogout }: { title: string; menuOpen: boolean; onToggleMenu(): void; onLogout(): void }) {
+// Memoised: the shell re-renders on every address change (a list rewriting its query), the header need not.
+export const Header = memo(function Header({ title, menuOpen, onToggleMenu, onLogout }: { title: string; menuOpen: boolean; onToggleMenu(): void; onLogout(): void }) {
   const s = useStyles();
   const { t } = useTranslation();
   const [full, setFull] = useState(!!document.fullscreenElement);
@@ -40,4 +41,4 @@ export function Header({ title, menuOpen, onToggleMenu, onLogout }: { title: str
       <UserMenu onLogout={onLogout} />
     </header>
   );
-}
+});

@@ -1,14 +1,15 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { lazyChunk } from './lazyChunk';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation } from 'react-router-dom';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { lockSession, logout } from '../api/auth';
 import { collapsesOnOutsideClick, menuLabel, menuRoutes } from '../core/menuRules';
 import { useSession } from '../store/session';
 import { useSettings } from '../store/settings';
 import { pendingFlag, useUploads } from '../upload/store';
 import { Header } from './Header';
+import { announceNavigation } from './navigationIntent';
 import { SideMenu } from './SideMenu';
 import { Splash } from './Splash';
 import { useAutoLock } from './useAutoLock';
@@ -32,6 +33,12 @@ export function Shell() {
   const { menus, locked, clear } = useSession();
   const lockMinutes = useSettings((st) => st.settings.lock_screen_minutes);
   const [menuOpen, setMenuOpen] = useState(true);
+  // Stable for the memoised side menu and header: the router's navigate changes with every address.
+  const navigate = useNavigate();
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
+  const go = useCallback((uri: string) => navigateRef.current(announceNavigation(uri)), []);
+  const toggleMenu = useCallback(() => setMenuOpen((o) => !o), []);
   const menuRef = useRef<HTMLDivElement>(null);
   useAutoLock(lockMinutes);
   // However the screen locks (idle, the user menu, a reload while locked), the server locks the session as well.
@@ -63,17 +70,17 @@ export function Shell() {
   }, [menuOpen]);
 
   const headerHidden = location.pathname.includes('scanner/detail') || window.self !== window.top;
-  const doLogout = async () => {
-    await logout().catch(() => {});
+  const doLogout = useCallback(async () => {
+    const providerLogout = await logout().catch(() => null);
     clear();
-    window.location.assign('/login');
-  };
+    window.location.assign(providerLogout ?? '/login');
+  }, [clear]);
 
   return (
     <div className={s.root}>
-      <div ref={menuRef}><SideMenu open={menuOpen} /></div>
+      <div ref={menuRef}><SideMenu open={menuOpen} pathname={location.pathname} go={go} /></div>
       <div className={s.column}>
-        {headerHidden ? null : <Header title={title} menuOpen={menuOpen} onToggleMenu={() => setMenuOpen((o) => !o)} onLogout={doLogout} />}
+        {headerHidden ? null : <Header title={title} menuOpen={menuOpen} onToggleMenu={toggleMenu} onLogout={doLogout} />}
         <main className={s.main}>
           <Suspense fallback={<Splash />}>{pageShown ? <Outlet /> : null}</Suspense>
         </main>

@@ -3,9 +3,8 @@ import {
   NavSubItem, NavSubItemGroup, Tooltip, makeStyles, tokens, type PositioningVirtualElement,
 } from '@fluentui/react-components';
 import { Open20Regular } from '@fluentui/react-icons';
-import { useMemo, useState, type MouseEvent } from 'react';
+import { memo, useMemo, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router-dom';
 import { isExternal, menuLabel, visibleMenu, type MenuEntry } from '../core/menuRules';
 import { useSession } from '../store/session';
 import { MenuIcon } from './menuIcons';
@@ -31,30 +30,52 @@ const useStyles = makeStyles({
 const leaves = (e: MenuEntry): MenuEntry[] => (e.children?.length ? e.children.flatMap(leaves) : [e]);
 const routeOf = (uri: string) => uri.split('?')[0];
 
-export function SideMenu({ open }: { open: boolean }) {
+/**
+ * The side menu. It takes the path and the way to go somewhere from the shell rather than reading the router itself,
+ * and its entries are built once per menu and language: a list rewriting its query, or a navigation, then re-renders
+ * only the selection, not fifty items (and not Fluent's DrawerBody layout effect, which measures the whole page each
+ * time its children change).
+ */
+export const SideMenu = memo(function SideMenu({ open, pathname, go }: { open: boolean; pathname: string; go(uri: string): void }) {
   const s = useStyles();
   const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
-  const location = useLocation();
   const { menus, user } = useSession();
   const items = useMemo(() => visibleMenu(menus), [menus]);
   const [context, setContext] = useState<{ target: PositioningVirtualElement; entry: MenuEntry } | null>(null);
 
-  const selected = leaves({ children: items } as MenuEntry).find((e) => routeOf(e.uri) === location.pathname)?.uri;
+  const selected = leaves({ children: items } as MenuEntry).find((e) => routeOf(e.uri) === pathname)?.uri;
   const openCategories = items.filter((e) => e.children?.length && e.children.flatMap(leaves).some((c) => c.uri === selected)).map((e) => e.route_name);
 
-  const go = (e: MenuEntry) => (ev: MouseEvent) => {
-    if (ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
-    ev.preventDefault();
-    if (isExternal(e)) window.open(e.uri, '_blank', 'noopener');
-    else navigate(e.uri);
-  };
-  const onContext = (e: MenuEntry) => (ev: MouseEvent) => {
-    ev.preventDefault();
-    const { clientX: x, clientY: y } = ev;
-    setContext({ entry: e, target: { getBoundingClientRect: () => ({ x, y, top: y, left: x, bottom: y, right: x, width: 0, height: 0 }) } as PositioningVirtualElement });
-  };
-  const link = (e: MenuEntry) => ({ href: e.uri, onClick: go(e), onContextMenu: onContext(e), 'data-alias': e.alias, ...(isExternal(e) ? { target: '_blank' } : {}) });
+  const body = useMemo(() => {
+    const onClick = (e: MenuEntry) => (ev: MouseEvent) => {
+      if (ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+      ev.preventDefault();
+      if (isExternal(e)) window.open(e.uri, '_blank', 'noopener');
+      else go(e.uri);
+    };
+    const onContext = (e: MenuEntry) => (ev: MouseEvent) => {
+      ev.preventDefault();
+      const { clientX: x, clientY: y } = ev;
+      setContext({ entry: e, target: { getBoundingClientRect: () => ({ x, y, top: y, left: x, bottom: y, right: x, width: 0, height: 0 }) } as PositioningVirtualElement });
+    };
+    const link = (e: MenuEntry) => ({ href: e.uri, onClick: onClick(e), onContextMenu: onContext(e), 'data-alias': e.alias, ...(isExternal(e) ? { target: '_blank' } : {}) });
+    return items.map((e) =>
+      e.children?.length ? (
+        <NavCategory key={e.route_name} value={e.route_name}>
+          <NavCategoryItem icon={<MenuIcon name={e.icon ?? e.icon_path} />}>{menuLabel(e, i18n.language)}</NavCategoryItem>
+          <NavSubItemGroup>
+            {e.children.flatMap(leaves).map((c) => (
+              <NavSubItem key={c.uri} value={c.uri} {...link(c)}>{menuLabel(c, i18n.language)}</NavSubItem>
+            ))}
+          </NavSubItemGroup>
+        </NavCategory>
+      ) : (
+        <NavItem key={e.uri} value={e.uri} icon={<MenuIcon name={e.icon ?? e.icon_path} />} {...link(e)}>
+          {menuLabel(e, i18n.language)}
+        </NavItem>
+      ),
+    );
+  }, [items, i18n.language, go]);
 
   return (
     <>
@@ -66,22 +87,7 @@ export function SideMenu({ open }: { open: boolean }) {
           </Tooltip>
         </NavDrawerHeader>
         <NavDrawerBody>
-          {items.map((e) =>
-            e.children?.length ? (
-              <NavCategory key={e.route_name} value={e.route_name}>
-                <NavCategoryItem icon={<MenuIcon name={e.icon ?? e.icon_path} />}>{menuLabel(e, i18n.language)}</NavCategoryItem>
-                <NavSubItemGroup>
-                  {e.children.flatMap(leaves).map((c) => (
-                    <NavSubItem key={c.uri} value={c.uri} {...link(c)}>{menuLabel(c, i18n.language)}</NavSubItem>
-                  ))}
-                </NavSubItemGroup>
-              </NavCategory>
-            ) : (
-              <NavItem key={e.uri} value={e.uri} icon={<MenuIcon name={e.icon ?? e.icon_path} />} {...link(e)}>
-                {menuLabel(e, i18n.language)}
-              </NavItem>
-            ),
-          )}
+          {body}
         </NavDrawerBody>
       </NavDrawer>
       <Menu open={!!context} onOpenChange={(_, d) => !d.open && setContext(null)} positioning={{ target: context?.target, position: 'after', align: 'top' }}>
@@ -95,4 +101,4 @@ export function SideMenu({ open }: { open: boolean }) {
       </Menu>
     </>
   );
-}
+});

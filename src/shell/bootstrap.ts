@@ -10,6 +10,8 @@ import { LOCAL } from '../store/storageKeys';
  * Returns false when the page is about to reload.
  */
 export async function bootstrap(): Promise<boolean> {
+  // Both at once: the settings answer is only wasted when a new build reloads the page.
+  const publicSettings = fetchPublicSettings().catch(() => ({}));
   const hash = await fetchCommitHash().catch(() => null);
   const stored = localStorage.getItem(LOCAL.commitHash);
   if (hash && stored && hash !== stored) {
@@ -20,7 +22,7 @@ export async function bootstrap(): Promise<boolean> {
   }
   if (hash) localStorage.setItem(LOCAL.commitHash, hash);
 
-  const settings = await fetchPublicSettings().catch(() => ({}));
+  const settings = await publicSettings;
   useSettings.getState().set(settings);
   const lang = pickLanguage(localStorage.getItem(LOCAL.lang), (settings as { lang?: string }).lang, navigator.languages ?? [navigator.language]);
   await i18nReady;

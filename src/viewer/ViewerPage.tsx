@@ -10,6 +10,7 @@ import type { Point } from '../core/annotationGeometry';
 import { boundsOf } from '../core/annotationGeometry';
 import { NEUTRAL_COLOUR, type ColourAdjust } from '../core/colourAdjust';
 import { baseMagnification, imageZoomFor } from '../core/viewerScale';
+import { takeEarlyDescriptor, takeEarlyOpen } from '../shell/viewerEarly';
 import { useSession } from '../store/session';
 import { AnnotationPanel } from './AnnotationPanel';
 import { caseSlides, fetchDescriptor, locateSlide, openSlide, type Annotation, type CaseSlide, type DziDescriptor, type SlideInfo } from './api';
@@ -90,6 +91,7 @@ export default function ViewerPage() {
   const [help, setHelp] = useState(false);
   const [tab, setTab] = useState<'info' | 'annotations' | 'share'>('annotations');
   const viewers = useRef<(SlideViewer | null)[]>([null, null, null, null]);
+  useEffect(() => { performance.mark('viewer:page'); }, []);
   const rootRef = useRef<HTMLDivElement>(null);
 
   const stores = [
@@ -129,10 +131,11 @@ export default function ViewerPage() {
       if (!described.current.has(id)) {
         described.current.add(id);
         const settle = (d: DziDescriptor | null) => setDescriptors((m) => ({ ...m, [id]: d }));
-        fetchDescriptor(id).then(settle, () => settle(null));
+        (takeEarlyDescriptor(id) ?? fetchDescriptor(id)).then(settle, () => settle(null));
       }
       if (infos[id]) continue;
-      openSlide(id).then((info) => setInfos((m) => ({ ...m, [id]: info })), () => setFailed(true));
+      // Asked for at boot on a direct visit; asked again (with its error shown) if that failed.
+      (takeEarlyOpen(id)?.catch(() => openSlide(id)) ?? openSlide(id)).then((info) => setInfos((m) => ({ ...m, [id]: info })), () => setFailed(true));
     }
   }, [shown.join(','), infos]); // eslint-disable-line react-hooks/exhaustive-deps
 

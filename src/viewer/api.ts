@@ -2,28 +2,7 @@ import { api } from '../api/client';
 import type { AnnotationType, Point } from '../core/annotationGeometry';
 import type { AnnotationShape } from '../core/annotationGeoJson';
 
-/** What POST /api/data/kfb/open/{id} answers (server/modules/slides/viewer-open.ts). */
-export interface SlideInfo {
-  id: number;
-  name: string;
-  case_id: number | null;
-  width: number | null;
-  height: number | null;
-  levels: number | null;
-  mpp: number | null;
-  objective_power: number | null;
-  scan_at: string | null;
-  vendor: string | null;
-  status: string;
-  has_label: number;
-  has_macro: number;
-  format_note: string | null;
-  pathology_number: string | null;
-  patient_name: string | null;
-  stain: string | null;
-  block_number: string | null;
-  section_number: number | null;
-}
+export { dziUrl, fetchDescriptor, openSlide, type DziDescriptor, type SlideInfo } from './slideOpen';
 
 export interface Annotation {
   id: number;
@@ -46,11 +25,6 @@ export interface Annotation {
 export interface CaseSlide { id: number; name: string; thumb_url?: string | null }
 
 interface Envelope<T> { data: T }
-
-/** Opening logs the view on the server (section log); call it once per slide shown. */
-export async function openSlide(id: number): Promise<SlideInfo> {
-  return (await api.post<Envelope<SlideInfo>>(`/data/kfb/open/${id}`, undefined, { allowMultiple: true })).data.data;
-}
 
 /** /kfb/path and /kfb/section/:id/:section: the slide a stored file path or a case's glass slide names. */
 export async function locateSlide(by: { path: string } | { caseId: number; section: string }): Promise<number> {
@@ -89,30 +63,4 @@ export async function deleteAnnotation(id: number): Promise<void> {
   await api.delete(`/slide/annotations/item/${id}`, { allowMultiple: true });
 }
 
-/** Tile and image addresses: the HttpOnly image cookie authenticates them, never a token in the URL. */
-export const dziUrl = (slideId: number) => `/api/tiles/${slideId}.dzi`;
-
-/** A Deep Zoom descriptor in the inline form OpenSeadragon takes instead of a .dzi address. */
-export interface DziDescriptor {
-  Image: { xmlns: string; Url: string; Format: string; Overlap: string; TileSize: string; Size: { Width: string; Height: string } };
-}
-
-/**
- * The slide's descriptor, fetched beside its information (not after it, by OpenSeadragon): the viewer then
- * asks for tiles as soon as it exists. Null when it cannot be read; the viewer then loads the .dzi itself.
- */
-export async function fetchDescriptor(slideId: number): Promise<DziDescriptor | null> {
-  const res = await fetch(dziUrl(slideId), { credentials: 'same-origin' });
-  if (!res.ok) return null;
-  const image = new DOMParser().parseFromString(await res.text(), 'application/xml').querySelector('Image');
-  const size = image?.querySelector('Size');
-  if (!image || !size) return null;
-  const attr = (el: Element, name: string) => el.getAttribute(name) ?? '';
-  return {
-    Image: {
-      xmlns: attr(image, 'xmlns'), Url: `/api/tiles/${slideId}_files/`, Format: attr(image, 'Format'), Overlap: attr(image, 'Overlap'),
-      TileSize: attr(image, 'TileSize'), Size: { Width: attr(size, 'Width'), Height: attr(size, 'Height') },
-    },
-  };
-}
 export const associatedUrl = (slideId: number, name: 'label' | 'macro' | 'thumbnail') => `/api/tiles/${slideId}/associated/${name}`;

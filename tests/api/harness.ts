@@ -45,11 +45,12 @@ export async function emptyDatabase(kind: string, opts: { log?: LogConfig } = {}
   };
 }
 
-export async function startApp(kind: string, opts: { log?: LogConfig } = {}): Promise<Harness> {
+/** A migrated and seeded database of the kind and the app on it, ready; `config` as testApp takes it (a data dir, a public URL …). */
+export async function startApp(kind: string, opts: { log?: LogConfig; config?: Partial<AppOptions['config']> } = {}): Promise<Harness> {
   const { db, schema, drop } = await emptyDatabase(kind, opts);
   await migrateToLatest(db, schema);
   await seed(db, true);
-  const app = await testApp(db);
+  const app = await testApp(db, opts.config);
   await app.ready();
   return {
     app,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
+import { call, databases, startApp, testApp, tokenFor, userId, type Harness } from './harness.js';
+import { HIS_PATIENTS, startHisDouble } from './his-double.js';
 
 /**
  * Issue 10: a case walked from application to slides ready for diagnosis and allocated, on both databases;
@@ -80,6 +81,38 @@ describe.each(databases)('the case lifecycle in the lab [%s]', (kind) => {
     expect(missing.json().message).toBe('The HIS has no patient with this outpatient or admission number');
     expect((await look('')).statusCode).toBe(422);
     expect((await look('outpatient_number=MZ20260001', 'sampler')).statusCode).toBe(403);
+  });
+
+  it('registration asks the hospital\'s HIS over HTTP (HIS_ADAPTER=http): the patient\'s fields only, within bounds; unknown 404, a failing or silent HIS 502', async () => {
+    const his = await startHisDouble();
+    const app = await testApp(h.db, { his: { adapter: 'http', url: his.url, token: 'his-secret', timeoutMs: 1000 } });
+    await app.ready();
+    try {
+      const look = (q: string, who = 'registrar', lang = 'en-US') => call(app, 'GET', `/api/pathology/his/lookup?${q}`, { token: t[who], lang });
+      const found = await look('outpatient_number=MZ7001');
+      expect(found.statusCode, found.body).toBe(200);
+      const { internal_ward_code: _noise, ...fields } = HIS_PATIENTS.MZ7001;
+      expect(found.json().data).toEqual(fields);
+      expect(his.requests.at(-1)).toEqual({ path: '/his/patient?outpatient_number=MZ7001', auth: 'Bearer his-secret' });
+      expect((await look('admission_number=ZY7002')).json().data).toMatchObject({ patient_name: 'Li Wei', bed_number: '5-12', treat_type: 'hospital' });
+      // An outpatient number is not an admission number.
+      expect((await look('admission_number=MZ7001')).statusCode).toBe(404);
+      const unknown = await look('outpatient_number=MZ0000', 'registrar', 'zh-CN');
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().message).toBe('HIS 中没有此门诊号或住院号的病人');
+      for (const q of ['outpatient_number=FAIL500', 'outpatient_number=SLOW']) {
+        const failed = await look(q);
+        expect(failed.statusCode, q).toBe(502);
+        expect(failed.json().message).toBe('The HIS cannot be reached just now; try again later or type the patient\'s details in');
+      }
+      const asked = his.requests.length;
+      expect((await look('outpatient_number=MZ7001', 'sampler')).statusCode).toBe(403);
+      expect((await look('outpatient_number=' + 'x'.repeat(65))).statusCode).toBe(422);
+      expect(his.requests.length, 'a refused lookup never reaches the HIS').toBe(asked);
+    } finally {
+      await app.close();
+      await his.close();
+    }
   });
 
   it('wrong role → 403 (permission code, then the rule file); another hospital → 404; wrong phase → 409; nothing changes', async () => {
@@ -186,6 +219,19 @@ describe.each(databases)('the case lifecycle in the lab [%s]', (kind) => {
     // In Chinese too (spec §5 wording).
     const zh = await post('primary', `/api/pathology/${caseId}/orders`, { orders: [ihc] }, 'zh-CN');
     expect(zh.json().message).toBe('不能添加重复的医嘱');
+    // What the order lists show: the reagent by name, who ordered.
+    const primaryName = (await h.db.selectFrom('users').select('realname').where('name', '=', 'primary').executeTakeFirstOrThrow()).realname;
+    expect((await lab()).orders.map((o: Record<string, unknown>) => [o.order_type, o.reagent_name, o.ordered_by_realname, o.status]))
+      .toEqual([['immunohistochemisty', 'Ki-67', primaryName, 'open'], ['deep_cut', null, primaryName, 'open']]);
+  });
+
+  it('the order form\'s reagents: enabled ones, for whoever may order (without reagent_manage); others 403', async () => {
+    const now = new Date().toISOString();
+    await h.db.insertInto('reagents').values({ name: 'Retired', type: 'ihc', clone_no: null, manufacturer: null, specification: null, status: 0, rank: 0, remark: null, created_at: now, updated_at: now }).execute();
+    const res = await call(h.app, 'GET', '/api/pathology/order-reagents', { token: t.primary });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual([{ id: reagentId, name: 'Ki-67', type: 'ihc', clone_no: 'MIB-1' }]);
+    expect((await call(h.app, 'GET', '/api/pathology/order-reagents', { token: t.registrar })).statusCode).toBe(403);
   });
 
   it('outside-hospital wax blocks cannot receive doctor orders', async () => {

@@ -53,6 +53,30 @@ describe.each(databases)('case status on the server [%s]', (kind) => {
     expect((await call(h.app, 'GET', '/api/pathology/by-status?status=x;drop', { token })).statusCode).toBe(422);
   });
 
+  it('CaseList status tabs: the generic list and count filter by the derived case_status, combined with other filters, exactly as the rule says', async () => {
+    const q = (o: Record<string, unknown>) => Object.entries(o).map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`).join('&');
+    const tabs = [
+      { key: 'print', filter: [{ column: 'case_status', operator: 'in', value: ['to_print', 'sent'] }] },
+      { key: 'not_sent', filter: [{ column: 'case_status', operator: '!=', value: 'sent' }] },
+      { key: 'none', filter: [{ column: 'case_status', operator: '=', value: 'nothing_has_this' }] },
+    ];
+    const counts = (await call(h.app, 'GET', `/api/pathology/count?${q({ tabs })}`, { token })).json().data;
+    const of = (keys: string[]) => CASE_STATUS_CASES.filter((c) => keys.includes(c.status)).length;
+    expect(counts).toEqual({ print: of(['to_print', 'sent']), not_sent: CASE_STATUS_CASES.length - of(['sent']), none: 0 });
+    const list = (await call(h.app, 'GET', `/api/pathology/lists?${q({ filter: tabs[0].filter })}`, { token })).json().data;
+    expect(list.data.map((r: { case_status: string }) => r.case_status).sort()).toEqual(CASE_STATUS_CASES.map((c) => c.status).filter((s) => ['to_print', 'sent'].includes(s)).sort());
+    expect(list.total).toBe(of(['to_print', 'sent']));
+    // An except group around the derived field, next to a column condition: the complement within the other filter.
+    const except = [{ column: 'id', operator: 'in', value: ids }, { condition: 'except', column: 'case_status', operator: 'in', value: ['to_print', 'sent'] }];
+    expect((await call(h.app, 'GET', `/api/pathology/lists?${q({ filter: except })}`, { token })).json().data.total).toBe(CASE_STATUS_CASES.length - of(['to_print', 'sent']));
+    // Only equality and membership; a value list within the limits; the field is not free SQL.
+    expect((await call(h.app, 'GET', `/api/pathology/lists?${q({ filter: [{ column: 'case_status', operator: 'like', value: 'to' }] })}`, { token })).statusCode).toBe(422);
+    expect((await call(h.app, 'GET', `/api/pathology/lists?${q({ filter: [{ column: 'case_status', operator: '=', value: { a: 1 } }] })}`, { token })).statusCode).toBe(422);
+    expect((await call(h.app, 'GET', `/api/pathology/lists?${q({ filter: [{ column: 'markers', operator: '=', value: 'x' }] })}`, { token })).statusCode).toBe(422);
+    const sqlish = await call(h.app, 'GET', `/api/pathology/lists?${q({ filter: [{ column: 'case_status', operator: '=', value: "sent' OR 1=1 --" }] })}`, { token });
+    expect(sqlish.json().data.total).toBe(0);
+  });
+
   it('stage words (list-progress filters) count and filter the same way, a case at several at once', async () => {
     const counts = (await call(h.app, 'GET', '/api/pathology/status-counts?view=stages', { token })).json().data.counts;
     // 2 sent (print_deliver_status 3) + 1 filed are done; the other 8 are not.
@@ -60,6 +84,25 @@ describe.each(databases)('case status on the server [%s]', (kind) => {
     const sent = (await call(h.app, 'GET', '/api/pathology/by-status?view=stages&status=sent', { token })).json().data;
     expect(sent.total).toBe(2);
     expect((await call(h.app, 'GET', '/api/pathology/by-status?view=nope&status=sent', { token })).statusCode).toBe(422);
+  });
+
+  it('CaseList progress facet: the generic list filters by the derived case_stages (search value or condition), rows carry their stage words, counts agree', async () => {
+    const q = (o: Record<string, unknown>) => Object.entries(o).map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`).join('&');
+    const counts = (await call(h.app, 'GET', '/api/pathology/status-counts?view=stages', { token })).json().data.counts as Record<string, number>;
+    for (const stage of ['done', 'not_done', 'printed', 'sent']) {
+      // What CaseList sends: the facet's choice as a search value (params), beside a column condition.
+      const res = await call(h.app, 'GET', `/api/pathology/lists?page_size=100&${q({ params: { case_stages: stage }, filter: [{ column: 'id', operator: 'in', value: ids }] })}`, { token });
+      expect(res.statusCode, res.body).toBe(200);
+      const rows = res.json().data.data as { case_stages: string[] }[];
+      expect(rows.length).toBe(counts[stage]);
+      for (const r of rows) expect(r.case_stages).toContain(stage);
+    }
+    // With a status tab: the intersection (sent cases that are done).
+    const both = await call(h.app, 'GET', `/api/pathology/lists?${q({ params: { case_stages: 'done' }, filter: [{ column: 'case_status', operator: '=', value: 'sent' }] })}`, { token });
+    expect(both.json().data.total).toBe(2);
+    const none = await call(h.app, 'GET', `/api/pathology/lists?${q({ params: { case_stages: 'nothing_has_this' } })}`, { token });
+    expect(none.json().data.total).toBe(0);
+    expect((await call(h.app, 'GET', `/api/pathology/lists?${q({ filter: [{ column: 'case_stages', operator: 'like', value: 'do' }] })}`, { token })).statusCode).toBe(422);
   });
 
   it('MissCaseSearch: cases in their phase longer than the hours asked, oldest first; filed cases never', async () => {
@@ -102,6 +145,8 @@ describe.each(databases)('case status on the server [%s]', (kind) => {
     expect((await call(h.app, 'GET', '/api/pathology/status-counts', { token })).json().data.counts).toEqual(expectedCounts(mapped));
     const delivered = (await call(h.app, 'GET', '/api/pathology/by-status?status=delivered', { token })).json().data.data;
     expect(delivered.map((r: { case_status: string }) => r.case_status)).toEqual(['delivered', 'delivered']);
+    const tabs = encodeURIComponent(JSON.stringify([{ key: 'd', filter: [{ column: 'case_status', operator: '=', value: 'delivered' }] }]));
+    expect((await call(h.app, 'GET', `/api/pathology/count?tabs=${tabs}`, { token })).json().data).toEqual({ d: 2 });
     await call(h.app, 'POST', '/api/rules/case-status/rollback', { token, payload: { version: 0 } });
   });
 });

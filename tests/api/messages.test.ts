@@ -12,7 +12,7 @@ describe.each(databases)('messages [%s]', (kind) => {
   const ids: Record<string, number> = {};
   beforeAll(async () => {
     h = await startApp(kind);
-    for (const name of ['admin', 'primary', 'auditor', 'signer', 'registrar', 'sampler']) {
+    for (const name of ['admin', 'primary', 'auditor', 'signer', 'registrar', 'sampler', 'clinician']) {
       tokens[name] = await tokenFor(h.app, name);
       ids[name] = await userId(h.db, name);
     }
@@ -126,5 +126,51 @@ describe.each(databases)('messages [%s]', (kind) => {
     expect(zh).toMatchObject({ kind: 'system', title: '新分配病例：P2026-0042', link: '/case/42' });
     expect(zh.content).toContain('张三');
     expect(en).toMatchObject({ title: 'Case assigned to you: P2026-0042', content: 'Allocator assigned case P2026-0042 (张三) to you for first diagnosis.' });
+  });
+
+  it('change-clinical: the clinician answers a message that asks for it (received, then handled); only forward, only their own, all or nothing', async () => {
+    const asked = await send('primary', { user_ids: [ids.clinician, ids.signer], title: 'Critical finding P2026-0042', content: 'Please call the lab.', level: 2, clinical: true });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const plain = await send('primary', { user_ids: [ids.clinician], title: 'FYI' });
+    const [plainMsg, askedMsg] = (await inbox('clinician')).data;
+    expect(askedMsg).toMatchObject({ title: 'Critical finding P2026-0042', clinical: 1, clinical_status: null, read_at: null });
+    expect(plainMsg).toMatchObject({ title: 'FYI', clinical: 0 });
+    expect(plain.statusCode).toBe(200);
+    const change = (who: string, payload: object, lang = 'en-US') => call(h.app, 'POST', '/api/messages/change-clinical', { token: tokens[who], lang, payload });
+    const state = async () => h.db.selectFrom('messages').select(['id', 'user_id', 'clinical_status', 'clinical_note', 'read_at']).where('batch', '=', asked.json().data.batch).orderBy('id').execute();
+    const before = await state();
+
+    // Someone else's copy (another recipient's, or the sender's), a message that asks nothing, bad input: refused, nothing changes.
+    const signerCopy = before.find((r) => r.user_id === ids.signer)!.id;
+    expect((await change('clinician', { msg_ids: [askedMsg!.id, signerCopy], status: 'received' })).statusCode).toBe(404);
+    expect((await change('primary', { msg_ids: [askedMsg!.id], status: 'received' })).statusCode).toBe(404);
+    expect((await change('registrar', { msg_ids: [askedMsg!.id], status: 'received' })).statusCode).toBe(404);
+    const notAsked = await change('clinician', { msg_ids: [askedMsg!.id, plainMsg!.id], status: 'received' }, 'zh-CN');
+    expect(notAsked.statusCode).toBe(422);
+    expect(notAsked.json().message).toBe('所选消息中有不需要临床回复的消息');
+    expect((await change('clinician', { msg_ids: [askedMsg!.id], status: 'done' })).statusCode).toBe(422);
+    expect((await change('clinician', { msg_ids: [askedMsg!.id], status: 'received', note: 'x'.repeat(1001) })).statusCode).toBe(422);
+    expect((await change('clinician', { msg_ids: [], status: 'received' })).statusCode).toBe(422);
+    expect(await state()).toEqual(before);
+
+    // Received (read with it), then handled with a note; parallel answers move it once.
+    const received = await Promise.all([1, 2, 3].map(() => change('clinician', { msg_ids: [askedMsg!.id], status: 'received' })));
+    expect(received.map((r) => r.statusCode).sort()).toEqual([200, 422, 422]);
+    let mine = (await inbox('clinician')).data.find((m) => m.id === askedMsg!.id) as unknown as Record<string, unknown>;
+    expect(mine).toMatchObject({ clinical_status: 'received' });
+    expect(mine.read_at).toBeTruthy();
+    const handled = await change('clinician', { msg_ids: [askedMsg!.id], status: 'handled', note: ' Patient recalled, surgery booked. ' });
+    expect(handled.statusCode, handled.body).toBe(200);
+    mine = (await inbox('clinician')).data.find((m) => m.id === askedMsg!.id) as unknown as Record<string, unknown>;
+    expect(mine).toMatchObject({ clinical_status: 'handled', clinical_note: 'Patient recalled, surgery booked.' });
+    const back = await change('clinician', { msg_ids: [askedMsg!.id], status: 'received' }, 'en-US');
+    expect(back.statusCode).toBe(422);
+    expect(back.json().message).toMatch(/only moves forward/);
+
+    // The sender sees how many answered, and how many handled it.
+    const sentEntry = (await get<{ data: Record<string, unknown>[] }>('primary', '/api/messages/send-by-me')).data.find((e) => e.batch === asked.json().data.batch)!;
+    expect(sentEntry).toMatchObject({ clinical: 1, recipients: 2, clinical_answered: 1, clinical_handled: 1 });
+    const logged = await h.db.selectFrom('operation_logs').select('status_code').where('route', '=', '/api/messages/change-clinical').execute();
+    expect(logged.length).toBeGreaterThanOrEqual(11);
   });
 });

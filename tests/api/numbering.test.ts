@@ -76,12 +76,13 @@ describe('pathology numbers from two server processes on one SQLite file (WORKER
     });
     server.stdout!.on('data', (d) => { output += String(d); });
     server.stderr!.on('data', (d) => { output += String(d); });
-    const until = Date.now() + 60_000;
+    // Migrations, the seed and two workers' start: minutes when the machine is shared by several test runs.
+    const until = Date.now() + 240_000;
     while (!output.includes('2 worker processes')) {
       if (server.exitCode !== null || Date.now() > until) throw new Error(`server did not start:\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-  }, 90_000);
+  }, 270_000);
 
   afterAll(async () => {
     if (server && server.exitCode === null) {

@@ -1,14 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../server/db/migrate.js';
-import { seed } from '../../server/db/seed/index.js';
 import type { Db } from '../../server/db/connect.js';
 import type { RealtimeConfig } from '../../server/realtime/config.js';
 import { sendMessages } from '../../server/modules/messages/queries.js';
 import { heartbeat } from '../../server/modules/scanners/queries.js';
-import { call, databases, emptyDatabase, testApp, tokenFor, userId } from './harness.js';
+import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
+import { listenOnLoopback } from './loopback.js';
 
 /**
  * The realtime channel's ACL and session ends, on the embedded broker and (TEST_RABBITMQ_URL set) on RabbitMQ's
@@ -39,24 +37,18 @@ for (const kind of databases) {
     describe(`realtime channel (${kind}, ${backend.name})`, { timeout: 120_000 }, () => {
       let app: FastifyInstance;
       let db: Db;
-      let drop: () => Promise<void>;
+      let h: Harness;
       let base: string;
       const open: MqttClient[] = [];
 
       beforeAll(async () => {
-        const empty = await emptyDatabase(kind);
-        db = empty.db;
-        drop = empty.drop;
-        await migrateToLatest(db, empty.schema);
-        await seed(db, true);
-        app = await testApp(db, { realtime: backend.config() });
-        await app.listen({ port: 0, host: '127.0.0.1' });
-        base = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+        h = await startApp(kind, { config: { realtime: backend.config() } });
+        ({ app, db } = h);
+        base = `ws://127.0.0.1:${await listenOnLoopback(app)}`;
       });
       afterAll(async () => {
         for (const c of open) c.end(true);
-        await app.close();
-        await drop();
+        await h.close();
       });
 
       const hospitals = async () => (await db.selectFrom('hospitals').select('id').orderBy('id').execute()).map((h) => h.id);

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../server/db/migrate.js';
-import { seed } from '../../server/db/seed/index.js';
-import { call, databases, emptyDatabase, testApp, tokenFor, userId } from './harness.js';
+import { call, databases, startApp, testApp, tokenFor, userId, type Harness } from './harness.js';
 import { startMessagingDouble } from './messaging-double.js';
 import { freePort } from './server-process.js';
-import { signInAtProvider, startOidcProvider } from './oidc-provider.js';
+import { CookieJar, signInAtProvider, signOutAtProvider, startOidcProvider } from './oidc-provider.js';
 import type { Db } from '../../server/db/connect.js';
+import { hashToken } from '../../server/modules/auth/tokens.js';
 import enums from '../../schemas/enums/common.json';
 
 const PUBLIC_URL = 'http://dsms.test';
@@ -16,41 +15,35 @@ const SECRET = 'loopback-client-secret-0123456789';
 describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) => {
   let app: FastifyInstance;
   let db: Db;
-  let drop: () => Promise<void>;
+  let h: Harness;
   let provider: Awaited<ReturnType<typeof startOidcProvider>>;
   let messaging: Awaited<ReturnType<typeof startMessagingDouble>>;
   let admin: string;
   let hospital: number;
 
   beforeAll(async () => {
-    const empty = await emptyDatabase(kind);
-    db = empty.db;
-    drop = empty.drop;
-    await migrateToLatest(db, empty.schema);
-    await seed(db, true);
-    app = await testApp(db, { publicUrl: PUBLIC_URL });
-    await app.ready();
-    provider = await startOidcProvider({ redirectUri: CALLBACK, clientId: 'dsms', clientSecret: SECRET });
+    h = await startApp(kind, { config: { publicUrl: PUBLIC_URL } });
+    ({ app, db } = h);
+    provider = await startOidcProvider({ redirectUri: CALLBACK, clientId: 'dsms', clientSecret: SECRET, postLogoutRedirectUri: `${PUBLIC_URL}/login` });
     messaging = await startMessagingDouble();
     admin = await tokenFor(app, 'admin');
     hospital = (await db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   });
   afterAll(async () => {
-    await app?.close();
+    await h?.close();
     await provider?.close();
     await messaging?.close();
-    await drop?.();
   });
 
   const configure = (body: object, lang = 'en-US') => call(app, 'POST', '/api/config/sso', { token: admin, lang, payload: { hospital_id: hospital, ...body } });
   const roleId = async (identification: string) => (await db.selectFrom('roles').select('id').where('identification', '=', identification).executeTakeFirstOrThrow()).id;
 
   /** The whole browser round: start, the provider's pages as `login`, and the callback; answers where the app sends the browser. */
-  const signIn = async (login: string, redirect?: string) => {
+  const signIn = async (login: string, redirect?: string, jar?: CookieJar, seen?: string[]) => {
     const start = await app.inject({ method: 'GET', url: `/api/auth/sso/start?hospital=${hospital}${redirect ? `&redirect=${encodeURIComponent(redirect)}` : ''}` });
     expect(start.statusCode, start.body).toBe(302);
     const cookie = String(start.headers['set-cookie']).split(';')[0];
-    const back = await signInAtProvider(String(start.headers.location), login, CALLBACK);
+    const back = await signInAtProvider(String(start.headers.location), login, CALLBACK, jar, seen);
     const callback = await app.inject({ method: 'GET', url: back.pathname + back.search, headers: { cookie } });
     expect(callback.statusCode).toBe(302);
     return { location: String(callback.headers.location), callbackUrl: back.pathname + back.search, cookie };
@@ -118,6 +111,48 @@ describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) =
     const again = await app.inject({ method: 'POST', url: '/api/auth/sso_login_v2', payload: { sso_token: stoken }, headers: { 'user-language': 'zh-CN' } });
     expect(again.statusCode).toBe(401);
     expect(again.json().message).toContain('已使用');
+  });
+
+  it('logout of a session from the provider sends the browser to its end_session_endpoint, which ends the provider’s sign-in too', async () => {
+    const browser = new CookieJar();
+    const first: string[] = [];
+    const { location } = await signIn('primary', undefined, browser, first);
+    expect(first).toContain('login');
+    const traded = await app.inject({ method: 'POST', url: '/api/auth/sso_login_v2', payload: { sso_token: stokenOf(location) } });
+    const token = traded.json().data.access_token;
+    // While the provider's sign-in lasts, the next "Sign in with …" passes without its login page.
+    const again: string[] = [];
+    const second = await signIn('primary', undefined, browser, again);
+    expect(again).not.toContain('login');
+    const secondToken = (await app.inject({ method: 'POST', url: '/api/auth/sso_login_v2', payload: { sso_token: stokenOf(second.location) } })).json().data.access_token;
+    const kept = (t: string) => db.selectFrom('sso_sessions').select('id_token').where('token_hash', '=', hashToken(t)).executeTakeFirst();
+    expect(await kept(token)).toBeTruthy();
+    expect(await kept(secondToken)).toBeTruthy();
+
+    const out = await call(app, 'POST', '/api/auth/logout', { token, payload: {} });
+    expect(out.statusCode, out.body).toBe(200);
+    const logoutUrl = new URL(out.json().data.logout_url);
+    expect(logoutUrl.origin).toBe(provider.issuer);
+    expect(logoutUrl.searchParams.get('post_logout_redirect_uri')).toBe(`${PUBLIC_URL}/login`);
+    expect(logoutUrl.searchParams.get('id_token_hint')).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect((await call(app, 'GET', '/api/account/profile', { token })).statusCode).toBe(401);
+    // The id token is forgotten with the session.
+    expect(await kept(token)).toBeUndefined();
+    expect(await kept(secondToken)).toBeTruthy();
+
+    const back = await signOutAtProvider(logoutUrl.href, browser);
+    expect(back.href).toBe(`${PUBLIC_URL}/login`);
+    // The provider's sign-in is over: the next "Sign in with …" asks for the login again.
+    const after: string[] = [];
+    await signIn('primary', undefined, browser, after);
+    expect(after).toContain('login');
+
+    // A session from the password login ends here only.
+    const password = await tokenFor(app, 'auditor');
+    const plain = await call(app, 'POST', '/api/auth/logout', { token: password, payload: {} });
+    expect(plain.json().data).toBeNull();
+    expect((await call(app, 'POST', '/api/auth/logout', { token: secondToken, payload: {} })).json().data.logout_url).toContain('id_token_hint=');
+    expect(await kept(secondToken)).toBeUndefined();
   });
 
   it('refuses a callback whose state is not this browser’s, or replayed', async () => {
@@ -231,6 +266,44 @@ describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) =
     expect(stranger.statusCode).toBe(403);
     expect(await db.selectFrom('users').select('id').where('phone', '=', '19900000000').executeTakeFirst()).toBeUndefined();
     expect((await app.inject({ method: 'POST', url: '/api/auth/ulogin', payload: { code: '' } })).statusCode).toBe(422);
+  });
+
+  it('auth/auth_code sends the browser to the messaging app’s sign-in page; its code comes back through im/callback as a one-time code', async () => {
+    expect((await app.inject({ method: 'GET', url: '/api/auth/auth_code?hospital_id=99999' })).statusCode).toBe(404);
+    expect((await configure({ im_authorize_url: 'http://login.example.org/oauth2/auth' })).statusCode).toBe(422);
+    expect((await configure({ im_authorize_url: `${messaging.url}/oauth2/auth` })).statusCode).toBe(200);
+    const options = (await app.inject({ method: 'GET', url: '/api/auth/sso/options' })).json().data;
+    expect(options).toEqual([expect.objectContaining({ hospital_id: hospital, sso: true, im_kind: 'dingtalk' })]);
+
+    /** The browser's round: ask auth_code, open the vendor's page, come back to the callback with the cookie. */
+    const viaApp = async (redirect: string) => {
+      const asked = await app.inject({ method: 'GET', url: `/api/auth/auth_code?hospital_id=${hospital}&redirect=${encodeURIComponent(redirect)}` });
+      expect(asked.statusCode, asked.body).toBe(200);
+      const cookie = String(asked.headers['set-cookie']).split(';')[0];
+      expect(String(asked.headers['set-cookie'])).toContain('HttpOnly');
+      const url = new URL(asked.json().data.url);
+      expect(url.searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/api/auth/im/callback`);
+      const vendor = await fetch(url, { redirect: 'manual' });
+      const back = new URL(vendor.headers.get('location')!);
+      const callback = await app.inject({ method: 'GET', url: back.pathname + back.search, headers: { cookie } });
+      expect(callback.statusCode).toBe(302);
+      return { location: String(callback.headers.location), again: () => app.inject({ method: 'GET', url: back.pathname + back.search, headers: { cookie } }), back };
+    };
+
+    messaging.state.signInAs = '13800000000';
+    const { location, again, back } = await viaApp('/case/list');
+    expect(location).toMatch(/^\/\?stoken=[\w-]+&redirect=%2Fcase%2Flist$/);
+    const traded = await app.inject({ method: 'POST', url: '/api/auth/sso_login_v2', payload: { sso_token: stokenOf(location) } });
+    expect(traded.statusCode, traded.body).toBe(200);
+    expect(traded.json().data.user_id).toBe(await userId(db, 'signer'));
+    // Single use, and only in the browser that asked.
+    expect((await again()).headers.location).toMatch(/^\/login\?sso_error=state/);
+    const elsewhere = await app.inject({ method: 'GET', url: back.pathname + back.search, headers: { cookie: 'dsms_im=someone-elses' } });
+    expect(elsewhere.headers.location).toMatch(/^\/login\?sso_error=state/);
+    // A person the hospital does not know: refused, never created.
+    messaging.state.signInAs = '19900000001';
+    expect((await viaApp('/manage')).location).toMatch(/^\/login\?sso_error=unknown_user/);
+    expect(await db.selectFrom('users').select('id').where('phone', '=', '19900000001').executeTakeFirst()).toBeUndefined();
   });
 
   it('is rate-limited per client like the password login', async () => {

@@ -277,4 +277,20 @@ describe.each(databases)('statistics [%s]', (kind) => {
     const logged = await h.db.selectFrom('operation_logs').select('path').where('path', 'like', '%/api/statistic/workload/export%').execute();
     expect(logged.length).toBeGreaterThan(0);
   });
+
+  it('sets the qc13 target through SettingPassRate\'s form: checked by its contract, system_setting only, read by ScanAccessStatistics', async () => {
+    const menu = JSON.stringify((await get(admin, '/api/system_management/users/menu')).json().data);
+    expect(menu).toContain('SettingPassRate');
+    const save = (token: string, value: unknown, lang = 'en-US') => call(h.app, 'POST', '/api/common/setting', { token, lang, payload: { settings_key: 'statistic_pass_rate', settings_value: JSON.stringify(value) } });
+    const stored = async () => (await get(qc, '/api/statistic/statistic_pass_rate_config/qc13')).json().data.data.qc13;
+    expect((await save(qc, { qc13: 90 })).statusCode).toBe(403);
+    const tooHigh = await save(admin, { qc13: 150 }, 'zh-CN');
+    expect(tooHigh.statusCode).toBe(422);
+    expect(tooHigh.json().errors.qc13).toBeDefined();
+    expect((await save(admin, { qc13: 'x' })).statusCode).toBe(422);
+    expect(await stored()).toBe(95);
+    expect((await save(admin, { qc13: 92.5 })).statusCode).toBe(200);
+    expect(await stored()).toBe(92.5);
+    expect((await get(qc, '/api/statistic/scan_access?period=thisMonth')).json().data.target).toBe(92.5);
+  });
 });

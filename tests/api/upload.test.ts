@@ -57,7 +57,8 @@ describe.each(databases)('upload [%s]', (kind) => {
       const next = await sendChunk(app, file, 1, { token: technician });
       expect(next.json().data).toEqual({ code: 0, msg: 0.3333, lack: [2, 3] });
       // Chunk 1 is marked present; the refused chunk 2 left no marker (and no bytes: only verified bytes are written).
-      expect((await fs.readdir(path.join(dataDir, 'uploads', 'parts', idOf(file)))).sort()).toEqual(['1', 'data']);
+      // `hashing` says which process follows the file to hash it (assembler.ts).
+      expect((await fs.readdir(path.join(dataDir, 'uploads', 'parts', idOf(file)))).sort()).toEqual(['1', 'data', 'hashing']);
       expect((await fs.stat(path.join(dataDir, 'uploads', 'parts', idOf(file), 'data'))).size).toBe(CHUNK);
       // Bytes damaged in transit: the declared md5 is right, the bytes are not.
       const damaged = Buffer.from(chunkOf(file, 3));

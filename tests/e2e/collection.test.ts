@@ -4,7 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 type Lang = 'zh-CN' | 'en-US';
@@ -40,12 +40,7 @@ describe('case collection in Chromium', () => {
   });
 
   async function open(lang: Lang): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login`);
-    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-    await signIn(page, server.url, 'primary', 'dsms-demo');
-    await page.getByTestId('dashboard').waitFor();
+    const page = await signedInPage(browser, server.url, lang, 'primary', { errors: pageErrors });
     await page.goto(`${server.url}/manage/case/collection`);
     await page.getByTestId('case-collection').waitFor();
     await page.getByTestId('list-page').waitFor();

@@ -63,6 +63,8 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     server.startJobs();
     await bar.waitFor({ state: 'detached', timeout: 180_000 });
     const thumb = row.locator('img');
+    // The thumbnail loads lazily: the row was scrolled sideways to its progress bar, so bring the thumbnail back into view.
+    await thumb.scrollIntoViewIfNeeded();
     await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth), { timeout: 30_000 }).toBeGreaterThan(0);
     await page.screenshot({ path: path.join(SHOTS, `conversion-done-${locale}.png`) });
 

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enDesigner from '../../src/i18n/locales/en-US/pages/designer.json';
 import zhDesigner from '../../src/i18n/locales/zh-CN/pages/designer.json';
+import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
 import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
 
@@ -74,7 +75,7 @@ describe('page designer in Chromium', () => {
   it('an administrator changes CaseList without JSON; a registrar sees it at once; the rule holds in the browser and on the server', async () => {
     await openDesigner();
     const base = await columnOrder();
-    expect(base.slice(0, 5)).toEqual(['pathology_number', 'case_status', 'case_type', 'expedite_status', 'patient_name']);
+    expect(base.slice(0, 6)).toEqual(['pathology_number', 'case_status', 'markers', 'case_type', 'expedite_status', 'patient_name']);
 
     // Hide two columns, move "patient name" up two places with the keyboard (dnd-kit), relabel it.
     await designer().getByTestId('col-visible-gender').uncheck();
@@ -86,7 +87,7 @@ describe('page designer in Chromium', () => {
     await admin.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
     await admin.mouse.move(to.x + to.width / 2, to.y + to.height / 2 - 4, { steps: 10 });
     await admin.mouse.up();
-    await expect.poll(async () => (await columnOrder()).slice(0, 5)).toEqual(['pathology_number', 'case_status', 'patient_name', 'case_type', 'expedite_status']);
+    await expect.poll(async () => (await columnOrder()).slice(0, 6)).toEqual(['pathology_number', 'case_status', 'markers', 'patient_name', 'case_type', 'expedite_status']);
     await designer().getByTestId('col-label-patient_name-zh-CN').fill('患者');
     await designer().getByTestId('col-label-patient_name-en-US').fill('Patient');
     await shot(admin, 'designer-columns-zh-CN');
@@ -129,7 +130,7 @@ describe('page designer in Chromium', () => {
     // The registrar's list: two columns gone, the moved one second and relabelled.
     await registrar.goto(`${server.url}/manage/case/list`);
     await registrar.getByTestId('list-page').waitFor();
-    await expect.poll(async () => (await headers(registrar)).slice(0, 4)).toEqual(['pathology_number', 'case_status', 'patient_name', 'case_type']);
+    await expect.poll(async () => (await headers(registrar)).slice(0, 5)).toEqual(['pathology_number', 'case_status', 'markers', 'patient_name', 'case_type']);
     const shown = await headers(registrar);
     expect(shown).not.toContain('gender');
     expect(shown).not.toContain('age');
@@ -189,7 +190,7 @@ describe('page designer in Chromium', () => {
 
     await registrar.goto(`${server.url}/manage/case/list`);
     await registrar.getByTestId('list-page').waitFor();
-    await expect.poll(async () => (await headers(registrar)).slice(0, 5)).toEqual(['pathology_number', 'case_status', 'case_type', 'expedite_status', 'patient_name']);
+    await expect.poll(async () => (await headers(registrar)).slice(0, 6)).toEqual(['pathology_number', 'case_status', 'markers', 'case_type', 'expedite_status', 'patient_name']);
     expect(await headers(registrar)).toContain('gender');
     const form = await openCaseForm();
     await form.locator('#root_patient_name').waitFor();
@@ -240,6 +241,136 @@ describe('page designer in Chromium', () => {
     await designer().getByTestId('designer-views').getByRole('tab', { name: en.history }).click();
     await designer().getByTestId('page-history').getByRole('button', { name: en.showChange }).first().click();
     await shot(admin, 'designer-diff-en-US');
+    expect(errors).toEqual([]);
+  });
+  const useLanguage = async (lang: 'zh-CN' | 'en-US') => admin.evaluate((l) => localStorage.setItem('lang', l), lang);
+  const pickOption = async (page: Page, combobox: ReturnType<Page['getByTestId']>, name: string | RegExp) => {
+    await combobox.click();
+    // Fluent's listbox options (a multiselect's are menuitemcheckboxes), not the rule builder's native <option>s.
+    await page.locator('.fui-Listbox .fui-Option').filter({ hasText: name }).first().click();
+    await page.keyboard.press('Escape');
+  };
+  const listRow = (page: Page, number: string) => page.evaluate(async (n) => {
+    const res = await fetch(`/api/pathology/lists?page=1&page_size=5&search=${encodeURIComponent(n)}`, { headers: { Authorization: `Bearer ${sessionStorage.getItem('access_token')}` } });
+    return ((await res.json()).data.data as Record<string, unknown>[]).find((r) => r.pathology_number === n)!;
+  }, number);
+
+  it('search items, a tab whose filter is built in the builder, and an action hidden per role reach the registrar (en-US)', async () => {
+    await useLanguage('en-US');
+    await openDesigner();
+    await designer().getByTestId('designer-views').getByRole('tab', { name: en.search }).click();
+    const search = designer().getByTestId('designer-search');
+    await search.waitFor();
+    // The operators each item offers come from the hospital's search-operators rules (select: =, !=, in, not in).
+    expect(await search.getByTestId('search-offered-case_type').textContent()).toBe(en.operatorsOffered.replace('{{list}}', 'equals · not equal · is one of · is none of'));
+    await search.getByTestId('search-place-main_phase').selectOption('bar');
+    await search.getByTestId('search-label-patient_name-zh-CN').fill('患者（搜索）');
+    await search.getByTestId('search-label-patient_name-en-US').fill('Patient (search)');
+    await search.getByTestId('search-operator-pathology_number').selectOption('=');
+    await shot(admin, 'designer-search-en-US');
+
+    // A tab "DZ frozen": pathology number contains DZ-API and type is frozen, built in the rule builder.
+    await designer().getByTestId('designer-views').getByRole('tab', { name: en.tabsActions }).click();
+    const tabs = designer().getByTestId('designer-tabs');
+    await tabs.getByTestId('tab-add-key').fill('dzapi');
+    await tabs.getByTestId('tab-add').click();
+    await tabs.getByTestId('tab-label-dzapi-zh-CN').fill('DZ 冰冻');
+    await tabs.getByTestId('tab-label-dzapi-en-US').fill('DZ frozen');
+    const builder = tabs.getByTestId('tab-builder-dzapi');
+    await builder.getByRole('button', { name: en.addCondition, exact: true }).click();
+    await builder.locator('.rule').nth(0).locator('select.rule-fields').selectOption('pathology_number');
+    await builder.locator('.rule').nth(0).locator('select.rule-operators').selectOption('contains');
+    await builder.locator('.rule').nth(0).locator('input.rule-value').fill('DZ-API');
+    await builder.getByRole('button', { name: en.addCondition, exact: true }).click();
+    await builder.locator('.rule').nth(1).locator('select.rule-fields').selectOption('case_type');
+    await builder.locator('.rule').nth(1).locator('select.rule-operators').selectOption('=');
+    await builder.locator('.rule').nth(1).locator('select.rule-value').selectOption('frozen');
+    // Quick registration shown only to samplers (the registrar loses it; permission codes are untouched).
+    await pickOption(admin, designer().getByTestId('action-roles-toolbar-quick_register'), /\(sampler\)/);
+    await shot(admin, 'designer-tabs-en-US');
+
+    await designer().getByTestId('designer-note').fill('DZ tab, search items, quick registration for samplers');
+    const pageSaved = admin.waitForResponse((r) => r.url().endsWith('/api/schemas/CaseList') && r.request().method() === 'PUT');
+    await designer().getByTestId('designer-save').click();
+    const saved = await pageSaved;
+    expect(saved.status()).toBe(200);
+    const override = saved.request().postDataJSON().override;
+    const tab = override.list.tabs.find((x: { key: string }) => x.key === 'dzapi');
+    expect(tab.filter).toEqual([{ field: 'pathology_number', operator: 'like', value: 'DZ-API' }, { field: 'case_type', operator: '=', value: 'frozen', condition: 'and' }]);
+    expect(override.list.toolbar.find((a: { key: string }) => a.key === 'quick_register').roles).toEqual(['sampler']);
+
+    // The registrar: the phase on the bar, the relabelled item, the tab filtering the list, no quick registration.
+    await registrar.goto(`${server.url}/manage/case/list`);
+    await registrar.getByTestId('list-page').waitFor();
+    const bar = registrar.getByTestId('search-bar');
+    await expect.poll(() => bar.textContent()).toContain('Patient (search)');
+    expect(await bar.textContent()).toContain('Phase');
+    expect(await registrar.getByRole('button', { name: 'Register case' }).count()).toBe(1);
+    expect(await registrar.getByRole('button', { name: 'Quick registration' }).count()).toBe(0);
+    await registrar.getByTestId('list-tabs').getByRole('tab', { name: /DZ frozen/ }).click();
+    const rows = registrar.getByTestId('data-table').locator('tbody tr[data-row-key]');
+    await expect.poll(async () => (await rows.allTextContents()).map((r) => r.match(/DZ-API-\d/)?.[0]).sort()).toEqual(['DZ-API-3', 'DZ-API-5']);
+    await shot(registrar, 'designer-registrar-tab-en-US');
+
+    // The same views in Chinese, for the screenshots.
+    await useLanguage('zh-CN');
+    await openDesigner();
+    await designer().getByTestId('designer-views').getByRole('tab', { name: zh.search }).click();
+    await designer().getByTestId('designer-search').waitFor();
+    await shot(admin, 'designer-search-zh-CN');
+    await designer().getByTestId('designer-views').getByRole('tab', { name: zh.tabsActions }).click();
+    await designer().getByTestId('tab-filter-dzapi').click();
+    await designer().getByTestId('tab-builder-dzapi').locator('.rule').nth(1).waitFor();
+    await shot(admin, 'designer-tabs-zh-CN');
+  });
+
+  it('a rule set edited in the builder answers for a real case in the test panel, as the server does (zh-CN, en-US)', async () => {
+    const rules = () => admin.getByTestId('rule-editor');
+    const openRules = async (name: string, words: typeof zhCN, firstRule: string) => {
+      await admin.goto(`${server.url}/manage/system/schema`);
+      await admin.getByTestId('schema-kind').getByRole('tab', { name: words.schemaEditor.kindRules }).click();
+      await rules().waitFor();
+      await pickOption(admin, rules().getByRole('combobox', { name: words.schemaEditor.ruleSet }), name);
+      await rules().getByTestId('rule-designer').getByTestId(`rule-${firstRule}`).waitFor();
+    };
+    const tryCase = async (number: string) => {
+      const panel = rules().getByTestId('rule-test-panel');
+      await panel.getByTestId('rule-test-search').fill(number);
+      await panel.getByTestId('rule-test-find').click();
+      await expect.poll(async () => panel.getByTestId('rule-test-record').locator('option:checked').textContent()).toContain(number);
+      return panel;
+    };
+
+    await useLanguage('zh-CN');
+    await openRules('case-transitions', zhCN, 'register');
+    const panel = await tryCase('DZ-API-3');
+    await pickOption(admin, panel.getByTestId('rule-test-roles'), /\(technician\)/);
+    await expect.poll(() => panel.getByTestId('rule-test-answer-register').textContent()).toBe('false');
+    expect(await panel.getByTestId('rule-test-answer-make_slides').textContent()).toBe('true');
+
+    // Technicians may register too: one more condition in the builder; the panel answers for the draft at once.
+    const register = rules().getByTestId('rule-builder-register');
+    await register.getByRole('button', { name: zh.addCondition, exact: true }).first().click();
+    const added = register.locator('.rule').last();
+    await added.locator('select.rule-fields').selectOption('roles');
+    await added.locator('select.rule-operators').selectOption('contains');
+    await added.locator('select.rule-value').selectOption('technician');
+    await expect.poll(() => panel.getByTestId('rule-test-answer-register').textContent()).toBe('true');
+    await shot(admin, 'designer-rules-test-zh-CN');
+    const saved = admin.waitForResponse((r) => r.url().endsWith('/api/rules/case-transitions') && r.request().method() === 'PUT');
+    await rules().getByTestId('rule-save').click();
+    const res = await saved;
+    expect(res.status()).toBe(200);
+    expect(JSON.stringify(res.request().postDataJSON().override.rules.register)).toContain('{"in":["technician",{"var":"roles"}]}');
+
+    // The case status of a real case: the panel's answer is the one the server computed for the list.
+    const row = await listRow(admin, 'DZ-API-3');
+    await useLanguage('en-US');
+    await openRules('case-status', enUS, 'status');
+    const status = await tryCase('DZ-API-3');
+    await expect.poll(() => status.getByTestId('rule-test-answer-status').textContent()).toBe(JSON.stringify(row.case_status));
+    expect(await status.getByTestId('rule-test-answer-status-colour').textContent()).toBe(JSON.stringify(row.status_colour));
+    await shot(admin, 'designer-rules-test-en-US');
     expect(errors).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const text = { 'zh-CN': zhCN, 'en-US': enUS };
@@ -28,13 +28,7 @@ describe('engine widgets in Chromium', () => {
   });
 
   async function open(lang: Lang): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login`);
-    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-    await signIn(page, server.url, 'admin', 'dsms-admin');
-    await page.getByTestId('dashboard').waitFor();
-    return page;
+    return signedInPage(browser, server.url, lang, 'admin', { errors: pageErrors });
   }
 
   for (const lang of ['zh-CN', 'en-US'] as const) {

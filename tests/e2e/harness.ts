@@ -7,10 +7,12 @@ import { afterAll, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
+import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { seed } from '../../server/db/seed/index.js';
 import { jobTypesFor } from '../../server/modules/jobs/registry.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import type { RealtimeConfig } from '../../server/realtime/config.js';
+import type { HisConfig } from '../../server/modules/his/index.js';
 import { freePort, startServer as startProcess, type ServerProcess } from '../api/server-process.js';
 
 export const SHOTS = path.resolve('test-results/e2e');
@@ -21,7 +23,7 @@ const DIST = path.resolve('dist');
  * (default embedded); `peerDataDir`: slide files in the database's own directory, so a peer process (startPeer)
  * started on that directory shares both.
  */
-export async function startServer(options: { ownDataDir?: boolean; realtime?: RealtimeConfig; peerDataDir?: boolean; port?: number } = {}) {
+export async function startServer(options: { ownDataDir?: boolean; realtime?: RealtimeConfig; peerDataDir?: boolean; port?: number; his?: HisConfig } = {}) {
   let jobs: JobRunner | null = null;
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e tests run against the build (npm test builds first)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-'));
@@ -32,6 +34,7 @@ export async function startServer(options: { ownDataDir?: boolean; realtime?: Re
   const app = await buildApp({
     db, config: {
       tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', ...(dataDir ? { dataDir } : {}), ...(options.realtime ? { realtime: options.realtime } : {}),
+      ...(options.his ? { his: options.his } : {}),
       // A port chosen beforehand (freePort) makes the public address known before start: single sign-on's callback needs it.
       ...(options.port ? { publicUrl: `http://127.0.0.1:${options.port}` } : {}),
     }, logger: false,
@@ -132,6 +135,22 @@ export async function signIn(page: Page, url: string, username: string, password
   await page.locator('input[name=username]').fill(username);
   await page.locator('input[name=password]').fill(password);
   await page.locator('button[type=submit]').click();
+}
+
+/**
+ * A new page signed in as the demo account `user` (its seeded password) through the login page, in `lang` (chosen
+ * before signing in, as a browser that was here before remembers it), once the dashboard shows. `errors` collects the
+ * page's uncaught errors; `options` adds to the page's own (a viewport, downloads, touch …).
+ */
+export async function signedInPage(browser: Browser, url: string, lang: 'zh-CN' | 'en-US', user: string, opts: { errors?: string[]; options?: Parameters<Browser['newPage']>[0] } = {}): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang, ...opts.options });
+  const errors = opts.errors;
+  if (errors) page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}/login`);
+  await page.evaluate((l) => localStorage.setItem('lang', l), lang);
+  await signIn(page, url, user, user === 'admin' ? DEMO_PASSWORDS.admin : DEMO_PASSWORDS.others);
+  await page.getByTestId('dashboard').waitFor();
+  return page;
 }
 
 /**

@@ -4,10 +4,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import labEnums from '../../schemas/enums/lab.json';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { startHisDouble } from '../api/his-double.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
 const PATIENT = 'E2E 流程患者';
+/** The patient the hospital's HIS (a loopback stand-in) knows by outpatient number. */
+const HIS_PATIENT = {
+  patient_name: PATIENT, gender: 'female', age: 56, age_unit: 'year', outpatient_number: 'MZ-E2E-1', admission_number: null,
+  treat_type: 'clinic', inspection_department: '消化内科', inspection_doctor: '周医生', clinical_diagnosis: '胃窦炎',
+};
+/** Which CaseList status tab (schemas/pages/CaseList.json) holds a case of each status the walk passes. */
+const TAB_OF: Record<string, string> = {
+  to_receive: 'to_receive', to_sample: 'to_sample', dehydration: 'slide_making', embeded: 'slide_making', to_allot: 'to_allot', to_first: 'diagnosing',
+};
 /** The machine is shared: give a list a generous while to load after a navigation or an action. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 /** Spec §4 status wording as the case_status enum gives it (schemas/enums/lab.json). */
@@ -23,17 +33,22 @@ const actionWord = (action: string, lang: Lang) => (({ 'zh-CN': zhCN, 'en-US': e
  */
 describe('the case lifecycle in the lab, in Chromium', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
+  let his: Awaited<ReturnType<typeof startHisDouble>>;
   let browser: Browser;
   let caseId = 0;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer();
+    his = await startHisDouble({ 'MZ-E2E-1': HIS_PATIENT });
+    server = await startServer({ his: { adapter: 'http', url: his.url, token: 'his-secret' } });
     browser = await launchBrowser();
+    const now = new Date().toISOString();
+    await server.db.insertInto('reagents').values({ name: 'Ki-67', type: 'ihc', clone_no: 'MIB-1', manufacturer: null, specification: null, status: 1, rank: 1, remark: null, created_at: now, updated_at: now }).execute();
   });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    await his?.close();
   });
 
   async function open(user: string, lang: Lang): Promise<Page> {
@@ -48,7 +63,8 @@ describe('the case lifecycle in the lab, in Chromium', () => {
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   const rowOf = (page: Page) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: PATIENT });
   const caseList = async (page: Page) => {
-    await page.goto(`${server.url}/manage/case/list`);
+    // The "all" tab by name: the list remembers the last tab chosen on this route.
+    await page.goto(`${server.url}/manage/case/list?tab=all`);
     await rowOf(page).waitFor();
   };
   const detail = async (page: Page) => {
@@ -63,12 +79,25 @@ describe('the case lifecycle in the lab, in Chromium', () => {
   }
   const closeAll = async (pages: Record<Lang, Page>) => { for (const lang of LANGS) await pages[lang].close(); };
 
-  /** CaseList shows the case's status in the spec's words, in Chinese and in English. */
+  /**
+   * CaseList shows the case's status in the spec's words, in Chinese and in English; the case is under its
+   * status tab (counted) and not under the "sent" one.
+   */
   async function statusIs(pages: Record<Lang, Page>, key: string) {
     for (const lang of LANGS) {
-      await caseList(pages[lang]);
-      await poll(() => rowOf(pages[lang]).locator('td[data-column="case_status"]').textContent()).toBe(statusWord(key, lang));
-      await shot(pages[lang], `lab-caselist-${key}-${lang}`);
+      const page = pages[lang];
+      await caseList(page);
+      await poll(() => rowOf(page).locator('td[data-column="case_status"]').textContent()).toBe(statusWord(key, lang));
+      await shot(page, `lab-caselist-${key}-${lang}`);
+      const tab = page.getByTestId('list-tabs').locator(`[data-tab="${TAB_OF[key]}"]`);
+      await tab.click();
+      await poll(() => page.url()).toContain(`tab=${TAB_OF[key]}`);
+      await rowOf(page).waitFor();
+      await poll(async () => Number(await tab.locator('[data-count]').getAttribute('data-count'))).toBeGreaterThanOrEqual(1);
+      await shot(page, `lab-caselist-tab-${TAB_OF[key]}-${lang}`);
+      await page.getByTestId('list-tabs').locator('[data-tab="sent"]').click();
+      await poll(() => page.url()).toContain('tab=sent');
+      await poll(() => rowOf(page).count()).toBe(0);
     }
   }
 
@@ -82,9 +111,18 @@ describe('the case lifecycle in the lab, in Chromium', () => {
     // Required fields are asked for before anything is sent.
     await form.getByTestId('form-confirm').click();
     await form.getByText(zhCN.dialog.required).first().waitFor();
-    await form.getByTestId('form-field-patient_name').fill(PATIENT);
-    await form.getByTestId('form-field-age').fill('56');
-    await form.getByTestId('form-field-inspection_department').fill('消化内科');
+    // The outpatient number looks the patient up in the HIS (Enter, as a barcode scanner sends it).
+    await form.getByTestId('form-field-outpatient_number').fill('MZ-UNKNOWN');
+    await form.getByTestId('form-field-outpatient_number').press('Enter');
+    await form.getByText('HIS 中没有此门诊号或住院号的病人').waitFor();
+    await form.getByTestId('form-field-outpatient_number').fill('MZ-E2E-1');
+    await form.getByTestId('form-field-outpatient_number').press('Enter');
+    await poll(() => form.getByTestId('form-field-patient_name').inputValue()).toBe(PATIENT);
+    expect(await form.getByTestId('form-field-age').inputValue()).toBe('56');
+    expect(await form.getByTestId('form-field-inspection_department').inputValue()).toBe('消化内科');
+    expect(await form.getByTestId('form-field-inspection_doctor').inputValue()).toBe('周医生');
+    expect(his.requests.map((r) => r.path)).toEqual(['/his/patient?outpatient_number=MZ-UNKNOWN', '/his/patient?outpatient_number=MZ-E2E-1']);
+    await shot(page, 'lab-register-his-zh-CN');
     await form.getByTestId('form-field-specimens-0-name').fill('胃窦');
     await form.getByTestId('form-field-specimens-1-name').fill('胃体');
     await shot(page, 'lab-register-form-zh-CN');
@@ -98,6 +136,17 @@ describe('the case lifecycle in the lab, in Chromium', () => {
     await statusIs(pages, 'to_receive');
 
     const en = pages['en-US'];
+    // In English the lookup button does the same and says what it filled.
+    await caseList(en);
+    await en.locator('[data-action="quick_register"]').click();
+    const enForm = en.getByTestId('form-dialog');
+    await enForm.getByTestId('form-field-outpatient_number').fill('MZ-E2E-1');
+    await enForm.getByTestId('form-field-outpatient_number-lookup').click();
+    await enForm.getByText('Filled 5 fields from the lookup').waitFor();
+    expect(await enForm.getByTestId('form-field-patient_name').inputValue()).toBe(PATIENT);
+    await shot(en, 'lab-register-his-en-US');
+    await enForm.getByRole('button', { name: enUS.common.cancel }).click();
+    await enForm.waitFor({ state: 'detached' });
     await rowOf(en).locator('[data-action="receive"]').click();
     const received = answer(en, /\/receive$/);
     await en.getByTestId('confirm-dialog').getByRole('button', { name: enUS.common.confirm }).click();
@@ -200,6 +249,76 @@ describe('the case lifecycle in the lab, in Chromium', () => {
     }
   });
 
+  it('primary: places technical orders from the case page; a repeated one is refused in the spec\'s words; the diagnosis editor shows them', async () => {
+    const pages = await both('primary');
+    const en = pages['en-US'];
+    await detail(en);
+    const panel = en.getByTestId('orders-panel');
+    await panel.getByTestId('orders-form').waitFor();
+    // A special examination: immunohistochemistry on block 1 with Ki-67.
+    await panel.getByTestId('orders-block').click();
+    await en.getByRole('option', { name: '1', exact: true }).click();
+    await panel.getByTestId('orders-reagent').click();
+    await en.getByRole('option', { name: 'Ki-67 (MIB-1)' }).click();
+    await panel.getByTestId('orders-add').click();
+    // An additional request: a deep cut on block 2.
+    await panel.getByTestId('orders-category').click();
+    await en.getByRole('option', { name: 'Additional request' }).click();
+    await panel.getByTestId('orders-type').click();
+    await en.getByRole('option', { name: 'Deep cut' }).click();
+    await panel.getByTestId('orders-block').click();
+    await en.getByRole('option', { name: '2', exact: true }).click();
+    await panel.getByTestId('orders-add').click();
+    await panel.getByTestId('orders-batch').getByText('2. Additional request · Deep cut · Block 2 · × 1').waitFor();
+    await shot(en, 'lab-detail-orders-batch-en-US');
+    const placed = answer(en, /\/orders$/);
+    await panel.getByTestId('orders-submit').click();
+    expect((await placed).status()).toBe(200);
+    const rows = panel.getByTestId('orders').locator('tbody tr');
+    await poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).locator('td').nth(0).textContent()).toBe('Immunohistochemistry');
+    expect(await rows.nth(0).locator('td').nth(2).textContent()).toBe('Ki-67');
+    expect(await rows.nth(1).locator('td').nth(0).textContent()).toBe('Deep cut');
+    expect(await rows.nth(1).locator('td').nth(4).textContent()).toBe('Open');
+    await shot(en, 'lab-detail-orders-en-US');
+
+    // The same examination again, in Chinese: refused with spec §5's words, nothing added.
+    const zh = pages['zh-CN'];
+    await detail(zh);
+    const zhPanel = zh.getByTestId('orders-panel');
+    await zhPanel.getByTestId('orders-block').click();
+    await zh.getByRole('option', { name: '1', exact: true }).click();
+    await zhPanel.getByTestId('orders-reagent').click();
+    await zh.getByRole('option', { name: 'Ki-67 (MIB-1)' }).click();
+    await zhPanel.getByTestId('orders-add').click();
+    const refused = answer(zh, /\/orders$/);
+    await zhPanel.getByTestId('orders-submit').click();
+    expect((await refused).status()).toBe(409);
+    await poll(() => zhPanel.getByTestId('orders-error').textContent()).toBe('不能添加重复的医嘱');
+    expect(await zhPanel.getByTestId('orders').locator('tbody tr').count()).toBe(2);
+    expect(await zhPanel.getByTestId('orders').locator('tbody tr').nth(0).locator('td').nth(0).textContent()).toBe('免疫组化');
+    await shot(zh, 'lab-detail-orders-refused-zh-CN');
+
+    // The diagnosis side: the editor lists the same orders, in each language.
+    for (const lang of LANGS) {
+      const page = pages[lang];
+      await page.goto(`${server.url}/diagnosis/${caseId}`);
+      const orders = page.getByTestId('diagnosis-editor').getByTestId('orders');
+      await poll(() => orders.locator('[data-order]').count()).toBe(2);
+      expect(await orders.locator('[data-order]').nth(1).textContent()).toBe(lang === 'zh-CN' ? '深切 · 蜡块 2 · × 1 · 待执行' : 'Deep cut · Block 2 · × 1 · Open');
+      await shot(page, `lab-diagnosis-orders-${lang}`);
+    }
+    // CaseList marks the case with its order markers (case-status.markers), in each language's words.
+    for (const lang of LANGS) {
+      await caseList(pages[lang]);
+      await poll(() => rowOf(pages[lang]).locator('td[data-column="markers"]').textContent())
+        .toBe(lang === 'zh-CN' ? '技特' : 'Technical orderSpecial exam');
+    }
+    await closeAll(pages);
+    const timeline = await server.db.selectFrom('case_timeline').select('action').where('case_id', '=', caseId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(timeline.action).toBe('order');
+  });
+
   it('the other lab pages render as schema pages in both languages', async () => {
     for (const lang of LANGS) {
       const page = await open('admin', lang);
@@ -208,6 +327,16 @@ describe('the case lifecycle in the lab, in Chromium', () => {
         await page.getByTestId('list-page').waitFor();
         await shot(page, `lab-page-${alias}-${lang}`);
       }
+      // CaseList: the urgent toggle marks the case, the export gives the cases as .xlsx.
+      await caseList(page);
+      await rowOf(page).locator('[data-action="urgent"]').click();
+      await poll(() => rowOf(page).locator('td[data-column="markers"]').textContent()).toContain(lang === 'zh-CN' ? '急' : 'Urgent');
+      await shot(page, `lab-caselist-urgent-${lang}`);
+      await rowOf(page).locator('[data-action="not_urgent"]').click();
+      await poll(() => rowOf(page).locator('[data-action="urgent"]').count()).toBe(1);
+      const download = page.waitForEvent('download');
+      await page.locator('[data-action="export"]').click();
+      expect((await download).suggestedFilename()).toMatch(/^cases-\d{4}-\d{2}-\d{2}\.xlsx$/);
       // The numbering rule of the default library exists since the first registration (P + year + 5 digits).
       await page.goto(`${server.url}/manage/setting/pathological`);
       await page.getByTestId('data-table').locator('tbody tr[data-row-key]').first().waitFor();

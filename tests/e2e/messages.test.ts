@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessages } from '../../server/modules/messages/queries.js';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 type Lang = 'zh-CN' | 'en-US';
@@ -27,13 +27,7 @@ describe('messages in Chromium', () => {
   });
 
   async function open(lang: Lang, user: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login`);
-    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-    await signIn(page, server.url, user, 'dsms-demo');
-    await page.getByTestId('dashboard').waitFor();
-    return page;
+    return signedInPage(browser, server.url, lang, user, { errors: pageErrors });
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 
@@ -88,6 +82,34 @@ describe('messages in Chromium', () => {
     console.log(`message badge updated ${Date.now() - sent} ms after the send`);
     await reader.close();
   });
+
+  for (const lang of ['zh-CN', 'en-US'] as const) {
+    it(`a message asking for a clinical answer is answered in the message centre: handled, with a note (${lang})`, async () => {
+      const t = words[lang].messages;
+      const title = `${lang} critical finding`;
+      const ids = Object.fromEntries((await server.db.selectFrom('users').select(['id', 'name']).where('name', 'in', ['primary', 'auditor']).execute()).map((u) => [u.name, u.id]));
+      const hospital = (await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+      await sendMessages(server.db, { userId: ids.primary, hospitalId: hospital }, [ids.auditor], { kind: 'message', level: 2, title, content: 'Please call the lab.', clinical: true });
+      const reader = await open(lang, 'auditor');
+      await reader.goto(`${server.url}/manage/messages`);
+      const row = reader.getByTestId('message-row').filter({ hasText: title });
+      await expect.poll(() => row.textContent()).toContain(t.clinical.status.none);
+      await row.click();
+      const answer = reader.getByTestId('clinical-answer');
+      await answer.waitFor();
+      await reader.getByTestId('clinical-note').fill('Patient recalled.');
+      await shot(reader, `messages-clinical-answer-${lang}`);
+      const sent = reader.waitForResponse((r) => r.url().endsWith('/api/messages/change-clinical'));
+      await reader.getByTestId('clinical-handled').click();
+      expect((await sent).status()).toBe(200);
+      await expect.poll(() => answer.textContent()).toContain(t.clinical.status.handled);
+      const stored = await server.db.selectFrom('messages').select(['clinical_status', 'clinical_note']).where('title', '=', title).executeTakeFirstOrThrow();
+      expect(stored).toEqual({ clinical_status: 'handled', clinical_note: 'Patient recalled.' });
+      await reader.keyboard.press('Escape');
+      await expect.poll(() => row.textContent()).toContain(t.clinical.status.handled);
+      await reader.close();
+    });
+  }
 
   it('raised no page errors', () => {
     expect(pageErrors).toEqual([]);

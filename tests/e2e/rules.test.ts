@@ -63,6 +63,8 @@ describe('rule sets in Chromium', () => {
     await page.getByTestId('schema-kind').getByRole('tab', { name: t.schemaEditor.kindRules }).click();
     await editor().waitFor();
     await pick(editor().getByRole('combobox', { name: t.schemaEditor.ruleSet }), name);
+    // The rule builder opens first; these tests type the override as JSON.
+    await editor().getByTestId('rule-modes').getByRole('tab', { name: 'JSON' }).click();
     await expect.poll(() => editor().getByTestId('rule-merged').textContent()).toBeTruthy();
   };
   const saveOverride = async (name: string, override: object) => {

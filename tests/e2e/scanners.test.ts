@@ -7,7 +7,7 @@ import { saveFocus } from '../../server/modules/focus/queries.js';
 import { newScannerKey } from '../../server/modules/scanners/keys.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { sharpAndBlurred } from '../api/focus-slides.js';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
@@ -52,12 +52,7 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
   });
 
   async function open(lang: Lang, user: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang });
-    await page.goto(`${server.url}/login`);
-    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-    await signIn(page, server.url, user, 'dsms-demo');
-    await page.getByTestId('dashboard').waitFor();
-    return page;
+    return signedInPage(browser, server.url, lang, user);
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
   const beat = (status: string) => fetch(`${server.url}/api/scanner-agent/heartbeat`, {

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -41,12 +41,7 @@ describe('slide sharing in Chromium', () => {
   });
 
   async function signedIn(lang: Lang): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang });
-    await page.goto(`${server.url}/login`);
-    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-    await signIn(page, server.url, 'primary', 'dsms-demo');
-    await page.getByTestId('dashboard').waitFor();
-    return page;
+    return signedInPage(browser, server.url, lang, 'primary');
   }
   /** A context of its own: no cookie, no session storage, as someone the link was sent to. */
   async function stranger(lang: Lang): Promise<Page> {

@@ -24,7 +24,9 @@ describe('single sign-on in Chromium', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    provider = await startOidcProvider({ redirectUri: `http://127.0.0.1:${port}/api/auth/sso/callback`, clientId: 'dsms', clientSecret: 'e2e-client-secret' });
+    provider = await startOidcProvider({
+      redirectUri: `http://127.0.0.1:${port}/api/auth/sso/callback`, clientId: 'dsms', clientSecret: 'e2e-client-secret', postLogoutRedirectUri: `http://127.0.0.1:${port}/login`,
+    });
     server = await startServer({ port });
     const hospital = (await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
     // Set up as an administrator would in config/sso (the same checks; the API itself is covered by tests/api/sso.test.ts).
@@ -32,6 +34,7 @@ describe('single sign-on in Chromium', () => {
     await saveSsoConfig(server.db, hospital, {
       enabled: true, label: 'Hospital ID', issuer: provider.issuer, client_id: 'dsms', client_secret: 'e2e-client-secret', user_claim: 'preferred_username', create_unknown: false,
       im_enabled: true, im_kind: 'dingtalk', im_base_url: messaging.url, im_app_key: 'app-key', im_app_secret: 'app-secret', im_user_field: 'mobile',
+      im_authorize_url: `${messaging.url}/oauth2/auth`,
     });
     await server.db.updateTable('users').set({ phone: '13800000000' }).where('name', '=', 'signer').execute();
     browser = await launchBrowser();
@@ -47,6 +50,10 @@ describe('single sign-on in Chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, locale: lang });
     await context.addInitScript((l) => { if (location.port && !localStorage.getItem('lang')) localStorage.setItem('lang', l); }, lang);
     return context.newPage();
+  };
+  const hospitalName = async (lang: string) => {
+    const row = await server.db.selectFrom('hospitals').select(['name', 'en_name']).orderBy('id').executeTakeFirstOrThrow();
+    return lang === 'en-US' ? row.en_name || row.name : row.name;
   };
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
 
@@ -80,6 +87,17 @@ describe('single sign-on in Chromium', () => {
       expect(page.url()).not.toContain('stoken');
       expect(trades.length).toBe(1);
       await shot(page, `sso-signed-in-${lang}`);
+
+      // Logout ends the sign-in at the provider too: its sign-out page, then back to our login page; the next
+      // "Sign in with …" asks for the provider's login again instead of passing on its old session.
+      await page.getByTestId('user-menu').click();
+      await page.getByRole('menuitem', { name: text.user.logout }).click();
+      await page.waitForURL((u) => u.origin === provider.issuer);
+      await shot(page, `sso-provider-logout-${lang}`);
+      await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+      await page.waitForURL((u) => u.origin === server.url && u.pathname === '/login');
+      await page.getByTestId('sso-button').click();
+      await page.locator('input[name=login]').waitFor();
       await page.context().close();
     });
 
@@ -118,6 +136,20 @@ describe('single sign-on in Chromium', () => {
   }
 
   for (const [lang, text] of LANGS) {
+    it(`"Sign in with DingTalk" goes through the app's sign-in page (auth/auth_code) and lands in /manage as the user with that mobile [${lang}]`, async () => {
+      const page = await pageIn(lang);
+      await page.goto(`${server.url}/login`);
+      const button = page.getByTestId('im-button');
+      const app = text.login.sso.imKinds.dingtalk;
+      await expect.poll(() => button.textContent()).toBe(text.login.sso.imButton.replace('{{app}}', app).replace('{{hospital}}', await hospitalName(lang)));
+      await shot(page, `sso-messaging-button-${lang}`);
+      await button.click();
+      await page.waitForURL((u) => u.pathname.startsWith('/manage'));
+      await expect.poll(() => page.getByTestId('user-menu').textContent()).toBe('赵签发');
+      expect(page.url()).not.toContain('stoken');
+      await page.context().close();
+    });
+
     it(`the messaging app's ?code= signs in the user with that mobile; a forged code returns to the login page [${lang}]`, async () => {
       const page = await pageIn(lang);
       await page.goto(`${server.url}/?code=good-code-13800000000`);

@@ -20,6 +20,8 @@ const ISSUE_16 = [
   ['ScannerHistoryDetail', '/manage/scanner/history/detail?id=1'], ['ScannerStatistics', '/manage/statistics/scanner'],
   ['SlideQC', '/manage/slide/qc'], ['SlideQCNew', '/manage/slide/qc-new'], ['SlideJudge', '/manage/slide/judge'], ['ScanAccessStatistics', '/manage/statistics/scan-access'],
   ['SlideStatistics', '/manage/statistics/slide'], ['LabelStatistics', '/manage/label/statistics'], ['SlideViewStatistics', '/manage/statistics/slide-view'],
+  // Added with the price model, the qc13 form and the income page.
+  ['IncomeStatistics', '/manage/statistics/income'], ['SettingPrice', '/manage/setting/price'], ['SettingPassRate', '/manage/setting/pass-rate'],
 ] as const;
 
 /**
@@ -64,6 +66,22 @@ describe('statistics and dashboard in Chromium', () => {
     labelledSlide = (await server.db.insertInto('slides').values({
       hospital_id: hospital, case_id: labelCase, name: 'E2E-LB-1.svs', file_path: 'E2E-LB-1.svs', file_size: 1, status: 'ready', has_label: 0, has_macro: 0, created_at: now, updated_at: now,
     } as never).returning('id').executeTakeFirstOrThrow()).id;
+    // Income in March 2025 (Beijing): charges either side of 06:00 local on the 10th, a cytology case, an order.
+    const incomeCase = async (n: string, type: string) => (await server.db.insertInto('cases').values({
+      hospital_id: hospital, pathology_number: n, case_type: type, main_phase: 'diagnosis', expedite_status: 0, extra: '{}', created_at: now, updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow()).id;
+    const routine = await incomeCase('E2E-IN-1', 'routine');
+    const cell = await incomeCase('E2E-IN-2', 'cell');
+    const charges: [number, 'case' | 'special' | 'additional', number, string][] = [
+      [routine, 'case', 12050, '2025-03-09T21:59:59Z'], [routine, 'special', 25500, '2025-03-09T22:00:00Z'],
+      [cell, 'case', 6000, '2025-03-12T03:00:00Z'], [cell, 'additional', 1999, '2025-03-31T21:00:00Z'], [cell, 'additional', 2000, '2025-04-01T03:00:00Z'],
+    ];
+    for (const [i, [caseId, k, cents, at]] of charges.entries()) {
+      await server.db.insertInto('case_charges').values({
+        hospital_id: hospital, case_id: caseId, order_id: null, charge_key: `e2e:${i}`, item: `${k}:e2e`, kind: k, quantity: 1,
+        unit_price_cents: cents, amount_cents: cents, charged_by: admin.id, charged_at: new Date(at).toISOString(),
+      }).execute();
+    }
     fs.mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
@@ -126,6 +144,60 @@ describe('statistics and dashboard in Chromium', () => {
     await page.close();
   });
 
+  const sqlIncome = async (from: string, to: string) => {
+    const { start, end } = shiftDayBounds(from, to, OFFSET);
+    const row = await server.db.selectFrom('case_charges').select(sql<number>`coalesce(sum(amount_cents), 0)`.as('cents'))
+      .where('hospital_id', '=', hospital).where('charged_at', '>=', start).where('charged_at', '<', end).executeTakeFirstOrThrow();
+    return Number(row.cents) / 100;
+  };
+
+  it.each(['zh-CN', 'en-US'] as const)('income on the page and in its .xlsx equals a SQL sum over the same shift days; the price list page [%s]', async (lang) => {
+    const page = await open(lang);
+    await page.goto(`${server.url}/manage/statistics/income`);
+    await page.getByTestId('statistics-page').waitFor();
+    await page.getByTestId('stat-period').selectOption('custom');
+    await page.getByTestId('stat-from').fill('2025-03-01');
+    await page.getByTestId('stat-to').fill('2025-03-31');
+    await page.getByTestId('stat-query').click();
+    await poll(() => page.locator('[data-bucket="2025-03-31"]').count()).toBe(1);
+    const total = page.getByTestId('stat-total');
+    const cell = (row: ReturnType<Page['locator']>, series: string) => row.locator(`[data-series="${series}"]`).textContent();
+    const sum = await sqlIncome('2025-03-01', '2025-03-31');
+    expect(sum).toBe(455.49);
+    await poll(() => cell(total, 'income_total')).toBe(sum.toFixed(2));
+    // 05:59:59 local on the 10th is the 9th's income; 06:00 the 10th's.
+    expect(await cell(page.locator('[data-bucket="2025-03-09"]'), 'income_case')).toBe('120.50');
+    expect(await cell(page.locator('[data-bucket="2025-03-10"]'), 'income_special')).toBe('255.00');
+    await page.getByTestId('stat-chart').locator('canvas').first().waitFor();
+    await shot(page, `statistics-income-${lang}`);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('stat-export').click()]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await download.path())!);
+    const sheet = book.worksheets[0];
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(lang === 'zh-CN'
+      ? ['日期', '病例收入（元）', '特检收入（元）', '技术医嘱收入（元）', '总收入（元）']
+      : ['Date', 'Case fees (yuan)', 'Special examinations (yuan)', 'Additional requests (yuan)', 'Total income (yuan)']);
+    expect((sheet.getRow(sheet.rowCount).values as unknown[]).slice(1)).toEqual([lang === 'zh-CN' ? '合计' : 'Total', 180.5, 255, 19.99, sum]);
+
+    // The price list the charges come from: a price made in the page's form.
+    await page.goto(`${server.url}/manage/setting/price`);
+    await page.getByTestId('list-page').waitFor();
+    if (lang === 'en-US') {
+      await page.locator('[data-action="create"]').click();
+      const drawer = page.getByTestId('form-drawer');
+      await drawer.locator('#root_item').click();
+      await page.getByRole('option', { name: 'Thin cut' }).click();
+      await drawer.locator('#root_price').fill('18.5');
+      await drawer.getByTestId('form-save').click();
+      await drawer.waitFor({ state: 'detached' });
+      await poll(async () => (await server.db.selectFrom('price_items').select(['price']).where('hospital_id', '=', hospital).where('item', '=', 'additional:thin_cut').execute())).toEqual([{ price: 18.5 }]);
+    }
+    await page.getByRole('row').filter({ hasText: lang === 'zh-CN' ? '常规病理' : 'Routine case' }).first().waitFor();
+    await shot(page, `settings-price-${lang}`);
+    await page.close();
+  });
+
   it.each(['zh-CN', 'en-US'] as const)('the dashboard shows its tiles and leads to their lists [%s]', async (lang) => {
     const page = await open(lang);
     await page.getByTestId('dashboard-scanners').waitFor();
@@ -158,7 +230,7 @@ describe('statistics and dashboard in Chromium', () => {
     const page = await open('en-US');
     for (const [alias, uri] of ISSUE_16) {
       await page.goto(`${server.url}${uri}`);
-      await poll(() => page.locator('[data-testid="list-page"], [data-testid="detail-page"], [data-testid="statistics-page"]').count()).toBeGreaterThan(0);
+      await poll(() => page.locator('[data-testid="list-page"], [data-testid="detail-page"], [data-testid="statistics-page"], [data-testid="form-page"]').count()).toBeGreaterThan(0);
       expect(await page.getByTestId('page-pending').count(), alias).toBe(0);
     }
     // The automatic labelling (spec §7 auto_label) as the slide list's action calls it, then its use by percentage.
@@ -182,6 +254,56 @@ describe('statistics and dashboard in Chromium', () => {
     await poll(() => page.locator('[data-field="status"]').textContent()).toContain('Working');
     expect(page.url()).toBe(url);
     await shot(page, 'statistics-scanner-detail-en-US');
+    await page.close();
+  });
+
+  it('puts a label on a slide by hand in SlideLibrary and LabelStatistics counts it; takes it off again', async () => {
+    const page = await open('zh-CN');
+    await page.goto(`${server.url}/manage/slide/library`);
+    const row = page.getByRole('row').filter({ hasText: 'E2E-LB-1.svs' }).first();
+    await row.waitFor();
+    const run = async (action: string, label: string) => {
+      const direct = row.locator(`[data-action="${action}"]`);
+      if (!(await direct.count())) await row.getByRole('button', { name: /更多|More/ }).click();
+      await page.locator(`[data-action="${action}"]`).first().click();
+      const prompt = page.getByTestId('prompt-dialog');
+      await prompt.getByTestId('prompt-input').click();
+      await page.getByRole('option', { name: label }).click();
+      await prompt.getByTestId('prompt-confirm').click();
+      await prompt.waitFor({ state: 'detached' });
+    };
+    await run('putLabel', '淋巴结');
+    await poll(() => row.textContent()).toContain('淋巴结');
+    await shot(page, 'slide-library-labels-zh-CN');
+    const node = (await server.db.selectFrom('labels').select('id').where('name', '=', '淋巴结').executeTakeFirstOrThrow()).id;
+    expect(await server.db.selectFrom('slide_labels').select(['label_id', 'source']).where('slide_id', '=', labelledSlide).orderBy('label_id').execute())
+      .toEqual([{ label_id: breast, source: 'auto' }, { label_id: node, source: 'manual' }]);
+    await page.goto(`${server.url}/manage/label/statistics`);
+    await poll(() => page.locator(`[data-label="${node}"]`).textContent()).toBe('淋巴结150%');
+    await shot(page, 'statistics-labels-zh-CN');
+    await page.goto(`${server.url}/manage/slide/library`);
+    await row.waitFor();
+    await run('removeLabel', '淋巴结');
+    await poll(() => row.textContent()).not.toContain('淋巴结');
+    await page.goto(`${server.url}/manage/label/statistics`);
+    await poll(() => page.locator(`[data-label="${node}"]`).textContent()).toBe('淋巴结00%');
+    await page.close();
+  });
+
+  it('sets the qc13 target on SettingPassRate; ScanAccessStatistics draws the new one', async () => {
+    const page = await open('en-US');
+    await page.goto(`${server.url}/manage/statistics/scan-access`);
+    await page.getByTestId('stat-set-target').click();
+    await page.waitForURL(/\/manage\/setting\/pass-rate/);
+    const form = page.getByTestId('form-page');
+    await form.locator('#root_qc13').waitFor();
+    await poll(() => form.locator('#root_qc13').inputValue()).toBe('95');
+    await form.locator('#root_qc13').fill('90');
+    await shot(page, 'settings-pass-rate-en-US');
+    await form.getByTestId('form-save').click();
+    await poll(async () => (await server.db.selectFrom('settings').select('value').where('key', '=', 'statistic_pass_rate').executeTakeFirstOrThrow()).value).toBe('{"qc13":90}');
+    await page.goto(`${server.url}/manage/statistics/scan-access`);
+    await poll(() => page.getByTestId('statistics-page').textContent()).toContain('Target 90%');
     await page.close();
   });
 });

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 type Pt = [number, number];
@@ -52,14 +52,8 @@ describe('slide viewer tools and routes in Chromium', () => {
     await server?.close();
   });
 
-  async function open(lang: Lang): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login`);
-    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-    await signIn(page, server.url, 'primary', 'dsms-demo');
-    await page.getByTestId('dashboard').waitFor();
-    return page;
+  async function open(lang: Lang, hasTouch = false): Promise<Page> {
+    return signedInPage(browser, server.url, lang, 'primary', { errors: pageErrors, options: { hasTouch } });
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
   const items = (page: Page) => page.getByTestId('annotation-item');
@@ -263,6 +257,43 @@ describe('slide viewer tools and routes in Chromium', () => {
     await page.close();
     expect(pageErrors).toEqual([]);
   });
+
+  for (const lang of ['en-US', 'zh-CN'] as const) {
+    it(`/h5/view: one finger pans, two fingers pinch to zoom, no drawing tools (${lang})`, async () => {
+      const page = await open(lang, true);
+      await page.setViewportSize({ width: 412, height: 860 });
+      expect(await viewerOn(page, `/h5/view?id=${ids.b}`)).toBe(ids.b);
+      await page.waitForTimeout(600);
+      expect(await page.getByTestId('tool-rectangle').count()).toBe(0);
+      const box = (await page.getByTestId('viewer-pane-0').boundingBox())!;
+      const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+      const cdp = await page.context().newCDPSession(page);
+      type Touch = { x: number; y: number; id: number };
+      const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Touch[]) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points });
+      const gesture = async (from: Touch[], to: Touch[], steps = 12) => {
+        await touch('touchStart', from);
+        for (let i = 1; i <= steps; i++) {
+          await touch('touchMove', from.map((f, k) => ({ id: f.id, x: f.x + ((to[k]!.x - f.x) * i) / steps, y: f.y + ((to[k]!.y - f.y) * i) / steps })));
+        }
+        await touch('touchEnd', []);
+      };
+
+      // One finger: the image follows it (the overlay's translation moves by the drag).
+      const [, , , , e0, f0] = await overlayMatrix(page);
+      await gesture([{ id: 1, x: cx, y: cy }], [{ id: 1, x: cx - 120, y: cy + 90 }]);
+      await poll(async () => { const m = await overlayMatrix(page); return Math.round(m[4] - e0); }).toBeLessThan(-60);
+      await poll(async () => { const m = await overlayMatrix(page); return Math.round(m[5] - f0); }).toBeGreaterThan(45);
+
+      // Two fingers apart: the magnification grows.
+      const before = Number(await page.getByTestId('viewer-pane-0').getAttribute('data-magnification'));
+      await gesture([{ id: 1, x: cx - 30, y: cy }, { id: 2, x: cx + 30, y: cy }], [{ id: 1, x: cx - 150, y: cy }, { id: 2, x: cx + 150, y: cy }]);
+      await poll(() => page.getByTestId('viewer-pane-0').getAttribute('data-magnification').then(Number)).toBeGreaterThan(before * 2);
+      await page.waitForTimeout(800);
+      await shot(page, `viewer-h5-${lang}`);
+      await page.close();
+      expect(pageErrors).toEqual([]);
+    });
+  }
 
   for (const lang of ['en-US', 'zh-CN'] as const) {
     it(`opens the viewer from the reading list and from a favourite (${lang})`, async () => {

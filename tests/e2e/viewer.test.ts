@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -42,13 +42,7 @@ describe('slide viewer in Chromium', () => {
   });
 
   async function open(lang: Lang): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang, acceptDownloads: true });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login`);
-    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-    await signIn(page, server.url, 'primary', 'dsms-demo');
-    await page.getByTestId('dashboard').waitFor();
-    return page;
+    return signedInPage(browser, server.url, lang, 'primary', { errors: pageErrors, options: { acceptDownloads: true } });
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
   const magnification = (page: Page, pane = 0) => page.getByTestId(`viewer-pane-${pane}`).getAttribute('data-magnification').then(Number);

@@ -35,6 +35,7 @@ function pageProblems(page: PageSchema): string[] {
 
   for (const c of page.list?.columns ?? []) {
     need(read[c.field] && read[c.field].readable !== false, `column ${c.field}: not a field the resource reads`);
+    if (c.colorField) need(read[c.colorField], `column ${c.field}: colorField ${c.colorField} is not a field the resource reads`);
     if (c.sortable) need(stored[c.field]?.sort, `column ${c.field}: sortable, but the resource does not sort by it`);
     const o = optionsProblem(c.options ?? read[c.field]?.options);
     if (o) problems.push(`column ${c.field}: ${o}`);
@@ -45,7 +46,15 @@ function pageProblems(page: PageSchema): string[] {
     const o = optionsProblem(i.options ?? stored[i.field]?.options);
     if (o) problems.push(`search ${i.field}: ${o}`);
   }
-  for (const t of page.list?.tabs ?? []) for (const f of conditionFields(t.filter ?? [])) need(stored[f]?.filter, `tab ${t.key}: the resource does not filter by ${f}`);
+  // A derived field (a case's rule-derived status) filters through the resource's hooks (server/resources/derived-filters.ts).
+  const derived = new Set((def as { derivedFilters?: string[] }).derivedFilters ?? []);
+  for (const t of page.list?.tabs ?? []) for (const f of conditionFields(t.filter ?? [])) need(stored[f]?.filter || derived.has(f), `tab ${t.key}: the resource does not filter by ${f}`);
+  const facet = page.list?.facet;
+  if (facet) {
+    need(stored[facet.field]?.filter || derived.has(facet.field), `facet: the resource does not filter by ${facet.field}`);
+    const o = optionsProblem(facet.options);
+    if (o) problems.push(`facet: ${o}`);
+  }
   for (const s of Object.keys(page.list?.defaultSort ?? {})) need(stored[s]?.sort, `defaultSort ${s}: the resource does not sort by it`);
   const card = page.list?.card;
   for (const f of card ? [card.image, card.title, ...(card.subtitle ?? []), ...(card.meta ?? [])].filter(Boolean) : []) {
@@ -78,16 +87,20 @@ describe('every page against its resource', () => {
   it('names what a page gets wrong', () => {
     expect(pageProblems({
       alias: 'Broken', type: 'list', resource: 'cases',
-      list: { columns: [{ field: 'no_such' }, { field: 'clinical_diagnosis', sortable: true }], tabs: [{ key: 't', label: 't', filter: [{ field: 'clinical_diagnosis', operator: '=', value: 1 }] }],
+      list: { columns: [{ field: 'no_such' }, { field: 'clinical_diagnosis', sortable: true }, { field: 'pathology_number', colorField: 'no_colour' }],
+        facet: { field: 'clinical_diagnosis', options: 'no_enum' }, tabs: [{ key: 't', label: 't', filter: [{ field: 'clinical_diagnosis', operator: '=', value: 1 }] }],
         rowActions: [{ key: 'go', label: 'Go', kind: 'request', request: { method: 'POST', url: '/x' } }] },
       search: { items: [{ field: 'clinical_diagnosis' }, { field: 'case_type', options: 'no_enum' }] },
       form: { fields: ['case_type', 'made_up'] },
     })).toEqual([
       'column no_such: not a field the resource reads',
       'column clinical_diagnosis: sortable, but the resource does not sort by it',
+      'column pathology_number: colorField no_colour is not a field the resource reads',
       'search clinical_diagnosis: the resource does not filter by it',
       'search case_type: no enum no_enum',
       'tab t: the resource does not filter by clinical_diagnosis',
+      'facet: the resource does not filter by clinical_diagnosis',
+      'facet: no enum no_enum',
       'action go: a request action names its permission',
       'form field made_up: the resource\'s contract does not accept it',
       'form: the contract requires pathology_number, which the form does not show',

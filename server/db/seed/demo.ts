@@ -4,6 +4,7 @@ import { seedDemoCases } from './demo-cases.js';
 import { seedDemoCollections } from './demo-collections.js';
 import { seedDemoSlides } from './demo-slides.js';
 import { shippedStructure } from './structure.js';
+import { seedDemoPrices } from './demo-prices.js';
 
 /** Demo data only (DSMS_DEMO=1): it stands on the structure seed (structure.ts), whose roles it gives accounts. */
 
@@ -44,6 +45,7 @@ export async function seedDemo(db: Db): Promise<void> {
 export async function seedDemoData(db: Db, dataDir?: string): Promise<void> {
   await seedDemo(db);
   await seedDemoCases(db);
+  await seedDemoPrices(db);
   if (dataDir) await seedDemoSlides(db, dataDir);
   await seedDemoCollections(db);
 }

@@ -44,6 +44,10 @@ export async function seedSettings(db: Db): Promise<void> {
     ['lock_screen_minutes', 0, true],
     ['system_config', { network_protocol: 'http', hisip: '', hisport: 8001, upload_protocol: 'http', upload_host: '', upload_port: 8001, ftpname: '', ftpuser: '', ftppassword: '', catalog: '' }, false],
     ['qc_focus', { blur_share_limit: 0.1 }, false],
+    // Security keys: no role until an administrator chooses (System › Security keys).
+    ['webauthn_login', { role_ids: [] }, true],
+    // Spec §7 statistic_pass_rate_config: the scan pass rate (%) ScanAccessStatistics aims at (SettingPassRate).
+    ['statistic_pass_rate', { qc13: 95 }, false],
   ];
   for (const [key, value, isPublic] of defaults) {
     const exists = await db.selectFrom('settings').select('key').where('key', '=', key).executeTakeFirst();

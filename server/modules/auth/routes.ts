@@ -21,6 +21,11 @@ export interface AuthOptions {
 export interface AuthEvents {
   /** A session was ended by logout; caches of sessions in this process drop it (tiles' session cache). */
   onLogout?(tokenHash: string): void;
+  /**
+   * Where the browser goes after logout to end a sign-in elsewhere too (the OpenID Connect provider's
+   * end_session_endpoint), or null. Asked once, after the session has ended here.
+   */
+  signOutUrl?(tokenHash: string): Promise<string | null>;
   /** A session's screen was locked or unlocked; caches of sessions in this process drop their copy. */
   onScreenLock?(tokenHash: string): void;
 }
@@ -59,7 +64,9 @@ export function authRoutes(app: TypedApp, db: Db, options: AuthOptions, events: 
   app.post('/api/auth/logout', { config: { access: 'user' }, schema: { tags: ['auth'] } }, async (request) => {
     await revokeToken(db, request.auth!.tokenHash);
     events.onLogout?.(request.auth!.tokenHash);
-    return ok(null);
+    const logoutUrl = await events.signOutUrl?.(request.auth!.tokenHash) ?? null;
+    // Spec §7 reads nothing from logout; a session from single sign-on gets where to end it at the provider.
+    return ok(logoutUrl ? { logout_url: logoutUrl } : null);
   });
 
   app.post('/api/auth/lock', {

@@ -3,6 +3,8 @@ import { AppError } from '../../http/errors.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
 import { withDisplay } from './status.js';
+import { DERIVED_VIEWS, statusGroups, statusMatch } from './status-groups.js';
+import { chargeCase } from '../prices/charges.js';
 
 /**
  * Cases resource: registration stamps who and when, rows carry their slide count and the status their
@@ -22,9 +24,26 @@ export const caseHooks = (rulesFor: (hospitalId: number) => Promise<RuleResolver
     return rows.map((r) => withDisplay({ ...r, slide_count: byCase.get(r.id) ?? 0 }, resolvers.get(Number(r.hospital_id))!));
   },
 
+  // Status tabs with counts (spec §2, §4): a list filtered by case_status, by the hospital's case-status rules.
+  async derivedFilter(db, field, values, ctx) {
+    const view = DERIVED_VIEWS[field];
+    const key = `status-groups:${view}`;
+    // One grouping per request, however many tabs ask (set before any await, so parallel conditions share it).
+    if (!ctx.memo.has(key)) ctx.memo.set(key, rulesFor(ctx.hospitalId).then((resolve) => statusGroups(db, ctx.scope ?? [ctx.hospitalId], resolve, view)));
+    const { vars, groups } = await (ctx.memo.get(key) as ReturnType<typeof statusGroups>);
+    return statusMatch(vars, groups, values);
+  },
+
   async beforeWrite(_data, ctx) {
     if (!ctx.creating) return {};
     return { main_phase: 'registration', registration_at: new Date().toISOString(), registration_doctor: ctx.user.id };
+  },
+
+  // A case registered through the resource (CaseList's form) is charged as the lab's registration is.
+  async afterWrite(trx, id, _data, ctx) {
+    if (!ctx.creating) return;
+    const row = await trx.selectFrom('cases').select(['hospital_id', 'case_type', 'registration_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    await chargeCase(trx, { hospitalId: row.hospital_id, caseId: id, by: ctx.user.id, at: row.registration_at ?? new Date().toISOString() }, row.case_type ?? 'routine');
   },
 
   async beforeDelete(trx, ids) {

@@ -38,10 +38,14 @@ export const RegisterBody = Type.Object({
   ...patient,
   id_number: text(32), phone: text(32), treat_type: text(16), bed_number: text(32),
   inspection_hospital: text(255), inspection_date: date,
+  // Spec §3 patient fields the cases table has no column for: kept in the case's extra (REGISTRATION_EXTRA).
+  nation: text(32), career: text(64), marriage: text(16), fee_type: text(16), medical_number: text(64),
   expedite_status: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
   specimens: Type.Array(Specimen, { maxItems: 50 }),
 }, { additionalProperties: false });
 export type RegisterInput = Static<typeof RegisterBody>;
+/** Registration fields stored in the case's `extra` JSON, not in columns of their own. */
+export const REGISTRATION_EXTRA = ['nation', 'career', 'marriage', 'fee_type', 'medical_number'] as const;
 
 export const SpecimenIdsBody = Type.Object({ specimen_ids: Type.Optional(ids) }, { additionalProperties: false });
 export const RejectBody = Type.Object({ specimen_ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 200 }), reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false });
@@ -62,6 +66,12 @@ export const SlideStepBody = Type.Object({
   sections: Type.Optional(Type.Array(Type.Object({ block_id: Type.Integer({ minimum: 1 }), stain: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }), { maxItems: 500 })),
 }, { additionalProperties: false });
 export type SlideStepInput = Static<typeof SlideStepBody>;
+/** A batch of slide making: the codes scanned (cassette or slide labels) or chosen (pathology numbers), one step for all. */
+export const SlideBatchBody = Type.Object({
+  step: Type.Union(SLIDE_STEPS.map((s) => Type.Literal(s))),
+  codes: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_ #.-]+$' }), { minItems: 1, maxItems: 200 }),
+}, { additionalProperties: false });
+export type SlideBatchInput = Static<typeof SlideBatchBody>;
 
 export const DistributeBody = Type.Object({ doctor_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
 

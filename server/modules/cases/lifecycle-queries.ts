@@ -57,8 +57,18 @@ export const blocksOf = (db: Db | Trx, caseId: number) =>
 export const openOrdersOf = (db: Db | Trx, caseId: number) =>
   db.selectFrom('technical_orders').selectAll().where('case_id', '=', caseId).where('status', '=', 'open').orderBy('id').execute();
 
+/** The case's orders with what the lists show of them: the reagent's name and who ordered. */
 export const ordersOf = (db: Db, caseId: number) =>
-  db.selectFrom('technical_orders').selectAll().where('case_id', '=', caseId).orderBy('id').execute();
+  db.selectFrom('technical_orders')
+    .leftJoin('reagents', 'reagents.id', 'technical_orders.reagent_id')
+    .leftJoin('users', 'users.id', 'technical_orders.ordered_by')
+    .selectAll('technical_orders')
+    .select(['reagents.name as reagent_name', 'users.realname as ordered_by_realname', 'users.name as ordered_by_name'])
+    .where('technical_orders.case_id', '=', caseId).orderBy('technical_orders.id').execute();
+
+/** Reagents a special examination may name (enabled ones, in their configured order): the order form's choices. */
+export const orderReagents = (db: Db) =>
+  db.selectFrom('reagents').select(['id', 'name', 'type', 'clone_no']).where('status', '=', 1).orderBy('rank').orderBy('id').execute();
 
 export const sectionsOfBlocks = (db: Db, caseId: number) =>
   db.selectFrom('slide_sections').select(['id', 'block_id', 'block_number', 'section_number', 'stain', 'label', 'slide_id'])

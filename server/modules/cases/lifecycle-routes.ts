@@ -6,12 +6,13 @@ import type { TypedApp } from '../../http/types.js';
 import { CASE_PHASES } from '../../../src/core/caseLifecycle.js';
 import { ruleProblems } from '../../../src/core/pathologyNumber.js';
 import {
-  ApplyBody, CaseId, DistributeBody, NumberBody, NumberingRuleBody, OrdersBody, ReasonBody, RegisterBody, RejectBody, SampleBody, SlideStepBody, SpecimenIdsBody,
+  ApplyBody, CaseId, DistributeBody, NumberBody, NumberingRuleBody, OrdersBody, ReasonBody, RegisterBody, RejectBody, SampleBody, SlideBatchBody, SlideStepBody, SpecimenIdsBody,
 } from './lifecycle-bodies.js';
-import { addTimeline, blocksOf, caseInScope, ordersOf, sectionsOfBlocks, specimensOf, timelineOf } from './lifecycle-queries.js';
+import { addTimeline, blocksOf, caseInScope, orderReagents, ordersOf, sectionsOfBlocks, specimensOf, timelineOf } from './lifecycle-queries.js';
 import { rulesOf, saveRule } from './numbering.js';
 import { addOrders } from './orders.js';
 import { apply, changeNumber, register, rejectApplication } from './registration.js';
+import { makeSlidesInBatch } from './slide-batch.js';
 import { distribute, makeSlides } from './slide-making.js';
 import { receive, reject, sample } from './specimens.js';
 import { casesByStatus, statusCounts } from './status-groups.js';
@@ -21,6 +22,7 @@ import { stuckCases } from './stuck.js';
 import { exportCases } from './export.js';
 import { requireRole, scopeOf, type LabDeps } from './transition.js';
 import { primaryWorkload } from './workload.js';
+import { HisUnavailable } from '../his/index.js';
 
 const tags = ['resource:cases'];
 const perm = (permission: string) => ({ access: { permission } });
@@ -44,12 +46,17 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
     async (r) => shown(await reject(deps, r, r.params.id, r.body.specimen_ids, r.body.reason)));
   app.post('/api/pathology/:id/sample', { config: perm('case_sample'), schema: { tags, params: CaseId, body: SampleBody } },
     async (r) => shown(await sample(deps, r, r.params.id, r.body)));
+  // Before the :id route's siblings: one step for every scanned or chosen code, in one transaction (slide-batch.ts).
+  app.post('/api/pathology/make-slides/batch', { config: perm('case_production'), schema: { tags, body: SlideBatchBody } },
+    async (r) => ok(await makeSlidesInBatch(deps, r, r.body)));
   app.post('/api/pathology/:id/make-slides', { config: perm('case_production'), schema: { tags, params: CaseId, body: SlideStepBody } },
     async (r) => shown(await makeSlides(deps, r, r.params.id, r.body)));
   app.post('/api/pathology/:id/distribute', { config: perm('case_allocation'), schema: { tags, params: CaseId, body: DistributeBody } },
     async (r) => shown(await distribute(deps, r, r.params.id, r.body.doctor_id)));
   app.post('/api/pathology/:id/orders', { config: perm('case_order'), schema: { tags, params: CaseId, body: OrdersBody } },
     async (r) => shown(await addOrders(deps, r, r.params.id, r.body)));
+  // The order form's reagent choices: who may order may see them without managing reagents (reagent_manage).
+  app.get('/api/pathology/order-reagents', { config: { ...perm('case_order'), audit: false }, schema: { tags } }, async () => ok(await orderReagents(deps.db)));
   app.post('/api/pathology/:id/number', { config: perm('case_id_update'), schema: { tags, params: CaseId, body: NumberBody } },
     async (r) => shown(await changeNumber(deps, r, r.params.id, r.body.new_number)));
 
@@ -130,7 +137,13 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   }, async (r) => {
     if (!deps.his) throw new AppError(404, 'lab.his_unavailable');
     if (!r.query.outpatient_number && !r.query.admission_number) throw new AppError(422, 'lab.his_number_required');
-    const patient = await deps.his.lookup(r.query);
+    const patient = await deps.his.lookup(r.query).catch((e: unknown) => {
+      if (e instanceof HisUnavailable) {
+        r.log.warn({ err: e.message }, 'HIS lookup failed');
+        throw new AppError(502, 'lab.his_failed');
+      }
+      throw e;
+    });
     if (!patient) throw new AppError(404, 'lab.his_not_found');
     return ok(patient);
   });

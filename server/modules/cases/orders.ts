@@ -5,6 +5,7 @@ import { orderKey, orderProblem, type OrderInput, type OrderProblem } from '../.
 import { blocksOf, openOrdersOf, specimensOf, type CaseRow } from './lifecycle-queries.js';
 import { caseFor, commitMove, type LabDeps } from './transition.js';
 import type { OrdersInput } from './lifecycle-bodies.js';
+import { chargeOrders } from '../prices/charges.js';
 
 const REFUSAL: Record<OrderProblem, { status: number; key: MessageKey }> = {
   order_empty: { status: 422, key: 'lab.order_empty' },
@@ -48,10 +49,11 @@ export async function addOrders(deps: LabDeps, request: FastifyRequest, caseId: 
     },
     detail: { orders: input.orders.map((o) => o.order_type) },
   }, async (trx, now) => {
-    await trx.insertInto('technical_orders').values(input.orders.map((o) => ({
+    const written = await trx.insertInto('technical_orders').values(input.orders.map((o) => ({
       hospital_id: current.hospital_id, case_id: current.id, category: o.category, order_type: o.order_type,
       specimen_id: o.specimen_id ?? null, block_id: o.block_id ?? null, reagent_id: o.reagent_id ?? null, quantity: o.quantity ?? 1,
       note: o.note ?? null, status: 'open', open_key: orderKey(o), ordered_by: request.auth!.id, created_at: now, done_at: null,
-    }))).execute();
+    }))).returning(['id', 'category', 'order_type', 'quantity']).execute();
+    await chargeOrders(trx, { hospitalId: current.hospital_id, caseId: current.id, by: request.auth!.id, at: now }, written);
   });
 }

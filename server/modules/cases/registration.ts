@@ -8,7 +8,9 @@ import { numberMatchesRule } from '../../../src/core/pathologyNumber.js';
 import { addTimeline, caseInScope, type CaseRow } from './lifecycle-queries.js';
 import { allocateNumber, ruleFor } from './numbering.js';
 import { caseFor, commitMove, requireRole, scopeOf, type LabDeps } from './transition.js';
-import type { ApplyInput, RegisterInput } from './lifecycle-bodies.js';
+import { REGISTRATION_EXTRA, type ApplyInput, type RegisterInput } from './lifecycle-bodies.js';
+import { validateWrite } from '../../resources/write-validation.js';
+import { chargeCase } from '../prices/charges.js';
 
 const OPEN_APPLICATION: number[] = [APPLICATION_STATUS.applied, APPLICATION_STATUS.dispatched, APPLICATION_STATUS.received];
 
@@ -60,11 +62,20 @@ export async function rejectApplication(deps: LabDeps, request: FastifyRequest, 
  * or one typed by hand that must follow the library's rule (material from another hospital keeps its number).
  */
 export async function register(deps: LabDeps, request: FastifyRequest, input: RegisterInput): Promise<CaseRow> {
-  const { application_id: applicationId, specimens, pathology_number: typed, ...fields } = input;
+  const { application_id: applicationId, specimens, pathology_number: typed, ...given } = input;
   if (!specimens.length) throw new AppError(422, 'lab.specimen_required');
   const application = applicationId ? await openApplication(deps, request, applicationId) : undefined;
   const hospitalId = application?.hospital_id ?? workingHospital(request);
   await requireRole(deps, request, 'register', hospitalId, null);
+  // The registration form's rules (required fields, visibility, checks), as the full form applies them in the browser;
+  // the patient of an application counts as given.
+  const form = deps.registrationForm?.();
+  if (form) {
+    const fromApp = application ? Object.fromEntries(Object.entries(application).filter(([k, v]) => ['patient_name', 'gender', 'age', 'age_unit', 'outpatient_number', 'admission_number'].includes(k) && v !== null)) : {};
+    validateWrite(form, { ...fromApp, ...input }, true, request.lang, { resolve: await deps.rulesFor(hospitalId), sent: Object.keys(input) });
+  }
+  const extraValues = Object.fromEntries(REGISTRATION_EXTRA.filter((k) => given[k] !== undefined && given[k] !== '').map((k) => [k, given[k]]));
+  const fields = Object.fromEntries(Object.entries(given).filter(([k]) => !(REGISTRATION_EXTRA as readonly string[]).includes(k))) as Omit<typeof given, (typeof REGISTRATION_EXTRA)[number]>;
   const caseType = input.case_type ?? application?.case_type ?? 'routine';
   const rule = await ruleFor(deps.db, hospitalId, caseType);
   const manual = typed?.trim();
@@ -89,12 +100,13 @@ export async function register(deps: LabDeps, request: FastifyRequest, input: Re
         ...fromApplication, ...fields, hospital_id: hospitalId, pathology_number: number, case_type: caseType, library: caseType,
         expedite_status: fields.expedite_status ?? 0, specimen_name: specimens.map((s) => s.name).join('、'),
         apply_id: application?.id ?? null, ...to, phase_at: at, registration_at: at, registration_doctor: actor.id,
-        extra: null, created_at: at, updated_at: at,
+        extra: Object.keys(extraValues).length ? JSON.stringify(extraValues) : null, created_at: at, updated_at: at,
       }).returning('id').executeTakeFirstOrThrow();
       if (application) await closeApplication(trx, application, { status: APPLICATION_STATUS.registered, case_id: caseId }, at);
       await trx.insertInto('case_specimens').values(specimens.map((s, i) => ({
         ...s, hospital_id: hospitalId, case_id: caseId, seq: i + 1, status: 'pending', created_at: at, updated_at: at,
       }))).execute();
+      await chargeCase(trx, { hospitalId, caseId, by: actor.id, at }, caseType);
       await addTimeline(trx, hospitalId, caseId, { action: 'register', actor, to, detail: { pathology_number: number, application_id: application?.id ?? null, specimens: specimens.length } }, at);
       return caseId;
     });

@@ -4,7 +4,7 @@ import { wordParam } from './lab-words.js';
 import { afterSlideStep, type SlideStep } from '../../../src/core/caseLifecycle.js';
 import { notify } from '../messages/notify.js';
 import { blocksOf, isPrimaryDoctorOf, type CaseRow } from './lifecycle-queries.js';
-import { caseFor, commitMove, type LabDeps } from './transition.js';
+import { caseFor, commitMove, type LabDeps, type PlannedMove } from './transition.js';
 import type { SlideStepInput } from './lifecycle-bodies.js';
 
 /**
@@ -15,6 +15,12 @@ import type { SlideStepInput } from './lifecycle-bodies.js';
 export async function makeSlides(deps: LabDeps, request: FastifyRequest, caseId: number, input: SlideStepInput): Promise<CaseRow> {
   const current = await caseFor(deps, request, 'make_slides', caseId);
   if (current.sub_phase !== input.step) throw new AppError(409, 'lab.wrong_phase', { phase: wordParam(current.sub_phase ?? current.main_phase) });
+  const planned = await planSlideStep(deps, request, current, input);
+  return commitMove(deps, request, current, planned.move, planned.write);
+}
+
+/** What one slide-making step of a case writes (checked before anything is written): the move and, for cutting, the slides. */
+export async function planSlideStep(deps: LabDeps, request: FastifyRequest, current: CaseRow, input: SlideStepInput): Promise<PlannedMove> {
   const step = input.step as SlideStep;
   const to = afterSlideStep(step);
   const blocks = await blocksOf(deps.db, current.id);
@@ -22,21 +28,25 @@ export async function makeSlides(deps: LabDeps, request: FastifyRequest, caseId:
   const wanted: { block_id: number; stain?: string }[] = step === 'cut' ? (input.sections?.length ? input.sections : blocks.map((b) => ({ block_id: b.id }))) : [];
   if (wanted.some((s) => !byId.has(s.block_id))) throw new AppError(422, 'lab.block_unknown');
   const patch = to.main_phase === 'diagnosis' ? { slide_ready_at: new Date().toISOString() } : {};
-  return commitMove(deps, request, current, { action: step, to, patch, detail: wanted.length ? { sections: wanted.length } : undefined }, async (trx, now) => {
-    const counts = new Map<number, number>();
-    for (const s of wanted) {
-      const block = byId.get(s.block_id)!;
-      const taken = await trx.selectFrom('slide_sections').select((eb) => eb.fn.max('section_number').as('n'))
-        .where('case_id', '=', current.id).where('block_number', '=', block.block_number).executeTakeFirst();
-      const number = Math.max(Number(taken?.n ?? 0), counts.get(block.id) ?? 0) + 1;
-      counts.set(block.id, number);
-      await trx.insertInto('slide_sections').values({
-        hospital_id: current.hospital_id, case_id: current.id, block_id: block.id, block_number: block.block_number, section_number: number,
-        stain: s.stain?.trim() || 'HE', label: `${current.pathology_number}-${block.block_number}-${number}`, slide_id: null,
-        outside: block.outside, created_by: request.auth!.id, created_at: now,
-      }).execute();
-    }
-  });
+  return {
+    current,
+    move: { action: step, to, patch, detail: wanted.length ? { sections: wanted.length } : undefined },
+    write: async (trx, now) => {
+      const counts = new Map<number, number>();
+      for (const s of wanted) {
+        const block = byId.get(s.block_id)!;
+        const taken = await trx.selectFrom('slide_sections').select((eb) => eb.fn.max('section_number').as('n'))
+          .where('case_id', '=', current.id).where('block_number', '=', block.block_number).executeTakeFirst();
+        const number = Math.max(Number(taken?.n ?? 0), counts.get(block.id) ?? 0) + 1;
+        counts.set(block.id, number);
+        await trx.insertInto('slide_sections').values({
+          hospital_id: current.hospital_id, case_id: current.id, block_id: block.id, block_number: block.block_number, section_number: number,
+          stain: s.stain?.trim() || 'HE', label: `${current.pathology_number}-${block.block_number}-${number}`, slide_id: null,
+          outside: block.outside, created_by: request.auth!.id, created_at: now,
+        }).execute();
+      }
+    },
+  };
 }
 
 /** CaseDistribution: a case whose slides are ready goes to a first-diagnosis doctor of its hospital. */

@@ -46,6 +46,25 @@ export async function statusGroups(db: Db, hospitalIds: number[], resolve: RuleR
   };
 }
 
+/** A derived field of the cases resource (schemas/resources/cases.json derivedFilters) and the view it filters by. */
+export const DERIVED_VIEWS: Record<string, StatusView> = { case_status: 'status', case_stages: 'stages' };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the columns are the rule's, checked against the resource above
+type AnyEb = import('kysely').ExpressionBuilder<any, any>;
+
+/**
+ * "A case whose status (stage word) is one of `keys`" as SQL: the combinations of the rule's columns whose
+ * groups the rule names so, column by column (null as IS NULL), or false when no case has such a status.
+ */
+export function statusMatch(vars: string[], groups: Awaited<ReturnType<typeof statusGroups>>['groups'], keys: string[]) {
+  const wanted = groups.filter((g) => g.keys.some((k) => keys.includes(k)));
+  return (eb: AnyEb) => {
+    if (!wanted.length) return sql<boolean>`1 = 0`;
+    if (!vars.length) return sql<boolean>`1 = 1`;
+    return eb.or(wanted.map((g) => eb.and(vars.map((v) => (g.values[v] === null ? eb(`cases.${v}`, 'is', null) : eb(`cases.${v}`, '=', g.values[v]))))));
+  };
+}
+
 /** Tab counts by displayed status or stage word (spec §2 tabs with counts), exact for the hospital's rule. */
 export async function statusCounts(db: Db, hospitalIds: number[], resolve: RuleResolver, view: StatusView = 'status') {
   const { groups } = await statusGroups(db, hospitalIds, resolve, view);
@@ -60,8 +79,7 @@ export async function casesByStatus(db: Db, hospitalIds: number[], resolve: Rule
   const wanted = groups.filter((g) => g.keys.some((k) => keys.includes(k)));
   const empty = { data: [], total: 0, current_page: page, per_page: pageSize, total_pages: 0 };
   if (!wanted.length) return empty;
-  const base = loose(db).selectFrom('cases').where('hospital_id', 'in', hospitalIds)
-    .$if(vars.length > 0, (q) => q.where((eb) => eb.or(wanted.map((g) => eb.and(vars.map((v) => (g.values[v] === null ? eb(v, 'is', null) : eb(v, '=', g.values[v]))))))));
+  const base = loose(db).selectFrom('cases').where('hospital_id', 'in', hospitalIds).where(statusMatch(vars, groups, keys));
   const total = wanted.reduce((sum, g) => sum + g.n, 0);
   const rows = await base.selectAll().orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute();
   return { data: rows.map((r) => withDisplay(r as Record<string, unknown>, resolve)), total, current_page: page, per_page: pageSize, total_pages: Math.ceil(total / pageSize) };

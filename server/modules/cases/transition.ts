@@ -12,11 +12,18 @@ import type { HisAdapter } from '../his/index.js';
 import { addTimeline, caseInScope, moveCase, type CaseRow } from './lifecycle-queries.js';
 
 /** What the lifecycle commands need from the app: the database and each hospital's rule sets. */
+import type { FormSchema } from '../../../src/core/pageSchema.js';
+
 export interface LabDeps {
   db: Db;
   rulesFor(hospitalId: number): Promise<RuleResolver>;
   /** The hospital information system registration looks patients up in; null when none is configured. */
   his?: HisAdapter | null;
+  /**
+   * The registration form's contract (schemas/pages/CaseRegistration.json `form.contract`) as the shared form rules
+   * read it: every registration is checked with it (src/core/formRules.ts), as the browser's full form is.
+   */
+  registrationForm?: () => FormSchema | undefined;
 }
 
 export const CASE_SCOPE = { scope: 'hospital' } as const;
@@ -60,11 +67,24 @@ export async function commitMove(
   deps: LabDeps, request: FastifyRequest, current: CaseRow, move: Move,
   write?: (trx: Kysely<Database>, now: string) => Promise<void>,
 ): Promise<CaseRow> {
+  await commitMoves(deps, request, [{ current, move, write }]);
+  return caseInScope(deps.db, current.id, [current.hospital_id]);
+}
+
+/** One case's part of a batch: the case as read, its move, and the step's own rows. */
+export interface PlannedMove { current: CaseRow; move: Move; write?: (trx: Kysely<Database>, now: string) => Promise<void> }
+
+/**
+ * Several cases' transitions in ONE transaction (a batch of slide making): each case moves only if nobody moved
+ * it since it was read; the first that cannot rolls every one back (409 lab.changed, nothing written).
+ */
+export async function commitMoves(deps: LabDeps, request: FastifyRequest, moves: PlannedMove[]): Promise<void> {
   const now = new Date().toISOString();
   await deps.db.transaction().execute(async (trx) => {
-    await moveCase(trx, current, { ...move.patch, ...(move.to ? { ...move.to, phase_at: now } : {}) }, now);
-    if (write) await write(trx, now);
-    await addTimeline(trx, current.hospital_id, current.id, { action: move.action, actor: request.auth!, from: current, to: move.to ?? current, detail: move.detail }, now);
+    for (const { current, move, write } of moves) {
+      await moveCase(trx, current, { ...move.patch, ...(move.to ? { ...move.to, phase_at: now } : {}) }, now);
+      if (write) await write(trx, now);
+      await addTimeline(trx, current.hospital_id, current.id, { action: move.action, actor: request.auth!, from: current, to: move.to ?? current, detail: move.detail }, now);
+    }
   });
-  return caseInScope(deps.db, current.id, [current.hospital_id]);
 }

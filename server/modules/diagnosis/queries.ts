@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
-import type { ReportTable } from '../../db/schema-reports.js';
+import type { ReportTable } from '../../db/schema/reports.js';
 import { AppError } from '../../http/errors.js';
 import { caseFieldsFor, reportSnapshot } from '../../../src/core/reportWorkflow.js';
 

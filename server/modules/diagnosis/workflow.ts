@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Updateable } from 'kysely';
-import type { ReportTable } from '../../db/schema-reports.js';
+import type { ReportTable } from '../../db/schema/reports.js';
 import { AppError } from '../../http/errors.js';
 import {
   actionAllowed, afterFirst, canRecall, hesitationMinutes, isReleased, mayRunReportAction, workflowLevels, type ReportAction,

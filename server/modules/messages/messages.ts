@@ -4,6 +4,8 @@ export const messageMessages = {
   'message.recipient_unknown': { 'zh-CN': '收件人不存在或不在当前医院：{{ids}}', 'en-US': 'Unknown recipients, or not in your current hospital: {{ids}}' },
   'message.empty': { 'zh-CN': '消息标题和内容不能都为空', 'en-US': 'A message needs a title or some content' },
   'message.no_recipients': { 'zh-CN': '没有符合条件的收件人', 'en-US': 'Nobody matches the recipients chosen' },
+  'message.not_clinical': { 'zh-CN': '所选消息中有不需要临床回复的消息', 'en-US': 'Some of the chosen messages do not ask for a clinical answer' },
+  'message.clinical_order': { 'zh-CN': '临床状态只能向前推进（未回复 → 已收到 → 已处理）', 'en-US': 'A clinical answer only moves forward (none → received → handled)' },
   // System messages, worded in the reader's language when read.
   'message.system.case_assigned.title': { 'zh-CN': '新分配病例：{{number}}', 'en-US': 'Case assigned to you: {{number}}' },
   'message.system.case_assigned.content': { 'zh-CN': '{{by}} 将病例 {{number}}（{{patient}}）分配给您进行初诊。', 'en-US': '{{by}} assigned case {{number}} ({{patient}}) to you for first diagnosis.' },

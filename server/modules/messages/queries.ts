@@ -5,7 +5,7 @@ import type { MessageTable } from '../../db/schema.js';
 import { emitEvent } from '../../events/bus.js';
 
 export type MessageRow = Omit<MessageTable, 'id'> & { id: number };
-export type NewMessage = Pick<MessageTable, 'kind' | 'level' | 'title' | 'content'> & Partial<Pick<MessageTable, 'message_key' | 'params' | 'link'>>;
+export type NewMessage = Pick<MessageTable, 'kind' | 'level' | 'title' | 'content'> & Partial<Pick<MessageTable, 'message_key' | 'params' | 'link'>> & { clinical?: boolean };
 
 /** Sends one message to each recipient in one statement; the rows share a batch. Answers the batch. */
 export async function sendMessages(db: Db, from: { userId: number | null; hospitalId: number | null }, to: number[], message: NewMessage): Promise<string> {
@@ -16,6 +16,7 @@ export async function sendMessages(db: Db, from: { userId: number | null; hospit
       batch, hospital_id: from.hospitalId, user_id, from_user_id: from.userId, created_at,
       kind: message.kind, level: message.level, title: message.title, content: message.content,
       message_key: message.message_key ?? null, params: message.params ?? null, link: message.link ?? null,
+      clinical: message.clinical ? 1 : 0,
     }))).execute();
     emitEvent(db, 'messages.sent', { userIds: to });
   }
@@ -31,6 +32,7 @@ export async function inbox(db: Db, userId: number, { page, pageSize }: Page, un
     base.leftJoin('users as sender', 'sender.id', 'messages.from_user_id')
       .select(['messages.id', 'messages.kind', 'messages.level', 'messages.title', 'messages.content', 'messages.message_key',
         'messages.params', 'messages.link', 'messages.read_at', 'messages.created_at', 'messages.from_user_id',
+        'messages.clinical', 'messages.clinical_status', 'messages.clinical_note', 'messages.clinical_at',
         'sender.realname as from_realname', 'sender.name as from_name'])
       .orderBy('messages.id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute(),
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
@@ -52,6 +54,8 @@ export async function sent(db: Db, userId: number, { page, pageSize }: Page) {
       'batch', eb.fn.min('id').as('id'), eb.fn.max('kind').as('kind'), eb.fn.max('level').as('level'), eb.fn.max('title').as('title'),
       eb.fn.max('content').as('content'), eb.fn.max('created_at').as('created_at'),
       eb.fn.countAll<number | string>().as('recipients'), eb.fn.count<number | string>('read_at').as('read'),
+      eb.fn.max('clinical').as('clinical'), eb.fn.count<number | string>('clinical_status').as('clinical_answered'),
+      eb.fn.sum<number | string>(sql`case when clinical_status = 'handled' then 1 else 0 end`).as('clinical_handled'),
     ]).groupBy('batch').orderBy(sql`min(id)`, 'desc').limit(pageSize).offset((page - 1) * pageSize).execute(),
     base.select((eb) => eb.fn.count<number | string>(sql`distinct batch`).as('n')).executeTakeFirstOrThrow(),
   ]);
@@ -63,6 +67,7 @@ export async function sent(db: Db, userId: number, { page, pageSize }: Page) {
   return {
     rows: rows.map((r) => ({
       ...r, id: Number(r.id), level: Number(r.level), recipients: Number(r.recipients), read: Number(r.read),
+      clinical: Number(r.clinical), clinical_answered: Number(r.clinical_answered), clinical_handled: Number(r.clinical_handled ?? 0),
       // The first few names: a notice to a whole hospital lists hundreds.
       to: names.filter((n) => n.batch === r.batch).slice(0, 5).map((n) => n.realname),
     })),
@@ -130,3 +135,34 @@ export async function recipientsOf(db: Db, hospitalId: number) {
 export async function rolesForNotices(db: Db) {
   return db.selectFrom('roles').select(['id', 'name', 'en_name']).orderBy('id').execute();
 }
+
+/** The order a clinical answer moves in; it never goes back. */
+const CLINICAL_BEFORE: Record<'received' | 'handled', ('received' | null)[]> = { received: [null], handled: [null, 'received'] };
+
+/**
+ * Records the clinical side's answer on messages to the user that ask for one (spec §7 messages/change-clinical):
+ * all of `ids` or none. The condition is part of the update, so two answers racing cannot both move one message,
+ * and an answer also marks the message read. Answers how many changed, or why none did.
+ */
+export async function answerClinical(db: Db, userId: number, ids: number[], status: 'received' | 'handled', note: string | null): Promise<'ok' | 'not_clinical' | 'order'> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx.selectFrom('messages').select(['id', 'clinical']).where('user_id', '=', userId).where('recipient_deleted', '=', 0)
+      .where('id', 'in', ids).execute();
+    if (rows.some((r) => r.clinical !== 1)) return 'not_clinical';
+    const at = new Date().toISOString();
+    const before = CLINICAL_BEFORE[status];
+    const result = await trx.updateTable('messages')
+      .set((eb) => ({ clinical_status: status, clinical_at: at, read_at: eb.fn.coalesce('read_at', eb.val(at)), ...(note === null ? {} : { clinical_note: note }) }))
+      .where('user_id', '=', userId).where('recipient_deleted', '=', 0).where('clinical', '=', 1).where('id', 'in', ids)
+      .where((eb) => eb.or([eb('clinical_status', 'is', null), ...before.filter((b) => b !== null).map((b) => eb('clinical_status', '=', b))]))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== ids.length) throw new ClinicalOrder();
+    return 'ok';
+  }).catch((error: unknown) => {
+    if (error instanceof ClinicalOrder) return 'order' as const;
+    throw error;
+  });
+}
+
+/** Rolls the transaction back when some message had already gone as far. */
+class ClinicalOrder extends Error {}

@@ -7,7 +7,7 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { translate, type Language, type Params } from '../../i18n/translate.js';
 import { hasPermission } from '../../http/access.js';
-import { audience, deleteFor, foreignIds, inbox, markRead, membersOf, recipientsOf, rolesForNotices, sendMessages, sent, unreadCount } from './queries.js';
+import { answerClinical, audience, deleteFor, foreignIds, inbox, markRead, membersOf, recipientsOf, rolesForNotices, sendMessages, sent, unreadCount } from './queries.js';
 
 const MAX_IDS = 500;
 const Ids = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: MAX_IDS });
@@ -38,6 +38,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     return ok({
       data: rows.map((r) => ({
         id: r.id, kind: r.kind, level: r.level, link: r.link, read_at: r.read_at, created_at: r.created_at, from_user_id: r.from_user_id,
+        clinical: r.clinical, clinical_status: r.clinical_status, clinical_note: r.clinical_note, clinical_at: r.clinical_at,
         ...worded(request.lang, r),
         ...(withSender ? { fromUser: r.from_user_id === null ? null : { id: r.from_user_id, name: r.from_name, realname: r.from_realname } } : {}),
       })),
@@ -82,6 +83,26 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     return ok({ unread: await unreadCount(db, request.auth!.id) });
   });
 
+  // Spec §7 (body not shown): the clinical side answers a message that asks for it (a critical finding, a question
+  // about the specimen): received, then handled, with a note; the sender's sent list counts the answers.
+  app.post('/api/messages/change-clinical', {
+    config: user,
+    schema: { tags, summary: 'Answer messages to me that ask for a clinical answer: received or handled, with a note', body: Type.Object({
+      msg_ids: Ids, status: Type.Union([Type.Literal('received'), Type.Literal('handled')]), note: Type.Optional(Type.String({ maxLength: 1000 })),
+    }, { additionalProperties: false }) },
+  }, async (request) => {
+    const ids = [...new Set(request.body.msg_ids)];
+    const foreign = await foreignIds(db, request.auth!.id, ids);
+    const sentByMe = foreign.length ? [] : await db.selectFrom('messages').select('id').where('id', 'in', ids).where('user_id', '<>', request.auth!.id).execute();
+    // Only the recipient answers: the sender's own copy of the id is not theirs to answer.
+    if (foreign.length || sentByMe.length) throw new AppError(404, 'message.not_yours');
+    const note = request.body.note?.trim() || null;
+    const outcome = await answerClinical(db, request.auth!.id, ids, request.body.status, note);
+    if (outcome === 'not_clinical') throw new AppError(422, 'message.not_clinical');
+    if (outcome === 'order') throw new AppError(422, 'message.clinical_order');
+    return ok({ changed: ids.length, unread: await unreadCount(db, request.auth!.id) });
+  });
+
   app.get('/api/messages/recipients', {
     config: { access: { permission: 'message_send' } }, schema: { tags, summary: 'Who I can write to (my working hospital), and the roles a notice can target' },
   }, async (request) => ok({
@@ -93,16 +114,17 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     config: { access: { permission: 'message_send' } },
     schema: { tags, summary: 'Send a message to users of my hospital', body: Type.Object({
       user_ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 200 }), ...Text, level: Type.Optional(Level),
+      clinical: Type.Optional(Type.Boolean({ description: 'Ask the recipients for a clinical answer (received, handled: messages/change-clinical)' })),
     }, { additionalProperties: false }) },
   }, async (request) => {
-    const { user_ids: ids, title, content, level = 0 } = request.body;
+    const { user_ids: ids, title, content, level = 0, clinical = false } = request.body;
     if (!title.trim() && !content.trim()) throw new AppError(422, 'message.empty');
     const hospitalId = workingHospital(request);
     const wanted = [...new Set(ids)];
     const members = await membersOf(db, hospitalId, wanted);
     const unknown = wanted.filter((id) => !members.includes(id));
     if (unknown.length) throw new AppError(422, 'message.recipient_unknown', { ids: unknown.join(', ') });
-    const batch = await sendMessages(db, { userId: request.auth!.id, hospitalId }, members, { kind: 'message', level, title: title.trim(), content });
+    const batch = await sendMessages(db, { userId: request.auth!.id, hospitalId }, members, { kind: 'message', level, title: title.trim(), content, clinical });
     return ok({ batch, recipients: members.length });
   });
 

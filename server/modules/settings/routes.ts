@@ -51,7 +51,8 @@ export function settingRoutes(app: TypedApp, db: Db, formFor: SettingForm, rules
     if (!visibility) throw notFound('setting.not_found', { key: settings_key });
     if (JSON.stringify(settings_value ?? null).length > SETTING_MAX_CHARS) throw new AppError(413, 'error.too_large');
     const form = formFor(settings_key);
-    if (form) validateWrite(form, asObject(settings_value), false, request.lang, { resolve: await rulesFor?.(request.auth!.hospitalId ?? 0) });
+    // The form declares the whole setting: a key it does not name (`{ qc13: 90, other: 1 }`) is refused, not stored.
+    if (form) validateWrite(form, asObject(settings_value), false, request.lang, { resolve: await rulesFor?.(request.auth!.hospitalId ?? 0), closed: true });
     await putSetting(db, settings_key, settings_value ?? null, visibility === 'public');
     return ok({ settings_key });
   });

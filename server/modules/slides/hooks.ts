@@ -14,7 +14,7 @@ export const thumbUrl = (id: number) => `/api/data/kfb/thumb/${id}`;
  */
 export function slideHooks(dataDir: string): ResourceHooks<LoggedSlide[]> {
   return {
-    consumes: ['thumb_url', 'dimensions', 'pathology_number', 'patient_name', 'case_type'],
+    consumes: ['thumb_url', 'dimensions', 'pathology_number', 'patient_name', 'case_type', 'labels'],
 
     async afterRead(db, rows) {
       const caseIds = [...new Set(rows.map((r) => r.case_id).filter((id): id is number => typeof id === 'number'))];
@@ -22,6 +22,12 @@ export function slideHooks(dataDir: string): ResourceHooks<LoggedSlide[]> {
         ? await db.selectFrom('cases').select(['id', 'pathology_number', 'patient_name', 'case_type']).where('id', 'in', caseIds).execute()
         : [];
       const byId = new Map(cases.map((c) => [c.id, c]));
+      // The labels each slide carries (by hand or automatic), for the labels column; one query per page.
+      const labelled = rows.length ? await db.selectFrom('slide_labels').innerJoin('labels', 'labels.id', 'slide_labels.label_id')
+        .select(['slide_labels.slide_id', 'labels.id', 'labels.name', 'labels.en_name'])
+        .where('slide_labels.slide_id', 'in', rows.map((r) => r.id)).orderBy('labels.rank').orderBy('labels.id').execute() : [];
+      const labelsOf = new Map<number, { id: number; name: string; en_name: string | null }[]>();
+      for (const l of labelled) labelsOf.set(l.slide_id, [...(labelsOf.get(l.slide_id) ?? []), { id: l.id, name: l.name, en_name: l.en_name }]);
       // PostgreSQL's bigint arrives as text; sizes stay exact below 2^53 (8 PiB).
       return rows.map((r) => ({
         ...r,
@@ -32,6 +38,7 @@ export function slideHooks(dataDir: string): ResourceHooks<LoggedSlide[]> {
         // None yet while converting: the image appears (and is fetched) once the slide is ready.
         thumb_url: r.status === 'converting' ? null : thumbUrl(r.id),
         dimensions: r.width && r.height ? `${r.width} × ${r.height}` : null,
+        labels: labelsOf.get(r.id) ?? [],
       }));
     },
 

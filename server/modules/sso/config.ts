@@ -21,6 +21,7 @@ export interface SsoConfigView {
   im_app_key: string;
   im_app_secret: string;
   im_user_field: string;
+  im_authorize_url: string;
 }
 
 /** What an administrator sends; a secret left out (or sent back masked) keeps the stored one. */
@@ -33,7 +34,7 @@ export const MESSAGING_USER_FIELDS = ['mobile', 'email'] as const;
 const EMPTY = (hospitalId: number): SsoConfigTable => ({
   hospital_id: hospitalId, enabled: 0, label: '', issuer: '', client_id: '', client_secret: '', user_claim: 'preferred_username',
   create_unknown: 0, default_role_id: null, im_enabled: 0, im_kind: 'dingtalk', im_base_url: '', im_app_key: '', im_app_secret: '',
-  im_user_field: 'mobile', updated_at: '',
+  im_user_field: 'mobile', im_authorize_url: '', updated_at: '',
 });
 
 export async function loadSsoConfig(db: Db, hospitalId: number): Promise<SsoConfigTable> {
@@ -46,6 +47,7 @@ export function viewOf(row: SsoConfigTable): SsoConfigView {
     client_secret: row.client_secret ? MASK : '', user_claim: row.user_claim, create_unknown: row.create_unknown === 1,
     default_role_id: row.default_role_id, im_enabled: row.im_enabled === 1, im_kind: row.im_kind, im_base_url: row.im_base_url,
     im_app_key: row.im_app_key, im_app_secret: row.im_app_secret ? MASK : '', im_user_field: row.im_user_field,
+    im_authorize_url: row.im_authorize_url,
   };
 }
 
@@ -88,6 +90,7 @@ export async function saveSsoConfig(db: Db, hospitalId: number, input: SsoConfig
     im_app_key: (input.im_app_key ?? old.im_app_key).trim(),
     im_app_secret: keepSecret(input.im_app_secret, old.im_app_secret),
     im_user_field: input.im_user_field ?? old.im_user_field,
+    im_authorize_url: (input.im_authorize_url ?? old.im_authorize_url).trim(),
     updated_at: new Date().toISOString(),
   };
   await checkConfig(db, row);
@@ -105,6 +108,10 @@ async function checkConfig(db: Db, row: SsoConfigTable): Promise<void> {
   if (row.im_base_url) {
     const problem = outsideUrlProblem(row.im_base_url);
     if (problem) throw field('im_base_url', problem);
+  }
+  if (row.im_authorize_url) {
+    const problem = outsideUrlProblem(row.im_authorize_url);
+    if (problem) throw field('im_authorize_url', problem);
   }
   if (row.enabled) {
     if (!row.issuer) throw field('issuer', 'sso.required');

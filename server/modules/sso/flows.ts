@@ -28,17 +28,17 @@ export async function takeFlow(db: Db, state: string): Promise<PendingFlow | nul
 }
 
 /** A one-time code for a user who has just signed in at the provider; only its hash is stored. */
-export async function issueOneTimeCode(db: Db, userId: number, hospitalId: number): Promise<{ code: string; expiresIn: number }> {
+export async function issueOneTimeCode(db: Db, userId: number, hospitalId: number, idToken: string | null = null): Promise<{ code: string; expiresIn: number }> {
   const now = Date.now();
   await db.deleteFrom('sso_codes').where('expires_at', '<=', new Date(now).toISOString()).execute();
   const code = random();
-  await db.insertInto('sso_codes').values({ code_hash: hashToken(code), user_id: userId, hospital_id: hospitalId, expires_at: new Date(now + ONE_TIME_CODE_TTL_MS).toISOString() }).execute();
+  await db.insertInto('sso_codes').values({ code_hash: hashToken(code), user_id: userId, hospital_id: hospitalId, expires_at: new Date(now + ONE_TIME_CODE_TTL_MS).toISOString(), id_token: idToken }).execute();
   return { code, expiresIn: ONE_TIME_CODE_TTL_MS / 1000 };
 }
 
 /** Spends a one-time code (single use: deleted as it is read). Null: unknown, spent or expired. */
-export async function takeOneTimeCode(db: Db, code: string): Promise<{ user_id: number; hospital_id: number } | null> {
+export async function takeOneTimeCode(db: Db, code: string): Promise<{ user_id: number; hospital_id: number; id_token: string | null } | null> {
   const row = await db.deleteFrom('sso_codes').where('code_hash', '=', hashToken(code)).returningAll().executeTakeFirst();
   if (!row || row.expires_at <= new Date().toISOString()) return null;
-  return { user_id: row.user_id, hospital_id: row.hospital_id };
+  return { user_id: row.user_id, hospital_id: row.hospital_id, id_token: row.id_token };
 }

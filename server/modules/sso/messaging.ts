@@ -9,6 +9,8 @@ export interface MessagingIdentity { name?: string; mobile?: string; email?: str
  * adapter trades it, server to server, for the user's details. New apps are added to ADAPTERS by kind.
  */
 export interface MessagingAdapter {
+  /** Where the browser asks the app for an auth code (auth/auth_code); the app sends it back to `redirectUri` with `state`. */
+  authorizeUrl(config: Pick<SsoConfigTable, 'im_authorize_url' | 'im_app_key'>, redirectUri: string, state: string): string;
   identify(config: Pick<SsoConfigTable, 'im_base_url' | 'im_app_key' | 'im_app_secret'>, code: string): Promise<MessagingIdentity>;
 }
 
@@ -35,6 +37,14 @@ const text = (v: unknown) => (typeof v === 'string' && v.length <= 200 ? v : und
  * setting, so a private deployment (or the tests' loopback stand-in) is reached the same way.
  */
 export const dingTalkAdapter: MessagingAdapter = {
+  // DingTalk's OAuth 2 sign-in page (login.dingtalk.com/oauth2/auth); it comes back with ?authCode=…&state=….
+  authorizeUrl(config, redirectUri, state) {
+    const url = new URL(config.im_authorize_url || 'https://login.dingtalk.com/oauth2/auth');
+    for (const [k, v] of Object.entries({ redirect_uri: redirectUri, response_type: 'code', client_id: config.im_app_key, scope: 'openid', state, prompt: 'consent' })) {
+      url.searchParams.set(k, v);
+    }
+    return url.href;
+  },
   async identify(config, code) {
     const token = await getJson(`${config.im_base_url}/v1.0/oauth2/userAccessToken`, {
       method: 'POST', headers: { 'content-type': 'application/json' },

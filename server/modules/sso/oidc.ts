@@ -46,12 +46,23 @@ export const newCodeVerifier = () => oidc.randomPKCECodeVerifier();
  * Trades the code for tokens and checks the id token (signature, issuer, audience, expiry, nonce) and the state;
  * answers the id token's claims. Any failure is one refusal: the details go to the server log, not the browser.
  */
-export async function finishSignIn(config: SsoConfigTable, callbackUrl: URL, flow: { state: string; nonce: string; code_verifier: string }): Promise<Record<string, unknown>> {
+export async function finishSignIn(config: SsoConfigTable, callbackUrl: URL, flow: { state: string; nonce: string; code_verifier: string }): Promise<{ claims: Record<string, unknown>; idToken: string | null }> {
   const configuration = await configurationFor(config).catch(() => { throw unreachable(); });
   const tokens = await oidc.authorizationCodeGrant(configuration, callbackUrl, {
     pkceCodeVerifier: flow.code_verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true,
   });
   const claims = tokens.claims();
   if (!claims) throw new AppError(401, 'sso.rejected');
-  return claims as Record<string, unknown>;
+  return { claims: claims as Record<string, unknown>, idToken: tokens.id_token ?? null };
+}
+
+/**
+ * Where the browser ends its session at the provider (OpenID Connect RP-initiated logout): the provider's
+ * end_session_endpoint with the id token as id_token_hint and where to come back to. Null when the provider
+ * declares no such endpoint.
+ */
+export async function endSessionUrl(config: SsoConfigTable, idToken: string, postLogoutRedirectUri: string): Promise<string | null> {
+  const configuration = await configurationFor(config).catch(() => { throw unreachable(); });
+  if (!configuration.serverMetadata().end_session_endpoint) return null;
+  return oidc.buildEndSessionUrl(configuration, { id_token_hint: idToken, post_logout_redirect_uri: postLogoutRedirectUri }).href;
 }

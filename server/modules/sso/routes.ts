@@ -9,8 +9,10 @@ import type { TypedApp } from '../../http/types.js';
 import { revokeToken, hashToken, issueToken } from '../auth/tokens.js';
 import { loadSsoConfig, saveSsoConfig, viewOf, MESSAGING_KINDS, MESSAGING_USER_FIELDS } from './config.js';
 import { createFlow, issueOneTimeCode, takeFlow, takeOneTimeCode, FLOW_TTL_MS } from './flows.js';
-import { ADAPTERS } from './messaging.js';
+import { ADAPTERS, type MessagingAdapter } from './messaging.js';
+import type { SsoConfigTable } from '../../db/schema.js';
 import { authorizationUrl, finishSignIn, newCodeVerifier } from './oidc.js';
+import { rememberProviderSession } from './sign-out.js';
 import { userForIdentity } from './users.js';
 
 export interface SsoOptions {
@@ -25,6 +27,9 @@ type Failure = 'not_configured' | 'state' | 'denied' | 'rejected' | 'unknown_use
 
 const FLOW_COOKIE = 'dsms_sso';
 const FLOW_COOKIE_PATH = '/api/auth/sso';
+/** The messaging app's sign-in started from auth/auth_code: its state, bound to this browser like the OIDC one. */
+const IM_COOKIE = 'dsms_im';
+const IM_COOKIE_PATH = '/api/auth/im';
 const BEARER = /^Bearer\s+(\S{1,512})$/i;
 const OneTime = Type.String({ minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' });
 
@@ -61,8 +66,21 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
   });
   const flowCookie = (value: string | null) =>
     `${FLOW_COOKIE}=${value ?? ''}; Path=${FLOW_COOKIE_PATH}; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}; Max-Age=${value ? FLOW_TTL_MS / 1000 : 0}`;
+  const imRedirectUri = new URL('/api/auth/im/callback', options.publicUrl).href;
+  const imCookie = (value: string | null) =>
+    `${IM_COOKIE}=${value ?? ''}; Path=${IM_COOKIE_PATH}; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}; Max-Age=${value ? FLOW_TTL_MS / 1000 : 0}`;
+  /** The user the messaging app says the code belongs to, matched by mobile or e-mail; unknown users are refused, never created. */
+  const messagingUser = async (request: FastifyRequest, config: SsoConfigTable, adapter: MessagingAdapter, code: string) => {
+    const identity = await adapter.identify(config, code);
+    const field = config.im_user_field === 'email' ? 'email' : 'phone';
+    const value = config.im_user_field === 'email' ? identity.email : identity.mobile;
+    return userForIdentity(db, { hospitalId: config.hospital_id, match: field, value: value ?? '', via: 'im', realname: identity.name },
+      { allowed: false, roleId: null }, client(request));
+  };
   const backToLogin = (reply: FastifyReply, failure: Failure, redirect = '/manage') =>
     reply.header('set-cookie', flowCookie(null)).redirect(`/login?sso_error=${failure}&redirect=${encodeURIComponent(redirect)}`, 302);
+  const imBackToLogin = (reply: FastifyReply, failure: Failure, redirect = '/manage') =>
+    reply.header('set-cookie', imCookie(null)).redirect(`/login?sso_error=${failure}&redirect=${encodeURIComponent(redirect)}`, 302);
 
   app.register(async (anonymous: TypedApp) => {
     await anonymous.register(rateLimit, { global: false, errorResponseBuilder: () => new AppError(429, 'error.rate_limited') });
@@ -71,12 +89,13 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
     // The login page's "Sign in with …" buttons: only what a stranger may know (a label, a hospital).
     anonymous.get('/api/auth/sso/options', {
       config: { access: 'public', rateLimit: rateLimited },
-      schema: { tags: ['auth'], summary: 'Hospitals whose single sign-on is switched on, with the button label' },
+      schema: { tags: ['auth'], summary: 'Hospitals whose single sign-on or messaging-app login is switched on, with the button label' },
     }, async () => {
       const rows = await db.selectFrom('sso_configs').innerJoin('hospitals', 'hospitals.id', 'sso_configs.hospital_id')
-        .select(['sso_configs.hospital_id', 'sso_configs.label', 'hospitals.name', 'hospitals.en_name'])
-        .where('sso_configs.enabled', '=', 1).orderBy('sso_configs.hospital_id').execute();
-      return ok(rows);
+        .select(['sso_configs.hospital_id', 'sso_configs.label', 'sso_configs.enabled', 'sso_configs.im_enabled', 'sso_configs.im_kind', 'hospitals.name', 'hospitals.en_name'])
+        .where((eb) => eb.or([eb('sso_configs.enabled', '=', 1), eb('sso_configs.im_enabled', '=', 1)])).orderBy('sso_configs.hospital_id').execute();
+      // `sso`: the provider button; `im_kind`: the messaging app's button (auth/auth_code), when switched on.
+      return ok(rows.map(({ enabled, im_enabled, im_kind, ...row }) => ({ ...row, sso: enabled === 1, im_kind: im_enabled === 1 ? im_kind : null })));
     });
 
     anonymous.get('/api/auth/sso/start', {
@@ -119,13 +138,13 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
       try {
         const callbackUrl = new URL(redirectUri);
         callbackUrl.search = query.toString();
-        const claims = await finishSignIn(config, callbackUrl, flow);
+        const { claims, idToken } = await finishSignIn(config, callbackUrl, flow);
         const value = claims[config.user_claim];
         const userId = await userForIdentity(db, {
           hospitalId: flow.hospital_id, match: 'name', value: typeof value === 'string' ? value : '', via: 'sso',
           realname: typeof claims.name === 'string' ? claims.name : undefined,
         }, { allowed: config.create_unknown === 1, roleId: config.default_role_id }, client(request));
-        const { code } = await issueOneTimeCode(db, userId, flow.hospital_id);
+        const { code } = await issueOneTimeCode(db, userId, flow.hospital_id, idToken);
         return reply.header('set-cookie', flowCookie(null)).redirect(`/?stoken=${code}&redirect=${encodeURIComponent(flow.redirect)}`, 302);
       } catch (error) {
         if (!(error instanceof AppError)) request.log.warn({ err: error, hospital: flow.hospital_id }, 'single sign-on refused');
@@ -143,7 +162,9 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
       const spent = await takeOneTimeCode(db, request.body.sso_token);
       if (!spent) throw new AppError(401, 'sso.code_invalid');
       if (held) await revokeToken(db, hashToken(held));
-      return ok(await session(spent.user_id, spent.hospital_id));
+      const answer = await session(spent.user_id, spent.hospital_id);
+      if (spent.id_token) await rememberProviderSession(db, hashToken(answer.access_token), spent.hospital_id, spent.id_token, options.tokenTtlSeconds);
+      return ok(answer);
     });
 
     // Spec §4: a DD_TOKEN cookie (a one-time code from sso_token, kept by another tab or app of this site) signs in.
@@ -164,13 +185,54 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
       const config = hospitalId ? await loadSsoConfig(db, hospitalId) : null;
       const adapter = config ? ADAPTERS[config.im_kind] : undefined;
       if (!config?.im_enabled || !adapter) throw new AppError(404, 'sso.not_configured');
-      const identity = await adapter.identify(config, request.body.code);
-      const field = config.im_user_field === 'email' ? 'email' : 'phone';
-      const value = config.im_user_field === 'email' ? identity.email : identity.mobile;
-      const userId = await userForIdentity(db, { hospitalId: config.hospital_id, match: field, value: value ?? '', via: 'im', realname: identity.name },
-        { allowed: false, roleId: null }, client(request));
-      return ok(await session(userId, config.hospital_id));
+      return ok(await session(await messagingUser(request, config, adapter, request.body.code), config.hospital_id));
     };
+    // Spec §7 auth/auth_code: where the login page sends the browser to get an auth code from the hospital's messaging
+    // app (its OAuth sign-in page). The app comes back to im/callback, which trades the code like ulogin does and
+    // hands the browser a one-time code, as single sign-on does; the state is single-use and bound to this browser.
+    anonymous.get('/api/auth/auth_code', {
+      config: { access: 'public', rateLimit: rateLimited },
+      schema: {
+        tags: ['auth'], summary: 'The messaging app’s sign-in address for this browser (state kept here and in a cookie)',
+        querystring: Type.Object({ hospital_id: Type.Optional(Type.Integer({ minimum: 1 })), redirect: Type.Optional(Type.String({ maxLength: 500 })) }),
+      },
+    }, async (request, reply) => {
+      const hospitalId = request.query.hospital_id ?? await onlyMessagingHospital(db);
+      const config = hospitalId ? await loadSsoConfig(db, hospitalId) : null;
+      const adapter = config ? ADAPTERS[config.im_kind] : undefined;
+      if (!config?.im_enabled || !adapter) throw new AppError(404, 'sso.not_configured');
+      const flow = await createFlow(db, { hospital_id: config.hospital_id, code_verifier: newCodeVerifier(), redirect: appPath(request.query.redirect) });
+      reply.header('set-cookie', imCookie(flow.state));
+      return ok({ url: adapter.authorizeUrl(config, imRedirectUri, flow.state), expires_in: FLOW_TTL_MS / 1000 });
+    });
+
+    anonymous.get('/api/auth/im/callback', {
+      config: { access: 'public', rateLimit: rateLimited },
+      schema: {
+        tags: ['auth'], summary: 'Where the messaging app sends the browser back with its auth code: traded for the user, then a one-time code',
+        querystring: Type.Object({
+          state: Type.Optional(Type.String({ maxLength: 200 })), authCode: Type.Optional(Type.String({ maxLength: 512 })), code: Type.Optional(Type.String({ maxLength: 512 })),
+        }, { additionalProperties: true }),
+      },
+    }, async (request, reply) => {
+      const state = request.query.state ?? '';
+      const flow = state && state === cookieValue(request, IM_COOKIE) ? await takeFlow(db, state) : null;
+      if (!flow) return imBackToLogin(reply, 'state');
+      const code = request.query.authCode ?? request.query.code;
+      if (!code) return imBackToLogin(reply, 'denied', flow.redirect);
+      const config = await loadSsoConfig(db, flow.hospital_id);
+      const adapter = ADAPTERS[config.im_kind];
+      if (!config.im_enabled || !adapter) return imBackToLogin(reply, 'not_configured', flow.redirect);
+      try {
+        const userId = await messagingUser(request, config, adapter, code);
+        const { code: oneTime } = await issueOneTimeCode(db, userId, config.hospital_id);
+        return reply.header('set-cookie', imCookie(null)).redirect(`/?stoken=${oneTime}&redirect=${encodeURIComponent(flow.redirect)}`, 302);
+      } catch (error) {
+        if (!(error instanceof AppError)) request.log.warn({ err: error, hospital: flow.hospital_id }, 'messaging-app sign-in refused');
+        return imBackToLogin(reply, failureOf(error), flow.redirect);
+      }
+    });
+
     const messagingBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 512 }), hospital_id: Type.Optional(Type.Integer({ minimum: 1 })) });
     for (const url of ['/api/auth/ulogin', '/api/auth/dingding_login']) {
       anonymous.post(url, { config: { access: 'public', rateLimit: rateLimited }, schema: { tags: ['auth'], body: messagingBody } }, messagingLogin);
@@ -221,6 +283,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
         im_app_key: Type.Optional(Type.String({ maxLength: 200 })),
         im_app_secret: Type.Optional(Secret),
         im_user_field: Type.Optional(Type.Union(MESSAGING_USER_FIELDS.map((k) => Type.Literal(k)))),
+        im_authorize_url: Type.Optional(Url),
       }, { additionalProperties: false }),
     },
   }, async (request) => {

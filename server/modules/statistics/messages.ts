@@ -6,6 +6,7 @@ export const statisticMessages = {
   'stat.range_too_long': { 'zh-CN': '统计范围最长两年', 'en-US': 'A statistic covers at most two years' },
   'stat.bad_offset': { 'zh-CN': '时区偏移无效', 'en-US': 'Invalid time-zone offset' },
   'stat.bad_hospital': { 'zh-CN': '无权查看该医院的统计', 'en-US': 'You may not see this hospital\'s statistics' },
+  'label.not_found': { 'zh-CN': '标签不存在', 'en-US': 'The label does not exist' },
   'stat.sheet': { 'zh-CN': '统计', 'en-US': 'Statistics' },
   'stat.bucket': { 'zh-CN': '日期', 'en-US': 'Date' },
   'stat.total': { 'zh-CN': '合计', 'en-US': 'Total' },

@@ -11,10 +11,11 @@ import { getSetting } from '../settings/queries.js';
 import { dashboard } from './dashboard.js';
 import { statisticBook } from './export.js';
 import { STAT_KINDS, STAT_KIND_NAMES, type StatKindName } from './kinds.js';
+import { incomeStatistic } from './income.js';
 import { statistic, timeoutStatistic, type StatTable } from './queries.js';
 
-const Kind = Type.Union([...STAT_KIND_NAMES, 'timeout'].map((k) => Type.Literal(k)));
-type KindName = StatKindName | 'timeout';
+const Kind = Type.Union([...STAT_KIND_NAMES, 'timeout', 'income'].map((k) => Type.Literal(k)));
+type KindName = StatKindName | 'timeout' | 'income';
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 /** Every field bounded; the period and dates are read by statRange, whose refusals are translated 422s. */
 const Query = Type.Object({
@@ -37,7 +38,7 @@ const tags = ['statistics'];
 const DEFAULT_TIMEOUT_HOURS = 72;
 const DEFAULT_PASS_RATE = 95;
 
-const permissionOf = (kind: KindName) => (kind === 'timeout' ? 'case_view' : STAT_KINDS[kind].permission);
+const permissionOf = (kind: KindName) => (kind === 'timeout' ? 'case_view' : kind === 'income' ? 'income_view' : STAT_KINDS[kind].permission);
 
 /**
  * Statistics (issue 16, spec §2, §9): GET /api/statistic/{kind} answers counts per shift day (or month) of a period
@@ -57,7 +58,7 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
     const filters = { hospitalId, doctorId: q.doctor_id, caseType: q.case_type, scannerId: q.scanner_id, utcOffset };
     const table = kind === 'timeout'
       ? await timeoutStatistic(db, range, { ...filters, hours: q.hours ?? DEFAULT_TIMEOUT_HOURS, now })
-      : await statistic(db, kind, range, filters);
+      : kind === 'income' ? await incomeStatistic(db, range, filters) : await statistic(db, kind, range, filters);
     return { range, table };
   };
   const passRateTarget = async () => {
@@ -90,7 +91,7 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
     schema: { tags, querystring: Type.Object({ hospital_id: Type.Optional(Id) }, { additionalProperties: false }) },
   }, async (request) => {
     const user = request.auth!;
-    const anyKind = ['case_view', 'slide_view', 'scan_access'].find((p) => hasPermission(user, p));
+    const anyKind = ['case_view', 'slide_view', 'scan_access', 'income_view'].find((p) => hasPermission(user, p));
     if (!anyKind) throw forbidden('case_view');
     const hospitalId = request.query.hospital_id ?? workingHospital(request);
     if (!user.hospitalIds.includes(hospitalId)) throw new AppError(403, 'stat.bad_hospital');
@@ -117,7 +118,7 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
   }, async (request, reply) => {
     const kind = request.params.kind as KindName;
     const { range, table } = await read(request, kind, request.body);
-    const file = await statisticBook(table, request.lang, kind === 'scan_access');
+    const file = await statisticBook(table, request.lang, kind === 'scan_access', kind === 'income');
     return reply.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="statistic-${kind}-${range.from}-${range.to}.xlsx"`).send(file);
   });

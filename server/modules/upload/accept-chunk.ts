@@ -60,7 +60,7 @@ export async function acceptChunk(ctx: ChunkContext, raw: Record<string, string>
   return ctx.lock.run(id, async () => {
     // First sight of this upload in this process, and the file is finished: a retry of a completed upload.
     // Same answer; whatever a late duplicate left in the parts dir goes.
-    if (!ctx.assembler.present(id) && (await isComplete())) {
+    if (!ctx.assembler.knows(id) && (await isComplete())) {
       await ctx.store.removeParts(id);
       return done;
     }
@@ -69,10 +69,12 @@ export async function acceptChunk(ctx: ChunkContext, raw: Record<string, string>
       return done;
     }
     // The job may be new, or gone while the chunk was written (dropped when idle): then the disk says what is there.
-    if (ctx.assembler.present(id)) ctx.assembler.add(id, f.num);
+    if (ctx.assembler.knows(id)) ctx.assembler.add(id, f.num);
     else await ctx.assembler.start(id, await ctx.store.presentChunks(id, f.totalNum), f.totalNum);
     // The disk has the last word: other processes write chunks too, and markers may have been removed meanwhile.
     const onDisk = await ctx.store.presentChunks(id, f.totalNum);
+    // What other processes wrote, for the follower: it need not wait for its next look at the disk.
+    if (ctx.assembler.follows(id)) ctx.assembler.add(id, ...onDisk);
     const lack = missingChunks(onDisk, f.totalNum);
     if (lack.length > 0) return { code: 0, msg: progress(f.totalNum - lack.length, f.totalNum), lack };
     return finishOnce(ctx, id, f, target, done);
@@ -105,8 +107,11 @@ async function finishOnce(ctx: ChunkContext, id: string, f: ChunkFields, target:
         throw err;
       }
     }
-    await ctx.assembler.abort(id);
-    if (await ctx.store.exists(target)) return done;
+    // A follower here keeps following: the finisher elsewhere waits for its digest.
+    if (await ctx.store.exists(target)) {
+      await ctx.assembler.abort(id);
+      return done;
+    }
     // The parts went without a finished file: the holder found the file did not match total_md5.
     if (claim.kind === 'gone') throw new AppError(422, 'upload.file_md5_mismatch', { file: f.fileName });
     // Still being finished elsewhere: the client asks again (the last chunk) on an empty lack.
@@ -116,18 +121,19 @@ async function finishOnce(ctx: ChunkContext, id: string, f: ChunkFields, target:
 }
 
 /**
- * Verifies total_md5 once the assembler has taken in the last chunks, then renames the data file into place
+ * Verifies total_md5 against the follower's digest (assembler.ts), then renames the data file into place
  * and drops the markers. A file that does not match is discarded whole: its chunks cannot be told apart from
  * good ones, so the client starts over. Other failures (a full disk) keep everything, so the upload can resume.
  */
 async function finish(ctx: ChunkContext, id: string, f: ChunkFields, target: string): Promise<void> {
   const size = await ctx.store.trimData(id, f.totalNum, UPLOAD_CHUNK_BYTES);
-  if (!ctx.assembler.present(id)) await ctx.assembler.start(id, [], f.totalNum);
-  const { md5 } = await ctx.assembler.finish(id, size);
+  const md5 = await ctx.assembler.digest(id, f.totalNum, size);
   if (md5 !== f.totalMd5) {
     await ctx.store.removeParts(id);
+    await ctx.assembler.abort(id);
     throw new AppError(422, 'upload.file_md5_mismatch', { file: f.fileName });
   }
   await ctx.store.publish(ctx.store.dataPath(id), target);
   await ctx.store.removeParts(id);
+  await ctx.assembler.abort(id);
 }

@@ -37,7 +37,11 @@ export type ClaimResult = { kind: 'claimed'; release(): Promise<void> } | { kind
 export class FinishClaims {
   private readonly host = os.hostname();
 
-  constructor(private readonly partsDir: (id: string) => string) {}
+  constructor(
+    private readonly partsDir: (id: string) => string,
+    /** The claim file's name in the parts dir: `finishing`, or `hashing` for the process that follows the file. */
+    private readonly name = 'finishing',
+  ) {}
 
   async claim(id: string): Promise<ClaimResult> {
     const file = this.file(id);
@@ -74,7 +78,7 @@ export class FinishClaims {
   }
 
   private file(id: string): string {
-    return path.join(this.partsDir(id), 'finishing');
+    return path.join(this.partsDir(id), this.name);
   }
 }
 

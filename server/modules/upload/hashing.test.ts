@@ -8,7 +8,6 @@ import { AppError } from '../../http/errors.js';
 import { acceptChunk, type ChunkContext } from './accept-chunk.js';
 import { Assembler } from './assembler.js';
 import { BufferPool } from './buffer-pool.js';
-import { ChunkHasher } from './chunk-hasher.js';
 import { CLAIM_STALE_MS, FinishClaims, isStaleClaim } from './finish-claim.js';
 import { UploadStore } from './upload-store.js';
 import { HashJob } from './hash-job.js';
@@ -47,18 +46,6 @@ describe('PrefixMd5', () => {
     exact.update(Buffer.from('abc'));
     exact.update(Buffer.from('d'));
     expect(exact.digest()).toBe(md5('abc'));
-  });
-});
-
-describe('ChunkHasher', () => {
-  it('hashes a pooled buffer on its worker thread, without copying it there', async () => {
-    const pool = new BufferPool(1, 1024);
-    const lease = await pool.acquire();
-    lease.buffer.write('the first bytes only', 'latin1');
-    const hasher = new ChunkHasher();
-    expect(await hasher.md5(lease, 9)).toBe(md5('the first'));
-    expect(await hasher.md5(lease, 0)).toBe(md5(''));
-    await hasher.close();
   });
 });
 
@@ -134,13 +121,63 @@ describe('acceptChunk with a small total_md5 limit', () => {
   it('passes a file system failure of the worker on with its code, and keeps what is on disk', async () => {
     const ctx = await context();
     const id = uploadId({ fileName: 'big.svs', num: 1, totalNum: 3, md5: '', totalMd5: md5(data) }, { userId: 1, hospitalId: 1 });
+    await fs.mkdir(ctx.store.partsDir(id), { recursive: true });
     await ctx.assembler.start(id, [], 3);
+    expect(ctx.assembler.follows(id)).toBe(true);
     ctx.assembler.add(id, 1);
-    const failure = await ctx.assembler.finish(id, 3 * CHUNK).catch((err: unknown) => err);
+    const failure = await ctx.assembler.digest(id, 3, 3 * CHUNK).catch((err: unknown) => err);
     expect(failure).not.toBeInstanceOf(AppError);
     expect(failure).toMatchObject({ code: 'ENOENT' });
-    expect(ctx.assembler.present(id)).toBeUndefined();
+    expect(ctx.assembler.follows(id)).toBe(false);
     await ctx.assembler.close();
+  });
+});
+
+describe('Assembler with several processes on one data dir', () => {
+  const LIMIT = CHUNK + 100;
+  const data = Buffer.alloc(2 * CHUNK + 5000);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 7 + (i >> 9)) & 0xff;
+  const expected = md5(data.subarray(0, LIMIT));
+  const never = async () => false;
+
+  /** Two assemblers on one store stand for two processes; the file is on disk, its markers made by `mark`. */
+  async function twoProcesses(id: string) {
+    const store = new UploadStore(dir);
+    await fs.mkdir(store.partsDir(id), { recursive: true });
+    await fs.writeFile(store.dataPath(id), data);
+    const mark = (num: number) => store.markChunk(id, num, num === 3 ? '5000' : '', never);
+    return { store, a: new Assembler(store, LIMIT), b: new Assembler(store, LIMIT), mark };
+  }
+
+  it('lets one process follow the file; the other finishes with its digest and hashes nothing itself', async () => {
+    const { a, b, mark } = await twoProcesses('shared');
+    await mark(1);
+    await a.start('shared', [1], 3);
+    await b.start('shared', [1], 3);
+    expect([a.follows('shared'), b.follows('shared')]).toEqual([true, false]);
+    expect(b.knows('shared')).toBe(true);
+    // b writes chunks 2 and 3: a finds them on disk by itself.
+    await mark(2);
+    b.add('shared', 2);
+    await mark(3);
+    b.add('shared', 3);
+    expect(await b.digest('shared', 3, data.length)).toBe(expected);
+    expect(b.follows('shared')).toBe(false);
+    // A request that reaches the follower after its digest (a chunk's answer still on its way) starts nothing again.
+    expect(a.knows('shared')).toBe(true);
+    a.add('shared', 3);
+    expect(a.follows('shared')).toBe(false);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('follows the file itself when the follower is gone, from what the disk holds', async () => {
+    const { a, b, mark } = await twoProcesses('orphan');
+    await a.start('orphan', [], 3);
+    await b.start('orphan', [], 3);
+    await a.close(); // gives up its claim, as an idle upload is dropped
+    for (const num of [1, 2, 3]) await mark(num);
+    expect(await b.digest('orphan', 3, data.length)).toBe(expected);
+    await b.close();
   });
 });
 

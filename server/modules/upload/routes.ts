@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import { ATTACHMENT_MAX_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_MD5_MAX_BYTES } from '../../../src/core/constants.js';
@@ -11,7 +12,6 @@ import type { Db } from '../../db/connect.js';
 import { keepAttachment } from './attachment.js';
 import { AttachmentQuota } from './attachment-quota.js';
 import { BufferPool } from './buffer-pool.js';
-import { ChunkHasher } from './chunk-hasher.js';
 import { FinishClaims } from './finish-claim.js';
 import { UploadStore } from './upload-store.js';
 import { mapDiskError } from './disk-errors.js';
@@ -57,23 +57,26 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?
   const claims = new FinishClaims((id) => store.partsDir(id));
   const ctx: ChunkContext = { store, lock: new KeyedLock(), assembler, claims, maxFileBytes: config.uploadMaxBytes };
   const buffers = new BufferPool(CHUNK_BUFFERS, UPLOAD_CHUNK_BYTES + CHUNK_BODY_OVERHEAD);
-  const hasher = new ChunkHasher();
   const quota = new AttachmentQuota(db, config.attachmentQuotaMb);
 
   app.register(async (scope) => {
     scope.addHook('onClose', async () => {
-      await Promise.all([assembler.close(), hasher.close()]);
+      await assembler.close();
     });
     // Best effort and in the background: a leftover temp file costs disk space, never correctness.
     scope.addHook('onReady', async () => {
       void store.sweepTemp(STALE_TEMP_MS).catch((err: unknown) => scope.log.warn({ err }, 'upload temp sweep failed'));
     });
 
-    /** The chunk, hashed on the hasher's thread from where it lies in the body buffer. */
-    const held = async (file: NonNullable<ChunkBody['file']>): Promise<HeldChunk> => {
-      const length = file.end - file.start;
-      const md5 = await hasher.md5(file.lease, length, file.start);
-      return { bytes: file.lease.buffer.subarray(file.start, file.end), md5, truncated: length > UPLOAD_CHUNK_BYTES, release: file.lease.release };
+    /**
+     * The chunk, hashed where it lies in the body buffer, on this thread: 2 MiB cost the CPU a few milliseconds
+     * either way, and handing it to a hashing thread cost more than that in messages and wake-ups (profile of
+     * scripts/bench/upload.ts); with WORKERS processes the chunks of one upload are spread over the cores anyway.
+     */
+    const held = (file: NonNullable<ChunkBody['file']>): HeldChunk => {
+      const bytes = file.lease.buffer.subarray(file.start, file.end);
+      const md5 = createHash('md5').update(bytes).digest('hex');
+      return { bytes, md5, truncated: bytes.length > UPLOAD_CHUNK_BYTES, release: file.lease.release };
     };
 
     await scope.register(async (chunks) => {
@@ -86,7 +89,7 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?
         if (!body) throw new AppError(400, 'upload.not_multipart');
         // What the operation log records of this write: the protocol fields, never the bytes.
         request.body = pick(body.fields, CHUNK_FIELDS_LOGGED);
-        const chunk = body.file && await held(body.file);
+        const chunk = body.file && held(body.file);
         try {
           return ok(await acceptChunk(ctx, body.fields, chunk, { userId: request.auth!.id, hospitalId: workingHospital(request) }));
         } catch (err) {
@@ -106,7 +109,7 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?
           const body = chunkBodyOf(request);
           if (!body) throw new AppError(400, 'upload.not_multipart');
           request.body = pick(body.fields, CHUNK_FIELDS_LOGGED);
-          const chunk = body.file && await held(body.file);
+          const chunk = body.file && held(body.file);
           try {
             return ok(await acceptChunk(ctx, body.fields, chunk, owner));
           } catch (err) {

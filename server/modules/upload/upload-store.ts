@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { UPLOAD_CHUNK_BYTES } from '../../../src/core/constants.js';
 import { GroupFlush } from './group-flush.js';
 
 /**
@@ -108,10 +109,15 @@ export class UploadStore {
 
   /** Cuts the data file to the size its chunks add up to (every chunk but the last is `chunkBytes` long) and answers it. */
   async trimData(id: string, totalNum: number, chunkBytes: number): Promise<number> {
-    const lastSize = Number(await fs.readFile(this.markerPath(id, totalNum), 'utf8'));
-    const size = (totalNum - 1) * chunkBytes + lastSize;
+    const size = await this.fileSize(id, totalNum, chunkBytes);
     await fs.truncate(this.dataPath(id), size);
     return size;
+  }
+
+  /** The file's size as its markers fix it: every chunk but the last is `chunkBytes` long, the last's marker holds its length. */
+  async fileSize(id: string, totalNum: number, chunkBytes = UPLOAD_CHUNK_BYTES): Promise<number> {
+    const lastSize = Number(await fs.readFile(this.markerPath(id, totalNum), 'utf8'));
+    return (totalNum - 1) * chunkBytes + lastSize;
   }
 
   private async inPartsDir(id: string, step: () => Promise<unknown>, isComplete: () => Promise<boolean>): Promise<'written' | 'complete'> {

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { HashJob } from './hash-job.js';
 import type { FromWorker, ToWorker } from './worker-messages.js';
 
 /**
- * The upload worker thread: the MD5 work of the chunked upload, away from the event loop that serves requests.
- * It hashes received chunks in buffers shared with the main thread, and follows uploads' data files to hash
- * them in order (HashJob). Messages for one job arrive in order; jobs share one read buffer, as they run one
+ * The upload worker thread: the whole-file MD5 of the chunked upload, away from the event loop that serves
+ * requests. It follows uploads' data files to hash them in order (HashJob). Messages for one job arrive in order; jobs share one read buffer, as they run one
  * at a time.
  */
 const jobs = new Map<number, HashJob>();
@@ -16,9 +14,6 @@ const port = parentPort!;
 
 port.on('message', (m: ToWorker) => {
   switch (m.op) {
-    case 'md5':
-      port.postMessage({ job: m.job, ok: true, md5: createHash('md5').update(new Uint8Array(m.buffer, m.offset, m.length)).digest('hex') } satisfies FromWorker);
-      break;
     case 'open':
       jobs.set(m.job, new HashJob(m.data, m.md5Limit, m.chunkBytes, buffer));
       break;

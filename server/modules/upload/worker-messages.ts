@@ -4,9 +4,7 @@ export type ToWorker =
   | { op: 'add'; job: number; count: number }
   /** The file is complete at `size` bytes (trimmed): hash the rest and answer its MD5. */
   | { op: 'finish'; job: number; size: number }
-  | { op: 'abort'; job: number }
-  /** The MD5 of `length` bytes from `offset` of a buffer shared with the main thread (no copy). */
-  | { op: 'md5'; job: number; buffer: SharedArrayBuffer; offset: number; length: number };
+  | { op: 'abort'; job: number };
 
 export type FromWorker =
   | { job: number; ok: true; md5?: string }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { SessionUser } from '../../http/types.js';
 
@@ -10,6 +10,15 @@ export interface WriteContext {
   hospitalId?: number;
 }
 export type Row = Record<string, unknown> & { id: number };
+
+/** What a derived field's filter is made for: the list's owners (hospitals), the user's working hospital, a per-request memo. */
+export interface DerivedFilterContext {
+  scope?: number[];
+  hospitalId: number;
+  memo: Map<string, unknown>;
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- resource tables are named by data, not by the Database type
+export type DerivedMatch = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
 
 /**
  * Domain code a generic resource needs: fields it consumes itself (passwords, join tables),
@@ -32,4 +41,9 @@ export interface ResourceHooks<Doomed = unknown> {
   afterDelete?(trx: Kysely<Database>, ids: number[], ctx: WriteContext, doomed: Doomed): Promise<void>;
   /** Once the delete has committed: files and caches that must not outlive the rows (a rolled-back delete keeps them). */
   afterDeleteCommitted?(ids: number[], ctx: WriteContext, doomed: Doomed): Promise<void>;
+  /**
+   * A derived field (ResourceDef.derivedFilters) holding one of `values`, as SQL over the table's real columns
+   * (server/resources/derived-filters.ts): lists and tab counts filter by it like by a column.
+   */
+  derivedFilter?(db: Kysely<Database>, field: string, values: string[], ctx: DerivedFilterContext): Promise<DerivedMatch>;
 }

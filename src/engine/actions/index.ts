@@ -8,5 +8,7 @@ import './request';
 import './download';
 import './form';
 import './open';
+import './file';
+import './ocr';
 
 export { registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';

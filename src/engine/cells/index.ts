@@ -5,4 +5,4 @@ import './tags';
 import './media';
 import './progress';
 
-export { Cell, cellKinds, cellText, registerCell, type CellContext, type CellKindDef, type CellProps } from './registry';
+export { Cell, useCellContext, cellKinds, cellText, registerCell, type CellContext, type CellKindDef, type CellProps } from './registry';

@@ -1,11 +1,15 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
-import type { ComponentType, ReactNode } from 'react';
+import { useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { fillTemplate } from '../../core/actions';
+import { slideOfViewerAddress } from '../../core/viewerAddress';
 import type { CellKind, Column } from '../../core/pageSchema';
 import type { Row } from '../dataProvider';
 import type { Enums } from '../schemaApi';
+import { openSlideOnClick, prefetchViewer, prefetchViewerWhenIdle } from '../../viewer/prefetch';
+import { paletteName, type PaletteName } from '../../core/palette';
+import { usePalette } from './palette';
 
 /**
  * Cell kind → how a value is drawn and how it reads as text (titles, exports), after amis's renderer
@@ -13,13 +17,16 @@ import type { Enums } from '../schemaApi';
  * `cell`. A new kind is a file and a line in `cells/index.ts`; the meta-schema lists the kinds a page may use.
  */
 export interface CellContext { enums: Enums; lang: string; yesNo: [string, string] }
-export interface CellProps { column: Column; value: unknown; row: Row; context: CellContext }
+/** `colour`: the palette colour the column's `colorField` gives this row (null: none). */
+export interface CellProps { column: Column; value: unknown; row: Row; context: CellContext; colour?: PaletteName | null }
 
 export interface CellKindDef {
   /** The value as plain text; '' for nothing. */
   text(column: Column, value: unknown, context: CellContext): string;
   /** Draws the value; default: its text with the whole text as the title. */
   Component?: ComponentType<CellProps>;
+  /** The Component draws the row's colour itself (a badge's fill); otherwise the cell's text takes it. */
+  colours?: boolean;
 }
 
 const kinds = new Map<string, CellKindDef>();
@@ -45,26 +52,58 @@ const useStyles = makeStyles({
   link: { color: tokens.colorBrandForegroundLink, textDecorationLine: 'none', ':hover': { textDecorationLine: 'underline' } },
 });
 
-/** One table, card or detail cell by the column's kind; a column with `link` (or a link cell) links its content. */
-export function Cell({ column, row, enums }: { column: Column; row: Row; enums: Enums }) {
-  const s = useStyles();
+/**
+ * What every cell of a list or record reads (enums, language, yes/no words): made once per page, not per cell
+ * (a list page draws hundreds of cells; a translation hook in each was a measurable part of a menu click).
+ */
+export function useCellContext(enums: Enums): CellContext {
   const { t, i18n } = useTranslation();
-  const context: CellContext = { enums, lang: i18n.language, yesNo: [t('table.yes'), t('table.no')] };
+  const lang = i18n.language;
+  return useMemo(() => ({ enums, lang, yesNo: [t('table.yes'), t('table.no')] }), [enums, lang, t]);
+}
+
+/** One table, card or detail cell by the column's kind; a column with `link` (or a link cell) links its content. */
+export function Cell({ column, row, context }: { column: Column; row: Row; context: CellContext }) {
+  const s = useStyles();
+  const palette = usePalette();
   const value = row[column.field];
   const kind = kindOf(column);
+  // A rule-given colour from another field of the row (a case's number_colour / status_colour).
+  const colour = column.colorField ? paletteName(row[column.colorField]) : null;
   let content: ReactNode;
-  if (kind.Component) content = <kind.Component column={column} value={value} row={row} context={context} />;
+  if (kind.Component) content = <kind.Component column={column} value={value} row={row} context={context} colour={colour} />;
   else {
     const text = cellText(column, value, context);
     content = text ? <span title={text}>{text}</span> : null;
   }
+  if (colour && content !== null && !kind.colours) content = <span className={palette.text(colour)} data-colour={colour}>{content}</span>;
   // A link cell without a template links to its own value.
   const template = column.link ?? (column.cell === 'link' && typeof value === 'string' ? value : undefined);
   if (template && content !== null && !empty(value)) {
     const href = column.link ? fillTemplate(template, row) : template;
     return /^https?:\/\//.test(href)
       ? <a className={s.link} href={href} target="_blank" rel="noopener noreferrer">{content}</a>
-      : <RouterLink className={s.link} to={href}>{content}</RouterLink>;
+      : isViewerLink(href) ? <ViewerLink className={s.link} to={href}>{content}</ViewerLink> : <RouterLink className={s.link} to={href}>{content}</RouterLink>;
   }
   return <>{content}</>;
+}
+
+const isViewerLink = (href: string) => {
+  // Any base will do: only the path and query are read (and the page-schema tests render without a window).
+  const url = new URL(href, 'http://localhost');
+  return slideOfViewerAddress(url.pathname, url.search) !== null;
+};
+
+/**
+ * A row's or card's link to a slide (SlideLibrary, DataSlice, SlideRead …). A list of them fetches the viewer's
+ * code when idle, pointing at one fetches it now, and the click asks for the slide beside the route change: the
+ * viewer then waits for tiles only (scripts/bench/viewer.ts, "from SlideLibrary").
+ */
+function ViewerLink({ className, to, children }: { className: string; to: string; children: ReactNode }) {
+  useEffect(prefetchViewerWhenIdle, []);
+  return (
+    <RouterLink className={className} to={to} onPointerEnter={prefetchViewer} onFocus={prefetchViewer} onClick={(e) => openSlideOnClick(to, e)}>
+      {children}
+    </RouterLink>
+  );
 }

@@ -1,5 +1,7 @@
-import { Badge, makeStyles, tokens } from '@fluentui/react-components';
-import { registerCell, type CellProps } from './registry';
+import { Badge, makeStyles, tokens, type BadgeProps } from '@fluentui/react-components';
+import { resolveLabel } from '../../core/labels';
+import type { Column } from '../../core/pageSchema';
+import { registerCell, type CellContext, type CellProps } from './registry';
 
 const useStyles = makeStyles({
   tags: { display: 'inline-flex', gap: tokens.spacingHorizontalXXS, flexWrap: 'nowrap', overflow: 'hidden', maxWidth: '100%' },
@@ -20,14 +22,23 @@ export function tagNames(value: unknown, lang: string): string[] {
   }).filter(Boolean);
 }
 
-function TagsCell({ value, context }: CellProps) {
+/** Each tag as shown: through the column's enum when it has one (a case's markers: word and colour), else as it is. */
+function tagsOf(column: Column, value: unknown, { enums, lang }: CellContext): { name: string; color?: string }[] {
+  const options = enums[column.options ?? ''];
+  return tagNames(value, lang).map((n) => {
+    const o = options?.find((x) => String(x.value) === n);
+    return o ? { name: resolveLabel(o.label, lang), color: o.color } : { name: n };
+  });
+}
+
+function TagsCell({ column, value, context }: CellProps) {
   const s = useStyles();
-  const names = tagNames(value, context.lang);
+  const tags = tagsOf(column, value, context);
   return (
-    <span className={s.tags} title={names.join(', ')}>
-      {names.map((n, i) => <Badge key={`${n}-${i}`} className={s.tag} appearance="outline" color="brand">{n}</Badge>)}
+    <span className={s.tags} title={tags.map((x) => x.name).join(', ')}>
+      {tags.map((x, i) => <Badge key={`${x.name}-${i}`} className={s.tag} appearance="outline" color={(x.color ?? 'brand') as BadgeProps['color']}>{x.name}</Badge>)}
     </span>
   );
 }
 
-registerCell('tags', { text: (_c, v, { lang }) => tagNames(v, lang).join(', '), Component: TagsCell });
+registerCell('tags', { text: (c, v, context) => tagsOf(c, v, context).map((x) => x.name).join(', '), Component: TagsCell });

@@ -12,7 +12,7 @@ import { SchemaBoundary } from '../SchemaBoundary';
 import type { Row } from '../dataProvider';
 import { useDataProvider } from '../dataContext';
 import { FormDrawer } from '../form/FormDrawer';
-import { Cell } from '../cells';
+import { Cell, useCellContext } from '../cells';
 import { useEnums } from '../options';
 import { usePreload } from '../preload';
 import type { RendererProps } from '../registry';
@@ -42,6 +42,7 @@ export default function DetailPage({ page, recordId, basePath }: RendererProps) 
   const dp = useDataProvider();
   const preload = usePreload();
   const enums = useEnums();
+  const cellContext = useCellContext(enums);
   const grants = useGrants();
   const resource = page.resource;
   const schema = page.schema;
@@ -94,7 +95,7 @@ export default function DetailPage({ page, recordId, basePath }: RendererProps) 
             {section.fields.map((f) => (
               <div key={f.field} className={s.field} data-field={f.field}>
                 <span className={s.label}>{label(f.label)}</span>
-                <span className={s.value}><Cell column={f} row={record} enums={enums} /></span>
+                <span className={s.value}><Cell column={f} row={record} context={cellContext} /></span>
               </div>
             ))}
           </div>

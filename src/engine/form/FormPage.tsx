@@ -2,9 +2,11 @@ import { Button, MessageBar, MessageBarBody, Spinner, makeStyles, tokens, useId 
 import { Suspense, useState } from 'react';
 import { lazyChunk } from '../../shell/lazyChunk';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { fillTemplate } from '../../core/actions';
 import { useLabel } from '../../widgets/useLabel';
 import { ErrorPanel } from '../ErrorPanel';
+import { PagePanels } from '../panels/registry';
 import type { RendererProps } from '../registry';
 import { useRecordForm } from './useRecordForm';
 
@@ -26,8 +28,13 @@ export default function FormPage({ page, recordId }: RendererProps) {
   const form = page.schema.form!;
   const id = recordId ?? new URLSearchParams(location.search).get('id') ?? undefined;
   const [generation, setGeneration] = useState(0);
-  // After saving, the form starts again: empty after creating, with the saved values after editing.
-  const { creating, state, serverErrors, saving, submit, canSave } = useRecordForm(form, page.resource, id, () => setGeneration((g) => g + 1));
+  const navigate = useNavigate();
+  const open = form.source && 'open' in form.source ? form.source.open : undefined;
+  // After saving, the form starts again (empty after creating, with the saved values after editing), or leads where the source says.
+  const { creating, state, serverErrors, saving, submit, canSave } = useRecordForm(form, page.resource, id, (saved) => {
+    if (open) navigate(fillTemplate(open, saved));
+    else setGeneration((g) => g + 1);
+  });
 
   return (
     <div className={s.root} data-testid="form-page">
@@ -42,6 +49,7 @@ export default function FormPage({ page, recordId }: RendererProps) {
       <div className={s.actions}>
         <Button appearance="primary" type="submit" form={formId} disabled={saving || !canSave || state.status !== 'ready'} data-testid="form-save">{t('form.save')}</Button>
       </div>
+      <PagePanels names={page.schema.panels} />
     </div>
   );
 }

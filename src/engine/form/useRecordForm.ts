@@ -55,6 +55,13 @@ function storeFor(source: FormSource | undefined, resource: ResourceInfo | null,
       },
     };
   }
+  if (source && 'create' in source) {
+    return {
+      creating: true,
+      load: () => Promise.resolve({}),
+      save: (body) => dp.custom<Row>({ method: source.create.method, url: source.create.url, body }),
+    };
+  }
   if (source && 'load' in source) {
     return {
       creating: false,

@@ -1,5 +1,5 @@
 import {
-  Button, Checkbox, Spinner, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, makeStyles, mergeClasses, tokens,
+  Button, Checkbox, Spinner, Table, TableBody, TableHeader, TableHeaderCell, TableRow, makeStyles, mergeClasses, tokens,
 } from '@fluentui/react-components';
 import {
   ArrowSortDown16Regular, ArrowSortUp16Regular, ChevronDown16Regular, ChevronRight16Regular, ReOrderDotsVertical16Regular,
@@ -17,6 +17,7 @@ import { useLabel } from '../../widgets/useLabel';
 import type { Row } from '../dataProvider';
 import { useRowDrag } from './useRowDrag';
 import { useRowSelection } from './useRowSelection';
+import { BodyCell, BodyRow } from './bodyParts';
 
 /** Spec §9: virtual scroll above 20 rows; row height 38; minimum column width 80; collapse-all locks 500 ms. */
 export const VIRTUAL_THRESHOLD = 20;
@@ -176,6 +177,8 @@ export function DataTable(props: DataTableProps) {
   const pinnedStyle = (id: string, head: boolean): { className?: string; style?: CSSProperties } =>
     pinOffsets[id] !== undefined ? { className: mergeClasses(head ? s.pinnedHead : s.pinned, id === lastPinned && s.edgeLeft), style: { left: pinOffsets[id] } } : {};
   const width = (w: number): CSSProperties => ({ width: w, minWidth: w, maxWidth: w });
+  // Looked up once per draw, not once per row.
+  const words = { selectRow: t('table.selectRow'), drag: t('table.dragToReorder') };
 
   return (
     <div ref={scroller} className={s.scroller} data-testid="data-table" onMouseMove={boxHandlers.onMouseMove} onMouseUp={boxHandlers.end} onMouseLeave={boxHandlers.end}>
@@ -220,26 +223,26 @@ export function DataTable(props: DataTableProps) {
           {shown.map((row) => {
             const selected = !!selection[row.id];
             return (
-              <TableRow key={row.id} className={mergeClasses(s.row, selected && s.selected, drag.overKey === row.id && s.dropTarget)} aria-selected={selectable ? selected : undefined}
+              <BodyRow key={row.id} className={mergeClasses(s.row, selected && s.selected, drag.overKey === row.id && s.dropTarget)} aria-selected={selectable ? selected : undefined}
                 data-row-key={row.id} {...drag.target(row.id)}>
                 {reorder ? (
-                  <TableCell className={mergeClasses(s.cell, s.pinned)} style={{ ...width(HANDLE_WIDTH), left: 0 }}>
-                    <span className={s.handle} aria-label={t('table.dragToReorder')} title={t('table.dragToReorder')} {...drag.handle(row.id)}>
+                  <BodyCell className={mergeClasses(s.cell, s.pinned)} style={{ ...width(HANDLE_WIDTH), left: 0 }}>
+                    <span className={s.handle} aria-label={words.drag} title={words.drag} {...drag.handle(row.id)}>
                       <ReOrderDotsVertical16Regular />
                     </span>
-                  </TableCell>
+                  </BodyCell>
                 ) : null}
                 {selectable ? (
-                  <TableCell className={mergeClasses(s.cell, s.pinned)} style={{ ...width(SELECT_WIDTH), left: reorder ? HANDLE_WIDTH : 0 }}>
-                    <Checkbox checked={selected} aria-label={t('table.selectRow')}
+                  <BodyCell className={mergeClasses(s.cell, s.pinned)} style={{ ...width(SELECT_WIDTH), left: reorder ? HANDLE_WIDTH : 0 }}>
+                    <Checkbox checked={selected} aria-label={words.selectRow}
                       onClick={(e) => { e.preventDefault(); toggleRow(row.id, e); }} />
-                  </TableCell>
+                  </BodyCell>
                 ) : null}
                 {row.getVisibleCells().map((cell, i) => {
                   const c = cell.column.columnDef.meta as Column;
                   const pin = pinnedStyle(cell.column.id, false);
                   return (
-                    <TableCell key={cell.id} className={mergeClasses(s.cell, pin.className, selected && pin.className && s.selected)} style={{ ...width(cell.column.getSize()), ...pin.style }} data-column={c.field}>
+                    <BodyCell key={cell.id} className={mergeClasses(s.cell, pin.className, selected && pin.className && s.selected)} style={{ ...width(cell.column.getSize()), ...pin.style }} data-column={c.field}>
                       <span className={s.cellInner} style={tree && i === 0 ? { paddingLeft: row.depth * 20 } : undefined}>
                         {tree && i === 0 ? (
                           row.getCanExpand() ? (
@@ -250,16 +253,16 @@ export function DataTable(props: DataTableProps) {
                         ) : null}
                         {renderCell(c, row.original)}
                       </span>
-                    </TableCell>
+                    </BodyCell>
                   );
                 })}
-                {actions ? <TableCell className={mergeClasses(s.cell, s.pinned, s.edgeRight)} style={{ ...width(actions.width), right: 0 }}>{actions.render(row.original)}</TableCell> : null}
-              </TableRow>
+                {actions ? <BodyCell className={mergeClasses(s.cell, s.pinned, s.edgeRight)} style={{ ...width(actions.width), right: 0 }}>{actions.render(row.original)}</BodyCell> : null}
+              </BodyRow>
             );
           })}
           {padBottom > 0 ? <tr style={{ height: padBottom }} aria-hidden /> : null}
           {!loading && !visibleRows.length ? (
-            <TableRow><TableCell className={s.empty} colSpan={leafColumns.length + (selectable ? 1 : 0) + (reorder ? 1 : 0) + (actions ? 1 : 0)}>{t('table.empty')}</TableCell></TableRow>
+            <BodyRow><BodyCell className={s.empty} colSpan={leafColumns.length + (selectable ? 1 : 0) + (reorder ? 1 : 0) + (actions ? 1 : 0)}>{t('table.empty')}</BodyCell></BodyRow>
           ) : null}
         </TableBody>
       </Table>

@@ -22,7 +22,7 @@ import { usePreload, usePreviewMode } from '../preload';
 import type { RendererProps } from '../registry';
 import { useGrants } from '../useGrants';
 import { CardGrid } from './CardGrid';
-import { Cell } from '../cells';
+import { Cell, useCellContext } from '../cells';
 import { ListToolbar } from './ListToolbar';
 import { useListData } from './useListData';
 import { useWorkPolling } from './useWorkPolling';
@@ -31,6 +31,8 @@ import { listDefaults } from './listPrefetch';
 import { useRules } from '../rulesApi';
 import { DataTable } from './DataTable';
 import { ListTabs } from './ListTabs';
+import { ListFacet } from './ListFacet';
+import { facetValue, withFacet } from '../../core/listFacet';
 import { RowActions } from './RowActions';
 import { useActionRunner } from '../actions/useActionRunner';
 import { useColumnPrefs } from './useColumnPrefs';
@@ -56,6 +58,7 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const dp = useDataProvider();
   const grants = useGrants();
   const enums = useEnums();
+  const cellContext = useCellContext(enums);
   const schema = page.schema;
   const list = schema.list as NonNullable<ResolvedPage['list']>;
   const resource = page.resource;
@@ -125,8 +128,9 @@ export default function ListPage({ page, basePath }: RendererProps) {
   if (!resource) return <ErrorPanel title={t('engine.noResource', { resource: schema.resource ?? '—' })} />;
 
   const runOn = (a: ActionSchema, targets: Row[]) => void run(a, targets);
-  const renderCell = (column: Column, row: Row) => <Cell column={column} row={row} enums={enums} />;
-  const renderActions = (row: Row) => <RowActions actions={visibleFor(row)} onRun={(a) => runOn(a, [row])} />;
+  const renderCell = (column: Column, row: Row) => <Cell column={column} row={row} context={cellContext} />;
+  const moreLabel = t('table.moreActions');
+  const renderActions = (row: Row) => <RowActions actions={visibleFor(row)} onRun={(a) => runOn(a, [row])} label={label} moreLabel={moreLabel} />;
   const showCards = layout === 'cards' && card;
 
   return (
@@ -140,6 +144,10 @@ export default function ListPage({ page, basePath }: RendererProps) {
       <ListToolbar toolbar={toolbar} batch={batch} selectedCount={selectedRows.length} onRun={(a) => runOn(a, selectedRows)} onRefresh={refresh}
         layouts={layoutsOf(list)} layout={layout} onLayout={setLayout}
         columns={showCards ? undefined : { columns: list.columns, prefs, onChange: savePrefs, onReset: resetPrefs }} />
+      {list.facet ? (
+        <SchemaBoundary path="/list/facet"><ListFacet facet={list.facet} value={facetValue(params.params, list.facet.field)} reload={reload}
+          onChange={(v) => setParams({ params: withFacet(params.params, list.facet!.field, v), page: 1 })} /></SchemaBoundary>
+      ) : null}
       {tabs.length ? <SchemaBoundary path="/list/tabs"><ListTabs tabs={tabs} value={params.tab || tabs[0].key} counts={counts} onChange={(tab) => setParams({ tab, page: 1 })} /></SchemaBoundary> : null}
       <SchemaBoundary path={showCards ? '/list/card' : '/list/columns'}>{showCards ? (
         <CardGrid card={showCards} rows={rows} rowKey={rowKey} loading={loading} selectable={list.selectable} selection={selection} onSelectionChange={setSelection}

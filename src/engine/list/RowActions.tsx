@@ -1,20 +1,21 @@
 import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens } from '@fluentui/react-components';
 import { MoreHorizontal20Regular } from '@fluentui/react-icons';
-import { useTranslation } from 'react-i18next';
 import type { ActionSchema } from '../../core/pageSchema';
 import { inlineCount } from '../../core/rowActionsWidth';
-import { useLabel } from '../../widgets/useLabel';
 
 const useStyles = makeStyles({
   root: { display: 'flex', gap: tokens.spacingHorizontalXXS, alignItems: 'center' },
   danger: { color: tokens.colorPaletteRedForeground1 },
 });
 
-/** A row's actions: the first few as small buttons, the rest behind a "more" menu. */
-export function RowActions({ actions, onRun }: { actions: ActionSchema[]; onRun(action: ActionSchema): void }) {
+/**
+ * A row's actions: the first few as small buttons, the rest behind a "more" menu. The words come from the page
+ * (`label`, `moreLabel`): a translation hook in every row was a measurable part of drawing a list.
+ */
+export function RowActions({ actions, onRun, label, moreLabel }: {
+  actions: ActionSchema[]; onRun(action: ActionSchema): void; label(l: ActionSchema['label']): string; moreLabel: string;
+}) {
   const s = useStyles();
-  const { t } = useTranslation();
-  const { label } = useLabel();
   const inline = actions.slice(0, inlineCount(actions.length));
   const rest = actions.slice(inline.length);
   return (
@@ -28,7 +29,7 @@ export function RowActions({ actions, onRun }: { actions: ActionSchema[]; onRun(
       {rest.length ? (
         <Menu>
           <MenuTrigger disableButtonEnhancement>
-            <Button size="small" appearance="subtle" icon={<MoreHorizontal20Regular />} aria-label={t('table.moreActions')} />
+            <Button size="small" appearance="subtle" icon={<MoreHorizontal20Regular />} aria-label={moreLabel} />
           </MenuTrigger>
           <MenuPopover>
             <MenuList>

@@ -5,7 +5,7 @@ import { buildCountRequest, buildListRequest } from '../../core/listRequest';
 import type { ResourceInfo, SearchField, TabSchema } from '../../core/pageSchema';
 import { useSession } from '../../store/session';
 import { EnvelopeError, httpDataProvider, type Row } from '../dataProvider';
-import { takeListAhead } from './listPrefetch';
+import { peekCountAhead, peekListAhead, takeCountAhead, takeListAhead } from './listPrefetch';
 import { useDataProvider } from '../dataContext';
 import type { Preload } from '../preload';
 
@@ -26,13 +26,18 @@ export function useListData(opts: {
   const { resource, params, items, tabs, preload, reload, poll = 0 } = opts;
   const dp = useDataProvider();
   const showAllData = useSession((st) => st.showAllData);
-  const [rows, setRows] = useState<Row[]>(preload?.rows ?? []);
-  const [total, setTotal] = useState(preload?.total ?? preload?.rows?.length ?? 0);
-  const [counts, setCounts] = useState<Record<string, number> | null>(preload?.counts ?? null);
-  const [loading, setLoading] = useState(!preload?.rows);
-
   const listRequest = useMemo(() => buildListRequest(params, items, tabs), [params, items, tabs]);
   const countRequest = useMemo(() => (tabs.length ? buildCountRequest(params, items, tabs) : null), [params, items, tabs]);
+  // Answers sent ahead of the page (a menu click) that have already arrived: the first render draws them, rather
+  // than a loading state and a second render of the whole page a moment later.
+  const [arrived] = useState(() => {
+    if (preload || !resource || dp !== httpDataProvider) return { list: undefined, counts: undefined };
+    return { list: peekListAhead(resource.route, listRequest), counts: countRequest ? peekCountAhead(resource.route, countRequest) : undefined };
+  });
+  const [rows, setRows] = useState<Row[]>(preload?.rows ?? arrived.list?.data ?? []);
+  const [total, setTotal] = useState(preload?.total ?? preload?.rows?.length ?? arrived.list?.total ?? 0);
+  const [counts, setCounts] = useState<Record<string, number> | null>(preload?.counts ?? arrived.counts ?? null);
+  const [loading, setLoading] = useState(!preload?.rows && !arrived.list);
   const listKey = JSON.stringify(listRequest);
   const countKey = JSON.stringify(countRequest);
   const latest = useRef(opts);
@@ -43,6 +48,14 @@ export function useListData(opts: {
   const polled = useRef(poll);
   useEffect(() => {
     if (preload?.rows || !resource) return;
+    if (!listSent.current && arrived.list) {
+      // Drawn in the first render: the answer is only taken off the shelf (and a page past the end jumps back).
+      listSent.current = true;
+      takeListAhead(resource.route, listRequest);
+      const jump = pageToJumpTo(params.page, arrived.list.data.length, arrived.list.total, params.pageSize);
+      if (jump) latest.current.onJump(jump);
+      return;
+    }
     let live = true;
     const quiet = polled.current !== poll;
     polled.current = poll;
@@ -75,9 +88,16 @@ export function useListData(opts: {
 
   useEffect(() => {
     if (preload?.counts || !resource || !countRequest) return;
+    const first = !countSent.current;
+    if (first && arrived.counts) {
+      countSent.current = true;
+      takeCountAhead(resource.route, countRequest);
+      return;
+    }
     let live = true;
     const send = () => {
-      dp.getCount(resource, countRequest)
+      const sentAhead = first && dp === httpDataProvider ? takeCountAhead(resource.route, countRequest) : undefined;
+      (sentAhead ?? dp.getCount(resource, countRequest))
         .then((c) => live && setCounts(c))
         .catch((e) => {
           if (!live) return;

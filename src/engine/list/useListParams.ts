@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { hasListKeys, parseListQuery, pickListQuery, writeListQuery, type ListParams } from '../../core/listParams';
+import { parseListQuery, pickListQuery, settledListQuery, writeListQuery, type ListParams } from '../../core/listParams';
 
 /** The stored copy of each list's query, per route (react-admin keeps it in its store). */
 const memory = new Map<string, string>();
@@ -45,8 +45,9 @@ function useUrlListParams(route: string, defaults: ListParams, detached: boolean
 
   useEffect(() => {
     if (detached) return;
-    // The address always shows the state, defaults included, so it can be copied as a link.
-    const target = hasListKeys(effective) ? effective : writeListQuery(effective, params);
+    // The address always shows the state, defaults included, so it can be copied as a link. (A menu click already
+    // opens that address: SchemaPage's navigation intent; this rewrite serves links and typed addresses.)
+    const target = settledListQuery(current, readStoredListQuery(route), defaults);
     if (target !== current) navigate({ pathname: location.pathname, search: target }, { replace: true });
     else writeStored(route, current);
   }, [effective, current, route, detached, params]); // eslint-disable-line react-hooks/exhaustive-deps -- navigate and the pathname change with the very navigation this effect makes

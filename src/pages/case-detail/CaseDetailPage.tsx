@@ -5,14 +5,18 @@ import { Link, useParams } from 'react-router-dom';
 import { displayText } from '../../api/client';
 import { useChoices } from '../../engine/options';
 import { useGrants } from '../../engine/useGrants';
+import { usePalette } from '../../engine/cells/palette';
+import { paletteName } from '../../core/palette';
 import { formatDateTime, fromStored } from '../../core/dateTime';
 import { LabelsPanel } from './LabelsPanel';
-import { loadLab, type Block, type Lab, type LabelKind, type Order, type Section, type Specimen, type TimelineRow } from './labApi';
+import { loadLab, type Block, type Lab, type LabelKind, type Section, type Specimen, type TimelineRow } from './labApi';
+import { OrdersPanel } from './OrdersPanel';
 import { LabTable } from './LabTable';
 import { MakingPanel } from './MakingPanel';
 import { ReceiptPanel } from './ReceiptPanel';
 import { SamplingPanel } from './SamplingPanel';
 import './words';
+import { transitionAllowed } from '../../core/caseLifecycle';
 
 const useStyles = makeStyles({
   root: { padding: tokens.spacingHorizontalXL, display: 'grid', gap: tokens.spacingVerticalL, maxWidth: '1200px', margin: '0 auto' },
@@ -39,10 +43,12 @@ export default function CaseDetailPage() {
   const { t, i18n } = useTranslation();
   const id = Number(useParams().id);
   const grants = useGrants();
+  const palette = usePalette();
   const can = (code: string) => !!grants?.permission.includes(code);
   const status = useWord('case_status');
   const phase = useWord('case_phase');
   const kind = useWord('case_type');
+  const gender = useWord('gender');
   const [lab, setLab] = useState<Lab | null>(null);
   const [error, setError] = useState('');
   const reload = useCallback(() => {
@@ -65,13 +71,14 @@ export default function CaseDetailPage() {
     <div className={s.root} lang={i18n.language} data-testid="case-detail">
       <div className={s.head}>
         <Link to="/manage/case/list">{t('lab.detail.back')}</Link>
-        <Title2 data-testid="case-number">{c.pathology_number}</Title2>
-        <Badge appearance="tint" color="warning" size="large" data-testid="case-status">{status(c.case_status)}</Badge>
+        <Title2 data-testid="case-number" className={palette.text(paletteName(c.number_colour))} data-colour={paletteName(c.number_colour) ?? undefined}>{c.pathology_number}</Title2>
+        <Badge appearance="tint" color="warning" size="large" data-testid="case-status" className={palette.badge(paletteName(c.status_colour))}
+          data-colour={paletteName(c.status_colour) ?? undefined}>{status(c.case_status)}</Badge>
         <Button appearance="subtle" onClick={reload}>{t('lab.detail.refresh')}</Button>
       </div>
       <Card className={s.noPrint}>
         <div className={s.facts}>
-          <Text><b>{t('lab.detail.patient')}</b>: {[c.patient_name, c.gender, c.age].filter((x) => x !== null && x !== '').join(' · ')}</Text>
+          <Text><b>{t('lab.detail.patient')}</b>: {[c.patient_name, gender(c.gender), c.age].filter((x) => x !== null && x !== '').join(' · ')}</Text>
           <Text><b>{t('lab.detail.caseType')}</b>: {kind(c.case_type)}</Text>
           <Text><b>{t('lab.detail.phase')}</b>: {phase(c.main_phase)}</Text>
           <Text><b>{t('lab.detail.department')}</b>: {c.inspection_department ?? ''}</Text>
@@ -112,11 +119,8 @@ export default function CaseDetailPage() {
           { key: 'stain', label: t('lab.detail.stain'), render: (r) => r.stain ?? '' },
         ]} />
         <Title3>{t('lab.detail.orders')}</Title3>
-        <LabTable<Order> testId="orders" rows={lab.orders} columns={[
-          { key: 'type', label: t('lab.detail.orderType'), render: (r) => r.order_type },
-          { key: 'status', label: t('lab.detail.orderStatus'), render: (r) => r.status },
-          { key: 'note', label: t('lab.detail.reason'), render: (r) => r.note ?? '' },
-        ]} />
+        <OrdersPanel caseId={c.id} blocks={lab.blocks} specimens={lab.specimens} orders={lab.orders} onDone={reload}
+          canOrder={can('case_order') && transitionAllowed('order', c)} />
         <Title3>{t('lab.detail.timeline')}</Title3>
         <LabTable<TimelineRow> testId="timeline" rows={lab.timeline} columns={[
           { key: 'when', label: t('lab.detail.when'), render: (r) => when(r.created_at) },

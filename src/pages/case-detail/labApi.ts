@@ -14,11 +14,36 @@ export interface LabCase {
   main_phase: string;
   sub_phase: string | null;
   case_status: string;
+  /** Palette colours the hospital's case-status rule gives the number and the status box (spec §4). */
+  number_colour?: string | null;
+  status_colour?: string | null;
 }
 export interface Specimen { id: number; seq: number; name: string; status: string; rejection_reason: string | null }
 export interface Block { id: number; specimen_id: number; block_number: string; tissue_count: number | null; outside: number }
 export interface Section { id: number; block_id: number | null; block_number: string; section_number: number; stain: string | null; label: string | null }
-export interface Order { id: number; category: string; order_type: string; status: string; note: string | null }
+export interface Order {
+  id: number;
+  category: string;
+  order_type: string;
+  status: string;
+  note: string | null;
+  block_id?: number | null;
+  specimen_id?: number | null;
+  quantity?: number | null;
+  reagent_name?: string | null;
+  ordered_by_realname?: string | null;
+  ordered_by_name?: string | null;
+}
+export interface Reagent { id: number; name: string; type: string | null; clone_no: string | null }
+export interface OrderDraft {
+  category: 'special' | 'additional';
+  order_type: string;
+  block_id?: number;
+  specimen_id?: number;
+  reagent_id?: number;
+  quantity?: number;
+  note?: string;
+}
 export interface TimelineRow {
   id: number;
   action: string;
@@ -44,3 +69,10 @@ export const loadLabels = (id: number, kind: LabelKind, symbology: 'code128' | '
 
 export const logPrint = (id: number, kind: LabelKind, ids: number[], reprint: boolean) =>
   unwrap<{ printed: number }>(api.post(`/pathology/${id}/labels/print`, { kind, ids, reprint }, { allowMultiple: true }));
+
+/** The reagents a special examination may name (GET /api/pathology/order-reagents, case_order). */
+export const loadReagents = () => unwrap<Reagent[]>(api.get('/pathology/order-reagents', { silent: true }));
+
+/** Places a batch of orders; silent: the order panel shows the server's refusal (spec §5) beside the form. */
+export const placeOrders = (id: number, orders: OrderDraft[]) =>
+  unwrap<LabCase>(api.post(`/pathology/${id}/orders`, { orders }, { allowMultiple: true, silent: true }));

@@ -1,5 +1,5 @@
 import {
-  Button, Card, CardHeader, Dropdown, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Textarea,
+  Button, Card, CardHeader, Dropdown, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Tab, TabList, Textarea,
 } from '@fluentui/react-components';
 import { Save20Regular, TextGrammarWand20Regular } from '@fluentui/react-icons';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -30,6 +30,11 @@ export interface LayeredKind<Base> {
   preview(override: Record<string, unknown>, base: Base): ReactNode;
   save(name: string, override: Record<string, unknown>): Promise<{ version: number }>;
   rollback(name: string, version: number): Promise<{ version: number }>;
+  /**
+   * A visual editor of the document, offered before the JSON (which stays one tab away): it is handed the override
+   * being edited and gives back a new one, so both views edit the same text.
+   */
+  visual?(props: { override: Record<string, unknown>; base: Base; name: string; onOverride(override: Record<string, unknown>): void }): ReactNode;
 }
 
 /**
@@ -51,6 +56,9 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
   const [serverErrors, setServerErrors] = useState<Problem[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const [mode, setMode] = useState<'visual' | 'json'>(kind.visual ? 'visual' : 'json');
+  // Loading an older version into the editor redraws the visual view from it.
+  const [loads, setLoads] = useState(0);
 
   const load = useCallback(async (which: string) => {
     setBusy(true);
@@ -114,6 +122,20 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
 
   const dirty = text !== saved;
   const allProblems = [...problems, ...serverErrors];
+  const problemsBar = allProblems.length ? (
+    <MessageBar intent="error" layout="multiline" data-testid={`${kind.id}-problems`}>
+      <MessageBarBody>
+        <MessageBarTitle>{t('schemaEditor.problems', { count: allProblems.length })}</MessageBarTitle>
+        <ul className={s.problems}>{allProblems.map((p, i) => <li key={i}><b>{p.path}</b> {p.message}</li>)}</ul>
+      </MessageBarBody>
+    </MessageBar>
+  ) : <MessageBar intent="success"><MessageBarBody>{kind.validText}</MessageBarBody></MessageBar>;
+  const versionsCard = (
+    <Card>
+      <CardHeader header={<b>{t('schemaEditor.versions')}</b>} />
+      <VersionList versions={versions} current={current} onRollback={rollback} onLoad={(v) => { setText(JSON.stringify(v.override ?? {}, null, 2)); setLoads((n) => n + 1); }} />
+    </Card>
+  );
   return (
     <div className={s.root} data-testid={`${kind.id}-editor`}>
       <div className={s.bar}>
@@ -131,30 +153,36 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
         {busy ? <Spinner size="tiny" /> : null}
       </div>
       {error ? <MessageBar intent="error"><MessageBarBody>{error}</MessageBarBody></MessageBar> : null}
-      <div className={s.columns}>
+      {kind.visual ? (
+        <TabList selectedValue={mode} onTabSelect={(_, d) => setMode(d.value as 'visual' | 'json')} data-testid={`${kind.id}-modes`}>
+          <Tab value="visual">{t('designer.visual')}</Tab>
+          <Tab value="json">{t('designer.asJson')}</Tab>
+        </TabList>
+      ) : null}
+      {kind.visual && mode === 'visual' ? (
         <div className={s.editor}>
-          <Textarea className={s.code} textarea={{ className: s.code, spellCheck: false }} value={text} resize="vertical"
-            aria-label={t('schemaEditor.override')} onChange={(_, d) => { setText(d.value); setServerErrors([]); }} data-testid={`${kind.id}-override`} />
-          {allProblems.length ? (
-            <MessageBar intent="error" layout="multiline" data-testid={`${kind.id}-problems`}>
-              <MessageBarBody>
-                <MessageBarTitle>{t('schemaEditor.problems', { count: allProblems.length })}</MessageBarTitle>
-                <ul className={s.problems}>{allProblems.map((p, i) => <li key={i}><b>{p.path}</b> {p.message}</li>)}</ul>
-              </MessageBarBody>
-            </MessageBar>
-          ) : <MessageBar intent="success"><MessageBarBody>{kind.validText}</MessageBarBody></MessageBar>}
-          <Card>
-            <CardHeader header={<b>{t('schemaEditor.versions')}</b>} />
-            <VersionList versions={versions} current={current} onRollback={rollback} onLoad={(v) => setText(JSON.stringify(v.override ?? {}, null, 2))} />
+          {problemsBar}
+          {base && parsed.override
+            ? <div key={`${name}-${current}-${loads}`}>{kind.visual({ override: parsed.override, base, name, onOverride: (o) => { setText(JSON.stringify(o, null, 2)); setServerErrors([]); } })}</div>
+            : <span>{t('schemaEditor.noPreview')}</span>}
+          {versionsCard}
+        </div>
+      ) : (
+        <div className={s.columns}>
+          <div className={s.editor}>
+            <Textarea className={s.code} textarea={{ className: s.code, spellCheck: false }} value={text} resize="vertical"
+              aria-label={t('schemaEditor.override')} onChange={(_, d) => { setText(d.value); setServerErrors([]); }} data-testid={`${kind.id}-override`} />
+            {problemsBar}
+            {versionsCard}
+          </div>
+          <Card className={s.preview}>
+            <CardHeader header={<b>{kind.mergedTitle}</b>} />
+            {base && parsed.override && !problems.length
+              ? <div data-testid={`${kind.id}-merged`}>{kind.preview(parsed.override, base)}</div>
+              : <span>{t('schemaEditor.noPreview')}</span>}
           </Card>
         </div>
-        <Card className={s.preview}>
-          <CardHeader header={<b>{kind.mergedTitle}</b>} />
-          {base && parsed.override && !problems.length
-            ? <div data-testid={`${kind.id}-merged`}>{kind.preview(parsed.override, base)}</div>
-            : <span>{t('schemaEditor.noPreview')}</span>}
-        </Card>
-      </div>
+      )}
       {confirmDialog}
     </div>
   );

@@ -6,11 +6,12 @@ import { checkRuleSet } from '../../core/rulesCheck';
 import { fetchRuleBase, fetchRuleVersions, forgetRules, loadRules, rollbackRuleSet, saveRuleOverride } from '../../engine/rulesApi';
 import { useLabel } from '../../widgets/useLabel';
 import { LayeredEditor, type LayeredKind } from './LayeredEditor';
+import { RuleSetVisual } from './designer/RuleSetVisual';
 import { useOverrideEditorStyles } from './overrideEditing';
 
 /**
- * The rule-set half of the schema editor: pick a file of schemas/rules, edit this hospital's override
- * (a JSON merge patch over it) checked as typed (meta-schema, json-logic operations, what the set must
+ * The rule-set half of the schema editor: pick a file of schemas/rules, edit this hospital's override in the
+ * rule builder with a test panel on real cases (RuleSetVisual), or as JSON (a merge patch over the file), checked as typed (meta-schema, json-logic operations, what the set must
  * return), see the merged set, save it as a new version or roll back, like a page.
  */
 export function RuleSetEditor() {
@@ -37,6 +38,7 @@ export function RuleSetEditor() {
     },
     save: saveRuleOverride,
     rollback: rollbackRuleSet,
+    visual: ({ override, base, onOverride }) => <RuleSetVisual base={base.set} others={base.others} override={override} onOverride={onOverride} />,
   }), [t, label, s.merged]);
   return <LayeredEditor kind={kind} />;
 }

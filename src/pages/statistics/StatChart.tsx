@@ -25,6 +25,8 @@ export default function StatChart({ answer, seriesLabel, passRateLabel }: StatCh
   const option = useMemo(() => {
     const buckets = answer.rows.map((r) => r.bucket);
     const withRate = answer.kind === 'scan_access';
+    const money = answer.kind === 'income';
+    const stacked = !(['workload', 'timeout', 'rejected'] as string[]).includes(answer.kind);
     return {
       color: [...CHART_PALETTE],
       animation: false,
@@ -32,9 +34,12 @@ export default function StatChart({ answer, seriesLabel, passRateLabel }: StatCh
       legend: { top: 0 },
       grid: { left: 48, right: withRate ? 56 : 24, top: 40, bottom: 32 },
       xAxis: { type: 'category', data: buckets },
-      yAxis: [{ type: 'value', minInterval: 1 }, ...(withRate ? [{ type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } }] : [])],
+      yAxis: [{ type: 'value', ...(money ? {} : { minInterval: 1 }) }, ...(withRate ? [{ type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } }] : [])],
       series: [
-        ...answer.series.map((s) => ({ name: seriesLabel(s), type: 'bar', stack: answer.kind === 'workload' || answer.kind === 'timeout' || answer.kind === 'rejected' ? undefined : 'total', data: answer.rows.map((r) => Number(r[s] ?? 0)) })),
+        // Income: the kinds stacked, their total a line over them (stacking it would count it twice).
+        ...answer.series.map((s) => (money && s === 'income_total'
+          ? { name: seriesLabel(s), type: 'line', data: answer.rows.map((r) => Number(r[s] ?? 0)) }
+          : { name: seriesLabel(s), type: 'bar', stack: stacked ? 'total' : undefined, data: answer.rows.map((r) => Number(r[s] ?? 0)) })),
         ...(withRate ? [{
           name: passRateLabel, type: 'line', yAxisIndex: 1, connectNulls: true, data: answer.rows.map((r) => passRate(r)),
           markLine: answer.target === undefined ? undefined : { symbol: 'none', data: [{ yAxis: answer.target }], label: { formatter: `${answer.target}%` } },

@@ -1,7 +1,8 @@
-import { Button, Card, Field, Input, MessageBar, MessageBarBody, Select, Spinner, Tab, TabList, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Card, Field, Input, Link, MessageBar, MessageBarBody, Select, Spinner, Tab, TabList, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowDownload20Regular, Search20Regular } from '@fluentui/react-icons';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
 import { displayText } from '../../api/client';
 import { isGranted } from '../../core/actions';
 import { STAT_PERIODS } from '../../core/statPeriods';
@@ -22,8 +23,8 @@ const useStyles = makeStyles({
 });
 
 /** The filters a kind offers: case filters only where rows belong to cases. */
-const CASE_KINDS: StatKind[] = ['workload', 'timeout', 'rejected', 'slides', 'slide_views'];
-const DOCTOR_KINDS: StatKind[] = ['workload', 'timeout', 'rejected', 'slides', 'slide_views', 'scan_access'];
+const CASE_KINDS: StatKind[] = ['workload', 'timeout', 'rejected', 'slides', 'slide_views', 'income'];
+const DOCTOR_KINDS: StatKind[] = ['workload', 'timeout', 'rejected', 'slides', 'slide_views', 'scan_access', 'income'];
 const CASE_TYPES = ['routine', 'frozen', 'cell'];
 
 export interface StatisticsPageProps {
@@ -88,6 +89,8 @@ export default function StatisticsPage({ title, kinds }: StatisticsPageProps) {
   const seriesLabel = useCallback((k: string) => t(`stat.series.${k}`), [t]);
   const hospitals = user?.hospitals.data ?? [];
   const canExport = isGranted('export_data_role', grants);
+  const canSetTarget = isGranted('system_setting', grants);
+  const navigate = useNavigate();
 
   return (
     <div className={s.root} data-testid="statistics-page" data-kind={kind}>
@@ -141,7 +144,7 @@ export default function StatisticsPage({ title, kinds }: StatisticsPageProps) {
             disabled={!answer} data-testid="stat-export">{t('stat.export')}</Button>
         ) : null}
       </div>
-      <span className={s.note}>{t('stat.shiftNote')}{answer ? ` · ${answer.range.from} ~ ${answer.range.to}` : ''}</span>
+      <span className={s.note}>{t('stat.shiftNote')}{kind === 'income' ? ` · ${t('stat.incomeNote')}` : ''}{answer ? ` · ${answer.range.from} ~ ${answer.range.to}` : ''}</span>
       {error ? <MessageBar intent="error"><MessageBarBody>{error}</MessageBarBody></MessageBar> : null}
       {busy && !answer ? <Spinner /> : null}
       {answer ? (
@@ -150,7 +153,13 @@ export default function StatisticsPage({ title, kinds }: StatisticsPageProps) {
             <Suspense fallback={<Spinner />}>
               <StatChart answer={answer} seriesLabel={seriesLabel} passRateLabel={t('stat.passRate')} />
             </Suspense>
-            {answer.target !== undefined ? <span className={s.note}>{t('stat.target', { value: answer.target })}</span> : null}
+            {answer.target !== undefined ? (
+              <span className={s.note}>
+                {t('stat.target', { value: answer.target })}
+                {/* The qc13 target is set on SettingPassRate (system_setting writes settings). */}
+                {canSetTarget ? <> · <Link href="/manage/setting/pass-rate" onClick={(e) => { e.preventDefault(); navigate('/manage/setting/pass-rate'); }} data-testid="stat-set-target">{t('stat.setTarget')}</Link></> : null}
+              </span>
+            ) : null}
           </Card>
           <StatTable answer={answer} seriesLabel={seriesLabel} />
         </>

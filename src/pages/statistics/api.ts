@@ -1,6 +1,7 @@
 import { api, unwrap } from '../../api/client';
+import { saveFileAnswer } from '../../api/saveFile';
 
-export type StatKind = 'workload' | 'timeout' | 'rejected' | 'slides' | 'slide_views' | 'scanner' | 'scan_access';
+export type StatKind = 'workload' | 'timeout' | 'rejected' | 'slides' | 'slide_views' | 'scanner' | 'scan_access' | 'income';
 
 export interface StatQuery {
   period?: string;
@@ -37,13 +38,5 @@ export const fetchDoctors = (hospitalId?: number) =>
 /** The .xlsx of the same query, saved under the server's file name (small: one row per day or month). */
 export async function exportStatistic(kind: StatKind, q: StatQuery): Promise<void> {
   const res = await api.post(`/statistic/${kind}/export`, clean(q), { responseType: 'blob' });
-  const name = /filename="([^"]+)"/.exec(String(res.headers['content-disposition'] ?? ''))?.[1] ?? `statistic-${kind}.xlsx`;
-  const url = URL.createObjectURL(res.data as Blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFileAnswer(res, `statistic-${kind}.xlsx`);
 }

@@ -12,6 +12,8 @@ export const STAT_PAGES: Record<string, StatKind[]> = {
   ScannerStatistics: ['scanner'],
   ScanAccessStatistics: ['scan_access'],
   SlideViewStatistics: ['slide_views'],
+  // Income (spec §2): the charges captured at registration and ordering, at the prices of SettingPrice.
+  IncomeStatistics: ['income'],
 };
 
 function page(alias: keyof typeof STAT_PAGES) {
@@ -25,3 +27,4 @@ export const SlideStatistics = page('SlideStatistics');
 export const ScannerStatistics = page('ScannerStatistics');
 export const ScanAccessStatistics = page('ScanAccessStatistics');
 export const SlideViewStatistics = page('SlideViewStatistics');
+export const IncomeStatistics = page('IncomeStatistics');

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDate, fromStored, parseDate, toStored } from '../../core/dateTime';
 import { DateTimeInput } from '../dateTime/DateTimeInput';
 import { choiceOf, useChoicesHook, type Choice } from '../search/choices';
+import SpecimensWidget from './SpecimensWidget';
 
 /**
  * rjsf widgets drawn with Fluent UI v9 (the published Fluent theme needs React ≤ 17). Options come
@@ -116,4 +117,5 @@ export const fluentWidgets: RegistryWidgetsType = {
   multiselect: MultiSelectWidget,
   switch: SwitchWidget,
   number: NumberWidget,
+  specimens: SpecimensWidget,
 };

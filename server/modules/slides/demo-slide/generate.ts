@@ -24,6 +24,8 @@ export interface DemoSlideOptions {
   slideId?: string;
   /** Append a label image directory (scanners do; some tile servers mistake extra directories for levels). */
   label?: boolean;
+  /** The label's pixels (RGB) instead of the painted one: e.g. known text for the OCR test. */
+  labelRgb?: { data: Buffer; width: number; height: number };
   /** 'auto' writes BigTIFF only when the file outgrows 4 GiB. */
   bigTiff?: boolean | 'auto';
 }
@@ -155,8 +157,8 @@ export async function generateDemoSlide(options: DemoSlideOptions): Promise<Demo
     });
 
     if (options.label !== false) {
-      const [lw, lh] = [600, 400];
-      const jpeg = await sharp(paintLabel(slideId, lw, lh), { raw: { width: lw, height: lh, channels: 3 } })
+      const [lw, lh] = options.labelRgb ? [options.labelRgb.width, options.labelRgb.height] : [600, 400];
+      const jpeg = await sharp(options.labelRgb?.data ?? paintLabel(slideId, lw, lh), { raw: { width: lw, height: lh, channels: 3 } })
         .jpeg({ quality: 90, optimiseCoding: false, chromaSubsampling: '4:2:0' }).toBuffer();
       // A complete JPEG in one strip, without the JFIF marker TIFF readers do not expect.
       const split = splitJpegTables(jpeg);

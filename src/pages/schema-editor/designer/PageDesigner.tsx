@@ -10,14 +10,19 @@ import { overrideOf, tidy } from '../../../core/designerDraft';
 import { applyMergePatch } from '../../../core/mergePatch';
 import type { LoadedSchema, PageSchema } from '../../../core/pageSchema';
 import { checkContractExtension, checkPageSchema } from '../../../core/pageSchemaCheck';
+import { httpDataProvider } from '../../../engine/dataProvider';
+import { useRules } from '../../../engine/rulesApi';
 import { fetchBase, fetchVersions, forgetAllSchemas, loadEnums, loadResources, loadSchema, type Enums } from '../../../engine/schemaApi';
 import { useConfirm } from '../../../widgets/dialogs/ConfirmDialog';
+import { ActionsEditor, type RoleChoice } from './ActionsEditor';
 import { ColumnsEditor } from './ColumnsEditor';
 import { ConfigTransfer } from './ConfigTransfer';
 import { FormEditor } from './FormEditor';
 import { HistoryPanel, type Version } from './HistoryPanel';
 import { JsonView } from './JsonView';
 import { PagePreview } from './PagePreview';
+import { SearchEditor } from './SearchEditor';
+import { TabsEditor } from './TabsEditor';
 import { serverProblems } from '../overrideEditing';
 
 const useStyles = makeStyles({
@@ -28,7 +33,7 @@ const useStyles = makeStyles({
 });
 
 const enc = encodeURIComponent;
-type View = 'columns' | 'form' | 'json' | 'preview' | 'history';
+type View = 'columns' | 'search' | 'tabs' | 'form' | 'json' | 'preview' | 'history';
 interface Loaded {
   base: PageSchema; page: LoadedSchema; versions: Version[];
   /** The page's resource when the hospital can extend its contract (writable resources). */
@@ -71,6 +76,9 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
   const [enums, setEnums] = useState<Enums>({});
   const [resources, setResources] = useState<string[]>([]);
   const [writable, setWritable] = useState<string[] | null>(null);
+  const [roles, setRoles] = useState<RoleChoice[]>([]);
+  // The hospital's rule sets: the search items show the operators its search-operators rules offer.
+  const resolve = useRules();
 
   useEffect(() => {
     Promise.all([loadEnums(), loadResources(), unwrap<string[]>(api.get('/contracts'))]).then(([e, r, c]) => {
@@ -78,6 +86,10 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
       setResources(r.map((x) => x.name).sort());
       setWritable(c);
     }).catch((e) => setError(displayText(e, t('engine.loadFailed'))));
+    // The roles an action can be shown to (schema_edit holders may not read roles: then the picker stays empty).
+    httpDataProvider.getList({ route: '/api/system_management/roles' }, { page: 1, page_size: 100 }, { silent: true })
+      .then((res) => setRoles(res.data.map((r) => ({ identification: String(r.identification), name: String(r.name), en_name: r.en_name as string | null }))))
+      .catch(() => setRoles([]));
   }, [t]);
 
   const load = useCallback(async () => {
@@ -189,6 +201,8 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
       ) : null}
       <TabList selectedValue={view} onTabSelect={(_, d) => setView(d.value as View)} data-testid="designer-views">
         {draft?.list ? <Tab value="columns">{t('designer.columns')}</Tab> : null}
+        {draft?.list ? <Tab value="search">{t('designer.search')}</Tab> : null}
+        {draft?.list ? <Tab value="tabs">{t('designer.tabsActions')}</Tab> : null}
         {draft?.form && loaded?.contract ? <Tab value="form">{t('designer.form')}</Tab> : null}
         <Tab value="preview">{t('designer.preview')}</Tab>
         <Tab value="history">{t('designer.history')}</Tab>
@@ -198,6 +212,18 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
         <Card className={s.card}>
           {view === 'columns' && draft.list ? (
             <ColumnsEditor columns={draft.list.columns} fields={loaded.page.resource?.fields ?? {}} onChange={(columns) => setDraft({ ...draft, list: { ...draft.list!, columns } })} />
+          ) : null}
+          {view === 'search' && draft.list ? (
+            <SearchEditor search={draft.search} fields={loaded.page.resource?.fields ?? {}} resolve={resolve} onChange={(search) => setDraft({ ...draft, search })} />
+          ) : null}
+          {view === 'tabs' && draft.list ? (
+            <>
+              <h3>{t('designer.tabs')}</h3>
+              <TabsEditor tabs={draft.list.tabs ?? []} fields={loaded.page.resource?.fields ?? {}} enums={enums}
+                onChange={(tabs) => setDraft({ ...draft, list: { ...draft.list!, tabs } })} />
+              <h3>{t('designer.actions')}</h3>
+              <ActionsEditor list={draft.list} roles={roles} onChange={(list) => setDraft({ ...draft, list })} />
+            </>
           ) : null}
           {view === 'form' && draft.form && loaded.contract ? (
             <FormEditor layout={draft.form.fields} onLayout={(fields) => setDraft({ ...draft, form: { ...draft.form!, fields } })}

@@ -1,0 +1,32 @@
+import { Type } from '@sinclair/typebox';
+import type { Db } from '../../db/connect.js';
+import { ok } from '../../http/envelope.js';
+import { AppError } from '../../http/errors.js';
+import { workingHospital } from '../../http/hospital-scope.js';
+import type { TypedApp } from '../../http/types.js';
+import { deleteMemberKey, memberKeys } from './member-keys.js';
+
+const tags = ['auth'];
+/** Managing other people's keys is managing users (seed permission `system_user`). */
+const access = { permission: 'system_user' } as const;
+
+/**
+ * An administrator's view of the security keys of the users of the hospital they work in (SettingSecurityKeys):
+ * list them, and remove one (a lost key) without touching anything else of its owner. A key of a user of another
+ * hospital answers as a missing one. The removal is a DELETE, so the operation log records who removed which.
+ */
+export function webauthnMemberRoutes(app: TypedApp, db: Db): void {
+  app.get('/api/auth/webauthn/members/credentials', {
+    config: { access },
+    schema: { tags, summary: 'The security keys of the users of my hospital' },
+  }, async (request) => ok({ data: await memberKeys(db, workingHospital(request)) }));
+
+  app.delete('/api/auth/webauthn/members/credentials/:id', {
+    config: { access },
+    schema: { tags, summary: 'Removes a security key of a user of my hospital', params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }) },
+  }, async (request) => {
+    const removed = await deleteMemberKey(db, workingHospital(request), request.params.id);
+    if (!removed) throw new AppError(404, 'webauthn.not_found');
+    return ok({ id: request.params.id, user_id: removed.user_id, name: removed.name });
+  });
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { numberKey, pathologyNumberCandidates } from './labelText';
+
+describe('pathologyNumberCandidates', () => {
+  it('finds the number of a label with its words around it', () => {
+    expect(pathologyNumberCandidates('病理号\nP2026-00042\n')).toEqual(['P2026-00042']);
+  });
+
+  it('keeps each connector of spec §9 and numbers without a prefix', () => {
+    expect(pathologyNumberCandidates('P2026_00042 X26 00001 2026000123')).toEqual(['P2026_00042', '2026000123', 'X26 00001']);
+  });
+
+  it('undoes the letters OCR reads for digits, only after the first digit', () => {
+    expect(pathologyNumberCandidates('P2O26-OO042')).toEqual(['P2026-00042']);
+    expect(pathologyNumberCandidates('SB2026-1')).toEqual(['SB2026-1']);
+  });
+
+  it('leaves out what has fewer than four digits, and repeats', () => {
+    expect(pathologyNumberCandidates('HE 12 A-1 P2026-00042 p2026-00042')).toEqual(['P2026-00042']);
+    expect(pathologyNumberCandidates('')).toEqual([]);
+  });
+
+  it('compares numbers without connector or case', () => {
+    expect(numberKey('p2026 00042')).toBe(numberKey('P2026-00042'));
+  });
+});

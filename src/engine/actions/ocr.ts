@@ -1,0 +1,27 @@
+import { planRequests } from '../../core/actionRequest';
+import type { Row } from '../dataProvider';
+import { registerAction } from './registry';
+
+interface LabelReading { text: string; candidates: string[]; matches: { case_id: number; pathology_number: string }[] }
+
+/**
+ * Reads the slide's label (POST /api/outer/ocr), then asks the action's prompt with what was read as its choices (the
+ * hospital's cases with that number first, then other numbers seen) and sends the action's request with the answer,
+ * as `request` does: e.g. "Read label and bind" binds the slide to the case its label names.
+ */
+registerAction('ocr', async (action, rows, { ctx, t, label, notify, idOf, withValue }) => {
+  const row = rows[0];
+  if (!row || !action.request || !action.prompt) return;
+  const reading = await ctx.dataProvider.custom<LabelReading>({ method: 'POST', url: '/api/outer/ocr', body: { slide_id: idOf(row) } });
+  const numbers = [...new Set([...reading.matches.map((m) => m.pathology_number), ...reading.candidates])];
+  notify(numbers.length ? t('actions.ocrRead', { text: numbers.join(', ') }) : t('actions.ocrNothing'), numbers.length ? 'success' : 'warning');
+  const asked = { ...action, prompt: { ...action.prompt, options: numbers.map((n) => ({ value: n, label: n })) } };
+  const sent = await withValue(asked, async (value, silent) => {
+    for (const r of planRequests(asked, [row as Row], ctx.rowKey, value)) {
+      await ctx.dataProvider.custom<Row>({ method: r.method, url: r.url, body: r.body, options: { allowMultiple: true, silent } });
+    }
+  });
+  if (!sent) return;
+  notify(t('actions.done', { action: label(action.label) }));
+  ctx.refresh();
+});
