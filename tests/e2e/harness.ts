@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, expect } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
@@ -108,9 +108,36 @@ async function watchCsp(context: BrowserContext): Promise<void> {
     page.on('console', (message) => {
       const text = message.text();
       if (text.startsWith('[csp]') || text.includes('Content Security Policy')) cspViolations.push(`${page.url()}: ${text}`);
+      if (message.type() === 'error') remember(page, `console: ${text}`);
+    });
+    page.on('pageerror', (error) => remember(page, `page error: ${error.message}`));
+    page.on('requestfailed', (request) => remember(page, `failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) remember(page, `${response.status()}: ${response.request().method()} ${response.url()}`);
     });
   });
 }
+
+/**
+ * What each open page showed and last complained of, added to a failed test's report: a timeout that only a loaded
+ * CI machine hits ("waiting for locator …") otherwise says nothing of the screen it waited on.
+ */
+const troubles = new WeakMap<Page, string[]>();
+const browsers: Browser[] = [];
+function remember(page: Page, line: string): void {
+  const lines = troubles.get(page) ?? [];
+  lines.push(line.slice(0, 300));
+  troubles.set(page, lines.slice(-8));
+}
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail') return;
+  const report: string[] = [];
+  for (const page of browsers.flatMap((b) => b.contexts().flatMap((c) => c.pages()))) {
+    const text = await page.evaluate(() => document.body?.innerText ?? '').catch((e: Error) => `(unreadable: ${e.message})`);
+    report.push(`${page.url()}\n  shows: ${text.replace(/\s+/g, ' ').slice(0, 300)}\n  ${(troubles.get(page) ?? []).join('\n  ')}`);
+  }
+  if (report.length) throw new Error(`The pages when the test failed:\n${report.join('\n')}`);
+});
 
 /** Debian's Chromium, never a downloaded one; flags keep it off the (closed) network. Every page it opens is watched for CSP violations. */
 export async function launchBrowser(): Promise<Browser> {
@@ -126,6 +153,7 @@ export async function launchBrowser(): Promise<Browser> {
     await watchCsp(context);
     return context;
   };
+  browsers.push(browser);
   return browser;
 }
 
