@@ -81,6 +81,22 @@ describe.each(databases)('diagnosis and reports [%s]', (kind) => {
     expect(await statusOf(caseId)).toBe('to_first');
     const editor = await send('primary', 'GET', `/api/diagnosis/${caseId}`) as { report: { return_reason: string; returned_count: number } };
     expect(editor.report).toMatchObject({ return_reason: '请补充镜下所见', returned_count: 1 });
+    // The doctor it went back to, and nobody else, is told which case and why, in the reader's language.
+    const number = ((await send('primary', 'GET', `/api/pathology/${caseId}/lab`)).case as { pathology_number: string }).pathology_number;
+    const told = await h.db.selectFrom('messages').select(['user_id', 'from_user_id', 'kind']).where('message_key', '=', 'message.system.report_returned').where('link', '=', `/diagnosis/${caseId}`).execute();
+    expect(told).toEqual([{ user_id: primaryId, from_user_id: null, kind: 'system' }]);
+    type Listed = { data: { title: string; content: string; link: string | null }[] };
+    const inboxOf = async (who: string, lang: string) => (await raw(who, 'GET', '/api/messages/lists?page_size=100', undefined, lang)).json().data as Listed;
+    const en = (await inboxOf('primary', 'en-US')).data.find((m) => m.link === `/diagnosis/${caseId}`);
+    expect(en).toMatchObject({ title: `Report returned to you: ${number}` });
+    expect(number).toBeTruthy();
+    expect(en!.content).toContain(`returned the report of case ${number} to you. Reason: 请补充镜下所见`);
+    const zh = (await inboxOf('primary', 'zh-CN')).data.find((m) => m.link === `/diagnosis/${caseId}`);
+    expect(zh).toMatchObject({ title: `报告被退回：${number}` });
+    expect(zh!.content).toContain('原因：请补充镜下所见');
+    for (const other of ['auditor', 'signer', 'allocator']) {
+      expect((await inboxOf(other, 'en-US')).data.filter((m) => m.link === `/diagnosis/${caseId}`)).toEqual([]);
+    }
     report = await send('primary', 'PUT', `/api/diagnosis/reports/${report.id}`, { version: report.version, microscopic: '胃黏膜慢性炎细胞浸润' }) as typeof report;
     report = await act('primary', report, 'submit');
     report = await act('auditor', report, 'approve');

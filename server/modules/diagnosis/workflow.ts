@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.js';
 import {
   actionAllowed, afterFirst, canRecall, hesitationMinutes, isReleased, mayRunReportAction, workflowLevels, type ReportAction,
 } from '../../../src/core/reportWorkflow.js';
+import { notify } from '../messages/notify.js';
 import { addTimeline, caseInScope, openOrdersOf } from '../cases/lifecycle-queries.js';
 import { scopeOf, type DiagnosisDeps, type Req } from './deps.js';
 import { reportInScope, reportsOfCase, syncCase, writeReport, type ReportRow } from './queries.js';
@@ -109,8 +110,11 @@ export async function runAction(deps: DiagnosisDeps, r: Req, id: number, action:
       return step(deps, r, current, action, { sub_phase: afterFirst(workflowLevels(resolve)), is_draft: 0, first_doctor: r.auth!.id, first_at: iso, return_reason: null });
     }
     case 'return': {
-      if (!body.reason?.trim()) throw new AppError(422, 'diagnosis.reason_required');
-      return step(deps, r, current, action, { sub_phase: 'to_first', is_draft: 0, return_reason: body.reason.trim(), returned_count: current.returned_count + 1, audit_doctor: r.auth!.id, audit_at: iso }, { reason: body.reason.trim() });
+      const reason = body.reason?.trim();
+      if (!reason) throw new AppError(422, 'diagnosis.reason_required');
+      const row = await step(deps, r, current, action, { sub_phase: 'to_first', is_draft: 0, return_reason: reason, returned_count: current.returned_count + 1, audit_doctor: r.auth!.id, audit_at: iso }, { reason });
+      await tellReturned(deps, r, current, reason);
+      return row;
     }
     case 'approve':
       return step(deps, r, current, action, { sub_phase: 'to_sign', audit_doctor: r.auth!.id, audit_at: iso });
@@ -136,6 +140,15 @@ export async function runAction(deps: DiagnosisDeps, r: Req, id: number, action:
     case 'reject':
       return step(deps, r, current, action, { sub_phase: action, audit_doctor: r.auth!.id, audit_at: iso });
   }
+}
+
+/** The doctor who submitted a returned report is told which case came back, by whom and why. */
+async function tellReturned(deps: DiagnosisDeps, r: Req, report: ReportRow, reason: string): Promise<void> {
+  if (report.first_doctor === null) return;
+  const c = await deps.db.selectFrom('cases').select('pathology_number').where('id', '=', report.case_id).executeTakeFirstOrThrow();
+  await notify(deps.db, report.hospital_id, [report.first_doctor], 'report_returned', {
+    number: c.pathology_number ?? '', by: r.auth!.realname ?? r.auth!.name, reason,
+  }, `/diagnosis/${report.case_id}`);
 }
 
 /**

@@ -9,4 +9,6 @@ export const messageMessages = {
   // System messages, worded in the reader's language when read.
   'message.system.case_assigned.title': { 'zh-CN': '新分配病例：{{number}}', 'en-US': 'Case assigned to you: {{number}}' },
   'message.system.case_assigned.content': { 'zh-CN': '{{by}} 将病例 {{number}}（{{patient}}）分配给您进行初诊。', 'en-US': '{{by}} assigned case {{number}} ({{patient}}) to you for first diagnosis.' },
+  'message.system.report_returned.title': { 'zh-CN': '报告被退回：{{number}}', 'en-US': 'Report returned to you: {{number}}' },
+  'message.system.report_returned.content': { 'zh-CN': '{{by}} 退回了病例 {{number}} 的报告，原因：{{reason}}', 'en-US': '{{by}} returned the report of case {{number}} to you. Reason: {{reason}}' },
 } as const;

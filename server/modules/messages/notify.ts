@@ -3,7 +3,7 @@ import type { Params } from '../../i18n/translate.js';
 import { sendMessages } from './queries.js';
 
 /** The system messages the workflow raises; each has `.title` and `.content` in messages.ts. */
-export type SystemMessage = 'case_assigned';
+export type SystemMessage = 'case_assigned' | 'report_returned';
 
 /**
  * Tells users of something the workflow did to them (a case assigned, a report returned). The text is stored as a
