@@ -12,6 +12,15 @@ export async function login(username: string, password: string): Promise<LoginRe
   return unwrap(api.post('/auth/login', { username, ...sealed }, { silent: true }));
 }
 
+/**
+ * Spec §7 users/switch (change account): signs the other account in and ends this session on the server, the
+ * password sealed as for login. Silent like login: the dialog shows the server's text itself.
+ */
+export async function switchAccount(username: string, password: string): Promise<LoginResult> {
+  const sealed = await sealPassword(password);
+  return unwrap(api.post('/system_management/users/switch', { username, ...sealed }, { silent: true }));
+}
+
 // An empty JSON object, not null: axios would send a bodiless form post, which the server refuses (and the token lived on).
 // A session from single sign-on answers where to end the provider's sign-in too (its end_session_endpoint).
 export async function logout(): Promise<string | null> {

@@ -1,11 +1,14 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input } from '@fluentui/react-components';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { login } from '../api/auth';
+import { switchAccount } from '../api/auth';
 import { displayText } from '../api/client';
 import { useSession } from '../store/session';
 
-/** Change account (spec §2, §5): needs username and password; on success the new session replaces the old. */
+/**
+ * Change account (spec §2, §5): needs username and password; on success the server ends the old session
+ * (users/switch) and the new one replaces it here. A refusal leaves the old session signed in.
+ */
 export default function ChangeAccountDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const [username, setUsername] = useState('');
@@ -19,7 +22,7 @@ export default function ChangeAccountDialog({ open, onClose }: { open: boolean; 
     if (missing.username || missing.password) return setErrors(missing);
     setBusy(true);
     try {
-      const res = await login(username, password);
+      const res = await switchAccount(username, password);
       const session = useSession.getState();
       session.clear();
       session.setToken(res.access_token, res.user_id);
