@@ -67,19 +67,29 @@ describe('messages in Chromium', () => {
     });
   }
 
-  it('pushes a new message to an open page: the badge appears without waiting for the 30 s poll', async () => {
-    const reader = await open('en-US', 'auditor');
+  it("pushes a message sent to primary to primary's open page: the badge rises without a reload or the 30 s poll", async () => {
+    const reader = await open('en-US', 'primary');
     const before = Number((await reader.getByTestId('message-badge').count()) ? await reader.getByTestId('message-badge').textContent() : 0);
+    // A mark on the page's window: a reload would lose it.
+    await reader.evaluate(() => { (window as unknown as { stillHere: boolean }).stillHere = true; });
     // The MQTT client loads on the first key or pointer press (or after 10 s); the bell then subscribes.
     await reader.mouse.click(5, 300);
     await reader.locator('html[data-realtime="live"]').waitFor({ state: 'attached' });
-    const users = await server.db.selectFrom('users').select(['id', 'name']).where('name', 'in', ['primary', 'auditor']).execute();
-    const id = (name: string) => users.find((u) => u.name === name)!.id;
-    const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
+    // The auditor writes through the API from their own page, as the message centre does.
+    const writer = await open('en-US', 'auditor');
+    const primaryId = (await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow()).id;
     const sent = Date.now();
-    await sendMessages(server.db, { userId: id('primary'), hospitalId: hospital.id }, [id('auditor')], { kind: 'message', level: 1, title: 'Pushed', content: 'Live' });
+    const status = await writer.evaluate(async (to) => (await fetch('/api/messages/send', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sessionStorage.getItem('access_token')}` },
+      body: JSON.stringify({ user_ids: [to], title: 'Pushed', content: 'Live' }),
+    })).status, primaryId);
+    expect(status).toBe(200);
     await expect.poll(() => reader.getByTestId('message-badge').textContent(), { timeout: 10_000, interval: 20 }).toBe(String(before + 1));
+    // Measured and printed, not asserted (the issue asks for under a second; a loaded machine must not fail the test).
     console.log(`message badge updated ${Date.now() - sent} ms after the send`);
+    expect(await reader.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+    await writer.close();
     await reader.close();
   });
 
