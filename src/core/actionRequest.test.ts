@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formBody, lookupFill, missingFields, patchBody, planRequests, promptValue } from './actionRequest.js';
+import { formBody, lookupFill, missingFields, patchBody, planRequests, promptValue, revealedValue } from './actionRequest.js';
 import type { ActionSchema } from './pageSchema.js';
 
 const rows = [{ id: 3, name: 'a' }, { id: 7, name: 'b' }];
@@ -92,5 +92,20 @@ describe('lookup fill (registration\'s HIS lookup)', () => {
   });
   it('an answer that is no object fills nothing', () => {
     for (const a of [null, 'x', 3, ['patient_name']]) expect(lookupFill(action, 'outpatient_number', a)).toEqual({});
+  });
+});
+
+describe('reveal (ScannerList\'s "Issue key")', () => {
+  const issue: ActionSchema = {
+    key: 'issueKey', label: 'x', kind: 'reveal', permission: 'scanner_operate',
+    request: { method: 'POST', url: '/api/scanner/key/{id}' }, reveal: { field: 'key' },
+  };
+  it('calls the request for the row and shows the named field of the answer', () => {
+    expect(planRequests(issue, [rows[1]], 'id')).toEqual([{ method: 'POST', url: '/api/scanner/key/7' }]);
+    expect(revealedValue({ id: 7, key: 'dsk_abc123', key_prefix: 'dsk_abc' }, 'key')).toBe('dsk_abc123');
+    expect(revealedValue({ pin: 4711 }, 'pin')).toBe('4711');
+  });
+  it('shows nothing when the answer lacks the field or it is empty', () => {
+    for (const a of [null, 'dsk_abc', ['key'], {}, { key: '' }, { key: '  ' }, { key: null }, { key: { nested: 1 } }]) expect(revealedValue(a, 'key')).toBeNull();
   });
 });

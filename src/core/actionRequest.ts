@@ -90,3 +90,14 @@ export function lookupFill(action: ActionSchema, from: string, answer: unknown):
   }
   return filled;
 }
+
+/**
+ * What a `reveal` action shows from the request's answer: its field as text, or null when the answer has no such
+ * field or only an empty one (nothing to show, so nothing to tell the user to keep).
+ */
+export function revealedValue(answer: unknown, field: string): string | null {
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return null;
+  const v = (answer as Row)[field];
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return typeof v === 'string' && v.trim() ? v : null;
+}

@@ -41,7 +41,7 @@ export interface ColumnSchema {
 /** A column with what the resource supplied: what the renderers read. */
 export type Column = ColumnSchema & { label: Label; cell: CellKind };
 
-export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr';
+export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr' | 'reveal';
 
 /** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
 export interface PromptSchema {
@@ -59,6 +59,15 @@ export interface PromptSchema {
    * HIS lookup by outpatient or admission number).
    */
   lookup?: { url: string; param?: string };
+}
+
+/** A value the server answers once and keeps no readable copy of (a new API key): shown in a dialog to copy. */
+export interface RevealSchema {
+  /** The field of the answer shown. */
+  field: string;
+  label?: Label;
+  /** Words under the value, e.g. that it will not be shown again. */
+  note?: Label;
 }
 
 export interface ActionRequest {
@@ -94,6 +103,8 @@ export interface ActionSchema {
   fields?: PromptSchema[];
   /** kind=open: the address opened with the request's answer filled in (`/diagnosis/{id}`); this site only. */
   to?: string;
+  /** kind=reveal: the field of the request's answer shown once, copyable (a scanner's new API key). */
+  reveal?: RevealSchema;
   appearance?: 'primary' | 'secondary' | 'subtle' | 'danger';
 }
 

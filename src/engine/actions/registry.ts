@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { NavigateFunction } from 'react-router-dom';
 import type { ActionKind, ActionSchema } from '../../core/pageSchema';
+import type { Reveal } from '../../widgets/dialogs/RevealDialog';
 import type { DataProvider, ResourceRef, Row } from '../dataProvider';
 
 /** What a list gives the actions it runs. */
@@ -27,6 +28,8 @@ export interface ActionTools {
   withValue(action: ActionSchema, send: (value: string | null | undefined, silent: boolean) => Promise<void>): Promise<boolean>;
   /** Shows a form action's fields and sends the answers while the dialog is open; true when it went through. */
   fill(action: ActionSchema, send: (values: Record<string, string>) => Promise<void>): Promise<boolean>;
+  /** Shows a value the server answers only once (a new API key), copyable; resolves when the user closes it. */
+  reveal(shown: Reveal): Promise<void>;
 }
 
 export type ActionHandler = (action: ActionSchema, rows: Row[], tools: ActionTools) => Promise<void> | void;
