@@ -53,6 +53,14 @@ export interface PromptSchema {
   requiredMessage?: Label;
   /** integer: the answer goes as a number (a form action's field). */
   type?: 'string' | 'integer';
+  /** An action's prompt: several of the options may be chosen, sent as a list (a slide's unqualified reasons). */
+  multiple?: boolean;
+  /**
+   * An action's prompt: a field of the row whose value the prompt starts with (SlideQC: the focus check's
+   * `suggested_reasons` pre-fill "unqualified"). With `multiple`, a list or comma-separated text gives several values;
+   * with several rows, the values they all share.
+   */
+  defaultFrom?: string;
   /**
    * A form action's field whose value is looked up (Enter, or the look-up button): `GET url?<param>=<value>`
    * (param: the field's name), and the answer's fields fill the form's fields of the same names (registration's

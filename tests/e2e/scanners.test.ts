@@ -118,14 +118,34 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
     await page.close();
   });
 
-  it.each(['zh-CN', 'en-US'] as const)('SlideQC lists the blurred slide first [%s]', async (lang) => {
+  it.each(['zh-CN', 'en-US'] as const)('SlideQC lists the blurred slide first; its "Unqualified" starts with blurry image, and takes another reason [%s]', async (lang) => {
     const page = await open(lang, 'qc');
     await page.goto(`${server.url}/manage/slide/qc`);
     const first = page.getByRole('row').nth(1);
+    const blurry = lang === 'zh-CN' ? '图像模糊' : 'Blurry image';
+    const wrongArea = lang === 'zh-CN' ? '扫描区域错误' : 'Wrong scan area';
     // Worst focus first: the blurred copy (half its tissue out of focus), with "blurry image" suggested.
-    await poll(() => first.textContent()).toContain(lang === 'zh-CN' ? '图像模糊' : 'Blurry image');
+    await poll(() => first.textContent()).toContain(blurry);
     expect(await first.textContent()).toContain(String(slideId));
     await shot(page, `slide-qc-${lang}`);
+
+    // The focus check's suggestion is already chosen in the prompt; a second reason is added beside it.
+    const qcRow = () => server.db.selectFrom('slide_qc').select(['grade', 'reasons', 'version']).where('slide_id', '=', slideId).executeTakeFirstOrThrow();
+    const before = await qcRow();
+    await first.locator('[data-action="unqualified"]').click();
+    const dialog = page.getByTestId('prompt-dialog');
+    const reasons = dialog.getByTestId('prompt-input');
+    await poll(() => reasons.textContent()).toBe(blurry);
+    await reasons.click();
+    await page.locator('.fui-Listbox .fui-Option').filter({ hasText: wrongArea }).click();
+    await poll(() => reasons.textContent()).toBe(`${blurry}, ${wrongArea}`);
+    await dialog.locator('.fui-DialogTitle').click();
+    await shot(page, `slide-qc-unqualified-${lang}`);
+    await dialog.getByTestId('prompt-confirm').click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await qcRow()).toEqual({ grade: 'unqualified', reasons: 'blurry,wrong_area', version: before.version + 1 });
+    await poll(() => first.textContent()).toContain(wrongArea);
+    await shot(page, `slide-qc-graded-${lang}`);
     await page.close();
   });
 

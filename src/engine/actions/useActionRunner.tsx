@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { verifyLockScreen } from '../../api/auth';
 import { notify } from '../../api/notify';
-import { promptValue } from '../../core/actionRequest';
+import { promptDefault, promptValue, type PromptAnswer } from '../../core/actionRequest';
 import type { ActionSchema, PromptSchema } from '../../core/pageSchema';
 import { useSession } from '../../store/session';
 import { useConfirm } from '../../widgets/dialogs/ConfirmDialog';
@@ -46,15 +46,16 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
 
   /**
    * Sends `send(value)` with the prompt's answer while the prompt is open (its failures stay in the
-   * dialog, so the calls are silent), or at once without a prompt. True when it went through.
+   * dialog, so the calls are silent), or at once without a prompt. True when it went through. The prompt
+   * starts with what its `defaultFrom` takes from the rows.
    */
-  const withValue = async (action: ActionSchema, send: (value: string | null | undefined, silent: boolean) => Promise<void>) => {
+  const withValue = async (action: ActionSchema, rows: Row[], send: (value: PromptAnswer | undefined, silent: boolean) => Promise<void>) => {
     if (!hasPrompt(action)) {
       await send(undefined, false);
       return true;
     }
     let tried = false;
-    const sent = await askValue(action, (raw) => {
+    const sent = await askValue(action, promptDefault(action.prompt, rows), (raw) => {
       tried = true;
       return send(promptValue(raw), true);
     });
