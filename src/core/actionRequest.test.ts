@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formBody, lookupFill, missingFields, patchBody, planRequests, promptValue } from './actionRequest.js';
+import { formBody, lookupFill, missingFields, patchBody, planRequests, promptDefault, promptValue, revealedValue } from './actionRequest.js';
 import type { ActionSchema } from './pageSchema.js';
 
 const rows = [{ id: 3, name: 'a' }, { id: 7, name: 'b' }];
@@ -92,5 +92,57 @@ describe('lookup fill (registration\'s HIS lookup)', () => {
   });
   it('an answer that is no object fills nothing', () => {
     for (const a of [null, 'x', 3, ['patient_name']]) expect(lookupFill(action, 'outpatient_number', a)).toEqual({});
+  });
+});
+
+describe('reveal (ScannerList\'s "Issue key")', () => {
+  const issue: ActionSchema = {
+    key: 'issueKey', label: 'x', kind: 'reveal', permission: 'scanner_operate',
+    request: { method: 'POST', url: '/api/scanner/key/{id}' }, reveal: { field: 'key' },
+  };
+  it('calls the request for the row and shows the named field of the answer', () => {
+    expect(planRequests(issue, [rows[1]], 'id')).toEqual([{ method: 'POST', url: '/api/scanner/key/7' }]);
+    expect(revealedValue({ id: 7, key: 'dsk_abc123', key_prefix: 'dsk_abc' }, 'key')).toBe('dsk_abc123');
+    expect(revealedValue({ pin: 4711 }, 'pin')).toBe('4711');
+  });
+  it('shows nothing when the answer lacks the field or it is empty', () => {
+    for (const a of [null, 'dsk_abc', ['key'], {}, { key: '' }, { key: '  ' }, { key: null }, { key: { nested: 1 } }]) expect(revealedValue(a, 'key')).toBeNull();
+  });
+});
+
+describe('a prompt of several values started from the row (SlideQC\'s "Unqualified")', () => {
+  const reasons = { field: 'reasons', options: 'qc_reason', multiple: true, defaultFrom: 'suggested_reasons', required: true };
+  const unqualified: ActionSchema = {
+    key: 'unqualified', label: 'x', kind: 'request', permission: 'qc_manage',
+    request: { method: 'POST', url: '/api/slide/qc/grade/{slide_id}', data: { grade: 'unqualified' } }, prompt: reasons,
+  };
+  it('starts with the row\'s suggested reasons, a comma-separated text or a list', () => {
+    expect(promptDefault(reasons, [{ slide_id: 4, suggested_reasons: 'blurry' }])).toEqual(['blurry']);
+    expect(promptDefault(reasons, [{ suggested_reasons: 'blurry, wrong_area,,blurry' }])).toEqual(['blurry', 'wrong_area']);
+    expect(promptDefault(reasons, [{ suggested_reasons: ['wrong_area', 7] }])).toEqual(['wrong_area', '7']);
+  });
+  it('starts empty without a suggestion, without rows or without defaultFrom', () => {
+    for (const v of [null, undefined, '', ' , ', {}, true]) expect(promptDefault(reasons, [{ suggested_reasons: v }])).toEqual([]);
+    expect(promptDefault(reasons, [])).toEqual([]);
+    expect(promptDefault({ ...reasons, defaultFrom: undefined }, [{ suggested_reasons: 'blurry' }])).toEqual([]);
+  });
+  it('with several rows, starts with what they all share', () => {
+    expect(promptDefault(reasons, [{ suggested_reasons: 'blurry,wrong_area' }, { suggested_reasons: 'wrong_area' }])).toEqual(['wrong_area']);
+    expect(promptDefault(reasons, [{ suggested_reasons: 'blurry' }, { suggested_reasons: null }])).toEqual([]);
+  });
+  it('a single prompt takes the value as it is (commas and all), or a list\'s first', () => {
+    const one = { field: 'reason', defaultFrom: 'note' };
+    expect(promptDefault(one, [{ note: 'a, b' }])).toEqual(['a, b']);
+    expect(promptDefault(one, [{ note: ['x', 'y'] }])).toEqual(['x']);
+    expect(promptDefault(one, [{ note: 12 }])).toEqual(['12']);
+  });
+  it('sends the chosen reasons as a list, trimmed and without repeats, beside the fixed grade', () => {
+    expect(promptValue(['blurry', ' wrong_area ', 'blurry', ''])).toEqual(['blurry', 'wrong_area']);
+    expect(promptValue([])).toEqual([]);
+    expect(planRequests(unqualified, [{ slide_id: 4 }], 'slide_id', promptValue(['blurry', 'wrong_area']))).toEqual([
+      { method: 'POST', url: '/api/slide/qc/grade/4', body: { grade: 'unqualified', reasons: ['blurry', 'wrong_area'] } },
+    ]);
+    const ids: ActionSchema = { ...unqualified, prompt: { field: 'doctors', type: 'integer', multiple: true } };
+    expect(planRequests(ids, [{ slide_id: 4 }], 'slide_id', ['3', '12'])[0]!.body).toEqual({ grade: 'unqualified', doctors: [3, 12] });
   });
 });

@@ -1,5 +1,5 @@
 import { fillTemplate } from './actions.js';
-import type { ActionRequest, ActionSchema } from './pageSchema.js';
+import type { ActionRequest, ActionSchema, PromptSchema } from './pageSchema.js';
 
 type Row = Record<string, unknown>;
 
@@ -10,24 +10,53 @@ export interface PlannedRequest {
   body?: Row;
 }
 
+/** A prompt's answer: one value, several (a `multiple` prompt), or null for none. */
+export type PromptAnswer = string | string[] | null;
+
 /**
  * The prompt's answer as sent: the dialog trims it, and an empty answer (allowed when the prompt is
- * not required) goes as null, which the server reads as "none" (e.g. unbind from a case).
+ * not required) goes as null, which the server reads as "none" (e.g. unbind from a case). A `multiple`
+ * prompt's answer goes as a list, trimmed, without blanks or repeats (none: an empty list).
  */
-export const promptValue = (raw: string): string | null => raw.trim() || null;
+export function promptValue(raw: string | readonly string[]): PromptAnswer {
+  if (typeof raw === 'string') return raw.trim() || null;
+  return [...new Set(raw.map((v) => v.trim()).filter(Boolean))];
+}
+
+/**
+ * What the prompt starts with: the values of the rows' `defaultFrom` field (SlideQC's "unqualified" starts with the
+ * focus check's suggested reasons). A list, or for a `multiple` prompt text with commas (a list kept in one column),
+ * gives several values; a single prompt takes the first. With several rows, the values every one of them has.
+ */
+export function promptDefault(prompt: PromptSchema, rows: readonly Row[]): string[] {
+  const from = prompt.defaultFrom;
+  if (!from || !rows.length) return [];
+  const valuesOf = (row: Row): string[] => {
+    const v = row[from];
+    const list: unknown[] = Array.isArray(v) ? v : typeof v === 'string' && prompt.multiple ? v.split(',') : [v];
+    return list.filter((x) => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x))).map((x) => String(x).trim()).filter(Boolean);
+  };
+  const [first, ...rest] = rows.map(valuesOf);
+  const shared = [...new Set(first)].filter((v) => rest.every((r) => r.includes(v)));
+  return prompt.multiple ? shared : shared.slice(0, 1);
+}
 
 /** The fixed body fields and the prompt's field; undefined when the action sends no body. */
-function bodyOf(action: ActionSchema, value: string | null | undefined): Row | undefined {
+function bodyOf(action: ActionSchema, value: PromptAnswer | undefined): Row | undefined {
   const fixed = action.request?.data;
   if (!action.prompt && !fixed) return undefined;
   return { ...fixed, ...(action.prompt && value !== undefined ? { [action.prompt.field]: typed(action.prompt, value) } : {}) };
 }
 
-/** An `integer` prompt's answer goes as a number (an id chosen from a select, e.g. the doctor to assign). */
-const typed = (prompt: { type?: string }, value: string | null) => (prompt.type === 'integer' && value !== null && /^-?\d+$/.test(value) ? Number(value) : value);
+/** An `integer` prompt's answer goes as a number (an id chosen from a select, e.g. the doctor to assign); each of a list's too. */
+function typed(prompt: { type?: string }, value: PromptAnswer): unknown {
+  const one = (v: string) => (prompt.type === 'integer' && /^-?\d+$/.test(v) ? Number(v) : v);
+  if (value === null) return null;
+  return Array.isArray(value) ? value.map(one) : one(value);
+}
 
 /** The fields a `patch` action sends to each row: its fixed patch, then the prompt's answer. */
-export function patchBody(action: ActionSchema, value?: string | null): Row {
+export function patchBody(action: ActionSchema, value?: PromptAnswer): Row {
   return { ...action.patch, ...(action.prompt && value !== undefined ? { [action.prompt.field]: value } : {}) };
 }
 
@@ -37,7 +66,7 @@ export function patchBody(action: ActionSchema, value?: string | null): Row {
  * request; otherwise one call per row with `{field}` in the address from that row. A toolbar action
  * (no rows) makes one call. `body: "ids"` without rows makes none: there is nothing to act on.
  */
-export function planRequests(action: ActionSchema, rows: Row[], rowKey: string, value?: string | null): PlannedRequest[] {
+export function planRequests(action: ActionSchema, rows: Row[], rowKey: string, value?: PromptAnswer): PlannedRequest[] {
   const req = action.request;
   if (!req) return [];
   const body = bodyOf(action, value);
@@ -89,4 +118,15 @@ export function lookupFill(action: ActionSchema, from: string, answer: unknown):
     if (typeof v === 'string' ? v.trim() : typeof v === 'number' && Number.isFinite(v)) filled[f.field] = String(v);
   }
   return filled;
+}
+
+/**
+ * What a `reveal` action shows from the request's answer: its field as text, or null when the answer has no such
+ * field or only an empty one (nothing to show, so nothing to tell the user to keep).
+ */
+export function revealedValue(answer: unknown, field: string): string | null {
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return null;
+  const v = (answer as Row)[field];
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return typeof v === 'string' && v.trim() ? v : null;
 }

@@ -41,7 +41,7 @@ export interface ColumnSchema {
 /** A column with what the resource supplied: what the renderers read. */
 export type Column = ColumnSchema & { label: Label; cell: CellKind };
 
-export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr';
+export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr' | 'reveal';
 
 /** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
 export interface PromptSchema {
@@ -53,12 +53,29 @@ export interface PromptSchema {
   requiredMessage?: Label;
   /** integer: the answer goes as a number (a form action's field). */
   type?: 'string' | 'integer';
+  /** An action's prompt: several of the options may be chosen, sent as a list (a slide's unqualified reasons). */
+  multiple?: boolean;
+  /**
+   * An action's prompt: a field of the row whose value the prompt starts with (SlideQC: the focus check's
+   * `suggested_reasons` pre-fill "unqualified"). With `multiple`, a list or comma-separated text gives several values;
+   * with several rows, the values they all share.
+   */
+  defaultFrom?: string;
   /**
    * A form action's field whose value is looked up (Enter, or the look-up button): `GET url?<param>=<value>`
    * (param: the field's name), and the answer's fields fill the form's fields of the same names (registration's
    * HIS lookup by outpatient or admission number).
    */
   lookup?: { url: string; param?: string };
+}
+
+/** A value the server answers once and keeps no readable copy of (a new API key): shown in a dialog to copy. */
+export interface RevealSchema {
+  /** The field of the answer shown. */
+  field: string;
+  label?: Label;
+  /** Words under the value, e.g. that it will not be shown again. */
+  note?: Label;
 }
 
 export interface ActionRequest {
@@ -94,6 +111,8 @@ export interface ActionSchema {
   fields?: PromptSchema[];
   /** kind=open: the address opened with the request's answer filled in (`/diagnosis/{id}`); this site only. */
   to?: string;
+  /** kind=reveal: the field of the request's answer shown once, copyable (a scanner's new API key). */
+  reveal?: RevealSchema;
   appearance?: 'primary' | 'secondary' | 'subtle' | 'danger';
 }
 

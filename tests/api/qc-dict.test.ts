@@ -3,7 +3,7 @@ import { call, databases, startApp, tokenFor, type Harness } from './harness.js'
 
 /**
  * The QC dictionary (spec §7 config/dict/qc, issue 16) on both databases: lists by type in rank order, store_many,
- * update_many (all or nothing), rank; qc_manage to change, anyone in the hospital to read; another hospital's entries
+ * update_many (all or nothing) and rank (PATCH as the spec has them, POST kept); qc_manage to change, anyone in the hospital to read; another hospital's entries
  * as absent as missing ones; duplicates and bad input refused in both languages, changing nothing.
  */
 describe.each(databases)('QC dictionary [%s]', (kind) => {
@@ -26,8 +26,8 @@ describe.each(databases)('QC dictionary [%s]', (kind) => {
     expect(made.statusCode, made.body).toBe(200);
     const [a, b, c] = made.json().data.ids as number[];
     expect((await list(registrar, 'specimen_rejection')).map((r) => r.name)).toEqual(['标本量不足', '固定液不足', '标签不清']);
-    expect((await call(h.app, 'POST', `${base}/rank/${c}`, { token: qc, payload: { rank: 0 } })).statusCode).toBe(200);
-    const updated = await call(h.app, 'POST', `${base}/update_many`, { token: qc, payload: { items: [{ id: a, name: '标本量过少' }, { id: b, enabled: 0 }] } });
+    expect((await call(h.app, 'PATCH', `${base}/rank/${c}`, { token: qc, payload: { rank: 0 } })).statusCode).toBe(200);
+    const updated = await call(h.app, 'PATCH', `${base}/update_many`, { token: qc, payload: { items: [{ id: a, name: '标本量过少' }, { id: b, enabled: 0 }] } });
     expect(updated.statusCode, updated.body).toBe(200);
     const rows = await list(registrar, 'specimen_rejection');
     expect(rows.map((r) => [r.name, r.enabled])).toEqual([['标签不清', 1], ['标本量过少', 1], ['固定液不足', 0]]);
@@ -45,11 +45,11 @@ describe.each(databases)('QC dictionary [%s]', (kind) => {
     const now = new Date().toISOString();
     const foreign = await h.db.insertInto('qc_dict').values({ hospital_id: branch!, type: 'specimen_rejection', name: '分院原因', en_name: null, code: null, rank: 1, enabled: 1, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
     const mine = (await list(qc, 'specimen_rejection'))[0]!;
-    const cross = await call(h.app, 'POST', `${base}/update_many`, { token: qc, lang: 'zh-CN', payload: { items: [{ id: mine.id, name: '改了' }, { id: foreign.id, name: '越权' }] } });
+    const cross = await call(h.app, 'PATCH', `${base}/update_many`, { token: qc, lang: 'zh-CN', payload: { items: [{ id: mine.id, name: '改了' }, { id: foreign.id, name: '越权' }] } });
     expect(cross.statusCode).toBe(404);
     expect(cross.json().message).toBe(`以下字典项不存在或不属于本院：${foreign.id}`);
     expect((await list(qc, 'specimen_rejection')).map((r) => r.name)).not.toContain('改了');
-    expect((await call(h.app, 'POST', `${base}/rank/${foreign.id}`, { token: qc, payload: { rank: 3 } })).statusCode).toBe(404);
+    expect((await call(h.app, 'PATCH', `${base}/rank/${foreign.id}`, { token: qc, payload: { rank: 3 } })).statusCode).toBe(404);
     expect((await list(qc, 'specimen_rejection')).map((r) => r.name)).not.toContain('分院原因');
 
     expect((await call(h.app, 'POST', `${base}/store_many`, { token: registrar, payload: { type: 'x', items: [{ name: 'y' }] } })).statusCode).toBe(403);
@@ -57,6 +57,29 @@ describe.each(databases)('QC dictionary [%s]', (kind) => {
       expect((await call(h.app, 'POST', `${base}/store_many`, { token: qc, payload })).statusCode, JSON.stringify(payload)).toBe(422);
     }
     expect(await list(qc, 'ok_type')).toEqual([]);
+  });
+
+  it('changes with PATCH as spec §7 has it, and with POST for older callers; each change is logged, a reader is refused', async () => {
+    const made = await call(h.app, 'POST', `${base}/store_many`, { token: qc, payload: { type: 'special_advice', items: [{ name: '加做免疫组化' }, { name: '深切' }] } });
+    const [a, b] = made.json().data.ids as number[];
+    const logged = (method: string) => h.db.selectFrom('operation_logs').select(['route', 'status_code']).where('method', '=', method)
+      .where('route', 'in', [`${base}/update_many`, `${base}/rank/:id`]).orderBy('id').execute();
+    for (const method of ['PATCH', 'POST'] as const) {
+      const before = (await logged(method)).length;
+      const renamed = await call(h.app, method, `${base}/update_many`, { token: qc, payload: { items: [{ id: a, name: `免疫组化 ${method}` }] } });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      const ranked = await call(h.app, method, `${base}/rank/${b}`, { token: qc, payload: { rank: method === 'PATCH' ? 0 : 5 } });
+      expect(ranked.json().data).toEqual({ id: b, rank: method === 'PATCH' ? 0 : 5 });
+      expect((await list(qc, 'special_advice')).map((r) => r.name)).toEqual(method === 'PATCH' ? ['深切', '免疫组化 PATCH'] : ['免疫组化 POST', '深切']);
+      const after = await logged(method);
+      expect(after.slice(before).map((l) => [l.route, l.status_code]).sort()).toEqual([[`${base}/rank/:id`, 200], [`${base}/update_many`, 200]]);
+    }
+    const refused = await call(h.app, 'PATCH', `${base}/update_many`, { token: registrar, payload: { items: [{ id: a, name: '无权' }] } });
+    expect(refused.statusCode).toBe(403);
+    const bad = await call(h.app, 'PATCH', `${base}/rank/${b}`, { token: qc, lang: 'en-US', payload: { rank: -1 } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().message).toMatch(/\S/);
+    expect((await list(qc, 'special_advice')).map((r) => [r.name, r.rank])).toEqual([['免疫组化 POST', 1], ['深切', 5]]);
   });
 
   it('stores one of two parallel stores of the same name, refusing the other', async () => {

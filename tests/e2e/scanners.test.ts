@@ -34,6 +34,12 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
       hospital_id: hospital.id, name: 'KF-PRO-400', model: 'KF-PRO-400', area: 'Main', location: 'Lab 2', ip: '10.0.0.21', status: 'offline',
       key_hash: made.hash, key_prefix: made.prefix, created_at: now, updated_at: now,
     } as never).execute();
+    // One scanner without a key for each language's "Issue key" test.
+    for (const lang of ['zh-CN', 'en-US']) {
+      await server.db.insertInto('scanners').values({
+        hospital_id: hospital.id, name: `KEYLESS-${lang}`, model: 'KF-PRO-120', area: 'Main', status: 'offline', created_at: now, updated_at: now,
+      } as never).execute();
+    }
     const slides = await sharpAndBlurred(path.join(server.dataDir!, 'focus-src'));
     const dir = path.join(server.dataDir!, 'slides', 'e2e');
     fs.mkdirSync(dir, { recursive: true });
@@ -81,14 +87,65 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
     await page.close();
   });
 
-  it.each(['zh-CN', 'en-US'] as const)('SlideQC lists the blurred slide first [%s]', async (lang) => {
+  it.each(['zh-CN', 'en-US'] as const)('ScannerList issues a key, shown once, that the scanner then heartbeats with [%s]', async (lang) => {
+    const page = await signedInPage(browser, server.url, lang, 'scanner', { options: { permissions: ['clipboard-read', 'clipboard-write'] } });
+    await page.goto(`${server.url}/manage/scanner/list`);
+    const row = page.getByRole('row').filter({ hasText: `KEYLESS-${lang}` }).first();
+    await row.locator('[data-action="issueKey"]').click();
+    // The confirmation says that a new key replaces the old one.
+    const confirm = page.getByTestId('confirm-dialog');
+    expect(await confirm.textContent()).toContain(lang === 'zh-CN' ? '原密钥（如有）随即失效' : 'its old key, if any, stops working');
+    await confirm.getByRole('button', { name: lang === 'zh-CN' ? '确定' : 'Confirm' }).click();
+    const dialog = page.getByTestId('reveal-dialog');
+    const value = dialog.getByTestId('reveal-value');
+    await poll(() => value.inputValue()).toMatch(/\S{20,}/);
+    const issued = await value.inputValue();
+    expect(await dialog.textContent()).toContain(lang === 'zh-CN' ? '密钥只显示这一次' : 'shown this once only');
+    await dialog.getByTestId('reveal-copy').click();
+    await dialog.getByText(lang === 'zh-CN' ? '已复制到剪贴板' : 'Copied to the clipboard').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(issued);
+    await shot(page, `scanner-issue-key-${lang}`);
+    // The scanner, configured with the key read from the dialog, is let in; the list shows its new state.
+    const res = await fetch(`${server.url}/api/scanner-agent/heartbeat`, {
+      method: 'POST', headers: { 'x-scanner-key': issued, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'idle' }),
+    });
+    expect(res.status).toBe(200);
+    await dialog.getByTestId('reveal-close').click();
+    await dialog.waitFor({ state: 'detached' });
+    await poll(() => row.textContent()).toContain(lang === 'zh-CN' ? '空闲' : 'Idle');
+    // Once closed, the key is nowhere on the page.
+    expect(await page.content()).not.toContain(issued);
+    await page.close();
+  });
+
+  it.each(['zh-CN', 'en-US'] as const)('SlideQC lists the blurred slide first; its "Unqualified" starts with blurry image, and takes another reason [%s]', async (lang) => {
     const page = await open(lang, 'qc');
     await page.goto(`${server.url}/manage/slide/qc`);
     const first = page.getByRole('row').nth(1);
+    const blurry = lang === 'zh-CN' ? '图像模糊' : 'Blurry image';
+    const wrongArea = lang === 'zh-CN' ? '扫描区域错误' : 'Wrong scan area';
     // Worst focus first: the blurred copy (half its tissue out of focus), with "blurry image" suggested.
-    await poll(() => first.textContent()).toContain(lang === 'zh-CN' ? '图像模糊' : 'Blurry image');
+    await poll(() => first.textContent()).toContain(blurry);
     expect(await first.textContent()).toContain(String(slideId));
     await shot(page, `slide-qc-${lang}`);
+
+    // The focus check's suggestion is already chosen in the prompt; a second reason is added beside it.
+    const qcRow = () => server.db.selectFrom('slide_qc').select(['grade', 'reasons', 'version']).where('slide_id', '=', slideId).executeTakeFirstOrThrow();
+    const before = await qcRow();
+    await first.locator('[data-action="unqualified"]').click();
+    const dialog = page.getByTestId('prompt-dialog');
+    const reasons = dialog.getByTestId('prompt-input');
+    await poll(() => reasons.textContent()).toBe(blurry);
+    await reasons.click();
+    await page.locator('.fui-Listbox .fui-Option').filter({ hasText: wrongArea }).click();
+    await poll(() => reasons.textContent()).toBe(`${blurry}, ${wrongArea}`);
+    await dialog.locator('.fui-DialogTitle').click();
+    await shot(page, `slide-qc-unqualified-${lang}`);
+    await dialog.getByTestId('prompt-confirm').click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await qcRow()).toEqual({ grade: 'unqualified', reasons: 'blurry,wrong_area', version: before.version + 1 });
+    await poll(() => first.textContent()).toContain(wrongArea);
+    await shot(page, `slide-qc-graded-${lang}`);
     await page.close();
   });
 

@@ -61,8 +61,9 @@ function pageProblems(page: PageSchema): string[] {
     need(page.list!.columns.some((c) => c.field === f), `card ${f}: not a column of the list`);
   }
   for (const a of [...(page.list?.rowActions ?? []), ...(page.list?.batchActions ?? []), ...(page.list?.toolbar ?? [])]) {
-    if (a.kind === 'request' || a.kind === 'download') need(a.permission, `action ${a.key}: a ${a.kind} action names its permission`);
+    if (a.kind === 'request' || a.kind === 'download' || a.kind === 'reveal') need(a.permission, `action ${a.key}: a ${a.kind} action names its permission`);
     if (a.prompt && a.kind === 'patch') need(stored[a.prompt.field], `action ${a.key}: prompt field ${a.prompt.field} is not a column`);
+    if (a.prompt?.defaultFrom) need(stored[a.prompt.defaultFrom], `action ${a.key}: the prompt starts from ${a.prompt.defaultFrom}, not a field of the row`);
     if (a.kind === 'patch') for (const f of Object.keys(a.patch ?? {})) need(stored[f], `action ${a.key}: patches ${f}, not a column`);
   }
   if (page.form && !page.form.contract) {
@@ -89,7 +90,10 @@ describe('every page against its resource', () => {
       alias: 'Broken', type: 'list', resource: 'cases',
       list: { columns: [{ field: 'no_such' }, { field: 'clinical_diagnosis', sortable: true }, { field: 'pathology_number', colorField: 'no_colour' }],
         facet: { field: 'clinical_diagnosis', options: 'no_enum' }, tabs: [{ key: 't', label: 't', filter: [{ field: 'clinical_diagnosis', operator: '=', value: 1 }] }],
-        rowActions: [{ key: 'go', label: 'Go', kind: 'request', request: { method: 'POST', url: '/x' } }] },
+        rowActions: [
+          { key: 'go', label: 'Go', kind: 'request', request: { method: 'POST', url: '/x' } },
+          { key: 'ask', label: 'Ask', kind: 'request', permission: 'case_view', request: { method: 'POST', url: '/x' }, prompt: { field: 'f', defaultFrom: 'no_field' } },
+        ] },
       search: { items: [{ field: 'clinical_diagnosis' }, { field: 'case_type', options: 'no_enum' }] },
       form: { fields: ['case_type', 'made_up'] },
     })).toEqual([
@@ -102,6 +106,7 @@ describe('every page against its resource', () => {
       'facet: the resource does not filter by clinical_diagnosis',
       'facet: no enum no_enum',
       'action go: a request action names its permission',
+      'action ask: the prompt starts from no_field, not a field of the row',
       'form field made_up: the resource\'s contract does not accept it',
       'form: the contract requires pathology_number, which the form does not show',
     ]);

@@ -22,11 +22,13 @@ const Change = Type.Object({
 }, { additionalProperties: false });
 const READ = { access: 'user' as const, audit: false };
 const WRITE = { access: { permission: 'qc_manage' } };
+const CHANGE_METHODS: ['PATCH', 'POST'] = ['PATCH', 'POST'];
 
 /**
  * The QC dictionary of spec §7 (`config/dict/qc`): the hospital's own lists (rejection reasons, special advice,
- * timeout reasons, …), each ranked. Read by anyone working in the hospital (forms offer them); changed with
- * `qc_manage`. Another hospital's entries are as absent as missing ones.
+ * timeout reasons, …), each ranked; `update_many` and `rank/{id}` are PATCH as in the spec (POST too). Read by anyone
+ * working in the hospital (forms offer them); changed with `qc_manage`. Another hospital's entries are as absent as
+ * missing ones.
  */
 export function qcDictRoutes(app: TypedApp, db: Db): void {
   const mine = (hospitalId: number, ids: number[]) => db.selectFrom('qc_dict').select(['id', 'type', 'name']).where('hospital_id', '=', hospitalId).where('id', 'in', ids).execute();
@@ -64,33 +66,42 @@ export function qcDictRoutes(app: TypedApp, db: Db): void {
     return ok({ ids: rows.map((r) => Number(r.id)) });
   });
 
-  app.post('/api/config/dict/qc/update_many', {
-    config: WRITE, schema: { tags, body: Type.Object({ items: Type.Array(Change, { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }) },
-  }, async (request) => {
-    const hospitalId = workingHospital(request);
-    const { items } = request.body;
-    const ids = [...new Set(items.map((i) => i.id))];
-    const found = await mine(hospitalId, ids);
-    const missing = ids.filter((id) => !found.some((f) => f.id === id));
-    if (missing.length) throw new AppError(404, 'qc_dict.not_found', { ids: missing.join(', ') });
-    const now = new Date().toISOString();
-    // All or nothing: a list half renamed is worse than a refused request.
-    await db.transaction().execute(async (trx) => {
-      for (const { id, ...change } of items) {
-        const set = Object.fromEntries(Object.entries(change).map(([k, v]) => [k, typeof v === 'string' ? v.trim() || (k === 'name' ? v : null) : v]));
-        await trx.updateTable('qc_dict').set({ ...set, updated_at: now }).where('id', '=', id).where('hospital_id', '=', hospitalId).execute();
-      }
-    });
-    return ok({ updated: ids.length });
+  // Spec §7 has update_many and rank as PATCH; POST, as they were first declared, stays for callers written against it.
+  app.route({
+    method: CHANGE_METHODS,
+    url: '/api/config/dict/qc/update_many',
+    config: WRITE,
+    schema: { tags, body: Type.Object({ items: Type.Array(Change, { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }) },
+    handler: async (request) => {
+      const hospitalId = workingHospital(request);
+      const { items } = request.body;
+      const ids = [...new Set(items.map((i) => i.id))];
+      const found = await mine(hospitalId, ids);
+      const missing = ids.filter((id) => !found.some((f) => f.id === id));
+      if (missing.length) throw new AppError(404, 'qc_dict.not_found', { ids: missing.join(', ') });
+      const now = new Date().toISOString();
+      // All or nothing: a list half renamed is worse than a refused request.
+      await db.transaction().execute(async (trx) => {
+        for (const { id, ...change } of items) {
+          const set = Object.fromEntries(Object.entries(change).map(([k, v]) => [k, typeof v === 'string' ? v.trim() || (k === 'name' ? v : null) : v]));
+          await trx.updateTable('qc_dict').set({ ...set, updated_at: now }).where('id', '=', id).where('hospital_id', '=', hospitalId).execute();
+        }
+      });
+      return ok({ updated: ids.length });
+    },
   });
 
-  app.post('/api/config/dict/qc/rank/:id', {
-    config: WRITE, schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: Type.Object({ rank: Rank }, { additionalProperties: false }) },
-  }, async (request) => {
-    const hospitalId = workingHospital(request);
-    const res = await db.updateTable('qc_dict').set({ rank: request.body.rank, updated_at: new Date().toISOString() })
-      .where('id', '=', request.params.id).where('hospital_id', '=', hospitalId).executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw new AppError(404, 'qc_dict.not_found', { ids: String(request.params.id) });
-    return ok({ id: request.params.id, rank: request.body.rank });
+  app.route({
+    method: CHANGE_METHODS,
+    url: '/api/config/dict/qc/rank/:id',
+    config: WRITE,
+    schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: Type.Object({ rank: Rank }, { additionalProperties: false }) },
+    handler: async (request) => {
+      const hospitalId = workingHospital(request);
+      const res = await db.updateTable('qc_dict').set({ rank: request.body.rank, updated_at: new Date().toISOString() })
+        .where('id', '=', request.params.id).where('hospital_id', '=', hospitalId).executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) throw new AppError(404, 'qc_dict.not_found', { ids: String(request.params.id) });
+      return ok({ id: request.params.id, rank: request.body.rank });
+    },
   });
 }

@@ -4,9 +4,13 @@ import { PromptDialog } from '../../widgets/dialogs/PromptDialog';
 import { useLabel } from '../../widgets/useLabel';
 import { useChoices } from '../options';
 
+type Answer = string | string[];
+
 interface Ask {
   action: ActionSchema & { prompt: PromptSchema };
-  submit(value: string): Promise<void>;
+  /** What the prompt starts with (`promptDefault`: the rows' `defaultFrom` values). */
+  initial: string[];
+  submit(value: Answer): Promise<void>;
   resolve(done: boolean): void;
 }
 
@@ -20,6 +24,7 @@ function PromptHost({ ask, onDone }: { ask: Ask; onDone(done: boolean): void }) 
   return (
     <PromptDialog open title={label(ask.action.label)} label={label(prompt.label)} options={options} required={prompt.required}
       requiredMessage={prompt.requiredMessage ? label(prompt.requiredMessage) : undefined}
+      multiple={prompt.multiple} initialValue={prompt.multiple ? ask.initial : ask.initial[0]}
       onConfirm={async (value) => {
         await ask.submit(value);
         onDone(true);
@@ -29,14 +34,15 @@ function PromptHost({ ask, onDone }: { ask: Ask; onDone(done: boolean): void }) 
 }
 
 /**
- * `const [dialog, prompt] = useActionPrompt(); if (await prompt(action, send)) …`: asks the action's
- * prompt and calls `send` with the answer while the dialog stays open. Resolves true once `send`
- * succeeded, false when cancelled; a failing `send` leaves the dialog open with its message.
+ * `const [dialog, prompt] = useActionPrompt(); if (await prompt(action, initial, send)) …`: asks the action's
+ * prompt, starting with `initial`, and calls `send` with the answer while the dialog stays open (a `multiple`
+ * prompt answers a list). Resolves true once `send` succeeded, false when cancelled; a failing `send` leaves the
+ * dialog open with its message.
  */
-export function useActionPrompt(): [ReactNode, (action: ActionSchema & { prompt: PromptSchema }, submit: (value: string) => Promise<void>) => Promise<boolean>] {
+export function useActionPrompt(): [ReactNode, (action: Ask['action'], initial: string[], submit: Ask['submit']) => Promise<boolean>] {
   const [ask, setAsk] = useState<Ask | null>(null);
-  const prompt = useCallback((action: Ask['action'], submit: Ask['submit']) =>
-    new Promise<boolean>((resolve) => setAsk({ action, submit, resolve })), []);
+  const prompt = useCallback((action: Ask['action'], initial: string[], submit: Ask['submit']) =>
+    new Promise<boolean>((resolve) => setAsk({ action, initial, submit, resolve })), []);
   const done = (ok: boolean) => {
     ask?.resolve(ok);
     setAsk(null);

@@ -10,5 +10,6 @@ import './form';
 import './open';
 import './file';
 import './ocr';
+import './reveal';
 
 export { registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';

@@ -16,7 +16,7 @@ registerAction('ocr', async (action, rows, { ctx, t, label, notify, idOf, withVa
   const numbers = [...new Set([...reading.matches.map((m) => m.pathology_number), ...reading.candidates])];
   notify(numbers.length ? t('actions.ocrRead', { text: numbers.join(', ') }) : t('actions.ocrNothing'), numbers.length ? 'success' : 'warning');
   const asked = { ...action, prompt: { ...action.prompt, options: numbers.map((n) => ({ value: n, label: n })) } };
-  const sent = await withValue(asked, async (value, silent) => {
+  const sent = await withValue(asked, [row as Row], async (value, silent) => {
     for (const r of planRequests(asked, [row as Row], ctx.rowKey, value)) {
       await ctx.dataProvider.custom<Row>({ method: r.method, url: r.url, body: r.body, options: { allowMultiple: true, silent } });
     }

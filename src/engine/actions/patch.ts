@@ -5,7 +5,7 @@ import { registerAction } from './registry';
 registerAction('patch', async (action, rows, { ctx, t, label, idOf, ask, withValue, notify }) => {
   if (!rows.length) return notify(t('actions.selectFirst'), 'warning');
   if (!(await ask(action, rows))) return;
-  const sent = await withValue(action, async (value, silent) => {
+  const sent = await withValue(action, rows, async (value, silent) => {
     await Promise.all(rows.map((r) => ctx.dataProvider.update(ctx.resource, idOf(r), patchBody(action, value), { silent })));
   });
   if (!sent) return;

@@ -1,6 +1,8 @@
 import type { TFunction } from 'i18next';
 import type { NavigateFunction } from 'react-router-dom';
+import type { PromptAnswer } from '../../core/actionRequest';
 import type { ActionKind, ActionSchema } from '../../core/pageSchema';
+import type { Reveal } from '../../widgets/dialogs/RevealDialog';
 import type { DataProvider, ResourceRef, Row } from '../dataProvider';
 
 /** What a list gives the actions it runs. */
@@ -23,10 +25,15 @@ export interface ActionTools {
   notify(text: string, intent?: 'success' | 'warning' | 'error'): void;
   /** Asks before acting (the action's `confirm`, the password box with `passwordConfirm`, or `fallback`); true to go on. */
   ask(action: ActionSchema, rows: Row[], fallback?: string): Promise<boolean>;
-  /** Sends with the prompt's answer while the prompt is open, or at once without a prompt; true when it went through. */
-  withValue(action: ActionSchema, send: (value: string | null | undefined, silent: boolean) => Promise<void>): Promise<boolean>;
+  /**
+   * Sends with the prompt's answer while the prompt is open (started with what `defaultFrom` takes from the rows), or at
+   * once without a prompt; true when it went through.
+   */
+  withValue(action: ActionSchema, rows: Row[], send: (value: PromptAnswer | undefined, silent: boolean) => Promise<void>): Promise<boolean>;
   /** Shows a form action's fields and sends the answers while the dialog is open; true when it went through. */
   fill(action: ActionSchema, send: (values: Record<string, string>) => Promise<void>): Promise<boolean>;
+  /** Shows a value the server answers only once (a new API key), copyable; resolves when the user closes it. */
+  reveal(shown: Reveal): Promise<void>;
 }
 
 export type ActionHandler = (action: ActionSchema, rows: Row[], tools: ActionTools) => Promise<void> | void;

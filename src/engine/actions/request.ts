@@ -7,7 +7,7 @@ registerAction('request', async (action, rows, { ctx, t, label, ask, withValue, 
   if (!action.request) return;
   if (action.request.body === 'ids' && !rows.length) return notify(t('actions.selectFirst'), 'warning');
   if (!(await ask(action, rows))) return;
-  const sent = await withValue(action, async (value, silent) => {
+  const sent = await withValue(action, rows, async (value, silent) => {
     for (const r of planRequests(action, rows, ctx.rowKey, value)) {
       await ctx.dataProvider.custom<Row>({ method: r.method, url: r.url, body: r.body, options: { allowMultiple: true, silent } });
     }

@@ -3,11 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { verifyLockScreen } from '../../api/auth';
 import { notify } from '../../api/notify';
-import { promptValue } from '../../core/actionRequest';
+import { promptDefault, promptValue, type PromptAnswer } from '../../core/actionRequest';
 import type { ActionSchema, PromptSchema } from '../../core/pageSchema';
 import { useSession } from '../../store/session';
 import { useConfirm } from '../../widgets/dialogs/ConfirmDialog';
 import { usePasswordConfirm } from '../../widgets/dialogs/PasswordConfirmDialog';
+import { useReveal } from '../../widgets/dialogs/RevealDialog';
 import { useLabel } from '../../widgets/useLabel';
 import { resolveAction, type ActionContext } from './index';
 import type { Row } from '../dataProvider';
@@ -20,8 +21,8 @@ const hasPrompt = (a: ActionSchema): a is ActionSchema & { prompt: PromptSchema 
 
 /**
  * Carries out the page schema's actions through the action-kind registry (src/engine/actions: one file per
- * kind), giving each the dialogs it may need: a confirmation (the password box when `passwordConfirm`) and
- * a prompt for a value. Returns the dialogs to render and `run`.
+ * kind), giving each the dialogs it may need: a confirmation (the password box when `passwordConfirm`), a
+ * prompt for a value, a form, and the once-only display of a value the server answered. Returns the dialogs to render and `run`.
  */
 export function useActionRunner(ctx: ActionContext): [ReactNode, (action: ActionSchema, rows: Row[]) => Promise<void>] {
   const { t } = useTranslation();
@@ -32,6 +33,7 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
   const [passwordBox, askPassword] = usePasswordConfirm((password) => verifyLockScreen(userName, password));
   const [promptDialog, askValue] = useActionPrompt();
   const [formDialog, fill] = useActionForm();
+  const [revealDialog, reveal] = useReveal();
 
   const idOf = (row: Row) => row[ctx.rowKey] as string | number;
   const ask = async (action: ActionSchema, rows: Row[], fallback?: string) => {
@@ -44,15 +46,16 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
 
   /**
    * Sends `send(value)` with the prompt's answer while the prompt is open (its failures stay in the
-   * dialog, so the calls are silent), or at once without a prompt. True when it went through.
+   * dialog, so the calls are silent), or at once without a prompt. True when it went through. The prompt
+   * starts with what its `defaultFrom` takes from the rows.
    */
-  const withValue = async (action: ActionSchema, send: (value: string | null | undefined, silent: boolean) => Promise<void>) => {
+  const withValue = async (action: ActionSchema, rows: Row[], send: (value: PromptAnswer | undefined, silent: boolean) => Promise<void>) => {
     if (!hasPrompt(action)) {
       await send(undefined, false);
       return true;
     }
     let tried = false;
-    const sent = await askValue(action, (raw) => {
+    const sent = await askValue(action, promptDefault(action.prompt, rows), (raw) => {
       tried = true;
       return send(promptValue(raw), true);
     });
@@ -63,10 +66,10 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
   const run = async (action: ActionSchema, rows: Row[]) => {
     const handler = resolveAction(action.kind);
     if (!handler) return notify(t('actions.unknownKind', { kind: action.kind }), 'error');
-    await handler(action, rows, { ctx, t, label, navigate, idOf, notify, ask, withValue, fill });
+    await handler(action, rows, { ctx, t, label, navigate, idOf, notify, ask, withValue, fill, reveal });
   };
 
   // Failures were already shown by the API client's toast (spec §8); the action just stops.
   const safeRun = (action: ActionSchema, rows: Row[]) => run(action, rows).catch(() => undefined);
-  return [<>{confirmDialog}{passwordBox}{promptDialog}{formDialog}</>, safeRun];
+  return [<>{confirmDialog}{passwordBox}{promptDialog}{formDialog}{revealDialog}</>, safeRun];
 }
