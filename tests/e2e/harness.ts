@@ -150,6 +150,11 @@ export async function launchBrowser(): Promise<Browser> {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
+    // CI runs the API suites on both databases beside the e2e files on two cores: a page that answers in a second
+    // alone has been seen to take over Playwright's default 30 s there. Waiting longer only changes when a real
+    // failure is reported (each test has 180 s), never whether.
+    context.setDefaultTimeout(60_000);
+    context.setDefaultNavigationTimeout(60_000);
     await watchCsp(context);
     return context;
   };
