@@ -17,12 +17,15 @@ export function pickLanguage(userLanguage?: string, acceptLanguage?: string): La
 
 export type Params = Record<string, string | number>;
 
-/** A parameter written `msg:<key>` is itself translated (e.g. the expected type inside a validation message). */
-export function translate(lang: Language, key: MessageKey | string, params: Params = {}): string {
+/**
+ * A parameter written `msg:<key>` is itself translated (e.g. the expected type inside a validation message), unless
+ * `literal`: parameters a person wrote (a return reason, a patient name) are shown as written, whatever they start with.
+ */
+export function translate(lang: Language, key: MessageKey | string, params: Params = {}, opts: { literal?: boolean } = {}): string {
   const entry = (messages as Record<string, Record<Language, string>>)[key];
   const text = entry ? entry[lang] ?? entry[DEFAULT_LANGUAGE] : key;
   return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     const value = String(params[name] ?? '');
-    return value.startsWith('msg:') ? translate(lang, value.slice(4)) : value;
+    return !opts.literal && value.startsWith('msg:') ? translate(lang, value.slice(4)) : value;
   });
 }

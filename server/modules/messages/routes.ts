@@ -154,5 +154,7 @@ function worded(lang: Language, row: { title: string; content: string; message_k
   if (!row.message_key) return { title: row.title, content: row.content };
   let params: Params = {};
   try { params = JSON.parse(row.params ?? '{}') as Params; } catch { /* a damaged row still shows its words, unfilled */ }
-  return { title: translate(lang, `${row.message_key}.title`, params), content: translate(lang, `${row.message_key}.content`, params) };
+  // System messages carry what people wrote (names, reasons) as parameters: never read as message keys.
+  const literal = { literal: true };
+  return { title: translate(lang, `${row.message_key}.title`, params, literal), content: translate(lang, `${row.message_key}.content`, params, literal) };
 }
