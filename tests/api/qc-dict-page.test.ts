@@ -72,6 +72,14 @@ describe.each(databases)('QC dictionary page [%s]', (kind) => {
     expect(await spec('timeout_reason')).toEqual(before);
   });
 
+  it('keeps one of eight parallel saves of one name, from the page and from store_many alike', async () => {
+    const page = () => call(h.app, 'POST', `${route}/store`, { token: qc, payload: { type: 'fixation', name: '同名并发' } });
+    const many = () => call(h.app, 'POST', '/api/config/dict/qc/store_many', { token: qc, payload: { type: 'fixation', items: [{ name: '同名并发' }] } });
+    const codes = (await Promise.all([page(), page(), page(), many(), page(), page(), many(), page()])).map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 422, 422, 422, 422, 422, 422, 422]);
+    expect((await spec('fixation')).filter((r) => r.name === '同名并发')).toHaveLength(1);
+  });
+
   it('leaves another hospital’s entries out of reach', async () => {
     const branch = (await h.db.selectFrom('hospitals').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
     const now = new Date().toISOString();

@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
+import { isPostgres } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
+import { PG_LOCK_CLASS } from './dict-routes.js';
 
 /**
  * The QC dictionary as a generic resource (SettingQcDict): the same rules as spec §7's `store_many`, so the page and
@@ -31,5 +34,20 @@ export const qcDictHooks: ResourceHooks = {
       out.rank = Number(last?.rank ?? 0) + 1;
     }
     return out;
+  },
+  /**
+   * beforeWrite's look runs before the write's transaction, so two saves of one name at once both pass it. Inside the
+   * transaction, after the row is written, the name is counted again under store_many's lock for the hospital
+   * (PostgreSQL's advisory lock; SQLite serialises writers): the later of two racing saves sees the first and rolls back.
+   */
+  async afterWrite(trx, id) {
+    const row = await trx.selectFrom('qc_dict').select(['hospital_id', 'type', 'name']).where('id', '=', id).executeTakeFirst();
+    if (!row) return;
+    if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${PG_LOCK_CLASS}, ${row.hospital_id})`.execute(trx);
+    const same = await trx.selectFrom('qc_dict').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('hospital_id', '=', row.hospital_id).where('type', '=', row.type).where('name', '=', row.name).executeTakeFirstOrThrow();
+    if (Number(same.n) > 1) {
+      throw new AppError(422, 'qc_dict.duplicate', { type: row.type, names: row.name }, { name: [{ key: 'qc_dict.duplicate', params: { type: row.type, names: row.name } }] });
+    }
   },
 };
