@@ -5,6 +5,7 @@ import { caseHooks } from './cases/hooks.js';
 import { numberingRuleHooks } from './cases/numbering-hooks.js';
 import { categoryHooks, collectionHooks } from './collections/hooks.js';
 import { priceItemHooks } from './prices/hooks.js';
+import { qcDictHooks } from './qc/dict-hooks.js';
 import { rolesHooks } from './roles/hooks.js';
 import { slideHooks } from './slides/hooks.js';
 import { usersHooks } from './users/hooks.js';
@@ -34,5 +35,6 @@ export function resourceHooks(options: ResourceHookOptions) {
     collections: collectionHooks,
     slides: slideHooks(options.dataDir),
     price_items: priceItemHooks,
+    qc_dict: qcDictHooks,
   } satisfies Record<string, ResourceHooks>;
 }

@@ -22,6 +22,8 @@ const ISSUE_16 = [
   ['SlideStatistics', '/manage/statistics/slide'], ['LabelStatistics', '/manage/label/statistics'], ['SlideViewStatistics', '/manage/statistics/slide-view'],
   // Added with the price model, the qc13 form and the income page.
   ['IncomeStatistics', '/manage/statistics/income'], ['SettingPrice', '/manage/setting/price'], ['SettingPassRate', '/manage/setting/pass-rate'],
+  // The QC dictionary page (SettingQcDict).
+  ['SettingQcDict', '/manage/setting/qc-dict'],
 ] as const;
 
 /**

@@ -8,7 +8,7 @@ import type { TypedApp } from '../../http/types.js';
 
 const tags = ['qc-dict'];
 /** First key of PostgreSQL's two-key advisory lock: "QC dictionary store"; the second is the hospital id. */
-const PG_LOCK_CLASS = 0x71c;
+export const PG_LOCK_CLASS = 0x71c;
 /** A list's name: specimen_rejection, infectious_specimen, special_advice, cassette_reprint, report_class, timeout_reason, fixation, … */
 const DictType = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' });
 const Name = Type.String({ minLength: 1, maxLength: 255 });
