@@ -81,7 +81,7 @@ async function main() {
   const rowsOut: AccuracyRow[] = [accuracy('sharp copy', 0, sharpResult, mask, sharpResult)];
   for (const sigma of sigmas) {
     const file = await writeCopy(await blurRegion(pixels, mask, sigma), mpp, path.join(dir, `focus-${size}-blur-${sigma}.tiff`));
-    rowsOut.push(accuracy(`blurred σ ${sigma} px`, sigma, await analyseCopy(file, cols, rows), mask, sharpResult));
+    rowsOut.push(accuracy(`blurred σ ${sigma} px (${+(sigma * mpp).toFixed(2)} µm)`, sigma, await analyseCopy(file, cols, rows), mask, sharpResult));
     fs.rmSync(file, { force: true });
   }
   fs.rmSync(sharpCopy, { force: true });
