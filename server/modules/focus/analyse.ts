@@ -5,7 +5,7 @@ import { TileReader } from '../tiles/tile-reader.js';
 /** Cell edge at the scored level (64 px ≈ 64 µm at 1 µm/px): the focus map's resolution. */
 export const CELL = 64;
 /** Cells are read in blocks of this many a side, so each tile is decoded about once. */
-const BLOCK = 8;
+export const BLOCK = 8;
 
 export interface FocusResult extends FocusSummary {
   level: number;
