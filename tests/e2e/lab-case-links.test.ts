@@ -32,7 +32,7 @@ describe('Pathology numbers open the case, in Chromium', () => {
     const slideId = (await server.db.insertInto('slides').values({
       hospital_id, case_id: caseId, name: SLIDE, file_path: SLIDE, file_size: 1, status: 'ready', has_label: 0, has_macro: 0, created_at: now, updated_at: now,
     } as never).returning('id').executeTakeFirstOrThrow()).id;
-    const admin = await server.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow();
+    const admin = await server.db.selectFrom('users').select('id').where('name', '=', 'admin').executeTakeFirstOrThrow();
     await server.db.insertInto('collections').values({ user_id: admin.id, category_id: null, slide_id: slideId, remark: null, created_at: now }).execute();
   });
   afterAll(async () => {
@@ -42,8 +42,9 @@ describe('Pathology numbers open the case, in Chromium', () => {
 
   const open = (lang: Lang): Promise<Page> => signedInPage(browser, server.url, lang, 'admin', { errors: pageErrors });
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  const numberLink = (page: Page, rowText: string) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: rowText })
-    .locator('td[data-column="pathology_number"] a');
+  // A table row's number cell, or (SlideSearch's cards) a card's subtitle.
+  const numberLink = (page: Page, rowText: string) => page.locator('[data-testid=data-table] tbody tr[data-row-key], [data-testid=card-grid] article[data-row-key]', { hasText: rowText })
+    .locator('[data-column="pathology_number"] a');
 
   /** The list at `address`: its row's number is a link to the case; a click shows the case detail page. */
   async function clickThrough(page: Page, address: string, rowText: string, shotName: string) {
@@ -66,7 +67,7 @@ describe('Pathology numbers open the case, in Chromium', () => {
       await shot(page, `lab-links-case-detail-${lang}`);
       await clickThrough(page, '/manage/case/collection', SLIDE, `lab-links-collection-${lang}`);
       await clickThrough(page, '/manage/slide/data', SLIDE, `lab-links-dataslice-${lang}`);
-      await clickThrough(page, '/manage/slide/search', SLIDE, `lab-links-search-${lang}`);
+      await clickThrough(page, `/manage/slide/search?search=${NUMBER}`, SLIDE, `lab-links-search-${lang}`);
       await page.close();
       expect(pageErrors).toEqual([]);
     }, 120_000);
