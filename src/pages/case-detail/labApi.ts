@@ -64,6 +64,14 @@ export const loadLab = (id: number) => unwrap<Lab>(api.get(`/pathology/${id}/lab
 export const command = (id: number, name: string, body: Record<string, unknown>) =>
   unwrap<LabCase>(api.post(`/pathology/${id}/${name}`, body, { allowMultiple: true }));
 
+/** Stores a picture as an image of the case: the file as an attachment (POST /api/upload/image), then tied to the case. */
+export async function addCaseImage(id: number, file: Blob & { name?: string }, title: string): Promise<number> {
+  const form = new FormData();
+  form.append('file', file, file.name || 'photo.jpg');
+  const { path } = await unwrap<{ path: string }>(api.post('/upload/image', form));
+  return (await unwrap<{ id: number }>(api.post(`/cases/${id}/images`, { path, title: title.slice(0, 200) }))).id;
+}
+
 export const loadLabels = (id: number, kind: LabelKind, symbology: 'code128' | 'datamatrix') =>
   unwrap<Label[]>(api.get(`/pathology/${id}/labels`, { params: { kind, symbology } }));
 
