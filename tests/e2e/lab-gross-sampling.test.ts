@@ -128,6 +128,11 @@ describe('Gross sampling with photo and voice, in Chromium', () => {
       expect(images).toEqual({ titles: [w.photo], size: photo.length });
       const blocks = await server.db.selectFrom('case_blocks').select(['block_number', 'description']).where('case_id', '=', cases[lang]).execute();
       expect(blocks).toEqual([{ block_number: '1', description: expected }]);
+      // And on the page: the block with its description, the photo among the case's images.
+      await poll(() => page.getByTestId('blocks').textContent()).toContain(expected);
+      const shown = page.getByTestId('case-images').locator('img');
+      await poll(() => shown.evaluate((img: HTMLImageElement) => `${img.naturalWidth}x${img.naturalHeight}`)).toBe('64x48');
+      expect(await shown.getAttribute('alt')).toBe(w.photo);
       await shot(page, `lab-gross-sampled-${lang}`);
       await page.close();
       expect(pageErrors).toEqual([]);

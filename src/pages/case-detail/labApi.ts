@@ -19,7 +19,7 @@ export interface LabCase {
   status_colour?: string | null;
 }
 export interface Specimen { id: number; seq: number; name: string; status: string; rejection_reason: string | null }
-export interface Block { id: number; specimen_id: number; block_number: string; tissue_count: number | null; outside: number }
+export interface Block { id: number; specimen_id: number; block_number: string; tissue_count: number | null; description?: string | null; outside: number }
 export interface Section { id: number; block_id: number | null; block_number: string; section_number: number; stain: string | null; label: string | null }
 export interface Order {
   id: number;
