@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { putSetting } from '../../server/modules/settings/queries.js';
+import { getSetting } from '../../server/modules/settings/queries.js';
 import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
@@ -73,9 +73,20 @@ describe('Pathology numbers open the case, in Chromium', () => {
     }, 120_000);
   }
 
-  it('en-US: with case_link_new_tab set, the number opens the case in a new tab', async () => {
-    await putSetting(server.db, 'system_config', { network_protocol: 'http', hisport: 8001, upload_protocol: 'http', case_link_new_tab: true });
+  it('en-US: switched on in System configuration, the number opens the case in a new tab', async () => {
     const page = await open('en-US');
+    await page.goto(`${server.url}/manage/setting/other`);
+    await page.getByTestId('form-page').waitFor();
+    const box = page.locator('#root_case_link_new_tab');
+    await box.waitFor();
+    expect(await page.getByText('A pathology number opens its case in a new tab').count()).toBeGreaterThan(0);
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/common/setting' && r.request().method() === 'POST');
+    await page.getByTestId('form-save').click();
+    expect((await saved).status()).toBe(200);
+    await shot(page, 'lab-links-setting-en-US');
+    expect(JSON.parse((await getSetting(server.db, 'system_config'))!.value)).toMatchObject({ case_link_new_tab: true });
     await page.goto(`${server.url}/manage/slide/library`);
     const link = numberLink(page, SLIDE);
     await poll(() => link.getAttribute('target')).toBe('_blank');
