@@ -93,6 +93,8 @@ describe.each(databases)('cases and slide binding [%s]', (kind) => {
     expect(res.statusCode).toBe(200);
     const row = await h.db.selectFrom('cases').select('id').where('hospital_id', '=', hospitals[0].id).where('pathology_number', '=', 'T2026-0001').executeTakeFirstOrThrow();
     expect(res.json().data.id).toBe(row.id);
+    // A scanned cassette or slide label finds its case too (Quick open).
+    for (const code of ['T2026-0001-1', 'T2026-0001-A-2']) expect((await idByNumber(technician, code)).json().data.id).toBe(row.id);
     const missing = await idByNumber(technician, 'NOPE-1');
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('未找到病理号为 NOPE-1 的病例');
