@@ -15,7 +15,7 @@ export type Label = string | InlineLabel;
 export type JsonLogic = Record<string, unknown> | boolean;
 
 /** How a value is drawn in a cell; the engine's cell registry has one renderer per kind. */
-export type CellKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'enum' | 'tag' | 'tags' | 'image' | 'link' | 'filesize' | 'json' | 'progress';
+export type CellKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'enum' | 'tag' | 'tags' | 'image' | 'link' | 'filesize' | 'json' | 'progress' | 'case_number';
 
 export interface ColumnSchema {
   field: string;

@@ -14,6 +14,7 @@ import { OrdersPanel } from './OrdersPanel';
 import { LabTable } from './LabTable';
 import { MakingPanel } from './MakingPanel';
 import { ReceiptPanel } from './ReceiptPanel';
+import { CaseImages } from './CaseImages';
 import { SamplingPanel } from './SamplingPanel';
 import './words';
 import { transitionAllowed } from '../../core/caseLifecycle';
@@ -112,7 +113,10 @@ export default function CaseDetailPage() {
           { key: 'number', label: t('lab.detail.blockNumber'), render: (r) => r.block_number },
           { key: 'specimen', label: t('lab.detail.specimen'), render: (r) => specimenName.get(r.specimen_id) ?? '' },
           { key: 'tissue', label: t('lab.detail.tissueCount'), render: (r) => r.tissue_count ?? '' },
+          { key: 'description', label: t('lab.detail.blockDescription'), render: (r) => r.description ?? '' },
         ]} />
+        <Title3>{t('lab.detail.images')}</Title3>
+        <CaseImages caseId={c.id} version={lab.timeline.length} />
         <Title3>{t('lab.detail.slides')}</Title3>
         <LabTable<Section> testId="slides" rows={lab.sections} columns={[
           { key: 'label', label: t('lab.detail.slideLabel'), render: (r) => r.label ?? `${r.block_number}-${r.section_number}` },
