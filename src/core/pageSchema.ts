@@ -41,7 +41,7 @@ export interface ColumnSchema {
 /** A column with what the resource supplied: what the renderers read. */
 export type Column = ColumnSchema & { label: Label; cell: CellKind };
 
-export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr' | 'reveal';
+export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr' | 'reveal' | 'scan';
 
 /** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
 export interface PromptSchema {
@@ -78,11 +78,25 @@ export interface RevealSchema {
   note?: Label;
 }
 
+/**
+ * A `scan` action's code list: each scan (a keyboard-wedge scanner types the code and Enter) joins the list, sent
+ * as `field`; `check` (POST, with the prompt's answer and the codes) answers each code's status shown beside it.
+ */
+export interface ScanSchema {
+  field: string;
+  label?: Label;
+  check?: string;
+}
+
 export interface ActionRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;
   /** 'ids': one request for all the rows, body `{ ids: [...] }`; otherwise one request per row. */
   body?: 'ids';
+  /** With `body: "ids"`: the body field the rows' values go in (default `ids`). */
+  idsField?: string;
+  /** With `body: "ids"`: the row field sent for each row (default the row key), e.g. `pathology_number`. */
+  idsFrom?: string;
   /** Fixed fields of the body (e.g. `{ "pathology_number": null }` to unbind). */
   data?: Record<string, unknown>;
 }
@@ -113,6 +127,8 @@ export interface ActionSchema {
   to?: string;
   /** kind=reveal: the field of the request's answer shown once, copyable (a scanner's new API key). */
   reveal?: RevealSchema;
+  /** kind=scan: the box taking successive barcode scans, and where each code's status comes from. */
+  scan?: ScanSchema;
   appearance?: 'primary' | 'secondary' | 'subtle' | 'danger';
 }
 

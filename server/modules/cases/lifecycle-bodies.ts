@@ -72,6 +72,11 @@ export const SlideBatchBody = Type.Object({
   codes: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_ #.-]+$' }), { minItems: 1, maxItems: 200 }),
 }, { additionalProperties: false });
 export type SlideBatchInput = Static<typeof SlideBatchBody>;
+/** The scan dialog's check: any scanned text (a stray scan is reported, not refused), as many as a batch takes. */
+export const SlideBatchCheckBody = Type.Object({
+  step: Type.Union(SLIDE_STEPS.map((s) => Type.Literal(s))),
+  codes: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 200 }),
+}, { additionalProperties: false });
 
 export const DistributeBody = Type.Object({ doctor_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
 

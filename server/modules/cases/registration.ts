@@ -11,6 +11,7 @@ import { caseFor, commitMove, requireRole, scopeOf, type LabDeps } from './trans
 import { REGISTRATION_EXTRA, type ApplyInput, type RegisterInput } from './lifecycle-bodies.js';
 import { validateWrite } from '../../resources/write-validation.js';
 import { chargeCase } from '../prices/charges.js';
+import { applicationHistory } from './applications.js';
 
 const OPEN_APPLICATION: number[] = [APPLICATION_STATUS.applied, APPLICATION_STATUS.dispatched, APPLICATION_STATUS.received];
 
@@ -102,7 +103,10 @@ export async function register(deps: LabDeps, request: FastifyRequest, input: Re
         apply_id: application?.id ?? null, ...to, phase_at: at, registration_at: at, registration_doctor: actor.id,
         extra: Object.keys(extraValues).length ? JSON.stringify(extraValues) : null, created_at: at, updated_at: at,
       }).returning('id').executeTakeFirstOrThrow();
-      if (application) await closeApplication(trx, application, { status: APPLICATION_STATUS.registered, case_id: caseId }, at);
+      if (application) {
+        await closeApplication(trx, application, { status: APPLICATION_STATUS.registered, case_id: caseId }, at);
+        await applicationHistory(trx, caseId, application);
+      }
       await trx.insertInto('case_specimens').values(specimens.map((s, i) => ({
         ...s, hospital_id: hospitalId, case_id: caseId, seq: i + 1, status: 'pending', created_at: at, updated_at: at,
       }))).execute();
