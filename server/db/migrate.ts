@@ -29,6 +29,7 @@ import * as m0029 from './migrations/0029_webauthn.js';
 import * as m0030 from './migrations/0030_prices.js';
 import * as m0032 from './migrations/0032_auth_misc.js';
 import * as m0033 from './migrations/0033_sealed_secrets.js';
+import * as m0034 from './migrations/0034_message_type.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0030_prices': m0030,
   '0032_auth_misc': m0032,
   '0033_sealed_secrets': m0033,
+  '0034_message_type': m0034,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -60,4 +60,17 @@ describe.each(databases)('migrations [%s]', (kind) => {
     expect(teaching.api_token).toMatch(/^enc:v1:/);
     expect(openSecret(teaching.api_token)).toBe('plain-token');
   });
+
+  it('0034 gives messages written before it a type: the workflow\'s system messages "workflow", the rest "general"', async () => {
+    db = await open();
+    await migrateUpTo(db, '0033_sealed_secrets', schema);
+    const now = new Date().toISOString();
+    const [hospital] = await db.insertInto('hospitals').values({ code: 'A', name: 'A', en_name: 'A', logo: null, created_at: now }).returning('id').execute();
+    const [user] = await db.insertInto('users').values({ name: 'u', realname: 'U', password_hash: 'x', created_at: now, updated_at: now } as never).returning('id').execute();
+    const message = (kind: 'message' | 'notice' | 'system', title: string) => ({ batch: title, hospital_id: hospital!.id, user_id: user!.id, from_user_id: null, kind, level: 0, title, content: '', created_at: now });
+    await db.insertInto('messages').values([message('system', 'assigned'), message('notice', 'drill'), message('message', 'hello')] as never).execute();
+    await migrateUpTo(db, undefined, schema);
+    const rows = await db.selectFrom('messages').select(['title', 'type']).orderBy('id').execute();
+    expect(rows).toEqual([{ title: 'assigned', type: 'workflow' }, { title: 'drill', type: 'general' }, { title: 'hello', type: 'general' }]);
+  });
 });
