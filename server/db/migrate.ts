@@ -30,6 +30,7 @@ import * as m0030 from './migrations/0030_prices.js';
 import * as m0032 from './migrations/0032_auth_misc.js';
 import * as m0033 from './migrations/0033_sealed_secrets.js';
 import * as m0034 from './migrations/0034_message_type.js';
+import * as m0035 from './migrations/0035_share_recipient.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0032_auth_misc': m0032,
   '0033_sealed_secrets': m0033,
   '0034_message_type': m0034,
+  '0035_share_recipient': m0035,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
