@@ -184,10 +184,9 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
       ) : (
         <div className={s.columns}>
           <div className={s.editor}>
-            <JsonCodeEditor key={`${name}-${loads}`} initial={text} schema={kind.metaSchema} height={420} validText={kind.validText} label={t('schemaEditor.override')}
+            <JsonCodeEditor key={`${name}-${loads}`} initial={text} schema={kind.metaSchema} height={420} validText="" label={t('schemaEditor.override')}
               onText={(next) => { setText(next); setServerErrors([]); }} testId={`${kind.id}-override`} />
             {problemsBar}
-            {versionsCard}
           </div>
           <Card className={s.preview}>
             <CardHeader header={<b>{kind.mergedTitle}</b>} />
@@ -197,6 +196,8 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
           </Card>
         </div>
       )}
+      {/* The history takes the page's width under the editor and its preview: the diff needs it. */}
+      {kind.visual && mode === 'visual' ? null : versionsCard}
       {confirmDialog}
     </div>
   );
