@@ -268,6 +268,12 @@ export interface FormLayout {
    * rules. A resource form's contract is the resource's (layered per hospital), never the page's.
    */
   contract?: Contract;
+  /**
+   * The resource a form with its own contract writes (the registration form: cases): the hospital's extension
+   * of that resource (fields added in the designer, their rules) applies to this form too, in the browser and
+   * on the server.
+   */
+  extends?: string;
 }
 
 /** The form as rjsf and the rules read it: a JSON Schema, a uiSchema and the contract's rules. */
@@ -325,6 +331,8 @@ export interface LoadedSchema {
   version: number;
   schema: PageSchema;
   resource: ResourceInfo | null;
+  /** The form's own contract with the hospital's extension of `form.extends` (src/core/contract `layerOwnContract`). */
+  formContract?: Contract;
 }
 
 /** A page with every field's label, cell and widget filled from its resource, and its form compiled. */

@@ -20,10 +20,11 @@ export interface LabDeps {
   /** The hospital information system registration looks patients up in; null when none is configured. */
   his?: HisAdapter | null;
   /**
-   * The registration form's contract (schemas/pages/CaseRegistration.json `form.contract`) as the shared form rules
-   * read it: every registration is checked with it (src/core/formRules.ts), as the browser's full form is.
+   * The registration form's contract (schemas/pages/CaseRegistration.json `form.contract`, with the hospital's
+   * extension of cases: the fields an administrator added) as the shared form rules read it: every registration
+   * is checked with it (src/core/formRules.ts), as the browser's full form is.
    */
-  registrationForm?: () => FormSchema | undefined;
+  registrationForm?: (hospitalId: number) => Promise<FormSchema | undefined>;
 }
 
 export const CASE_SCOPE = { scope: 'hospital' } as const;

@@ -8,6 +8,7 @@ import { useGrants } from '../../engine/useGrants';
 import { usePalette } from '../../engine/cells/palette';
 import { paletteName } from '../../core/palette';
 import { formatDateTime, fromStored } from '../../core/dateTime';
+import { AddedFields } from './AddedFields';
 import { LabelsPanel } from './LabelsPanel';
 import { loadLab, type Block, type Lab, type LabelKind, type Section, type Specimen, type TimelineRow } from './labApi';
 import { OrdersPanel } from './OrdersPanel';
@@ -85,6 +86,7 @@ export default function CaseDetailPage() {
           <Text><b>{t('lab.detail.department')}</b>: {c.inspection_department ?? ''}</Text>
           <Text><b>{t('lab.detail.doctor')}</b>: {c.inspection_doctor ?? ''}</Text>
           <Text><b>{t('lab.detail.registeredAt')}</b>: {when(c.registration_at)}</Text>
+          <AddedFields extra={c.extra} />
         </div>
       </Card>
 

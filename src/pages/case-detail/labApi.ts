@@ -17,6 +17,8 @@ export interface LabCase {
   /** Palette colours the hospital's case-status rule gives the number and the status box (spec §4). */
   number_colour?: string | null;
   status_colour?: string | null;
+  /** Spec §3 fields without a column and the fields the hospital added to cases (JSON text). */
+  extra?: string | Record<string, unknown> | null;
 }
 export interface Specimen { id: number; seq: number; name: string; status: string; rejection_reason: string | null }
 export interface Block { id: number; specimen_id: number; block_number: string; tissue_count: number | null; description?: string | null; outside: number }
