@@ -1,0 +1,45 @@
+import { Activity, useRef, type ReactNode } from 'react';
+import { UNSAFE_LocationContext, useLocation, useNavigationType, useOutlet, type Location, type NavigationType } from 'react-router-dom';
+
+interface Kept { element: ReactNode; location: Location; address: { location: Location; navigationType: NavigationType } }
+
+/**
+ * The shell's outlet, keeping the list pages of this session drawn: a page left for another stays mounted but
+ * hidden (React's Activity: `display: none`, its effects cleaned up, its state and DOM kept), so coming back shows
+ * it at once, scrolled where it was, and its lists ask again quietly (useListData) instead of drawing the whole
+ * page anew (scripts/bench/navigation.ts, warm visits). Only `keep` addresses are kept (schema list pages at their
+ * menu address; the menu bounds how many); anything else is the plain outlet, unmounted when left.
+ * A hidden page sees the address it was left at, not the one now shown.
+ */
+export function KeptOutlet({ keep }: { keep(pathname: string): boolean }) {
+  const outlet = useOutlet();
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  const kept = useRef(new Map<string, Kept>());
+  const here = location.pathname;
+  const keeping = keep(here);
+  // Idempotent for a given address, so a render React repeats or drops leaves the same map. The context value is
+  // made anew only when the page's own address changes: hidden pages then see the same value and do not draw again.
+  const shownBefore = useRef('');
+  if (keeping) {
+    const was = kept.current.get(here);
+    const same = !!was && sameAddress(was.location, location);
+    // Shown again at the address it was left at: the page as it was (React draws nothing of it again; its lists ask
+    // again once its effects are back). While it stays shown, each render brings the outlet's fresh element.
+    const returning = same && shownBefore.current !== here;
+    kept.current.set(here, returning ? was! : { element: outlet, location, address: same ? was!.address : { location, navigationType } });
+  }
+  shownBefore.current = here;
+  return (
+    <>
+      {[...kept.current].map(([path, k]) => (
+        <Activity key={path} mode={path === here ? 'visible' : 'hidden'}>
+          <UNSAFE_LocationContext.Provider value={k.address}>{k.element}</UNSAFE_LocationContext.Provider>
+        </Activity>
+      ))}
+      {keeping ? null : outlet}
+    </>
+  );
+}
+
+const sameAddress = (a: Location, b: Location) => a.pathname === b.pathname && a.search === b.search && a.hash === b.hash && a.state === b.state;
