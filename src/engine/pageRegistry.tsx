@@ -32,15 +32,8 @@ export const SCHEMA_ALIASES: ReadonlySet<string> = new Set(
   Object.keys(import.meta.glob('../../schemas/pages/*.json')).map((file) => file.replace(/^.*\/|\.json$/g, '')),
 );
 
-/**
- * Aliases whose base schema is a list (only each file's `type` reaches the shell bundle): the shell keeps these
- * pages drawn when left (KeptOutlet). Hand-written pages are not kept.
- */
-const LIST_ALIASES: ReadonlySet<string> = new Set(
-  Object.entries(import.meta.glob<string>('../../schemas/pages/*.json', { eager: true, import: 'type' }))
-    .filter(([, type]) => type === 'list').map(([file]) => file.replace(/^.*\/|\.json$/g, '')),
-);
-export const keptAlias = (alias: string) => !pages[alias] && LIST_ALIASES.has(alias);
+/** Schema pages, which the shell may keep drawn when left (KeptOutlet; a list page says so, keepWhenLeft). */
+export const keptAlias = (alias: string) => !pages[alias] && SCHEMA_ALIASES.has(alias);
 
 export function AliasPage({ alias, name }: { alias: string; name?: string }) {
   const Page = pages[alias];

@@ -1,4 +1,4 @@
-import { Button, Card, Field, Input, MessageBar, MessageBarBody, ToggleButton, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Field, Input, MessageBar, MessageBarBody, makeStyles, tokens } from '@fluentui/react-components';
 import { Key20Regular, LockClosed20Regular, Person20Regular, QrCode20Regular } from '@fluentui/react-icons';
 import { Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +26,13 @@ const useStyles = makeStyles({
   product: { fontSize: tokens.fontSizeHero900, fontWeight: tokens.fontWeightSemibold, lineHeight: tokens.lineHeightHero900 },
   tagline: { fontSize: tokens.fontSizeBase500, opacity: 0.9, maxWidth: '520px', lineHeight: tokens.lineHeightBase500 },
   side: { display: 'flex', alignItems: 'center', justifyContent: 'center', padding: tokens.spacingHorizontalXXL },
-  card: { width: '380px', padding: tokens.spacingHorizontalXXL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
+  // A box in Fluent Card's look, and language buttons with aria-pressed rather than ToggleButton: Card and
+  // ToggleButton would add about 11 KB gzipped to what the login page and the shell download (tests/e2e/shell.test.ts).
+  card: {
+    width: '380px', padding: tokens.spacingHorizontalXXL, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, boxSizing: 'border-box',
+    backgroundColor: tokens.colorNeutralBackground1, borderRadius: tokens.borderRadiusMedium, boxShadow: tokens.shadow4, color: tokens.colorNeutralForeground1,
+  },
+  chosen: { backgroundColor: tokens.colorSubtleBackgroundSelected, color: tokens.colorNeutralForeground2Selected },
   heading: { fontSize: tokens.fontSizeBase600, fontWeight: tokens.fontWeightSemibold, margin: 0 },
   langs: { display: 'flex', gap: tokens.spacingHorizontalS, justifyContent: 'flex-end' },
 });
@@ -105,12 +111,13 @@ export default function LoginPage() {
         <div className={s.tagline}>{t('login.tagline')}</div>
       </section>
       <section className={s.side}>
-        <Card className={s.card}>
+        <div className={s.card}>
           <div className={s.langs}>
             {(['zh-CN', 'en-US'] as Language[]).map((l) => (
-              <ToggleButton key={l} size="small" appearance="subtle" checked={i18n.language === l} onClick={() => i18n.language !== l && chooseLanguage(l)}>
+              <Button key={l} size="small" appearance="subtle" aria-pressed={i18n.language === l} className={i18n.language === l ? s.chosen : undefined}
+                onClick={() => i18n.language !== l && chooseLanguage(l)}>
                 {t(`languageName.${l}`)}
-              </ToggleButton>
+              </Button>
             ))}
           </div>
           <h1 className={s.heading}>{t('login.title')}</h1>
@@ -139,7 +146,7 @@ export default function LoginPage() {
             </Button>
           ) : null}
           {qr ? null : <Button appearance="subtle" icon={<QrCode20Regular />} onClick={() => setQr(true)} data-testid="qr-login-open">{t('login.qr')}</Button>}
-        </Card>
+        </div>
       </section>
     </div>
   );

@@ -1,4 +1,5 @@
 import { Activity, useRef, type ReactNode } from 'react';
+import { keptWhenLeft } from './keptPages';
 import { UNSAFE_LocationContext, useLocation, useNavigationType, useOutlet, type Location, type NavigationType } from 'react-router-dom';
 
 interface Kept { element: ReactNode; location: Location; address: { location: Location; navigationType: NavigationType } }
@@ -8,7 +9,8 @@ interface Kept { element: ReactNode; location: Location; address: { location: Lo
  * hidden (React's Activity: `display: none`, its effects cleaned up, its state and DOM kept), so coming back shows
  * it at once, scrolled where it was, and its lists ask again quietly (useListData) instead of drawing the whole
  * page anew (scripts/bench/navigation.ts, warm visits). Only `keep` addresses are kept (schema list pages at their
- * menu address; the menu bounds how many); anything else is the plain outlet, unmounted when left.
+ * menu address, once the page said so: keepWhenLeft; the menu bounds how many); anything else is the plain outlet,
+ * unmounted when left.
  * A hidden page sees the address it was left at, not the one now shown.
  */
 export function KeptOutlet({ keep }: { keep(pathname: string): boolean }) {
@@ -30,6 +32,8 @@ export function KeptOutlet({ keep }: { keep(pathname: string): boolean }) {
     kept.current.set(here, returning ? was! : { element: outlet, location, address: same ? was!.address : { location, navigationType } });
   }
   shownBefore.current = here;
+  // A page left that did not ask to stay (not a list, or a list's record) is let go: unmounted, as without keeping.
+  for (const path of [...kept.current.keys()]) if (path !== here && !keptWhenLeft(path)) kept.current.delete(path);
   return (
     <>
       {[...kept.current].map(([path, k]) => (
