@@ -100,7 +100,8 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     // The spec's GET arrays come as a[0]=x&a[1]=y; qs reads them back as arrays. Plain strings skip it:
     // qs costs ~16 µs a request on the tile hot path.
     routerOptions: { querystringParser: parseQuery },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } },
+    // allowUnionTypes: a body may take one of several scalar types as is (registration's added fields, lifecycle-bodies.ts).
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, allowUnionTypes: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // First, so every answer gets the headers, plugins' and errors' included.
   const realtimeConfig = config.realtime ?? parseRealtimeConfig({});
@@ -176,7 +177,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   });
   resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
-  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: () => schemas.contractFormOf('CaseRegistration'), his: hisAdapter(config.his ?? parseHisConfig(process.env)) });
+  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: async (hospitalId) => schemas.formOfContract(await contracts.ownContractFor(schemas.base('CaseRegistration'), hospitalId)), his: hisAdapter(config.his ?? parseHisConfig(process.env)) });
   diagnosisModule(app, { db, rules, dataDir, publicUrl: config.publicUrl ?? 'http://localhost:8001' });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseRealtimeConfig, type RealtimeConfig } from './realtime/config.js';
 import { parseHisConfig, type HisConfig } from './modules/his/index.js';
+import type { SecretsConfig } from './security/sealed-secrets.js';
 import { parseFrameSources, parsePublicUrl, parseTrustProxy, type TrustProxy } from './config-http.js';
 
 export interface ServerConfig {
@@ -37,6 +38,8 @@ export interface ServerConfig {
   realtime: RealtimeConfig;
   /** The hospital information system registration looks patients up in (HIS_ADAPTER, HIS_URL, …: modules/his). */
   his: HisConfig;
+  /** The key secrets are stored sealed with: SECRETS_KEY, else secrets.key in the data directory (security/sealed-secrets.ts). */
+  secrets: SecretsConfig;
 }
 
 /** Reads the environment once; every other module receives the config as a value. */
@@ -62,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jobLeaseMs: Math.max(1, Number(env.JOB_LEASE_SECONDS) || 60) * 1000,
     realtime: parseRealtimeConfig(env),
     his: parseHisConfig(env),
+    secrets: { dataDir, key: env.SECRETS_KEY || undefined },
     ocr: {
       binary: env.TESSERACT_PATH || undefined,
       languages: env.OCR_LANGUAGES || undefined,

@@ -10,11 +10,15 @@ import { ensureResourceIndexes } from './db/indexes.js';
 import { loadResources } from './resources/definition.js';
 import { SCHEMAS_DIR } from './modules/schemas/repository.js';
 import { superviseWorkers } from './workers.js';
+import { configureSecrets, secrets } from './security/sealed-secrets.js';
 import { jobTypesFor } from './modules/jobs/registry.js';
 import { startJobRunner } from './modules/jobs/runner.js';
 import { queueMissingConversions } from './modules/slides/conversion/sweep.js';
 
 const config = loadConfig();
+// Before the migrations (0033 seals old plaintext secrets); a malformed SECRETS_KEY stops the start here.
+configureSecrets(config.secrets);
+secrets();
 // Migrations and index builds may take long on a big database: they run without the statement timeout.
 const openDb = (statementTimeoutMs?: number) =>
   connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite'), statementTimeoutMs });

@@ -28,6 +28,10 @@ import * as m0028 from './migrations/0028_qr_logins.js';
 import * as m0029 from './migrations/0029_webauthn.js';
 import * as m0030 from './migrations/0030_prices.js';
 import * as m0032 from './migrations/0032_auth_misc.js';
+import * as m0033 from './migrations/0033_sealed_secrets.js';
+import * as m0034 from './migrations/0034_message_type.js';
+import * as m0035 from './migrations/0035_share_recipient.js';
+import * as m0036 from './migrations/0036_application_steps.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -59,6 +63,10 @@ const migrations: Record<string, Migration> = {
   '0029_webauthn': m0029,
   '0030_prices': m0030,
   '0032_auth_misc': m0032,
+  '0033_sealed_secrets': m0033,
+  '0034_message_type': m0034,
+  '0035_share_recipient': m0035,
+  '0036_application_steps': m0036,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import { isCombinator, isOperator, normaliseFilter, paramsToFilter, type FilterCondition } from '../../src/core/filters.js';
+import { labelSearchCondition } from '../../src/core/labelCode.js';
 import { AppError } from '../http/errors.js';
 import type { ResourceDef } from './definition.js';
 import { checkListBudget } from './list-budget.js';
@@ -89,7 +90,10 @@ function searchConditions(search: unknown, def: ResourceDef): FilterCondition[] 
   if (!columns.length) return [];
   const value = search.trim();
   if (value.length > LIST_LIMITS.valueLength) throw new AppError(422, 'resource.value_too_long', { column: 'search', limit: LIST_LIMITS.valueLength });
-  return [{ condition: 'and', child: columns.map((column) => ({ column, operator: 'like', value, condition: 'or' })) }];
+  const keyword: FilterCondition[] = columns.map((column) => ({ column, operator: 'like', value, condition: 'or' }));
+  // A scanned cassette or slide label (keyboard wedge) finds its case: the numbers the code may name, exactly.
+  const scanned = (def.columns.pathology_number?.filter || def.virtual?.pathology_number?.filter) ? labelSearchCondition(value) : null;
+  return [{ condition: 'and', child: scanned ? [...keyword, scanned] : keyword }];
 }
 
 /**

@@ -15,6 +15,14 @@ describe('action requests', () => {
     expect(planRequests(move, [], 'id', 'P2026-00001')).toEqual([]);
   });
 
+  it('a batch may name the body field and the row field it sends (slide making in batch: the chosen cases\' numbers as codes)', () => {
+    const batch: ActionSchema = {
+      key: 'b', label: 'x', kind: 'request', prompt: { field: 'step', required: true },
+      request: { method: 'POST', url: '/api/pathology/make-slides/batch', body: 'ids', idsField: 'codes', idsFrom: 'name' },
+    };
+    expect(planRequests(batch, rows, 'id', 'cut')).toEqual([{ method: 'POST', url: '/api/pathology/make-slides/batch', body: { step: 'cut', codes: ['a', 'b'] } }]);
+  });
+
   it('sends fixed body fields, null included (unbind)', () => {
     const unbind: ActionSchema = { key: 'u', label: 'x', kind: 'request', request: { method: 'POST', url: '/api/data/kfb/move', body: 'ids', data: { pathology_number: null } } };
     expect(planRequests(unbind, [rows[0]], 'id')).toEqual([{ method: 'POST', url: '/api/data/kfb/move', body: { pathology_number: null, ids: [3] } }]);

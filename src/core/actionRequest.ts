@@ -72,8 +72,8 @@ export function planRequests(action: ActionSchema, rows: Row[], rowKey: string, 
   const body = bodyOf(action, value);
   if (req.body === 'ids') {
     if (!rows.length) return [];
-    const ids = rows.map((r) => r[rowKey]);
-    return [{ method: req.method, url: fillTemplate(req.url, {}), body: { ...body, ids } }];
+    const ids = rows.map((r) => r[req.idsFrom ?? rowKey]);
+    return [{ method: req.method, url: fillTemplate(req.url, {}), body: { ...body, [req.idsField ?? 'ids']: ids } }];
   }
   const targets = rows.length ? rows : [{}];
   return targets.map((r) => ({ method: req.method, url: fillTemplate(req.url, r), ...(body ? { body } : {}) }));

@@ -30,14 +30,26 @@ export const BLOCK_REQUESTS: readonly string[] = ['re_cut', 'deep_cut', 'thin_cu
 /** Spec §4 slide application states. */
 export const APPLICATION_STATUS = { applied: 0, dispatched: 1, received: 2, registered: 3, rejected: -1 } as const;
 
+/**
+ * SlideApply's steps between applied and registered: the clinic sends the specimen on its way (dispatched), the lab
+ * takes it in (received). Each starts from exactly one state; registration and rejection take any open one.
+ */
+export const APPLICATION_STEPS = {
+  dispatch_application: { from: APPLICATION_STATUS.applied, to: APPLICATION_STATUS.dispatched, at: 'dispatched_at', by: 'dispatched_by' },
+  receive_application: { from: APPLICATION_STATUS.dispatched, to: APPLICATION_STATUS.received, at: 'received_at', by: 'received_by' },
+} as const;
+export type ApplicationStep = keyof typeof APPLICATION_STEPS;
+
 /** Spec §4 specimen types: 1 frozen-paired … 6 cytology; anything else is paraffin. */
 export const SPECIMEN_TYPES = [1, 2, 3, 4, 5, 6] as const;
 
-export const TRANSITIONS = ['register', 'receive', 'reject', 'sample', 'make_slides', 'distribute', 'order', 'change_number', 'apply', 'reject_application', 'print_labels'] as const;
+export const TRANSITIONS = ['register', 'receive', 'reject', 'sample', 'make_slides', 'distribute', 'order', 'change_number', 'apply', 'reject_application', 'print_labels', 'dispatch_application', 'receive_application'] as const;
 export type Transition = (typeof TRANSITIONS)[number];
+/** The transitions of an existing case (the others create a case or work on an application, or only log). */
+export type CaseTransition = Exclude<Transition, 'register' | 'apply' | 'reject_application' | 'print_labels' | ApplicationStep>;
 
 /** The phase (and, where it matters, the sub-phase) a transition starts from. */
-const FROM: Record<Exclude<Transition, 'register' | 'apply' | 'reject_application' | 'print_labels'>, { phases: readonly string[]; subPhases?: readonly string[] }> = {
+const FROM: Record<CaseTransition, { phases: readonly string[]; subPhases?: readonly string[] }> = {
   receive: { phases: ['registration'] },
   reject: { phases: ['registration'] },
   sample: { phases: ['sample'] },

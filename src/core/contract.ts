@@ -164,3 +164,22 @@ export function checkExtension(base: Contract, ext: ContractExtension): Contract
   }
   return problems;
 }
+
+/**
+ * A form's own contract (the registration form's, which writes cases through a command of its own) with the
+ * hospital's extension of the resource it writes (`form.extends`): the fields the administrator added to the
+ * resource and the rules, required fields and checks about fields this form has. What concerns only fields
+ * of the resource the form does not carry is left out, so an extension of the resource never demands a
+ * field this form cannot show.
+ */
+export function layerOwnContract(own: Contract, ext: ContractExtension | undefined): Contract {
+  if (!ext) return own;
+  const has = (f: string) => Object.hasOwn(own.fields, f) || Object.hasOwn(ext.fields ?? {}, f);
+  const pick = (rules: Record<string, JsonLogic> | undefined) => (rules ? Object.fromEntries(Object.entries(rules).filter(([f]) => has(f))) : undefined);
+  return layerContract(own, {
+    ...(ext.fields ? { fields: ext.fields } : {}),
+    ...(ext.required ? { required: ext.required.filter(has) } : {}),
+    ...(ext.createOnly ? { createOnly: ext.createOnly } : {}),
+    ...(ext.rules ? { rules: { visibleIf: pick(ext.rules.visibleIf), requiredIf: pick(ext.rules.requiredIf), checks: (ext.rules.checks ?? []).filter((c) => has(c.field)) } } : {}),
+  });
+}

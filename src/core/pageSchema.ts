@@ -15,7 +15,7 @@ export type Label = string | InlineLabel;
 export type JsonLogic = Record<string, unknown> | boolean;
 
 /** How a value is drawn in a cell; the engine's cell registry has one renderer per kind. */
-export type CellKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'enum' | 'tag' | 'tags' | 'image' | 'link' | 'filesize' | 'json' | 'progress';
+export type CellKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'enum' | 'tag' | 'tags' | 'image' | 'link' | 'filesize' | 'json' | 'progress' | 'case_number';
 
 export interface ColumnSchema {
   field: string;
@@ -41,7 +41,7 @@ export interface ColumnSchema {
 /** A column with what the resource supplied: what the renderers read. */
 export type Column = ColumnSchema & { label: Label; cell: CellKind };
 
-export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr' | 'reveal';
+export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr' | 'reveal' | 'scan';
 
 /** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
 export interface PromptSchema {
@@ -78,11 +78,25 @@ export interface RevealSchema {
   note?: Label;
 }
 
+/**
+ * A `scan` action's code list: each scan (a keyboard-wedge scanner types the code and Enter) joins the list, sent
+ * as `field`; `check` (POST, with the prompt's answer and the codes) answers each code's status shown beside it.
+ */
+export interface ScanSchema {
+  field: string;
+  label?: Label;
+  check?: string;
+}
+
 export interface ActionRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;
   /** 'ids': one request for all the rows, body `{ ids: [...] }`; otherwise one request per row. */
   body?: 'ids';
+  /** With `body: "ids"`: the body field the rows' values go in (default `ids`). */
+  idsField?: string;
+  /** With `body: "ids"`: the row field sent for each row (default the row key), e.g. `pathology_number`. */
+  idsFrom?: string;
   /** Fixed fields of the body (e.g. `{ "pathology_number": null }` to unbind). */
   data?: Record<string, unknown>;
 }
@@ -113,6 +127,8 @@ export interface ActionSchema {
   to?: string;
   /** kind=reveal: the field of the request's answer shown once, copyable (a scanner's new API key). */
   reveal?: RevealSchema;
+  /** kind=scan: the box taking successive barcode scans, and where each code's status comes from. */
+  scan?: ScanSchema;
   appearance?: 'primary' | 'secondary' | 'subtle' | 'danger';
 }
 
@@ -252,6 +268,12 @@ export interface FormLayout {
    * rules. A resource form's contract is the resource's (layered per hospital), never the page's.
    */
   contract?: Contract;
+  /**
+   * The resource a form with its own contract writes (the registration form: cases): the hospital's extension
+   * of that resource (fields added in the designer, their rules) applies to this form too, in the browser and
+   * on the server.
+   */
+  extends?: string;
 }
 
 /** The form as rjsf and the rules read it: a JSON Schema, a uiSchema and the contract's rules. */
@@ -309,6 +331,8 @@ export interface LoadedSchema {
   version: number;
   schema: PageSchema;
   resource: ResourceInfo | null;
+  /** The form's own contract with the hospital's extension of `form.extends` (src/core/contract `layerOwnContract`). */
+  formContract?: Contract;
 }
 
 /** A page with every field's label, cell and widget filled from its resource, and its form compiled. */

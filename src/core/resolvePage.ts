@@ -136,7 +136,7 @@ export const contractForm = (contract: Contract, enums?: Record<string, { value:
 export function resolvePage(loaded: LoadedSchema): ResolvedSchema {
   const { schema: page, resource } = loaded;
   const fields: Fields = resource?.fields ?? {};
-  const contract: Contract | undefined = page.form?.contract ?? resource?.contract;
+  const contract: Contract | undefined = loaded.formContract ?? page.form?.contract ?? resource?.contract;
   const resolved: ResolvedPage = {
     ...page,
     rowKey: resource?.rowKey ?? 'id',

@@ -61,7 +61,7 @@ export function useRules(): RuleResolver | undefined {
 export const fetchRuleVersions = (name: string) => unwrap<SchemaVersion[]>(api.get(`/rules/${enc(name)}/versions`));
 export const fetchRuleBase = (name: string) => unwrap<RuleSet>(api.get(`/rules/${enc(name)}/base`));
 export const fetchRuleSet = (name: string) => unwrap<LayeredRuleSet>(api.get(`/rules/${enc(name)}`));
-export const saveRuleOverride = (name: string, override: Record<string, unknown>) =>
-  unwrap<LayeredRuleSet>(api.put(`/rules/${enc(name)}`, { override }, { silent: true }));
+export const saveRuleOverride = (name: string, override: Record<string, unknown>, note?: string) =>
+  unwrap<LayeredRuleSet>(api.put(`/rules/${enc(name)}`, { override, ...(note ? { note } : {}) }, { silent: true }));
 export const rollbackRuleSet = (name: string, version: number) =>
   unwrap<LayeredRuleSet>(api.post(`/rules/${enc(name)}/rollback`, { version }));

@@ -2,6 +2,7 @@ import { Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, Dia
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../api/notify';
+import { useChoices } from '../engine/options';
 import { useSession } from '../store/session';
 import { fetchRecipients, publishNotice, sendMessage, type Recipients } from './messagesApi';
 
@@ -17,6 +18,8 @@ export function ComposeDialog({ mode, onClose, onSent }: { mode: 'message' | 'no
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
   const [level, setLevel] = useState('0');
+  const [type, setType] = useState('general');
+  const types = useChoices('notice_type');
   const [clinical, setClinical] = useState(false);
   const [busy, setBusy] = useState(false);
   const [missing, setMissing] = useState(false);
@@ -36,7 +39,7 @@ export function ComposeDialog({ mode, onClose, onSent }: { mode: 'message' | 'no
       const body = { title, content, level: Number(level) };
       const { recipients: n } = mode === 'message'
         ? await sendMessage({ ...body, user_ids: chosen.map(Number), ...(clinical ? { clinical: true } : {}) })
-        : await publishNotice({ ...body, ...(chosen.length ? { role_ids: chosen.map(Number) } : {}) });
+        : await publishNotice({ ...body, type, ...(chosen.length ? { role_ids: chosen.map(Number) } : {}) });
       notify(t('messages.sent', { count: n }));
       onSent();
     } catch { /* the API client showed why */ } finally { setBusy(false); }
@@ -67,6 +70,14 @@ export function ComposeDialog({ mode, onClose, onSent }: { mode: 'message' | 'no
                 {['0', '1', '2'].map((l) => <Option key={l} value={l}>{t(`messages.level.${l}`)}</Option>)}
               </Dropdown>
             </Field>
+            {mode === 'notice' ? (
+              <Field label={t('messages.type.label')}>
+                <Dropdown selectedOptions={[type]} value={String(types.find((c) => c.value === type)?.label ?? type)}
+                  onOptionSelect={(_, d) => setType(d.optionValue ?? 'general')} data-testid="notice-type">
+                  {types.map((c) => <Option key={String(c.value)} value={String(c.value)}>{String(c.label)}</Option>)}
+                </Dropdown>
+              </Field>
+            ) : null}
             {mode === 'message' ? (
               <Checkbox checked={clinical} onChange={(_, d) => setClinical(!!d.checked)} label={t('messages.clinical.ask')} data-testid="message-clinical" />
             ) : null}

@@ -1,6 +1,6 @@
 import {
-  Badge, Button, Checkbox, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Tab, TabList,
-  Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text, makeStyles, tokens,
+  Badge, Button, Checkbox, Dialog, Dropdown, Option, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Tab, TabList,
+  Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text, makeStyles, tokens, type BadgeProps,
 } from '@fluentui/react-components';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { isGranted } from '../core/actions';
 import { DATETIME_FORMAT } from '../core/dateRanges';
+import { useChoices } from '../engine/options';
 import { useGrants } from '../engine/useGrants';
 import { Pager } from '../widgets/table/Pager';
 import { ComposeDialog } from './ComposeDialog';
@@ -27,6 +28,7 @@ const useStyles = makeStyles({
 
 type Box = 'inbox' | 'unread' | 'sent';
 const LEVEL_COLOURS = ['informative', 'warning', 'danger'] as const;
+type BadgeColor = NonNullable<BadgeProps['color']>;
 const when = (iso: string) => dayjs(iso).format(DATETIME_FORMAT);
 
 /** The message centre (issue 17): messages and notices to me, what I sent, writing and publishing. */
@@ -44,13 +46,17 @@ export default function MessageCentre() {
   const [selected, setSelected] = useState<number[]>([]);
   const [open, setOpen] = useState<Message | SentEntry | null>(null);
   const [compose, setCompose] = useState<'message' | 'notice' | null>(null);
+  // The inbox's filter by type (enum notice_type); '' is every type.
+  const [type, setType] = useState('');
+  const types = useChoices('notice_type');
+  const typeOf = (value: string) => types.find((c) => c.value === value);
 
   const load = useCallback(async () => {
-    const res = box === 'sent' ? await listSent(page.page, page.size) : await listInbox(page.page, page.size, box === 'unread');
+    const res = box === 'sent' ? await listSent(page.page, page.size) : await listInbox(page.page, page.size, box === 'unread', type || undefined);
     setRows(res.data);
     setTotal(res.total);
     setSelected([]);
-  }, [box, page]);
+  }, [box, page, type]);
   useEffect(() => { void load().catch(() => undefined); }, [load]);
 
   const show = async (row: Message | SentEntry) => {
@@ -79,6 +85,14 @@ export default function MessageCentre() {
           <Tab value="unread">{t('messages.unread')}</Tab>
           <Tab value="sent">{t('messages.sentBox')}</Tab>
         </TabList>
+        {box !== 'sent' ? (
+          <Dropdown aria-label={t('messages.type.filter')} style={{ minWidth: 160 }} selectedOptions={[type]}
+            value={type ? String(typeOf(type)?.label ?? type) : t('messages.type.all')}
+            onOptionSelect={(_, d) => { setType(d.optionValue ?? ''); setPage((p) => ({ ...p, page: 1 })); }} data-testid="message-type-filter">
+            <Option value="">{t('messages.type.all')}</Option>
+            {types.map((c) => <Option key={String(c.value)} value={String(c.value)}>{String(c.label)}</Option>)}
+          </Dropdown>
+        ) : null}
         <span className={s.grow} />
         {isGranted('message_send', grants) ? <Button appearance="primary" onClick={() => setCompose('message')} data-testid="message-compose">{t('messages.compose')}</Button> : null}
         {isGranted('notice_publish', grants) ? <Button onClick={() => setCompose('notice')}>{t('messages.publishNotice')}</Button> : null}
@@ -90,6 +104,7 @@ export default function MessageCentre() {
           <TableRow>
             <TableHeaderCell style={{ width: 40 }} />
             <TableHeaderCell style={{ width: 110 }}>{t('messages.level.label')}</TableHeaderCell>
+            <TableHeaderCell style={{ width: 140 }}>{t('messages.type.label')}</TableHeaderCell>
             <TableHeaderCell>{t('messages.title')}</TableHeaderCell>
             <TableHeaderCell style={{ width: 200 }}>{t(sentView ? 'messages.to' : 'messages.from')}</TableHeaderCell>
             <TableHeaderCell style={{ width: 180 }}>{t('messages.time')}</TableHeaderCell>
@@ -97,7 +112,7 @@ export default function MessageCentre() {
         </TableHeader>
         <TableBody>
           {rows.length === 0 ? (
-            <TableRow><TableCell colSpan={5}><Text className={s.meta}>{t('messages.none')}</Text></TableCell></TableRow>
+            <TableRow><TableCell colSpan={6}><Text className={s.meta}>{t('messages.none')}</Text></TableCell></TableRow>
           ) : rows.map((row) => {
             const unread = 'read_at' in row && !row.read_at;
             return (
@@ -106,6 +121,9 @@ export default function MessageCentre() {
                   <Checkbox checked={selected.includes(row.id)} onChange={(_, d) => toggle(row.id, !!d.checked)} aria-label={t('messages.select')} />
                 </TableCell>
                 <TableCell><Badge appearance="tint" color={LEVEL_COLOURS[row.level] ?? 'informative'}>{t(`messages.level.${row.level}`)}</Badge></TableCell>
+                <TableCell data-testid="message-type">
+                  <Badge appearance="outline" color={(typeOf(row.type)?.color ?? 'informative') as BadgeColor}>{String(typeOf(row.type)?.label ?? row.type)}</Badge>
+                </TableCell>
                 <TableCell className={unread ? s.unread : undefined}>{t(`messages.kind.${row.kind}`)} · {row.title || row.content.slice(0, 80)}</TableCell>
                 <TableCell>
                   {'recipients' in row ? t('messages.readBy', { names: row.to.join(', '), read: row.read, count: row.recipients }) : row.fromUser?.realname ?? t('messages.system')}

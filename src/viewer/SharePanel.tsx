@@ -1,11 +1,12 @@
-import { Button, Checkbox, Field, Input, Link, makeStyles, SpinButton, Text, tokens } from '@fluentui/react-components';
+import { Button, Checkbox, Combobox, Field, Input, Link, makeStyles, Option, SpinButton, Text, tokens } from '@fluentui/react-components';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { isGranted } from '../core/actions';
 import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, type SharePermissions } from '../core/sharePermissions';
 import { useGrants } from '../engine/useGrants';
-import { createShare, myShares, revokeShare, type CreatedShare, type MyShare } from './shareApi';
+import { useSession } from '../store/session';
+import { createShare, myShares, revokeShare, shareRecipients, type CreatedShare, type MyShare, type ShareRecipient } from './shareApi';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: '8px', padding: '8px 0' },
@@ -24,11 +25,16 @@ export function SharePanel({ slideId }: { slideId: number }) {
   const [perms, setPerms] = useState<Pick<SharePermissions, 'diagnosis' | 'annotation' | 'need_login'>>({ diagnosis: false, annotation: false, need_login: false });
   const [created, setCreated] = useState<CreatedShare | null>(null);
   const [list, setList] = useState<MyShare[]>([]);
+  // Optionally sent to a colleague of the slide's hospital, who gets a message with the link.
+  const me = useSession((st) => st.user?.id);
+  const [people, setPeople] = useState<ShareRecipient[]>([]);
+  const [recipient, setRecipient] = useState<ShareRecipient | null>(null);
+  useEffect(() => { void shareRecipients(slideId).then(setPeople, () => undefined); }, [slideId]);
   const reload = useCallback(() => { void myShares().then((all) => setList(all.filter((x) => x.slide_id === slideId))); }, [slideId]);
   useEffect(reload, [reload]);
 
   const make = async () => {
-    setCreated(await createShare(slideId, Math.round(hours * 3600), perms));
+    setCreated(await createShare(slideId, Math.round(hours * 3600), perms, recipient?.id));
     reload();
   };
   const when = (iso: string) => new Date(iso).toLocaleString(i18n.language);
@@ -44,9 +50,16 @@ export function SharePanel({ slideId }: { slideId: number }) {
       {flag('diagnosis')}
       {flag('annotation')}
       {flag('need_login')}
+      <Field label={t('share.recipient')} hint={t('share.recipientHint')}>
+        <Combobox clearable placeholder={t('share.recipientNone')} value={recipient ? `${recipient.realname} (${recipient.name})` : undefined}
+          selectedOptions={recipient ? [String(recipient.id)] : []} data-testid="share-recipient"
+          onOptionSelect={(_, d) => setRecipient(people.find((p) => String(p.id) === d.optionValue) ?? null)}>
+          {people.filter((p) => p.id !== me).map((p) => <Option key={p.id} value={String(p.id)}>{`${p.realname} (${p.name})`}</Option>)}
+        </Combobox>
+      </Field>
       <Button appearance="primary" data-testid="share-create" onClick={() => void make()}>{t('share.create')}</Button>
       {created && (
-        <Field label={t('share.link')} hint={t('share.expiresAt', { time: when(created.expires_at) })}>
+        <Field label={t('share.link')} hint={`${t('share.expiresAt', { time: when(created.expires_at) })}${created.recipient_id ? ` · ${t('share.sentTo', { name: people.find((p) => p.id === created.recipient_id)?.realname ?? '' })}` : ''}`}>
           <Input readOnly value={`${window.location.origin}${created.path}`} data-testid="share-link" onFocus={(e) => e.currentTarget.select()} />
         </Field>
       )}

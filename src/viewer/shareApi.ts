@@ -4,7 +4,7 @@ import type { Annotation } from './api';
 
 interface Envelope<T> { data: T }
 
-export interface CreatedShare { id: number; token: string; path: string; expires_at: string }
+export interface CreatedShare { id: number; token: string; path: string; expires_at: string; recipient_id?: number | null }
 export interface MyShare { id: number; slide_id: number; slide_name: string; permissions: SharePermissions; expires_at: string; revoked_at: string | null; created_at: string; state: ShareState }
 
 /** What GET /api/share/view answers (server/modules/shares/routes.ts). */
@@ -16,8 +16,13 @@ export interface SharedView {
   dzi: string;
 }
 
-export async function createShare(slideId: number, expiresInSeconds: number, permissions: Partial<SharePermissions>): Promise<CreatedShare> {
-  return (await api.post<Envelope<CreatedShare>>('/shares', { slide_id: slideId, expires_in_seconds: expiresInSeconds, permissions })).data.data;
+/** `recipientId`: a user of the slide's hospital to send the link to (a system message tells them). */
+export async function createShare(slideId: number, expiresInSeconds: number, permissions: Partial<SharePermissions>, recipientId?: number): Promise<CreatedShare> {
+  return (await api.post<Envelope<CreatedShare>>('/shares', { slide_id: slideId, expires_in_seconds: expiresInSeconds, permissions, ...(recipientId ? { recipient_id: recipientId } : {}) })).data.data;
+}
+export interface ShareRecipient { id: number; name: string; realname: string }
+export async function shareRecipients(slideId: number): Promise<ShareRecipient[]> {
+  return (await api.get<Envelope<ShareRecipient[]>>('/shares/recipients', { params: { slide_id: slideId } })).data.data;
 }
 export async function myShares(): Promise<MyShare[]> {
   return (await api.get<Envelope<MyShare[]>>('/shares/mine')).data.data;

@@ -93,6 +93,8 @@ describe.each(databases)('cases and slide binding [%s]', (kind) => {
     expect(res.statusCode).toBe(200);
     const row = await h.db.selectFrom('cases').select('id').where('hospital_id', '=', hospitals[0].id).where('pathology_number', '=', 'T2026-0001').executeTakeFirstOrThrow();
     expect(res.json().data.id).toBe(row.id);
+    // A scanned cassette or slide label finds its case too (Quick open).
+    for (const code of ['T2026-0001-1', 'T2026-0001-A-2']) expect((await idByNumber(technician, code)).json().data.id).toBe(row.id);
     const missing = await idByNumber(technician, 'NOPE-1');
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('未找到病理号为 NOPE-1 的病例');
@@ -111,6 +113,13 @@ describe.each(databases)('cases and slide binding [%s]', (kind) => {
     // The keyword box finds slides by their case's number too.
     const searched = await call(app, 'GET', `/api/data/kfb/lists?search=T2026-0001`, { token: technician });
     expect(searched.json().data.total).toBe(2);
+    // A scanned cassette or slide label (keyboard wedge, issue 10) finds the case and its slides; a code of no case, nothing.
+    for (const code of ['T2026-0001-1', 'T2026-0001-A-3']) {
+      expect((await call(app, 'GET', `/api/data/kfb/lists?search=${code}`, { token: technician })).json().data.total).toBe(2);
+      const cases = (await call(app, 'GET', `/api/pathology/lists?search=${code}`, { token: technician })).json().data.data as { pathology_number: string }[];
+      expect(cases.map((r) => r.pathology_number)).toEqual(['T2026-0001']);
+    }
+    expect((await call(app, 'GET', '/api/pathology/lists?search=T2026-0009-1', { token: technician })).json().data.total).toBe(0);
     const item = (await call(app, 'GET', `/api/pathology/lists?params=${encodeURIComponent(JSON.stringify({ pathology_number: 'T2026-0001' }))}`, { token: technician })).json().data.data[0];
     expect(item.slide_count).toBe(2);
 

@@ -261,8 +261,10 @@ describe.each(databases)('the case lifecycle in the lab [%s]', (kind) => {
 
   it('the timeline shows every step: who, when, what; CaseList rows carry the derived status', async () => {
     const { timeline } = await lab();
-    expect(timeline.map((e: { action: string }) => e.action)).toEqual(['register', 'receive', 'sample', 'dehydration', 'embeded', 'cut', 'stain', 'cover', 'distribute', 'order', 'change_number']);
-    expect(timeline[0]).toMatchObject({ actor_name: expect.any(String), to_phase: 'registration', to_sub_phase: 'to_receive' });
+    expect(timeline.map((e: { action: string }) => e.action)).toEqual(['apply', 'register', 'receive', 'sample', 'dehydration', 'embeded', 'cut', 'stain', 'cover', 'distribute', 'order', 'change_number']);
+    // The application's step comes first (applications.ts applicationHistory), then registration.
+    expect(timeline[0]).toMatchObject({ action: 'apply', actor_name: expect.any(String), detail: { apply_number: 'SQ-0001' } });
+    expect(timeline[1]).toMatchObject({ actor_name: expect.any(String), to_phase: 'registration', to_sub_phase: 'to_receive' });
     expect(timeline.find((e: { action: string }) => e.action === 'sample')).toMatchObject({ from_phase: 'sample', to_phase: 'slide_making', detail: { blocks: ['1', '2', '3'], used_up: 1 } });
     const list = await call(h.app, 'GET', `/api/pathology/lists?params=${encodeURIComponent(JSON.stringify({ id: caseId }))}`, { token: t.registrar });
     const row = list.json().data.data.find((r: { id: number }) => r.id === caseId);

@@ -124,4 +124,24 @@ describe.each(databases)('slide making in batch [%s]', (kind) => {
     const rows = await h.db.selectFrom('case_timeline').select('id').where('case_id', '=', c.id).where('action', 'like', '%dehydration%').execute();
     expect(rows.length).toBeLessThanOrEqual(1);
   });
+  it('the scan dialog\'s check names each code\'s case and whether it is at the step, in the user\'s language; it writes nothing', async () => {
+    const c = await sampledCase('批次己');
+    const before = await snapshot();
+    const check = (step: string, codes: string[], lang = 'en-US', who = 'technician') => post(who, '/api/pathology/make-slides/check', { step, codes }, lang);
+    const res = await check('dehydration', [c.number, `${c.number}-1`, 'NOPE-9', waiting.number, '条码乱码']);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.codes).toEqual([
+      { code: c.number, ok: true, case_id: c.id, pathology_number: c.number, message: `${c.number}: ready` },
+      { code: `${c.number}-1`, ok: true, case_id: c.id, pathology_number: c.number, message: `${c.number}: ready` },
+      { code: 'NOPE-9', ok: false, message: 'No case, block or slide of this hospital' },
+      { code: waiting.number, ok: false, case_id: waiting.id, pathology_number: waiting.number, message: `${waiting.number} is at the "To receive" stage` },
+      { code: '条码乱码', ok: false, message: 'No case, block or slide of this hospital' },
+    ]);
+    const zh = (await check('cut', [c.number], 'zh-CN')).json().data.codes[0];
+    expect(zh).toMatchObject({ ok: false, message: `${c.number} 处于“脱水”阶段` });
+    expect((await check('cut', [c.number], 'en-US', 'sampler')).statusCode).toBe(403);
+    expect((await check('cut', [])).statusCode).toBe(422);
+    expect((await check('boil', [c.number])).statusCode).toBe(422);
+    expect(await snapshot()).toEqual(before);
+  });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notify } from '../../server/modules/messages/notify.js';
 import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
 
-interface Inbox { data: { id: number; kind: string; level: number; title: string; content: string; read_at: string | null; link: string | null; fromUser?: { realname: string } | null }[]; total: number }
+interface Inbox { data: { id: number; kind: string; level: number; type?: string; title: string; content: string; read_at: string | null; link: string | null; fromUser?: { realname: string } | null }[]; total: number }
 interface Sent { data: { id: number; batch: string; title: string; recipients: number; read: number; to: string[] }[]; total: number }
 
 /** Issue 17, spec §7 `messages/*`: messages reach only their recipients; reading, counting and deleting are each user's own. */
@@ -119,11 +119,32 @@ describe.each(databases)('messages [%s]', (kind) => {
     expect((await inbox('registrar')).data[0]!.title).toBe('Fire drill at 10');
   });
 
+  it('a notice carries its type (enum notice_type), the inbox filters by it, and an unknown type is refused with nothing written', async () => {
+    const samplerRole = (await h.db.selectFrom('roles').select('id').where('identification', '=', 'sampler').executeTakeFirstOrThrow()).id;
+    const before = await rows();
+    const bad = await call(h.app, 'POST', '/api/messages/notice', { token: tokens.admin, lang: 'en-US', payload: { title: 'Typed', type: 'gossip', role_ids: [samplerRole] } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().message).toBeTruthy();
+    expect(await rows()).toBe(before);
+    const typed = await call(h.app, 'POST', '/api/messages/notice', { token: tokens.admin, payload: { title: 'Stain QC failed on batch 7', level: 1, type: 'quality', role_ids: [samplerRole] } });
+    expect(typed.statusCode, typed.body).toBe(200);
+    expect((await send('primary', { user_ids: [ids.sampler], title: 'Untyped' })).statusCode).toBe(200);
+    const all = await inbox('sampler');
+    expect(all.data.slice(0, 2).map((m) => [m.title, (m as { type?: string }).type])).toEqual([['Untyped', 'general'], ['Stain QC failed on batch 7', 'quality']]);
+    const quality = await inbox('sampler', '&type=quality');
+    expect(quality.total).toBe(1);
+    expect(quality.data.map((m) => m.title)).toEqual(['Stain QC failed on batch 7']);
+    expect((await inbox('sampler', '&type=maintenance')).total).toBe(0);
+    expect((await call(h.app, 'GET', '/api/messages/lists?type=gossip', { token: tokens.sampler })).statusCode).toBe(422);
+    const mine = await get<{ data: { title: string; type: string }[] }>('admin', '/api/messages/send-by-me');
+    expect(mine.data[0]).toMatchObject({ title: 'Stain QC failed on batch 7', type: 'quality' });
+  });
+
   it("a system message is worded in the reader's language and leads to its case", async () => {
     await notify(h.db, 1, [ids.primary], 'case_assigned', { number: 'P2026-0042', patient: '张三', by: 'Allocator' }, '/case/42');
     const zh = (await get<Inbox>('primary', '/api/messages/lists', 'zh-CN')).data[0]!;
     const en = (await get<Inbox>('primary', '/api/messages/lists', 'en-US')).data[0]!;
-    expect(zh).toMatchObject({ kind: 'system', title: '新分配病例：P2026-0042', link: '/case/42' });
+    expect(zh).toMatchObject({ kind: 'system', type: 'workflow', title: '新分配病例：P2026-0042', link: '/case/42' });
     expect(zh.content).toContain('张三');
     expect(en).toMatchObject({ title: 'Case assigned to you: P2026-0042', content: 'Allocator assigned case P2026-0042 (张三) to you for first diagnosis.' });
   });

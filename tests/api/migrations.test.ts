@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/connect.js';
 import { migrateUpTo } from '../../server/db/migrate.js';
+import { openSecret } from '../../server/security/sealed-secrets.js';
 import { databases, emptyDatabase } from './harness.js';
 
 /** Upgrades: a database an older release left behind keeps its rows visible after the new migrations. */
@@ -31,5 +32,45 @@ describe.each(databases)('migrations [%s]', (kind) => {
     await migrateUpTo(db, undefined, schema);
     const rows = await db.selectFrom('slides').select(['name', 'hospital_id']).orderBy('name').execute();
     expect(rows).toEqual([{ name: 'kept', hospital_id: first.id + 1 }, { name: 'old', hospital_id: first.id }]);
+  });
+
+  it('0033 seals the single sign-on secrets and the teaching library token an older release stored in plaintext', async () => {
+    db = await open();
+    await migrateUpTo(db, '0032_auth_misc', schema);
+    const now = new Date().toISOString();
+    const ids = (await db.insertInto('hospitals').values([
+      { code: 'A', name: 'A', en_name: 'A', logo: null, created_at: now },
+      { code: 'B', name: 'B', en_name: 'B', logo: null, created_at: now },
+    ]).returning('id').execute()).map((r) => r.id);
+    const config = (hospital: number, clientSecret: string, appSecret: string) => ({
+      hospital_id: hospital, enabled: 1, label: 'SSO', issuer: 'https://id.example.org', client_id: 'dsms', client_secret: clientSecret,
+      user_claim: 'preferred_username', create_unknown: 0, default_role_id: null, im_enabled: 0, im_kind: 'dingtalk', im_base_url: '',
+      im_app_key: '', im_app_secret: appSecret, im_user_field: 'mobile', im_authorize_url: '', updated_at: now,
+    });
+    await db.insertInto('sso_configs').values([config(ids[0]!, 'plain-client-secret', 'plain-app-secret'), config(ids[1]!, 'other-secret', '')]).execute();
+    await db.insertInto('settings').values({ key: 'teaching_library', value: JSON.stringify({ adapter: 'http', base_url: 'https://teach.example.org', api_token: 'plain-token' }), is_public: 0, updated_at: now }).execute();
+
+    await migrateUpTo(db, undefined, schema);
+    const rows = await db.selectFrom('sso_configs').select(['hospital_id', 'client_secret', 'im_app_secret']).orderBy('hospital_id').execute();
+    expect(JSON.stringify(rows)).not.toMatch(/plain-|other-secret/);
+    expect(rows.map((r) => [r.client_secret.slice(0, 7), r.im_app_secret.slice(0, 7)])).toEqual([['enc:v1:', 'enc:v1:'], ['enc:v1:', '']]);
+    expect(rows.map((r) => [openSecret(r.client_secret), openSecret(r.im_app_secret)])).toEqual([['plain-client-secret', 'plain-app-secret'], ['other-secret', '']]);
+    const teaching = JSON.parse((await db.selectFrom('settings').select('value').where('key', '=', 'teaching_library').executeTakeFirstOrThrow()).value);
+    expect(teaching).toMatchObject({ adapter: 'http', base_url: 'https://teach.example.org' });
+    expect(teaching.api_token).toMatch(/^enc:v1:/);
+    expect(openSecret(teaching.api_token)).toBe('plain-token');
+  });
+
+  it('0034 gives messages written before it a type: the workflow\'s system messages "workflow", the rest "general"', async () => {
+    db = await open();
+    await migrateUpTo(db, '0033_sealed_secrets', schema);
+    const now = new Date().toISOString();
+    const [hospital] = await db.insertInto('hospitals').values({ code: 'A', name: 'A', en_name: 'A', logo: null, created_at: now }).returning('id').execute();
+    const [user] = await db.insertInto('users').values({ name: 'u', realname: 'U', password_hash: 'x', created_at: now, updated_at: now } as never).returning('id').execute();
+    const message = (kind: 'message' | 'notice' | 'system', title: string) => ({ batch: title, hospital_id: hospital!.id, user_id: user!.id, from_user_id: null, kind, level: 0, title, content: '', created_at: now });
+    await db.insertInto('messages').values([message('system', 'assigned'), message('notice', 'drill'), message('message', 'hello')] as never).execute();
+    await migrateUpTo(db, undefined, schema);
+    const rows = await db.selectFrom('messages').select(['title', 'type']).orderBy('id').execute();
+    expect(rows).toEqual([{ title: 'assigned', type: 'workflow' }, { title: 'drill', type: 'general' }, { title: 'hello', type: 'general' }]);
   });
 });

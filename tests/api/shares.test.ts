@@ -56,5 +56,55 @@ for (const kind of databases) {
       expect(after.statusCode).toBe(403);
       expect(after.json().message).toBe('This share link has been revoked');
     });
+
+    it('sends a share to a user of the slide’s hospital: they alone get one system message with the link, in their language', async () => {
+      const technician = await tokenFor(h.app, 'technician');
+      const [h1, h2] = await h.db.selectFrom('hospitals').select('id').orderBy('id').execute();
+      const now = new Date().toISOString();
+      // A user of the other hospital only, and a disabled one of this hospital: neither can receive it.
+      const user = async (name: string, hospital: number, status: number) => {
+        const { id } = await h.db.insertInto('users').values({ name, realname: name, password_hash: 'x', email: null, phone: null, status, locked: 0, expires_at: null, failed_attempts: 0, login_locked_until: null, extra: '{}', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+        await h.db.insertInto('user_hospitals').values({ user_id: id, hospital_id: hospital }).execute();
+        return id;
+      };
+      const elsewhere = await user('share-elsewhere', h2!.id, 1);
+      const disabled = await user('share-disabled', h1!.id, 0);
+      const count = async (table: 'slide_shares' | 'messages') => Number((await h.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const [shares, messages] = [await count('slide_shares'), await count('messages')];
+      for (const recipient of [elsewhere, disabled, 999_999]) {
+        const refused = await call(h.app, 'POST', '/api/shares', { token: technician, lang: 'en-US', payload: { slide_id: slideId, recipient_id: recipient } });
+        expect(refused.statusCode).toBe(422);
+        expect(refused.json().errors.recipient_id[0]).toMatch(/not in the slide’s hospital/);
+      }
+      const zh = await call(h.app, 'POST', '/api/shares', { token: technician, lang: 'zh-CN', payload: { slide_id: slideId, recipient_id: elsewhere } });
+      expect(zh.json().errors.recipient_id[0]).toContain('不属于该切片所在医院');
+      expect([await count('slide_shares'), await count('messages')]).toEqual([shares, messages]);
+
+      const auditor = (await h.db.selectFrom('users').select('id').where('name', '=', 'auditor').executeTakeFirstOrThrow()).id;
+      const choices = await call(h.app, 'GET', `/api/shares/recipients?slide_id=${slideId}`, { token: technician });
+      expect(choices.json().data.map((u: { id: number }) => u.id)).toContain(auditor);
+      expect(choices.json().data.map((u: { id: number }) => u.id)).not.toContain(elsewhere);
+      expect((await call(h.app, 'GET', `/api/shares/recipients?slide_id=${otherHospitalSlide}`, { token: technician })).statusCode).toBe(404);
+
+      const made = await call(h.app, 'POST', '/api/shares', { token: technician, payload: { slide_id: slideId, recipient_id: auditor } });
+      expect(made.statusCode, made.body).toBe(200);
+      const { path, recipient_id: recipientId } = made.json().data;
+      expect(recipientId).toBe(auditor);
+      expect((await h.db.selectFrom('slide_shares').select('recipient_id').where('id', '=', made.json().data.id).executeTakeFirstOrThrow()).recipient_id).toBe(auditor);
+      const told = await h.db.selectFrom('messages').select(['user_id', 'kind', 'type', 'link']).where('message_key', '=', 'message.system.share_received').execute();
+      expect(told).toEqual([{ user_id: auditor, kind: 'system', type: 'share', link: path }]);
+      expect(await count('messages')).toBe(messages + 1);
+      const auditorToken = await tokenFor(h.app, 'auditor');
+      const en = (await call(h.app, 'GET', '/api/messages/lists?type=share', { token: auditorToken, lang: 'en-US' })).json().data.data[0];
+      const technicianName = (await h.db.selectFrom('users').select('realname').where('name', '=', 'technician').executeTakeFirstOrThrow()).realname;
+      expect(en).toMatchObject({ title: `${technicianName} shared slide S1 with you`, link: path, type: 'share' });
+      const zhMessage = (await call(h.app, 'GET', '/api/messages/lists?type=share', { token: auditorToken, lang: 'zh-CN' })).json().data.data[0];
+      expect(zhMessage.title).toBe(`${technicianName} 向您分享了切片 S1`);
+      // The link in the message opens the slide.
+      expect((await call(h.app, 'GET', `/api/share/view?token=${new URL(path, 'http://x').searchParams.get('token')}`, {})).statusCode).toBe(200);
+      // A share without a recipient tells nobody.
+      expect((await call(h.app, 'POST', '/api/shares', { token: technician, payload: { slide_id: slideId } })).statusCode).toBe(200);
+      expect(await count('messages')).toBe(messages + 1);
+    });
   });
 }

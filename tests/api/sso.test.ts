@@ -7,6 +7,7 @@ import { CookieJar, signInAtProvider, signOutAtProvider, startOidcProvider } fro
 import type { Db } from '../../server/db/connect.js';
 import { hashToken } from '../../server/modules/auth/tokens.js';
 import enums from '../../schemas/enums/common.json';
+import { openSecret } from '../../server/security/sealed-secrets.js';
 
 const PUBLIC_URL = 'http://dsms.test';
 const CALLBACK = `${PUBLIC_URL}/api/auth/sso/callback`;
@@ -65,7 +66,11 @@ describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) =
     expect(read.body).not.toContain(SECRET);
     // Sent back masked, as a form that read it sends it: the stored secret stays.
     expect((await configure({ client_secret: '***', label: 'Hospital ID' })).statusCode).toBe(200);
-    expect((await db.selectFrom('sso_configs').select('client_secret').executeTakeFirstOrThrow()).client_secret).toBe(SECRET);
+    // Stored sealed (AES-256-GCM, security/sealed-secrets.ts): the row does not hold the secret, yet opens to it.
+    const stored = (await db.selectFrom('sso_configs').select('client_secret').executeTakeFirstOrThrow()).client_secret;
+    expect(stored).toMatch(/^enc:v1:/);
+    expect(stored).not.toContain(SECRET);
+    expect(openSecret(stored)).toBe(SECRET);
     // The operation log has the write, with the secret masked.
     const logged = await db.selectFrom('operation_logs').select('payload').where('route', '=', '/api/config/sso').execute();
     expect(logged.length).toBeGreaterThanOrEqual(2);
@@ -251,6 +256,11 @@ describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) =
     const saved = await configure({ im_enabled: true, im_kind: 'dingtalk', im_base_url: messaging.url, im_app_key: 'app-key', im_app_secret: 'app-secret', im_user_field: 'mobile' });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().data.im_app_secret).toBe('***');
+    // The row holds it sealed; the vendor double below refuses any secret but 'app-secret', so sign-in proves it is opened.
+    const row = await db.selectFrom('sso_configs').selectAll().executeTakeFirstOrThrow();
+    expect(row.im_app_secret).toMatch(/^enc:v1:/);
+    expect(JSON.stringify(row)).not.toContain('app-secret');
+    expect(JSON.stringify(row)).not.toContain(SECRET);
     await db.updateTable('users').set({ phone: '13800000000' }).where('name', '=', 'signer').execute();
 
     for (const url of ['/api/auth/ulogin', '/api/auth/dingding_login']) {

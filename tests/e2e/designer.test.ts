@@ -5,15 +5,17 @@ import enDesigner from '../../src/i18n/locales/en-US/pages/designer.json';
 import zhDesigner from '../../src/i18n/locales/zh-CN/pages/designer.json';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, setCode, SHOTS, signIn, startServer } from './harness.js';
 
 /**
- * Issue 13, the page designer in Chromium. An administrator who never sees JSON (zh-CN) hides and reorders two
- * CaseList columns, relabels one, adds the form field "Referring ward" (both labels, three options) required
- * only when the case type is frozen (built in the rule builder), and saves with a note; a registrar (en-US) sees
- * it at once in the list and the case form, the rule holds in the browser and on the server; the diff shows
- * the change and rolling back removes it. Then the JSON view: an invalid property refused at its line with
- * the meta-schema's message, and a fix in JSON shown in the visual view. Screenshots in both languages.
+ * Issue 13, the page designer in Chromium, each role in both languages. An administrator who never sees JSON
+ * (zh-CN) hides and reorders two CaseList columns, relabels one, adds the form field "Referring ward" (both labels,
+ * three options) required only when the case type is frozen (built in the rule builder), and saves with a note; a
+ * registrar (en-US) sees it at once in the list, the case form and the full registration form, the rule holds in
+ * the browser and on the server (the generic write and POST /api/pathology/register). Then the languages swap:
+ * the administrator (en-US) finds the saved design in every view and its diff, the registrar (zh-CN) the list and
+ * the registration form in Chinese; rolling back removes it. Then the JSON view: an invalid property refused at
+ * its line with the meta-schema's message, and a fix in JSON shown in the visual view. Screenshots in both languages.
  */
 describe('page designer in Chromium', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -63,6 +65,21 @@ describe('page designer in Chromium', () => {
     await form.locator('#root_pathology_number').waitFor();
     return form;
   };
+  const openRegistration = async (page: Page) => {
+    await page.goto(`${server.url}/manage/case/register`);
+    const form = page.getByTestId('form-page');
+    await form.locator('#root_patient_name').waitFor();
+    return form;
+  };
+  const register = (page: Page, body: object) => page.evaluate(async (payload) => {
+    const res = await fetch('/api/pathology/register', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Accept-Language': 'en-US', Authorization: `Bearer ${sessionStorage.getItem('access_token')}` },
+      body: JSON.stringify(payload),
+    });
+    return { status: res.status, body: await res.json() };
+  }, body);
+  const useRegistrarLanguage = async (lang: 'zh-CN' | 'en-US') => registrar.evaluate((l) => localStorage.setItem('lang', l), lang);
   const store = (page: Page, body: object) => page.evaluate(async (payload) => {
     const res = await fetch('/api/pathology/store', {
       method: 'POST',
@@ -163,6 +180,80 @@ describe('page designer in Chromium', () => {
     expect(stored.status, JSON.stringify(stored.body)).toBe(200);
     expect(stored.body.data.referring_ward).toBe('icu');
     expect((await store(registrar, { pathology_number: 'DZ-API-4', case_type: 'frozen', referring_ward: 'nowhere' })).status).toBe(422);
+
+    // The full registration form (its own contract, extending cases): the field is there; frozen without it is
+    // refused in the browser (nothing posted) and by POST /api/pathology/register; with it the case is registered.
+    const reg = await openRegistration(registrar);
+    await reg.locator('#root_referring_ward').waitFor();
+    await reg.getByTestId('specimen-0-name').fill('Frozen section');
+    await reg.locator('#root_case_type').click();
+    await registrar.getByRole('option', { name: 'Frozen', exact: true }).click();
+    let registered = 0;
+    registrar.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/pathology/register')) registered++; });
+    await registrar.waitForTimeout(600);
+    await reg.getByTestId('form-save').click();
+    await expect.poll(() => reg.locator('#root_referring_ward').evaluate((n) => n.closest('[class*="fui-Field"]')?.textContent ?? '')).toContain('Required');
+    expect(registered).toBe(0);
+    await shot(registrar, 'designer-registrar-registration-en-US');
+    const direct = await register(registrar, { case_type: 'frozen', specimens: [{ name: 'Frozen section' }] });
+    expect(direct.status, JSON.stringify(direct.body)).toBe(422);
+    expect(direct.body.errors.referring_ward).toEqual(['Referring ward is required']);
+    expect((await register(registrar, { case_type: 'frozen', referring_ward: 'icu', colour: 'red', specimens: [{ name: 'x' }] })).status).toBe(422);
+    await reg.locator('#root_referring_ward').click();
+    await registrar.getByRole('option', { name: 'Emergency', exact: true }).click();
+    const answer = registrar.waitForResponse((r) => r.url().endsWith('/api/pathology/register') && r.request().method() === 'POST');
+    await reg.getByTestId('form-save').click();
+    const res = await answer;
+    expect(res.status()).toBe(200);
+    const created = (await res.json()).data as { id: number; pathology_number: string };
+    // The case detail shows the added field with its option's word; CaseList lists the case, with the value.
+    await expect.poll(() => registrar.getByTestId('case-added-referring_ward').textContent()).toBe('Referring ward: Emergency');
+    await shot(registrar, 'designer-registrar-case-detail-en-US');
+    await registrar.goto(`${server.url}/manage/case/list`);
+    await registrar.getByTestId('list-page').waitFor();
+    await expect.poll(() => registrar.getByTestId('data-table').locator('tbody').textContent()).toContain(created.pathology_number);
+    expect((await listRow(registrar, created.pathology_number)).referring_ward).toBe('er');
+  });
+
+  it('in the other languages: the administrator (en-US) finds the saved design and its diff, the registrar (zh-CN) sees it', async () => {
+    await useLanguage('en-US');
+    await openDesigner();
+    expect((await columnOrder()).slice(0, 6)).toEqual(['pathology_number', 'case_status', 'markers', 'patient_name', 'case_type', 'expedite_status']);
+    expect(await designer().getByTestId('col-visible-gender').isChecked()).toBe(false);
+    expect(await designer().getByTestId('col-label-patient_name-en-US').inputValue()).toBe('Patient');
+    await shot(admin, 'designer-columns-en-US');
+    await designer().getByTestId('designer-views').getByRole('tab', { name: en.form }).click();
+    await designer().getByTestId('form-rules-referring_ward').click();
+    const rule = designer().getByTestId('rule-requiredIf-referring_ward');
+    await expect.poll(() => rule.locator('select.rule-value').inputValue()).toBe('frozen');
+    await shot(admin, 'designer-form-rule-builder-en-US');
+    await designer().getByTestId('designer-views').getByRole('tab', { name: en.history }).click();
+    const history = designer().getByTestId('page-history');
+    expect(await history.locator('[data-version="1"]').textContent()).toContain('转诊病区（冰冻必填），患者列前移');
+    expect(await history.getByTestId('page-diff').textContent()).toMatch(/\+\s+"hidden": true/);
+    expect(await designer().getByTestId('fields-diff').textContent()).toContain('referring_ward');
+    await shot(admin, 'designer-diff-en-US');
+
+    // The registrar in Chinese: the list as designed, the registration form's field with its Chinese options and rule.
+    await useRegistrarLanguage('zh-CN');
+    await registrar.goto(`${server.url}/manage/case/list`);
+    await registrar.getByTestId('list-page').waitFor();
+    await expect.poll(async () => (await headers(registrar)).slice(0, 5)).toEqual(['pathology_number', 'case_status', 'markers', 'patient_name', 'case_type']);
+    expect(await registrar.getByTestId('data-table').locator('thead th[data-column="patient_name"]').textContent()).toContain('患者');
+    await shot(registrar, 'designer-registrar-list-zh-CN');
+    const reg = await openRegistration(registrar);
+    await reg.locator('#root_referring_ward').click();
+    for (const label of ['重症监护', '三病区', '急诊']) await registrar.getByRole('option', { name: label, exact: true }).waitFor();
+    await registrar.keyboard.press('Escape');
+    await reg.getByTestId('specimen-0-name').fill('冰冻组织');
+    await reg.locator('#root_case_type').click();
+    await registrar.getByRole('option', { name: '冰冻', exact: true }).click();
+    await registrar.waitForTimeout(600);
+    await reg.getByTestId('form-save').click();
+    await expect.poll(() => reg.locator('#root_referring_ward').evaluate((n) => n.closest('[class*="fui-Field"]')?.textContent ?? '')).toContain('必填项');
+    await shot(registrar, 'designer-registrar-registration-zh-CN');
+    await useRegistrarLanguage('en-US');
+    await useLanguage('zh-CN');
   });
 
   it('the history shows who saved what, the diff of the effective page, and rolling back removes the change', async () => {
@@ -202,7 +293,6 @@ describe('page designer in Chromium', () => {
   it('the JSON view refuses an invalid property at its line with the meta-schema message; a fix shows in the visual view (en-US)', async () => {
     await admin.evaluate(() => localStorage.setItem('lang', 'en-US'));
     await openDesigner();
-    await shot(admin, 'designer-columns-en-US');
     await designer().getByTestId('designer-views').getByRole('tab', { name: en.json }).click();
     const editor = designer().getByTestId('designer-json').locator('.cm-content');
     await editor.waitFor();
@@ -234,13 +324,6 @@ describe('page designer in Chromium', () => {
     await designer().getByTestId('designer-views').getByRole('tab', { name: en.columns }).click();
     await expect.poll(() => designer().getByTestId(`col-label-${String(page.list.columns[1].field)}-en-US`).inputValue()).toBe('Kind of case');
 
-    // The other views in English, for the screenshots.
-    await designer().getByTestId('designer-views').getByRole('tab', { name: en.form }).click();
-    await designer().getByTestId('form-rules-case_type').click();
-    await shot(admin, 'designer-form-rule-builder-en-US');
-    await designer().getByTestId('designer-views').getByRole('tab', { name: en.history }).click();
-    await designer().getByTestId('page-history').getByRole('button', { name: en.showChange }).first().click();
-    await shot(admin, 'designer-diff-en-US');
     expect(errors).toEqual([]);
   });
   const useLanguage = async (lang: 'zh-CN' | 'en-US') => admin.evaluate((l) => localStorage.setItem('lang', l), lang);
@@ -357,11 +440,26 @@ describe('page designer in Chromium', () => {
     await added.locator('select.rule-value').selectOption('technician');
     await expect.poll(() => panel.getByTestId('rule-test-answer-register').textContent()).toBe('true');
     await shot(admin, 'designer-rules-test-zh-CN');
+    // Saved with a note, like a page: the history says who saved what, and diffs the effective rule set.
+    expect(await rules().getByTestId('rule-save').isDisabled()).toBe(true);
+    await rules().getByTestId('rule-note').fill('技师也可登记');
     const saved = admin.waitForResponse((r) => r.url().endsWith('/api/rules/case-transitions') && r.request().method() === 'PUT');
     await rules().getByTestId('rule-save').click();
     const res = await saved;
     expect(res.status()).toBe(200);
+    expect(res.request().postDataJSON().note).toBe('技师也可登记');
     expect(JSON.stringify(res.request().postDataJSON().override.rules.register)).toContain('{"in":["technician",{"var":"roles"}]}');
+    const ruleHistory = rules().getByTestId('rule-versions-history');
+    await expect.poll(() => ruleHistory.locator('[data-version="1"]').textContent()).toContain('技师也可登记');
+    expect(await ruleHistory.locator('[data-version="1"]').textContent()).toContain('admin');
+    expect(await rules().getByTestId('rule-versions-diff').textContent()).toMatch(/\+\s+"technician"/);
+    await ruleHistory.scrollIntoViewIfNeeded();
+    await shot(admin, 'designer-rules-history-zh-CN');
+    // The JSON view is the code editor, checked against the rule-set meta-schema at the error's line.
+    await rules().getByTestId('rule-modes').getByRole('tab', { name: 'JSON' }).click();
+    await setCode(admin, rules().getByTestId('rule-override'), '{\n  "rules": {},\n  "colour": 1\n}');
+    await expect.poll(() => rules().getByTestId('rule-override-problems').textContent(), { timeout: 15_000 }).toMatch(/第 3 行：.*colour/);
+    await shot(admin, 'designer-rules-json-zh-CN');
 
     // The case status of a real case: the panel's answer is the one the server computed for the list.
     const row = await listRow(admin, 'DZ-API-3');

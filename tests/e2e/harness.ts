@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
@@ -198,4 +198,16 @@ export async function uploadThroughPage(page: Page, url: string, file: string, p
   const task = page.getByTestId('upload-task');
   await page.waitForFunction(() => document.querySelector('[data-testid=upload-task]')?.getAttribute('data-state') === 'success', undefined, { timeout: 60_000 });
   await task.waitFor({ state: 'detached', timeout: 20_000 });
+}
+
+/** Replaces the whole text of a CodeMirror editor (the JSON editors of the schema editor) as a person typing would. */
+export async function setCode(page: Page, editor: Locator, text: string): Promise<void> {
+  await editor.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+}
+
+/** The text of a CodeMirror editor, line by line (its lines are drawn as elements of their own). */
+export async function codeOf(editor: Locator): Promise<string> {
+  return (await editor.locator('.cm-line').allTextContents()).join('\n');
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessages } from '../../server/modules/messages/queries.js';
 import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
+import enums from '../../schemas/enums/common.json';
 
 type Lang = 'zh-CN' | 'en-US';
 const words = { 'zh-CN': zhCN, 'en-US': enUS } as const;
@@ -117,6 +118,40 @@ describe('messages in Chromium', () => {
       expect(stored).toEqual({ clinical_status: 'handled', clinical_note: 'Patient recalled.' });
       await reader.keyboard.press('Escape');
       await expect.poll(() => row.textContent()).toContain(t.clinical.status.handled);
+      await reader.close();
+    });
+  }
+
+  for (const lang of ['zh-CN', 'en-US'] as const) {
+    it(`an administrator publishes a notice of a chosen type; the reader sees the type and filters by it (${lang})`, async () => {
+      const t = words[lang].messages;
+      const typeLabel = (value: string) => enums.notice_type.find((o) => o.value === value)!.label[lang];
+      const title = `${lang} stain QC failed on batch 7`;
+      const admin = await open(lang, 'admin');
+      await admin.goto(`${server.url}/manage/messages`);
+      await admin.getByRole('button', { name: t.publishNotice }).click();
+      await admin.getByTestId('message-title').fill(title);
+      await admin.getByTestId('notice-type').click();
+      await admin.getByRole('option', { name: typeLabel('quality') }).click();
+      await shot(admin, `messages-notice-type-${lang}`);
+      await admin.getByTestId('message-send').click();
+      await admin.getByRole('tab', { name: t.sentBox }).click();
+      await expect.poll(() => admin.getByTestId('message-row').filter({ hasText: title }).count()).toBe(1);
+      await admin.close();
+
+      const reader = await open(lang, 'auditor');
+      await reader.goto(`${server.url}/manage/messages`);
+      const row = reader.getByTestId('message-row').filter({ hasText: title });
+      await expect.poll(() => row.getByTestId('message-type').textContent()).toBe(typeLabel('quality'));
+      await reader.getByTestId('message-type-filter').click();
+      await reader.getByRole('option', { name: typeLabel('quality') }).click();
+      // Only quality notices are left (the other language's run published one too), this one among them.
+      await expect.poll(async () => [...new Set(await reader.getByTestId('message-type').allTextContents())]).toEqual([typeLabel('quality')]);
+      expect(await row.count()).toBe(1);
+      await shot(reader, `messages-type-filter-${lang}`);
+      await reader.getByTestId('message-type-filter').click();
+      await reader.getByRole('option', { name: typeLabel('maintenance') }).click();
+      await expect.poll(() => reader.getByTestId('message-row').count()).toBe(0);
       await reader.close();
     });
   }

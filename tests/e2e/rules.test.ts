@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { codeOf, launchBrowser, setCode, SHOTS, signIn, startServer } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 /**
@@ -69,19 +69,23 @@ describe('rule sets in Chromium', () => {
   };
   const saveOverride = async (name: string, override: object) => {
     await openRuleSet(name);
-    await editor().getByTestId('rule-override').fill(JSON.stringify(override, null, 2));
+    await setCode(page, editor().getByTestId('rule-override'), JSON.stringify(override, null, 2));
+    // A note is required, as for page saves: Save stays off without one.
+    await expect.poll(() => editor().getByTestId('rule-save').isDisabled()).toBe(true);
+    await editor().getByTestId('rule-note').fill(`${name}: e2e override`);
     const saved = page.waitForResponse((r) => r.url().endsWith(`/api/rules/${name}`) && r.request().method() === 'PUT');
     await editor().getByTestId('rule-save').click();
-    expect((await saved).status()).toBe(200);
+    const res = await saved;
+    expect(res.status()).toBe(200);
+    expect(res.request().postDataJSON().note).toBe(`${name}: e2e override`);
   };
   const rollBackToBase = async (name: string) => {
     await openRuleSet(name);
-    await editor().getByTestId('schema-versions').getByRole('row').filter({ hasText: zhCN.schemaEditor.baseVersion })
-      .getByRole('button', { name: zhCN.schemaEditor.rollback }).click();
+    await editor().getByTestId('rule-versions-rollback-0').click();
     const done = page.waitForResponse((r) => r.url().endsWith(`/api/rules/${name}/rollback`));
     await page.getByTestId('confirm-dialog').getByRole('button', { name: zhCN.common.confirm }).click();
     expect((await done).status()).toBe(200);
-    await expect.poll(() => editor().getByTestId('rule-override').inputValue()).toBe('{}');
+    await expect.poll(() => codeOf(editor().getByTestId('rule-override'))).toBe('{}');
   };
 
   const allText = ['=', '!=', 'like', 'not like', 'in', 'not in'].map((op) => zhCN.search.operators[op as keyof typeof zhCN.search.operators]);
@@ -97,18 +101,23 @@ describe('rule sets in Chromium', () => {
   it('the editor checks a rule-set override as typed and refuses an operator the server cannot run', async () => {
     await openRuleSet('search-operators');
     const text = editor().getByTestId('rule-override');
-    await text.fill('{ "rules": { "input": ["like", "regex"] } }');
+    await setCode(page, text, '{ "rules": { "input": ["like", "regex"] } }');
     await expect.poll(() => editor().getByTestId('rule-problems').textContent()).toContain('/rules/input');
     expect(await editor().getByTestId('rule-save').isDisabled()).toBe(true);
-    await text.fill('{ "rules": { "input": { "nope": 1 } } }');
+    await setCode(page, text, '{ "rules": { "input": { "nope": 1 } } }');
     await expect.poll(() => editor().getByTestId('rule-problems').textContent()).toContain('unknown operation "nope"');
+    // The code editor checks the text against the rule-set meta-schema as typed, at the error's line.
+    await setCode(page, text, '{\n  "rules": {},\n  "colour": "red"\n}');
+    await expect.poll(() => editor().getByTestId('rule-override-problems').textContent(), { timeout: 15_000 }).toMatch(/第 3 行：.*colour/);
     await shot('rules-editor-problems-zh-CN');
   });
 
   it('a hospital override of each rule set changes the form and the custom search at once', async () => {
     await saveOverride('forms', { rules: { 'upload-via-ftp': true } });
     await saveOverride('search-operators', { rules: { input: { if: [{ '==': [{ var: 'field' }, 'name'] }, ['like'], ['=', 'like']] } } });
-    await expect.poll(() => editor().getByTestId('schema-versions').locator('[data-version]').count()).toBe(1);
+    // The history: the base and the saved version, with its note and who saved it.
+    await expect.poll(() => editor().getByTestId('rule-versions-history').locator('[data-version]').count()).toBe(2);
+    expect(await editor().getByTestId('rule-versions-history').locator('[data-version="1"]').textContent()).toMatch(/search-operators: e2e override.*admin|admin.*search-operators: e2e override/);
     await shot('rules-editor-zh-CN');
 
     expect(await ftpShown()).toBe(1);

@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { codeOf, launchBrowser, setCode, SHOTS, signIn, startServer } from './harness.js';
 
 /**
  * The schema engine in Chromium on SystemUser (schemas/pages/SystemUser.json), as the administrator:
@@ -198,11 +198,12 @@ describe('schema engine in Chromium', () => {
     const fields = page.getByTestId('contract-editor');
     await pick(fields.getByRole('combobox', { name: zhCN.schemaEditor.resource }), 'users');
     const ext = fields.getByTestId('contract-override');
-    await expect.poll(() => ext.inputValue()).toBe('{}');
-    await ext.fill(JSON.stringify({ fields: { name: { type: 'string', maxLength: 500 } } }));
+    await expect.poll(() => codeOf(ext)).toBe('{}');
+    await setCode(page, ext, JSON.stringify({ fields: { name: { type: 'string', maxLength: 500 } } }));
     await expect.poll(() => fields.getByTestId('contract-problems').textContent()).toContain('/fields/name');
     expect(await fields.getByTestId('contract-save').isDisabled()).toBe(true);
-    await ext.fill(JSON.stringify({ fields: { badge_no: { type: 'string', maxLength: 20, label: { 'zh-CN': '工牌号', 'en-US': 'Badge no.' } } } }, null, 2));
+    await setCode(page, ext, JSON.stringify({ fields: { badge_no: { type: 'string', maxLength: 20, label: { 'zh-CN': '工牌号', 'en-US': 'Badge no.' } } } }, null, 2));
+    await fields.getByTestId('contract-note').fill('工牌号');
     await expect.poll(() => fields.getByTestId('contract-merged').textContent()).toContain('badge_no');
     await shot('engine-contract-editor-zh-CN');
     const extended = page.waitForResponse((r) => r.url().endsWith('/api/contracts/users') && r.request().method() === 'PUT');
@@ -228,8 +229,7 @@ describe('schema engine in Chromium', () => {
     await expect.poll(() => text.inputValue()).toBe('{}');
     await editor.getByTestId('schema-kind').getByRole('tab', { name: zhCN.schemaEditor.kindContracts }).click();
     await pick(page.getByTestId('contract-editor').getByRole('combobox', { name: zhCN.schemaEditor.resource }), 'users');
-    await page.getByTestId('contract-editor').getByTestId('schema-versions').getByRole('row').filter({ hasText: zhCN.schemaEditor.baseVersion })
-      .getByRole('button', { name: zhCN.schemaEditor.rollback }).click();
+    await page.getByTestId('contract-editor').getByTestId('contract-versions-rollback-0').click();
     const removed = page.waitForResponse((r) => r.url().endsWith('/api/contracts/users/rollback'));
     await page.getByTestId('confirm-dialog').getByRole('button', { name: zhCN.common.confirm }).click();
     expect((await removed).status()).toBe(200);

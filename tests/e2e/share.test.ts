@@ -62,10 +62,23 @@ describe('slide sharing in Chromium', () => {
       await owner.getByTestId('tab-share').click();
       await owner.getByTestId('share-panel').waitFor();
       await owner.getByTestId('share-diagnosis').click(); // diagnosis on; annotations stay off
+      // Sent to the auditor too, who gets a message with the link.
+      await owner.getByTestId('share-recipient').click();
+      await owner.getByRole('option', { name: /\(auditor\)/ }).click();
       await owner.getByTestId('share-create').click();
       const link = await owner.getByTestId('share-link').inputValue();
       expect(link).toContain('/share/view?token=');
       await shot(owner, `share-panel-${lang}`);
+      const auditor = (await server.db.selectFrom('users').select('id').where('name', '=', 'auditor').executeTakeFirstOrThrow()).id;
+      const told = await server.db.selectFrom('messages').select(['user_id', 'link']).where('message_key', '=', 'message.system.share_received').where('link', '=', new URL(link).pathname + new URL(link).search).execute();
+      expect(told.map((m) => m.user_id)).toEqual([auditor]);
+      const reader = await signedInPage(browser, server.url, lang, 'auditor');
+      await reader.goto(`${server.url}/manage/messages`);
+      const message = reader.getByTestId('message-row').filter({ hasText: 'SHARE-A' }).first();
+      await message.waitFor();
+      await message.click();
+      await shot(reader, `share-message-${lang}`);
+      await reader.close();
 
       const guest = await stranger(lang);
       const tiles: number[] = [];

@@ -88,6 +88,10 @@ export interface CaseApplicationTable {
   reject_reason: string | null;
   case_id: number | null;
   applied_by: number | null;
+  dispatched_at: string | null;
+  dispatched_by: number | null;
+  received_at: string | null;
+  received_by: number | null;
   version: Generated<number>;
   created_at: string;
   updated_at: string;

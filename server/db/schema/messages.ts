@@ -13,6 +13,8 @@ export interface MessageTable {
   from_user_id: number | null;
   kind: 'message' | 'notice' | 'system';
   level: number;
+  /** What it is about: the enum notice_type (general, workflow, share, quality, maintenance; messages/types.ts). */
+  type: string;
   title: string;
   content: string;
   /** System messages: a key of server/modules/messages/messages.ts and its parameters (JSON), worded when read. */

@@ -79,6 +79,8 @@ export interface SlideShareTable {
   expires_at: string;
   revoked_at: string | null;
   created_at: string;
+  /** The user it was sent to (told by a system message), if any (migration 0035). */
+  recipient_id?: number | null;
 }
 
 /** A label on a slide (migration 0026b, issue 16): by hand or by the automatic labelling. */

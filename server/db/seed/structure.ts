@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../connect.js';
 import { getSetting, putSetting } from '../../modules/settings/queries.js';
+import { DEFAULT_PHASE_HOURS } from '../../modules/cases/phase-limits.js';
 import { menuKey, menuKeys, menusToAdd, type SeedMenu } from './menu-upgrade.js';
 
 /**
@@ -48,6 +49,8 @@ export async function seedSettings(db: Db): Promise<void> {
     ['webauthn_login', { role_ids: [] }, true],
     // Spec §7 statistic_pass_rate_config: the scan pass rate (%) ScanAccessStatistics aims at (SettingPassRate).
     ['statistic_pass_rate', { qc13: 95 }, false],
+    // Issue 10: hours a case may stay in each phase before MissCaseSearch counts it overdue (SettingCaseTimeout).
+    ['case_phase_hours', { ...DEFAULT_PHASE_HOURS }, false],
   ];
   for (const [key, value, isPublic] of defaults) {
     const exists = await db.selectFrom('settings').select('key').where('key', '=', key).executeTakeFirst();

@@ -5,6 +5,7 @@ import type { RuleResolver } from '../../../src/core/rules.js';
 import { withDisplay } from './status.js';
 import { DERIVED_VIEWS, statusGroups, statusMatch } from './status-groups.js';
 import { chargeCase } from '../prices/charges.js';
+import { isOverdue, overdueMatch, phaseHours } from './phase-limits.js';
 
 /**
  * Cases resource: registration stamps who and when, rows carry their slide count and the status their
@@ -21,11 +22,18 @@ export const caseHooks = (rulesFor: (hospitalId: number) => Promise<RuleResolver
     const byCase = new Map(counts.map((c) => [Number(c.case_id), Number(c.n)]));
     const resolvers = new Map<number, RuleResolver>();
     for (const h of new Set(rows.map((r) => Number(r.hospital_id)))) resolvers.set(h, await rulesFor(h));
-    return rows.map((r) => withDisplay({ ...r, slide_count: byCase.get(r.id) ?? 0 }, resolvers.get(Number(r.hospital_id))!));
+    const [limits, now] = [await phaseHours(db), new Date()];
+    return rows.map((r) => withDisplay({ ...r, slide_count: byCase.get(r.id) ?? 0, overdue: isOverdue(r, limits, now) }, resolvers.get(Number(r.hospital_id))!));
   },
 
   // Status tabs with counts (spec §2, §4): a list filtered by case_status, by the hospital's case-status rules.
   async derivedFilter(db, field, values, ctx) {
+    // MissCaseSearch's "Overdue" tab: past the phase's limit (setting case_phase_hours), now.
+    if (field === 'overdue') {
+      const match = overdueMatch(await phaseHours(db), new Date());
+      const wanted = values.some((v) => v === '1' || v === 'true');
+      return (eb) => (wanted ? match(eb) : eb.not(match(eb)));
+    }
     const view = DERIVED_VIEWS[field];
     const key = `status-groups:${view}`;
     // One grouping per request, however many tabs ask (set before any await, so parallel conditions share it).

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ADDITIONAL_REQUESTS, ALL_CASE_KINDS, SLIDE_STEPS, SPECIAL_EXAMINATIONS } from '../../../src/core/caseLifecycle.js';
 import { CONNECTORS, MAX_SERIAL_LENGTH } from '../../../src/core/pathologyNumber.js';
+import { WRITE_LIMITS } from '../../resources/limits.js';
 
 /** Request bodies of the lifecycle commands: every field bounded (ARCHITECTURE.md §6). */
 const text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
@@ -31,6 +32,16 @@ const Specimen = Type.Object({
   fixative: text(64), fixed_at: date, location: text(255), leave_body_at: date,
 }, { additionalProperties: false });
 
+/**
+ * A value of a field the hospital added to cases (the designer's new fields, kept in the case's `extra`). Any
+ * scalar type, so nothing is coerced before the field's own type checks it with the registration form; only
+ * bounded: text within the resource's text limit, a short list of short values, no objects.
+ */
+const AddedValue = Type.Unsafe<unknown>({
+  type: ['string', 'number', 'boolean', 'null', 'array'], maxLength: WRITE_LIMITS.textLength, maxItems: 100,
+  items: { type: ['string', 'number'], maxLength: 200 },
+});
+
 export const RegisterBody = Type.Object({
   application_id: Type.Optional(Type.Integer({ minimum: 1 })),
   case_type: caseKind,
@@ -42,8 +53,11 @@ export const RegisterBody = Type.Object({
   nation: text(32), career: text(64), marriage: text(16), fee_type: text(16), medical_number: text(64),
   expedite_status: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
   specimens: Type.Array(Specimen, { maxItems: 50 }),
-}, { additionalProperties: false });
-export type RegisterInput = Static<typeof RegisterBody>;
+}, { additionalProperties: AddedValue, maxProperties: 80 });
+/** The body's own fields, and the fields a hospital added to cases (checked by name and type in registration.ts). */
+export type RegisterInput = Static<typeof RegisterBody> & Record<string, unknown>;
+/** The fields of the registration command itself; any other must be one the hospital added to cases. */
+export const REGISTER_FIELDS: ReadonlySet<string> = new Set(Object.keys(RegisterBody.properties));
 /** Registration fields stored in the case's `extra` JSON, not in columns of their own. */
 export const REGISTRATION_EXTRA = ['nation', 'career', 'marriage', 'fee_type', 'medical_number'] as const;
 
@@ -72,6 +86,11 @@ export const SlideBatchBody = Type.Object({
   codes: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_ #.-]+$' }), { minItems: 1, maxItems: 200 }),
 }, { additionalProperties: false });
 export type SlideBatchInput = Static<typeof SlideBatchBody>;
+/** The scan dialog's check: any scanned text (a stray scan is reported, not refused), as many as a batch takes. */
+export const SlideBatchCheckBody = Type.Object({
+  step: Type.Union(SLIDE_STEPS.map((s) => Type.Literal(s))),
+  codes: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 200 }),
+}, { additionalProperties: false });
 
 export const DistributeBody = Type.Object({ doctor_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
 

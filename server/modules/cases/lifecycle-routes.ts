@@ -6,19 +6,20 @@ import type { TypedApp } from '../../http/types.js';
 import { CASE_PHASES } from '../../../src/core/caseLifecycle.js';
 import { ruleProblems } from '../../../src/core/pathologyNumber.js';
 import {
-  ApplyBody, CaseId, DistributeBody, NumberBody, NumberingRuleBody, OrdersBody, ReasonBody, RegisterBody, RejectBody, SampleBody, SlideBatchBody, SlideStepBody, SpecimenIdsBody,
+  ApplyBody, CaseId, DistributeBody, NumberBody, NumberingRuleBody, OrdersBody, ReasonBody, RegisterBody, RejectBody, SampleBody, SlideBatchBody, SlideBatchCheckBody, SlideStepBody, SpecimenIdsBody,
 } from './lifecycle-bodies.js';
 import { addTimeline, blocksOf, caseInScope, orderReagents, ordersOf, sectionsOfBlocks, specimensOf, timelineOf } from './lifecycle-queries.js';
 import { rulesOf, saveRule } from './numbering.js';
 import { addOrders } from './orders.js';
 import { apply, changeNumber, register, rejectApplication } from './registration.js';
-import { makeSlidesInBatch } from './slide-batch.js';
+import { checkBatchCodes, makeSlidesInBatch } from './slide-batch.js';
 import { distribute, makeSlides } from './slide-making.js';
 import { receive, reject, sample } from './specimens.js';
 import { casesByStatus, statusCounts } from './status-groups.js';
 import { withDisplay } from './status.js';
 import { labelsOf } from './labels.js';
 import { stuckCases } from './stuck.js';
+import { stepApplication } from './applications.js';
 import { exportCases } from './export.js';
 import { requireRole, scopeOf, type LabDeps } from './transition.js';
 import { primaryWorkload } from './workload.js';
@@ -38,6 +39,11 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   app.post('/api/pathology/applications/apply', { config: perm('case_apply'), schema: { tags, body: ApplyBody } }, async (r) => ok(await apply(deps, r, r.body)));
   app.post('/api/pathology/applications/:id/reject', { config: perm('case_register'), schema: { tags, params: CaseId, body: ReasonBody } },
     async (r) => ok(await rejectApplication(deps, r, r.params.id, r.body.reason)));
+  // SlideApply's middle states: the clinic dispatches the specimen (1), the lab receives it (2); applications.ts.
+  app.post('/api/pathology/applications/:id/dispatch', { config: perm('case_apply'), schema: { tags, params: CaseId } },
+    async (r) => ok(await stepApplication(deps, r, r.params.id, 'dispatch_application')));
+  app.post('/api/pathology/applications/:id/receive', { config: perm('case_register'), schema: { tags, params: CaseId } },
+    async (r) => ok(await stepApplication(deps, r, r.params.id, 'receive_application')));
 
   app.post('/api/pathology/register', { config: perm('case_register'), schema: { tags, body: RegisterBody } }, async (r) => shown(await register(deps, r, r.body)));
   app.post('/api/pathology/:id/receive', { config: perm('case_register'), schema: { tags, params: CaseId, body: SpecimenIdsBody } },
@@ -49,6 +55,9 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   // Before the :id route's siblings: one step for every scanned or chosen code, in one transaction (slide-batch.ts).
   app.post('/api/pathology/make-slides/batch', { config: perm('case_production'), schema: { tags, body: SlideBatchBody } },
     async (r) => ok(await makeSlidesInBatch(deps, r, r.body)));
+  // The scan dialog's per-code status (which case, at the step or not) before the batch is sent; writes nothing.
+  app.post('/api/pathology/make-slides/check', { config: { ...perm('case_production'), audit: false }, schema: { tags, body: SlideBatchCheckBody } },
+    async (r) => ok(await checkBatchCodes(deps, r, r.body)));
   app.post('/api/pathology/:id/make-slides', { config: perm('case_production'), schema: { tags, params: CaseId, body: SlideStepBody } },
     async (r) => shown(await makeSlides(deps, r, r.params.id, r.body)));
   app.post('/api/pathology/:id/distribute', { config: perm('case_allocation'), schema: { tags, params: CaseId, body: DistributeBody } },
@@ -97,7 +106,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
     schema: {
       tags,
       querystring: Type.Object({
-        hours: Type.Integer({ minimum: 1, maximum: 24 * 366, description: 'in the phase longer than this' }),
+        hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 366, description: 'in the phase longer than this; omitted: each phase\'s own limit (setting case_phase_hours)' })),
         main_phase: Type.Optional(Type.Union(CASE_PHASES.map((p) => Type.Literal(p)))),
         page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
         page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),

@@ -8,9 +8,12 @@ import { numberMatchesRule } from '../../../src/core/pathologyNumber.js';
 import { addTimeline, caseInScope, type CaseRow } from './lifecycle-queries.js';
 import { allocateNumber, ruleFor } from './numbering.js';
 import { caseFor, commitMove, requireRole, scopeOf, type LabDeps } from './transition.js';
-import { REGISTRATION_EXTRA, type ApplyInput, type RegisterInput } from './lifecycle-bodies.js';
+import type { Static } from '@sinclair/typebox';
+import { REGISTER_FIELDS, REGISTRATION_EXTRA, RegisterBody, type ApplyInput, type RegisterInput } from './lifecycle-bodies.js';
+import { undeclaredFields } from '../../../src/core/formRules.js';
 import { validateWrite } from '../../resources/write-validation.js';
 import { chargeCase } from '../prices/charges.js';
+import { applicationHistory } from './applications.js';
 
 const OPEN_APPLICATION: number[] = [APPLICATION_STATUS.applied, APPLICATION_STATUS.dispatched, APPLICATION_STATUS.received];
 
@@ -67,15 +70,25 @@ export async function register(deps: LabDeps, request: FastifyRequest, input: Re
   const application = applicationId ? await openApplication(deps, request, applicationId) : undefined;
   const hospitalId = application?.hospital_id ?? workingHospital(request);
   await requireRole(deps, request, 'register', hospitalId, null);
-  // The registration form's rules (required fields, visibility, checks), as the full form applies them in the browser;
-  // the patient of an application counts as given.
-  const form = deps.registrationForm?.();
+  // The registration form as the hospital has it (with the fields it added to cases): a field neither the command
+  // nor the form knows is refused by name, before anything else.
+  const form = await deps.registrationForm?.(hospitalId);
+  const added = Object.keys(input).filter((k) => !REGISTER_FIELDS.has(k));
+  const unknown = form ? undeclaredFields(form, Object.fromEntries(added.map((k) => [k, input[k]]))) : added;
+  if (unknown.length) throw new AppError(422, 'error.validation', {}, Object.fromEntries(unknown.map((field) => [field, [{ key: 'validation.unknown_field', params: { field } }]])));
+  // The form's rules (required fields, visibility, checks, an added field's type and options), as the full form
+  // applies them in the browser; the patient of an application counts as given. The checked copy carries the
+  // added fields' values as their types make them (a select's "1" for an integer field becomes 1).
+  const checked: Record<string, unknown> = { ...input };
   if (form) {
     const fromApp = application ? Object.fromEntries(Object.entries(application).filter(([k, v]) => ['patient_name', 'gender', 'age', 'age_unit', 'outpatient_number', 'admission_number'].includes(k) && v !== null)) : {};
-    validateWrite(form, { ...fromApp, ...input }, true, request.lang, { resolve: await deps.rulesFor(hospitalId), sent: Object.keys(input) });
+    const data = { ...fromApp, ...input };
+    validateWrite(form, data, true, request.lang, { resolve: await deps.rulesFor(hospitalId), sent: Object.keys(input) });
+    Object.assign(checked, Object.fromEntries(added.map((k) => [k, data[k]])));
   }
-  const extraValues = Object.fromEntries(REGISTRATION_EXTRA.filter((k) => given[k] !== undefined && given[k] !== '').map((k) => [k, given[k]]));
-  const fields = Object.fromEntries(Object.entries(given).filter(([k]) => !(REGISTRATION_EXTRA as readonly string[]).includes(k))) as Omit<typeof given, (typeof REGISTRATION_EXTRA)[number]>;
+  // Spec §3 fields without a column and the hospital's added fields go to the case's extra.
+  const extraValues = Object.fromEntries([...REGISTRATION_EXTRA, ...added].filter((k) => checked[k] !== undefined && checked[k] !== null && checked[k] !== '').map((k) => [k, checked[k]]));
+  const fields = Object.fromEntries(Object.entries(given).filter(([k]) => REGISTER_FIELDS.has(k) && !(REGISTRATION_EXTRA as readonly string[]).includes(k))) as Omit<Static<typeof RegisterBody>, (typeof REGISTRATION_EXTRA)[number] | 'application_id' | 'specimens' | 'pathology_number'>;
   const caseType = input.case_type ?? application?.case_type ?? 'routine';
   const rule = await ruleFor(deps.db, hospitalId, caseType);
   const manual = typed?.trim();
@@ -102,7 +115,10 @@ export async function register(deps: LabDeps, request: FastifyRequest, input: Re
         apply_id: application?.id ?? null, ...to, phase_at: at, registration_at: at, registration_doctor: actor.id,
         extra: Object.keys(extraValues).length ? JSON.stringify(extraValues) : null, created_at: at, updated_at: at,
       }).returning('id').executeTakeFirstOrThrow();
-      if (application) await closeApplication(trx, application, { status: APPLICATION_STATUS.registered, case_id: caseId }, at);
+      if (application) {
+        await closeApplication(trx, application, { status: APPLICATION_STATUS.registered, case_id: caseId }, at);
+        await applicationHistory(trx, caseId, application);
+      }
       await trx.insertInto('case_specimens').values(specimens.map((s, i) => ({
         ...s, hospital_id: hospitalId, case_id: caseId, seq: i + 1, status: 'pending', created_at: at, updated_at: at,
       }))).execute();

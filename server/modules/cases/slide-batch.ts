@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { AppError } from '../../http/errors.js';
+import { translate } from '../../i18n/translate.js';
 import { transitionAllowed } from '../../../src/core/caseLifecycle.js';
 import { wordParam } from './lab-words.js';
 import type { CaseRow } from './lifecycle-queries.js';
@@ -51,4 +52,27 @@ export async function makeSlidesInBatch(deps: LabDeps, request: FastifyRequest, 
   for (const { row } of byCase.values()) plans.push(await planSlideStep(deps, request, row, { step: input.step }));
   await commitMoves(deps, request, plans);
   return { cases: [...byCase.values()].map(({ row, codes }) => ({ id: row.id, pathology_number: row.pathology_number, codes })) };
+}
+
+export interface CodeCheck { code: string; ok: boolean; message: string; case_id?: number; pathology_number?: string }
+
+/**
+ * The scan dialog's per-code status before the batch is sent: which case each code names and whether it is at the
+ * step (the same resolution and check as makeSlidesInBatch, nothing written). Messages in the user's language.
+ */
+export async function checkBatchCodes(deps: LabDeps, request: FastifyRequest, input: { step: string; codes: string[] }): Promise<{ codes: CodeCheck[] }> {
+  const scope = scopeOf(request);
+  const codes: CodeCheck[] = [];
+  for (const raw of input.codes) {
+    const code = raw.trim();
+    const row = await caseOfCode(deps, scope, code);
+    if (!row) {
+      codes.push({ code, ok: false, message: translate(request.lang, 'lab.scan_unknown') });
+      continue;
+    }
+    const ready = transitionAllowed('make_slides', row) && row.sub_phase === input.step;
+    const params = { number: row.pathology_number, phase: wordParam(row.sub_phase || row.main_phase) };
+    codes.push({ code, ok: ready, case_id: row.id, pathology_number: row.pathology_number, message: translate(request.lang, ready ? 'lab.scan_ready' : 'lab.scan_wrong_step', params) });
+  }
+  return { codes };
 }

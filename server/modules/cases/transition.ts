@@ -5,7 +5,7 @@ import type { CaseTable, Database } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { wordParam } from './lab-words.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
-import { transitionAllowed, type CaseState, type Transition } from '../../../src/core/caseLifecycle.js';
+import { transitionAllowed, type CaseState, type CaseTransition, type Transition } from '../../../src/core/caseLifecycle.js';
 import { mayRunTransition } from '../../../src/core/caseTransitionRules.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
 import type { HisAdapter } from '../his/index.js';
@@ -20,10 +20,11 @@ export interface LabDeps {
   /** The hospital information system registration looks patients up in; null when none is configured. */
   his?: HisAdapter | null;
   /**
-   * The registration form's contract (schemas/pages/CaseRegistration.json `form.contract`) as the shared form rules
-   * read it: every registration is checked with it (src/core/formRules.ts), as the browser's full form is.
+   * The registration form's contract (schemas/pages/CaseRegistration.json `form.contract`, with the hospital's
+   * extension of cases: the fields an administrator added) as the shared form rules read it: every registration
+   * is checked with it (src/core/formRules.ts), as the browser's full form is.
    */
-  registrationForm?: () => FormSchema | undefined;
+  registrationForm?: (hospitalId: number) => Promise<FormSchema | undefined>;
 }
 
 export const CASE_SCOPE = { scope: 'hospital' } as const;
@@ -43,7 +44,7 @@ export async function requireRole(deps: LabDeps, request: FastifyRequest, transi
 }
 
 /** The case a transition starts from: in scope (else 404), the actor's role allowed (else 403), the phase right (else 409). */
-export async function caseFor(deps: LabDeps, request: FastifyRequest, transition: Exclude<Transition, 'register' | 'apply' | 'reject_application' | 'print_labels'>, caseId: number): Promise<CaseRow> {
+export async function caseFor(deps: LabDeps, request: FastifyRequest, transition: CaseTransition, caseId: number): Promise<CaseRow> {
   const current = await caseInScope(deps.db, caseId, scopeOf(request));
   await requireRole(deps, request, transition, current.hospital_id, current);
   if (!transitionAllowed(transition, current)) throw new AppError(409, 'lab.wrong_phase', { phase: wordParam(current.sub_phase || current.main_phase) });

@@ -47,7 +47,7 @@ export const categoryHooks: ResourceHooks = {
  * their own categories. Rows carry what the list shows of the slide: name, thumbnail, case number, patient.
  */
 export const collectionHooks: ResourceHooks = {
-  consumes: ['slide_name', 'thumb_url', 'pathology_number', 'patient_name', 'category_name'],
+  consumes: ['slide_name', 'thumb_url', 'case_id', 'pathology_number', 'patient_name', 'category_name'],
 
   async afterRead(db, rows) {
     const [slides, categories] = await Promise.all([
@@ -60,6 +60,7 @@ export const collectionHooks: ResourceHooks = {
         ...r,
         slide_name: slide?.name ?? null,
         thumb_url: thumbUrl(Number(r.slide_id)),
+        case_id: slide?.case_id ?? null,
         pathology_number: slide?.pathology_number ?? null,
         patient_name: slide?.patient_name ?? null,
         category_name: typeof r.category_id === 'number' ? categories.get(r.category_id) ?? null : null,

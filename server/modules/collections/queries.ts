@@ -43,13 +43,13 @@ export async function itemCounts(db: Db, categoryIds: number[]): Promise<Map<num
   return new Map(rows.map((r) => [Number(r.category_id), Number(r.n)]));
 }
 
-/** What a favourite row shows of its slide: name, case number and patient. */
+/** What a favourite row shows of its slide: name, case (its number links to it) and patient. */
 export async function slideFacts(db: Db, slideIds: number[]) {
-  if (!slideIds.length) return new Map<number, { name: string; pathology_number: string | null; patient_name: string | null }>();
+  if (!slideIds.length) return new Map<number, { name: string; case_id: number | null; pathology_number: string | null; patient_name: string | null }>();
   const rows = await db.selectFrom('slides').leftJoin('cases', 'cases.id', 'slides.case_id')
-    .select(['slides.id', 'slides.name', 'cases.pathology_number', 'cases.patient_name'])
+    .select(['slides.id', 'slides.name', 'slides.case_id', 'cases.pathology_number', 'cases.patient_name'])
     .where('slides.id', 'in', slideIds).execute();
-  return new Map(rows.map((r) => [r.id, { name: r.name, pathology_number: r.pathology_number, patient_name: r.patient_name }]));
+  return new Map(rows.map((r) => [r.id, { name: r.name, case_id: r.case_id, pathology_number: r.pathology_number, patient_name: r.patient_name }]));
 }
 
 export async function categoryNames(db: Db, ids: number[]): Promise<Map<number, string>> {

@@ -11,4 +11,6 @@ export const messageMessages = {
   'message.system.case_assigned.content': { 'zh-CN': '{{by}} 将病例 {{number}}（{{patient}}）分配给您进行初诊。', 'en-US': '{{by}} assigned case {{number}} ({{patient}}) to you for first diagnosis.' },
   'message.system.report_returned.title': { 'zh-CN': '报告被退回：{{number}}', 'en-US': 'Report returned to you: {{number}}' },
   'message.system.report_returned.content': { 'zh-CN': '{{by}} 退回了病例 {{number}} 的报告，原因：{{reason}}', 'en-US': '{{by}} returned the report of case {{number}} to you. Reason: {{reason}}' },
+  'message.system.share_received.title': { 'zh-CN': '{{by}} 向您分享了切片 {{slide}}', 'en-US': '{{by}} shared slide {{slide}} with you' },
+  'message.system.share_received.content': { 'zh-CN': '{{by}} 向您分享了切片 {{slide}}，链接有效期至 {{until}}（UTC）。点击“打开”查看。', 'en-US': '{{by}} shared slide {{slide}} with you. The link is valid until {{until}} (UTC). Choose Open to view it.' },
 } as const;

@@ -1,9 +1,10 @@
 import type { Db } from '../../db/connect.js';
 import type { Params } from '../../i18n/translate.js';
 import { sendMessages } from './queries.js';
+import { SYSTEM_MESSAGE_TYPE } from './types.js';
 
 /** The system messages the workflow raises; each has `.title` and `.content` in messages.ts. */
-export type SystemMessage = 'case_assigned' | 'report_returned';
+export type SystemMessage = keyof typeof SYSTEM_MESSAGE_TYPE;
 
 /**
  * Tells users of something the workflow did to them (a case assigned, a report returned). The text is stored as a
@@ -11,6 +12,6 @@ export type SystemMessage = 'case_assigned' | 'report_returned';
  */
 export async function notify(db: Db, hospitalId: number | null, userIds: number[], what: SystemMessage, params: Params, link?: string): Promise<void> {
   await sendMessages(db, { userId: null, hospitalId }, [...new Set(userIds)], {
-    kind: 'system', level: 1, title: '', content: '', message_key: `message.system.${what}`, params: JSON.stringify(params), link: link ?? null,
+    kind: 'system', level: 1, type: SYSTEM_MESSAGE_TYPE[what], title: '', content: '', message_key: `message.system.${what}`, params: JSON.stringify(params), link: link ?? null,
   });
 }

@@ -5,7 +5,7 @@ import type { MessageTable } from '../../db/schema.js';
 import { emitEvent } from '../../events/bus.js';
 
 export type MessageRow = Omit<MessageTable, 'id'> & { id: number };
-export type NewMessage = Pick<MessageTable, 'kind' | 'level' | 'title' | 'content'> & Partial<Pick<MessageTable, 'message_key' | 'params' | 'link'>> & { clinical?: boolean };
+export type NewMessage = Pick<MessageTable, 'kind' | 'level' | 'title' | 'content'> & Partial<Pick<MessageTable, 'type' | 'message_key' | 'params' | 'link'>> & { clinical?: boolean };
 
 /** Sends one message to each recipient in one statement; the rows share a batch. Answers the batch. */
 export async function sendMessages(db: Db, from: { userId: number | null; hospitalId: number | null }, to: number[], message: NewMessage): Promise<string> {
@@ -14,7 +14,7 @@ export async function sendMessages(db: Db, from: { userId: number | null; hospit
   if (to.length) {
     await db.insertInto('messages').values(to.map((user_id) => ({
       batch, hospital_id: from.hospitalId, user_id, from_user_id: from.userId, created_at,
-      kind: message.kind, level: message.level, title: message.title, content: message.content,
+      kind: message.kind, level: message.level, type: message.type ?? 'general', title: message.title, content: message.content,
       message_key: message.message_key ?? null, params: message.params ?? null, link: message.link ?? null,
       clinical: message.clinical ? 1 : 0,
     }))).execute();
@@ -25,12 +25,14 @@ export async function sendMessages(db: Db, from: { userId: number | null; hospit
 
 interface Page { page: number; pageSize: number }
 
-export async function inbox(db: Db, userId: number, { page, pageSize }: Page, unreadOnly: boolean) {
+/** `type`: only messages of that type (the message centre's filter). */
+export async function inbox(db: Db, userId: number, { page, pageSize }: Page, unreadOnly: boolean, type?: string) {
   const base = db.selectFrom('messages').where('user_id', '=', userId).where('recipient_deleted', '=', 0)
-    .$if(unreadOnly, (q) => q.where('read_at', 'is', null));
+    .$if(unreadOnly, (q) => q.where('read_at', 'is', null))
+    .$if(type !== undefined, (q) => q.where('type', '=', type!));
   const [rows, count] = await Promise.all([
     base.leftJoin('users as sender', 'sender.id', 'messages.from_user_id')
-      .select(['messages.id', 'messages.kind', 'messages.level', 'messages.title', 'messages.content', 'messages.message_key',
+      .select(['messages.id', 'messages.kind', 'messages.level', 'messages.type', 'messages.title', 'messages.content', 'messages.message_key',
         'messages.params', 'messages.link', 'messages.read_at', 'messages.created_at', 'messages.from_user_id',
         'messages.clinical', 'messages.clinical_status', 'messages.clinical_note', 'messages.clinical_at',
         'sender.realname as from_realname', 'sender.name as from_name'])
@@ -51,7 +53,7 @@ export async function sent(db: Db, userId: number, { page, pageSize }: Page) {
   const base = db.selectFrom('messages').where('from_user_id', '=', userId).where('sender_deleted', '=', 0);
   const [rows, count] = await Promise.all([
     base.select((eb) => [
-      'batch', eb.fn.min('id').as('id'), eb.fn.max('kind').as('kind'), eb.fn.max('level').as('level'), eb.fn.max('title').as('title'),
+      'batch', eb.fn.min('id').as('id'), eb.fn.max('kind').as('kind'), eb.fn.max('level').as('level'), eb.fn.max('type').as('type'), eb.fn.max('title').as('title'),
       eb.fn.max('content').as('content'), eb.fn.max('created_at').as('created_at'),
       eb.fn.countAll<number | string>().as('recipients'), eb.fn.count<number | string>('read_at').as('read'),
       eb.fn.max('clinical').as('clinical'), eb.fn.count<number | string>('clinical_status').as('clinical_answered'),

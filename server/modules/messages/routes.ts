@@ -7,6 +7,7 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { translate, type Language, type Params } from '../../i18n/translate.js';
 import { hasPermission } from '../../http/access.js';
+import { MessageType } from './types.js';
 import { answerClinical, audience, deleteFor, foreignIds, inbox, markRead, membersOf, recipientsOf, rolesForNotices, sendMessages, sent, unreadCount } from './queries.js';
 
 const MAX_IDS = 500;
@@ -30,14 +31,15 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     config: user,
     schema: { tags, summary: 'Messages to me, newest first (include=fromUser adds the sender)', querystring: Type.Object({
       ...PageQuery, unread: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])), include: Type.Optional(Type.String({ maxLength: 50 })),
+      type: Type.Optional(MessageType),
     }) },
   }, async (request) => {
-    const { page = 1, page_size: pageSize = 20, unread, include } = request.query;
-    const { rows, total } = await inbox(db, request.auth!.id, { page, pageSize }, unread === 1);
+    const { page = 1, page_size: pageSize = 20, unread, include, type } = request.query;
+    const { rows, total } = await inbox(db, request.auth!.id, { page, pageSize }, unread === 1, type);
     const withSender = (include ?? '').split(',').includes('fromUser');
     return ok({
       data: rows.map((r) => ({
-        id: r.id, kind: r.kind, level: r.level, link: r.link, read_at: r.read_at, created_at: r.created_at, from_user_id: r.from_user_id,
+        id: r.id, kind: r.kind, level: r.level, type: r.type, link: r.link, read_at: r.read_at, created_at: r.created_at, from_user_id: r.from_user_id,
         clinical: r.clinical, clinical_status: r.clinical_status, clinical_note: r.clinical_note, clinical_at: r.clinical_at,
         ...worded(request.lang, r),
         ...(withSender ? { fromUser: r.from_user_id === null ? null : { id: r.from_user_id, name: r.from_name, realname: r.from_realname } } : {}),
@@ -59,7 +61,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
       unreadCount(db, request.auth!.id),
       inbox(db, request.auth!.id, { page: 1, pageSize: 5 }, true),
     ]);
-    return ok({ count, data: latest.rows.map((r) => ({ id: r.id, kind: r.kind, level: r.level, link: r.link, created_at: r.created_at, ...worded(request.lang, r) })) });
+    return ok({ count, data: latest.rows.map((r) => ({ id: r.id, kind: r.kind, level: r.level, type: r.type, link: r.link, created_at: r.created_at, ...worded(request.lang, r) })) });
   });
 
   app.post('/api/messages/mark-as-read', {
@@ -113,33 +115,33 @@ export function messageRoutes(app: TypedApp, db: Db): void {
   app.post('/api/messages/send', {
     config: { access: { permission: 'message_send' } },
     schema: { tags, summary: 'Send a message to users of my hospital', body: Type.Object({
-      user_ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 200 }), ...Text, level: Type.Optional(Level),
+      user_ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 200 }), ...Text, level: Type.Optional(Level), type: Type.Optional(MessageType),
       clinical: Type.Optional(Type.Boolean({ description: 'Ask the recipients for a clinical answer (received, handled: messages/change-clinical)' })),
     }, { additionalProperties: false }) },
   }, async (request) => {
-    const { user_ids: ids, title, content, level = 0, clinical = false } = request.body;
+    const { user_ids: ids, title, content, level = 0, type = 'general', clinical = false } = request.body;
     if (!title.trim() && !content.trim()) throw new AppError(422, 'message.empty');
     const hospitalId = workingHospital(request);
     const wanted = [...new Set(ids)];
     const members = await membersOf(db, hospitalId, wanted);
     const unknown = wanted.filter((id) => !members.includes(id));
     if (unknown.length) throw new AppError(422, 'message.recipient_unknown', { ids: unknown.join(', ') });
-    const batch = await sendMessages(db, { userId: request.auth!.id, hospitalId }, members, { kind: 'message', level, title: title.trim(), content, clinical });
+    const batch = await sendMessages(db, { userId: request.auth!.id, hospitalId }, members, { kind: 'message', level, type, title: title.trim(), content, clinical });
     return ok({ batch, recipients: members.length });
   });
 
   app.post('/api/messages/notice', {
     config: { access: { permission: 'notice_publish' } },
     schema: { tags, summary: 'Publish a notice to my hospital, or to chosen roles in it', body: Type.Object({
-      ...Text, level: Type.Optional(Level), role_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 })),
+      ...Text, level: Type.Optional(Level), type: Type.Optional(MessageType), role_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 })),
     }, { additionalProperties: false }) },
   }, async (request) => {
-    const { title, content, level = 0, role_ids: roleIds } = request.body;
+    const { title, content, level = 0, type = 'general', role_ids: roleIds } = request.body;
     if (!title.trim() && !content.trim()) throw new AppError(422, 'message.empty');
     const hospitalId = workingHospital(request);
     const to = await audience(db, hospitalId, roleIds);
     if (!to.length) throw new AppError(422, 'message.no_recipients');
-    const batch = await sendMessages(db, { userId: request.auth!.id, hospitalId }, to, { kind: 'notice', level, title: title.trim(), content });
+    const batch = await sendMessages(db, { userId: request.auth!.id, hospitalId }, to, { kind: 'notice', level, type, title: title.trim(), content });
     return ok({ batch, recipients: to.length });
   });
 

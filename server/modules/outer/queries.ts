@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
+import { sealSecret } from '../../security/sealed-secrets.js';
 import { parseTeachingSetting, type TeachingLibraryAdapter, type TeachingLibraryEntry, type TeachingLibrarySetting } from './teaching-library.js';
 
 /**
@@ -14,7 +15,8 @@ export async function loadTeachingSetting(db: Db): Promise<TeachingLibrarySettin
 }
 
 export async function saveTeachingSetting(db: Db, setting: TeachingLibrarySetting): Promise<void> {
-  const value = JSON.stringify(setting);
+  // The token is stored sealed (security/sealed-secrets.ts); an unchanged one arrives sealed already and stays so.
+  const value = JSON.stringify({ ...setting, api_token: sealSecret(setting.api_token) });
   const updated_at = new Date().toISOString();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('settings').where('key', '=', SETTING_KEY).execute();

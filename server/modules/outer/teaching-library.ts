@@ -1,4 +1,5 @@
 import { AppError } from '../../http/errors.js';
+import { openSecret } from '../../security/sealed-secrets.js';
 import { outsideUrlProblem } from '../sso/config.js';
 
 /** A library (or a chapter of one) of the external teaching system, as its adapter answers it. */
@@ -34,7 +35,8 @@ const text = (v: unknown, max: number) => (typeof v === 'string' || typeof v ===
 /**
  * The HTTP adapter: `GET <base_url>/libraries` → `{ data: [{ id, name, parent_id }] }` and `POST <base_url>/slides`
  * `{ library_id, slides: [TeachingSlide] }` → `{ data: [{ slide_id, external_id }] }`, both with
- * `Authorization: Bearer <api_token>`. Anything else from the library is its refusal (502), never trusted further.
+ * `Authorization: Bearer <api_token>` (stored sealed, opened
+ * only for the call). Anything else from the library is its refusal (502), never trusted further.
  */
 export function httpTeachingLibrary(setting: TeachingLibrarySetting): TeachingLibraryAdapter {
   const call = async (path: string, init: RequestInit = {}): Promise<unknown[]> => {
@@ -42,7 +44,7 @@ export function httpTeachingLibrary(setting: TeachingLibrarySetting): TeachingLi
     try {
       res = await fetch(`${setting.base_url}${path}`, {
         ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS),
-        headers: { accept: 'application/json', authorization: `Bearer ${setting.api_token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+        headers: { accept: 'application/json', authorization: `Bearer ${openSecret(setting.api_token)}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
       });
     } catch {
       throw new AppError(502, 'teaching.unreachable');

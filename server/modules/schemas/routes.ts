@@ -65,7 +65,9 @@ export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contract
 
   app.get('/api/schemas/:alias', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias } }, async (r) => {
     const layered = await store.layered(r.params.alias, hospital(r));
-    return ok({ ...layered, resource: await resourceMeta(layered.schema.resource, hospital(r)) });
+    // A form with its own contract that extends a resource: its contract as the hospital extended that resource.
+    const formContract = (layered.schema.form as { extends?: string } | undefined)?.extends ? await contracts.ownContractFor(layered.schema, hospital(r)) : undefined;
+    return ok({ ...layered, resource: await resourceMeta(layered.schema.resource, hospital(r)), ...(formContract ? { formContract } : {}) });
   });
 
   versionedRoutes(app, '/api/schemas', Alias, store);

@@ -2,7 +2,7 @@ import mergePatch from 'json-merge-patch';
 import type { Db } from '../../db/connect.js';
 import type { MessageKey } from '../../i18n/messages.js';
 import { AppError } from '../../http/errors.js';
-import { layerContract, type Contract, type ContractExtension } from '../../../src/core/contract.js';
+import { layerContract, layerOwnContract, type Contract, type ContractExtension } from '../../../src/core/contract.js';
 import { checkContractExtension, checkPageSchema } from '../../../src/core/pageSchemaCheck.js';
 import { contractForm } from '../../../src/core/resolvePage.js';
 import type { FormSchema } from '../../../src/core/pageSchema.js';
@@ -202,6 +202,11 @@ export class SchemaStore extends LayeredStore<PageSchema> {
     return contract ? contractForm(contract, this.enums) : undefined;
   }
 
+  /** The form a contract checks writes with, the enums' values the only ones accepted. */
+  formOfContract(contract: Contract | undefined): FormSchema | undefined {
+    return contract ? contractForm(contract, this.enums) : undefined;
+  }
+
   /** The hospital's rule resolver (no rules when the store was built without a rule store). */
   async rulesFor(hospitalId: number): Promise<RuleResolver> {
     return this.rules ? this.rules.resolverFor(hospitalId) : () => undefined;
@@ -234,6 +239,17 @@ export class ContractStore extends LayeredStore<ContractExtension> {
   async contractFor(def: ResourceDef, hospitalId: number): Promise<Contract> {
     if (def.readOnly) return contractOf(def);
     return layerContract(contractOf(def), (await this.layered(def.name, hospitalId)).schema);
+  }
+
+  /**
+   * A form's own contract as the hospital has it: with the hospital's extension of the resource the form
+   * writes (`form.extends`), so the fields an administrator adds to that resource show and are checked there too.
+   */
+  async ownContractFor(page: PageSchema, hospitalId: number): Promise<Contract | undefined> {
+    const form = page.form as { contract?: Contract; extends?: string } | undefined;
+    if (!form?.contract) return undefined;
+    if (!form.extends || !this.defs.has(form.extends)) return form.contract;
+    return layerOwnContract(form.contract, (await this.layered(form.extends, hospitalId)).schema);
   }
 
   /** The form every write of the resource is checked with (enum values enforced). */

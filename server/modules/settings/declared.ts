@@ -22,6 +22,9 @@ const DECLARED: Readonly<Record<string, SettingVisibility>> = {
   qc_focus: 'user',
   // Issue 16, spec §7 statistic_pass_rate_config: { qc13 } — the scan pass rate (%) ScanAccessStatistics aims at.
   statistic_pass_rate: 'user',
+  // Issue 10: { registration, sample, slide_making, diagnosis } — hours a case may stay in each phase before
+  // MissCaseSearch counts it as overdue (server/modules/cases/phase-limits.ts has the defaults).
+  case_phase_hours: 'user',
   // Issue 17: { role_ids } — the roles that may register security keys and sign in with one (none by default).
   // Public: the login page offers "Sign in with a security key" only when some role may.
   webauthn_login: 'public',

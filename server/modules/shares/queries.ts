@@ -18,13 +18,13 @@ export interface ShareRow {
 const toRow = <T extends { permissions: string }>(r: T) => ({ ...r, permissions: parseSharePermissions(r.permissions) });
 
 /** A new link: the token is returned once and kept only as its hash. */
-export async function createShare(db: Db, v: { slideId: number; hospitalId: number; userId: number; permissions: SharePermissions; seconds: number }) {
+export async function createShare(db: Db, v: { slideId: number; hospitalId: number; userId: number; permissions: SharePermissions; seconds: number; recipientId?: number | null }) {
   const token = randomBytes(24).toString('base64url');
   const now = new Date();
   const expires_at = new Date(now.getTime() + v.seconds * 1000).toISOString();
   const row = await db.insertInto('slide_shares').values({
     token_hash: hashToken(token), slide_id: v.slideId, hospital_id: v.hospitalId, created_by: v.userId,
-    permissions: JSON.stringify(v.permissions), expires_at, revoked_at: null, created_at: now.toISOString(),
+    permissions: JSON.stringify(v.permissions), expires_at, revoked_at: null, created_at: now.toISOString(), recipient_id: v.recipientId ?? null,
   }).returning('id').executeTakeFirstOrThrow();
   return { id: row.id, token, expires_at };
 }

@@ -13,6 +13,8 @@ import { wire } from '../annotations/routes.js';
 import { slideIn } from '../slides/queries.js';
 import { etagMatches, parseDziTilePath, REVALIDATE } from '../tiles/tile-http.js';
 import type { TileService } from '../tiles/tile-service.js';
+import { membersOf, recipientsOf } from '../messages/queries.js';
+import { notify } from '../messages/notify.js';
 import { createShare, revokeShare, shareById, shareByToken, sharedSlide, sharesBy } from './queries.js';
 
 const Token = Type.String({ minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
@@ -21,6 +23,8 @@ const CreateBody = Type.Object({
   slide_id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }),
   expires_in_seconds: Type.Optional(Type.Integer({ minimum: 5, maximum: MAX_SHARE_SECONDS })),
   permissions: Type.Optional(Permissions),
+  /** A user of the slide's hospital to send the link to: they get a system message with it. */
+  recipient_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })),
 }, { additionalProperties: false });
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
 const Str = Type.String({ maxLength: 200 });
@@ -36,13 +40,35 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
     config: { access: { permission: 'slide_view' } },
     schema: { tags: ['shares'], body: CreateBody, summary: 'Create a share link for a slide' },
   }, async (request) => {
-    const { slide_id, expires_in_seconds, permissions } = request.body;
+    const { slide_id, expires_in_seconds, permissions, recipient_id: recipientId } = request.body;
     const slide = await slideIn(db, slide_id, request.auth!.hospitalIds);
     if (!slide) throw new AppError(404, 'slide.not_found');
-    const row = await db.selectFrom('slides').select('hospital_id').where('id', '=', slide_id).executeTakeFirstOrThrow();
+    const row = await db.selectFrom('slides').select(['hospital_id', 'name']).where('id', '=', slide_id).executeTakeFirstOrThrow();
+    // Checked before anything is written: an unknown, disabled or other-hospital recipient leaves no share behind.
+    if (recipientId !== undefined && !(await membersOf(db, row.hospital_id, [recipientId])).length) {
+      throw new AppError(422, 'error.validation', {}, { recipient_id: [{ key: 'share.recipient_unknown' }] });
+    }
     const perms = Object.fromEntries(SHARE_PERMISSION_KEYS.map((k) => [k, permissions?.[k] === true])) as unknown as SharePermissions;
-    const share = await createShare(db, { slideId: slide_id, hospitalId: row.hospital_id, userId: request.auth!.id, permissions: perms, seconds: expires_in_seconds ?? DEFAULT_SHARE_SECONDS });
-    return ok({ ...share, slide_id, permissions: perms, path: `/share/view?token=${share.token}` });
+    const share = await createShare(db, {
+      slideId: slide_id, hospitalId: row.hospital_id, userId: request.auth!.id, permissions: perms, seconds: expires_in_seconds ?? DEFAULT_SHARE_SECONDS, recipientId,
+    });
+    const path = `/share/view?token=${share.token}`;
+    if (recipientId !== undefined) {
+      const by = await db.selectFrom('users').select('realname').where('id', '=', request.auth!.id).executeTakeFirstOrThrow();
+      // The link (with its token) is kept in the recipient's message only: it is theirs to open until it expires.
+      await notify(db, row.hospital_id, [recipientId], 'share_received', { by: by.realname, slide: row.name, until: share.expires_at.slice(0, 16).replace('T', ' ') }, path);
+    }
+    return ok({ ...share, slide_id, permissions: perms, path, recipient_id: recipientId ?? null });
+  });
+
+  app.get('/api/shares/recipients', {
+    config: { access: { permission: 'slide_view' } },
+    schema: { tags: ['shares'], querystring: Type.Object({ slide_id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) }), summary: 'Who a share of this slide can be sent to: active users of its hospital' },
+  }, async (request) => {
+    const slide = await slideIn(db, request.query.slide_id, request.auth!.hospitalIds);
+    if (!slide) throw new AppError(404, 'slide.not_found');
+    const row = await db.selectFrom('slides').select('hospital_id').where('id', '=', request.query.slide_id).executeTakeFirstOrThrow();
+    return ok(await recipientsOf(db, row.hospital_id));
   });
 
   app.get('/api/shares/mine', {

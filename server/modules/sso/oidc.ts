@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import type { SsoConfigTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import { openSecret } from '../../security/sealed-secrets.js';
 import { isLoopback } from './config.js';
 
 /** Seconds a provider has to answer discovery or the code exchange before the sign-in is refused. */
@@ -19,7 +20,7 @@ function configurationFor(config: SsoConfigTable): Promise<oidc.Configuration> {
     const issuer = new URL(config.issuer);
     // config.ts only lets plain http through for a provider on this machine.
     const execute = issuer.protocol === 'http:' && isLoopback(issuer.hostname) ? [oidc.allowInsecureRequests] : [];
-    found = oidc.discovery(issuer, config.client_id, { client_secret: config.client_secret || undefined }, undefined, { execute, timeout: PROVIDER_TIMEOUT_S });
+    found = oidc.discovery(issuer, config.client_id, { client_secret: openSecret(config.client_secret) || undefined }, undefined, { execute, timeout: PROVIDER_TIMEOUT_S });
     for (const k of discovered.keys()) if (k.startsWith(`${config.hospital_id}@`)) discovered.delete(k);
     discovered.set(key, found);
     found.catch(() => discovered.delete(key));

@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
 import { revokeToken, hashToken, issueToken } from '../auth/tokens.js';
 import { loadSsoConfig, saveSsoConfig, viewOf, MESSAGING_KINDS, MESSAGING_USER_FIELDS } from './config.js';
+import { openSecret } from '../../security/sealed-secrets.js';
 import { createFlow, issueOneTimeCode, takeFlow, takeOneTimeCode, FLOW_TTL_MS } from './flows.js';
 import { ADAPTERS, type MessagingAdapter } from './messaging.js';
 import type { SsoConfigTable } from '../../db/schema.js';
@@ -71,7 +72,8 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
     `${IM_COOKIE}=${value ?? ''}; Path=${IM_COOKIE_PATH}; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}; Max-Age=${value ? FLOW_TTL_MS / 1000 : 0}`;
   /** The user the messaging app says the code belongs to, matched by mobile or e-mail; unknown users are refused, never created. */
   const messagingUser = async (request: FastifyRequest, config: SsoConfigTable, adapter: MessagingAdapter, code: string) => {
-    const identity = await adapter.identify(config, code);
+    // The app's secret is opened here, for the one exchange that sends it (it is stored sealed).
+    const identity = await adapter.identify({ ...config, im_app_secret: openSecret(config.im_app_secret) }, code);
     const field = config.im_user_field === 'email' ? 'email' : 'phone';
     const value = config.im_user_field === 'email' ? identity.email : identity.mobile;
     return userForIdentity(db, { hospitalId: config.hospital_id, match: field, value: value ?? '', via: 'im', realname: identity.name },

@@ -11,5 +11,6 @@ import './open';
 import './file';
 import './ocr';
 import './reveal';
+import './scan';
 
 export { registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';

@@ -4,6 +4,7 @@ import type { PromptAnswer } from '../../core/actionRequest';
 import type { ActionKind, ActionSchema } from '../../core/pageSchema';
 import type { Reveal } from '../../widgets/dialogs/RevealDialog';
 import type { DataProvider, ResourceRef, Row } from '../dataProvider';
+import type { ScanAnswer } from './ActionScan';
 
 /** What a list gives the actions it runs. */
 export interface ActionContext {
@@ -32,6 +33,8 @@ export interface ActionTools {
   withValue(action: ActionSchema, rows: Row[], send: (value: PromptAnswer | undefined, silent: boolean) => Promise<void>): Promise<boolean>;
   /** Shows a form action's fields and sends the answers while the dialog is open; true when it went through. */
   fill(action: ActionSchema, send: (values: Record<string, string>) => Promise<void>): Promise<boolean>;
+  /** Collects barcode scans with their status (a `scan` action) and sends them while the dialog is open; true when it went through. */
+  scan(action: ActionSchema, send: (answer: ScanAnswer) => Promise<void>): Promise<boolean>;
   /** Shows a value the server answers only once (a new API key), copyable; resolves when the user closes it. */
   reveal(shown: Reveal): Promise<void>;
 }

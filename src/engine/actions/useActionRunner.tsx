@@ -14,6 +14,7 @@ import { resolveAction, type ActionContext } from './index';
 import type { Row } from '../dataProvider';
 import { useActionPrompt } from './ActionPrompt';
 import { useActionForm } from './ActionForm';
+import { useActionScan } from './ActionScan';
 
 export type { ActionContext } from './registry';
 
@@ -34,6 +35,7 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
   const [promptDialog, askValue] = useActionPrompt();
   const [formDialog, fill] = useActionForm();
   const [revealDialog, reveal] = useReveal();
+  const [scanDialog, scan] = useActionScan();
 
   const idOf = (row: Row) => row[ctx.rowKey] as string | number;
   const ask = async (action: ActionSchema, rows: Row[], fallback?: string) => {
@@ -66,10 +68,10 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
   const run = async (action: ActionSchema, rows: Row[]) => {
     const handler = resolveAction(action.kind);
     if (!handler) return notify(t('actions.unknownKind', { kind: action.kind }), 'error');
-    await handler(action, rows, { ctx, t, label, navigate, idOf, notify, ask, withValue, fill, reveal });
+    await handler(action, rows, { ctx, t, label, navigate, idOf, notify, ask, withValue, fill, scan, reveal });
   };
 
   // Failures were already shown by the API client's toast (spec §8); the action just stops.
   const safeRun = (action: ActionSchema, rows: Row[]) => run(action, rows).catch(() => undefined);
-  return [<>{confirmDialog}{passwordBox}{promptDialog}{formDialog}{revealDialog}</>, safeRun];
+  return [<>{confirmDialog}{passwordBox}{promptDialog}{formDialog}{revealDialog}{scanDialog}</>, safeRun];
 }

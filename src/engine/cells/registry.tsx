@@ -10,13 +10,15 @@ import type { Enums } from '../schemaApi';
 import { openSlideOnClick, prefetchViewer, prefetchViewerWhenIdle } from '../../viewer/prefetch';
 import { paletteName, type PaletteName } from '../../core/palette';
 import { usePalette } from './palette';
+import { loadCaseLinkSetting, useCaseLinkSetting } from './caseLinkSetting';
 
 /**
  * Cell kind → how a value is drawn and how it reads as text (titles, exports), after amis's renderer
  * registry: each kind registers once (`cells/*.tsx`, one file per family), `Cell` finds it by the column's
  * `cell`. A new kind is a file and a line in `cells/index.ts`; the meta-schema lists the kinds a page may use.
  */
-export interface CellContext { enums: Enums; lang: string; yesNo: [string, string] }
+/** `caseLinkNewTab`: a link to a case's detail page (`/case/…`) opens a new tab (system_config.case_link_new_tab). */
+export interface CellContext { enums: Enums; lang: string; yesNo: [string, string]; caseLinkNewTab?: boolean }
 /** `colour`: the palette colour the column's `colorField` gives this row (null: none). */
 export interface CellProps { column: Column; value: unknown; row: Row; context: CellContext; colour?: PaletteName | null }
 
@@ -27,6 +29,8 @@ export interface CellKindDef {
   Component?: ComponentType<CellProps>;
   /** The Component draws the row's colour itself (a badge's fill); otherwise the cell's text takes it. */
   colours?: boolean;
+  /** A route template the cell links to when its column names no `link` (a pathology number: its case). */
+  link?: string;
 }
 
 const kinds = new Map<string, CellKindDef>();
@@ -59,7 +63,9 @@ const useStyles = makeStyles({
 export function useCellContext(enums: Enums): CellContext {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  return useMemo(() => ({ enums, lang, yesNo: [t('table.yes'), t('table.no')] }), [enums, lang, t]);
+  const caseLinkNewTab = useCaseLinkSetting((st) => st.newTab);
+  useEffect(() => { void loadCaseLinkSetting(); }, []);
+  return useMemo(() => ({ enums, lang, yesNo: [t('table.yes'), t('table.no')], caseLinkNewTab }), [enums, lang, t, caseLinkNewTab]);
 }
 
 /** One table, card or detail cell by the column's kind; a column with `link` (or a link cell) links its content. */
@@ -77,16 +83,21 @@ export function Cell({ column, row, context }: { column: Column; row: Row; conte
     content = text ? <span title={text}>{text}</span> : null;
   }
   if (colour && content !== null && !kind.colours) content = <span className={palette.text(colour)} data-colour={colour}>{content}</span>;
-  // A link cell without a template links to its own value.
-  const template = column.link ?? (column.cell === 'link' && typeof value === 'string' ? value : undefined);
-  if (template && content !== null && !empty(value)) {
-    const href = column.link ? fillTemplate(template, row) : template;
-    return /^https?:\/\//.test(href)
-      ? <a className={s.link} href={href} target="_blank" rel="noopener noreferrer">{content}</a>
-      : isViewerLink(href) ? <ViewerLink className={s.link} to={href}>{content}</ViewerLink> : <RouterLink className={s.link} to={href}>{content}</RouterLink>;
+  // A link cell without a template links to its own value; a kind may name its own (a pathology number → its case).
+  const template = column.link ?? kind.link;
+  // A template whose fields the row lacks (a slide in no case) gives no link, not a broken one.
+  const href = template ? (filled(template, row) ? fillTemplate(template, row) : undefined)
+    : column.cell === 'link' && typeof value === 'string' ? value : undefined;
+  if (href && content !== null && !empty(value)) {
+    if (/^https?:\/\//.test(href)) return <a className={s.link} href={href} target="_blank" rel="noopener noreferrer">{content}</a>;
+    // rel=opener: the new tab starts with a copy of this tab's session storage (the sign-in); same origin, our own route.
+    if (context.caseLinkNewTab && /^\/case\/[^/?]+/.test(href)) return <RouterLink className={s.link} to={href} target="_blank" rel="opener">{content}</RouterLink>;
+    return isViewerLink(href) ? <ViewerLink className={s.link} to={href}>{content}</ViewerLink> : <RouterLink className={s.link} to={href}>{content}</RouterLink>;
   }
   return <>{content}</>;
 }
+
+const filled = (template: string, row: Row) => [...template.matchAll(/\{(\w+)\}/g)].every(([, key]) => !empty(row[key]));
 
 const isViewerLink = (href: string) => {
   // Any base will do: only the path and query are read (and the page-schema tests render without a window).

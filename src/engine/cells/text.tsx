@@ -14,3 +14,6 @@ registerCell('date', { text: (_c, v) => asDate(DATE_FORMAT)(v) });
 registerCell('datetime', { text: (_c, v) => asDate(DATETIME_FORMAT)(v) });
 registerCell('boolean', { text: (_c, v, { yesNo }) => (v === true || v === 1 || v === '1' ? yesNo[0] : yesNo[1]) });
 registerCell('filesize', { text: (_c, v) => formatFileSize(v) });
+// A pathology number opens its case's detail page (spec §2); a row without a case_id (a slide in no case) shows
+// the number alone. Rows of cases themselves name their column's link (`/case/{id}`).
+registerCell('case_number', { text: (_c, v) => asText(v), link: '/case/{case_id}' });

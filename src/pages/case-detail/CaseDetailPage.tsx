@@ -8,12 +8,14 @@ import { useGrants } from '../../engine/useGrants';
 import { usePalette } from '../../engine/cells/palette';
 import { paletteName } from '../../core/palette';
 import { formatDateTime, fromStored } from '../../core/dateTime';
+import { AddedFields } from './AddedFields';
 import { LabelsPanel } from './LabelsPanel';
 import { loadLab, type Block, type Lab, type LabelKind, type Section, type Specimen, type TimelineRow } from './labApi';
 import { OrdersPanel } from './OrdersPanel';
 import { LabTable } from './LabTable';
 import { MakingPanel } from './MakingPanel';
 import { ReceiptPanel } from './ReceiptPanel';
+import { CaseImages } from './CaseImages';
 import { SamplingPanel } from './SamplingPanel';
 import './words';
 import { transitionAllowed } from '../../core/caseLifecycle';
@@ -84,6 +86,7 @@ export default function CaseDetailPage() {
           <Text><b>{t('lab.detail.department')}</b>: {c.inspection_department ?? ''}</Text>
           <Text><b>{t('lab.detail.doctor')}</b>: {c.inspection_doctor ?? ''}</Text>
           <Text><b>{t('lab.detail.registeredAt')}</b>: {when(c.registration_at)}</Text>
+          <AddedFields extra={c.extra} />
         </div>
       </Card>
 
@@ -112,7 +115,10 @@ export default function CaseDetailPage() {
           { key: 'number', label: t('lab.detail.blockNumber'), render: (r) => r.block_number },
           { key: 'specimen', label: t('lab.detail.specimen'), render: (r) => specimenName.get(r.specimen_id) ?? '' },
           { key: 'tissue', label: t('lab.detail.tissueCount'), render: (r) => r.tissue_count ?? '' },
+          { key: 'description', label: t('lab.detail.blockDescription'), render: (r) => r.description ?? '' },
         ]} />
+        <Title3>{t('lab.detail.images')}</Title3>
+        <CaseImages caseId={c.id} version={lab.timeline.length} />
         <Title3>{t('lab.detail.slides')}</Title3>
         <LabTable<Section> testId="slides" rows={lab.sections} columns={[
           { key: 'label', label: t('lab.detail.slideLabel'), render: (r) => r.label ?? `${r.block_number}-${r.section_number}` },

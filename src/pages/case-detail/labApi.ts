@@ -17,9 +17,11 @@ export interface LabCase {
   /** Palette colours the hospital's case-status rule gives the number and the status box (spec §4). */
   number_colour?: string | null;
   status_colour?: string | null;
+  /** Spec §3 fields without a column and the fields the hospital added to cases (JSON text). */
+  extra?: string | Record<string, unknown> | null;
 }
 export interface Specimen { id: number; seq: number; name: string; status: string; rejection_reason: string | null }
-export interface Block { id: number; specimen_id: number; block_number: string; tissue_count: number | null; outside: number }
+export interface Block { id: number; specimen_id: number; block_number: string; tissue_count: number | null; description?: string | null; outside: number }
 export interface Section { id: number; block_id: number | null; block_number: string; section_number: number; stain: string | null; label: string | null }
 export interface Order {
   id: number;
@@ -63,6 +65,14 @@ export const loadLab = (id: number) => unwrap<Lab>(api.get(`/pathology/${id}/lab
 /** A lifecycle command (receive, reject, sample, make-slides): the server checks state and role, and answers the case. */
 export const command = (id: number, name: string, body: Record<string, unknown>) =>
   unwrap<LabCase>(api.post(`/pathology/${id}/${name}`, body, { allowMultiple: true }));
+
+/** Stores a picture as an image of the case: the file as an attachment (POST /api/upload/image), then tied to the case. */
+export async function addCaseImage(id: number, file: Blob & { name?: string }, title: string): Promise<number> {
+  const form = new FormData();
+  form.append('file', file, file.name || 'photo.jpg');
+  const { path } = await unwrap<{ path: string }>(api.post('/upload/image', form));
+  return (await unwrap<{ id: number }>(api.post(`/cases/${id}/images`, { path, title: title.slice(0, 200) }))).id;
+}
 
 export const loadLabels = (id: number, kind: LabelKind, symbology: 'code128' | 'datamatrix') =>
   unwrap<Label[]>(api.get(`/pathology/${id}/labels`, { params: { kind, symbology } }));

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import pageMetaSchema from '../../../schemas/meta/page.schema.json';
 import { api, unwrap } from '../../api/client';
 import { layerContract, type Contract, type ContractExtension } from '../../core/contract';
 import { checkContractExtension } from '../../core/pageSchemaCheck';
@@ -8,6 +9,8 @@ import { LayeredEditor, type LayeredKind } from './LayeredEditor';
 import { useOverrideEditorStyles } from './overrideEditing';
 
 const enc = encodeURIComponent;
+/** The page meta-schema's `contractExtension` as a schema of its own (its definitions kept for the fields' `$ref`s). */
+const EXTENSION_SCHEMA = { definitions: pageMetaSchema.definitions, ...pageMetaSchema.definitions.contractExtension };
 
 /**
  * The resource-field half of the schema editor: what this hospital adds to a resource's write contract
@@ -19,7 +22,7 @@ export function ContractEditor() {
   const s = useOverrideEditorStyles();
   const { t } = useTranslation();
   const kind = useMemo<LayeredKind<Contract>>(() => ({
-    id: 'contract', nameLabel: t('schemaEditor.resource'), validText: t('schemaEditor.contractValid'), mergedTitle: t('schemaEditor.mergedContract'),
+    id: 'contract', nameLabel: t('schemaEditor.resource'), validText: t('schemaEditor.contractValid'), mergedTitle: t('schemaEditor.mergedContract'), metaSchema: EXTENSION_SCHEMA,
     names: () => unwrap<string[]>(api.get('/contracts')),
     load: async (name) => {
       const [base, layered, versions] = await Promise.all([
@@ -30,9 +33,10 @@ export function ContractEditor() {
       return { base, current: layered.version, versions };
     },
     check: (override, base) => checkContractExtension(override, base),
+    effective: (override, base) => layerContract(base, override as ContractExtension),
     preview: (override, base) => <pre className={s.merged}>{JSON.stringify(layerContract(base, override as ContractExtension), null, 2)}</pre>,
     // Pages carry their resource's contract: a saved extension reaches them at their next load.
-    save: (name, override) => unwrap<{ version: number }>(api.put(`/contracts/${enc(name)}`, { override }, { silent: true })).finally(forgetAllSchemas),
+    save: (name, override, note) => unwrap<{ version: number }>(api.put(`/contracts/${enc(name)}`, { override, note }, { silent: true })).finally(forgetAllSchemas),
     rollback: (name, version) => unwrap<{ version: number }>(api.post(`/contracts/${enc(name)}/rollback`, { version })).finally(forgetAllSchemas),
   }), [t, s.merged]);
   return <LayeredEditor kind={kind} />;

@@ -1,5 +1,5 @@
 import {
-  Button, Card, CardHeader, Dropdown, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Tab, TabList, Textarea,
+  Button, Card, CardHeader, Dropdown, Input, MessageBar, MessageBarBody, MessageBarTitle, Option, Spinner, Tab, TabList,
 } from '@fluentui/react-components';
 import { Save20Regular, TextGrammarWand20Regular } from '@fluentui/react-icons';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -8,8 +8,9 @@ import { displayText } from '../../api/client';
 import { notify } from '../../api/notify';
 import type { SchemaVersion } from '../../engine/schemaApi';
 import { useConfirm } from '../../widgets/dialogs/ConfirmDialog';
+import { HistoryPanel } from './designer/HistoryPanel';
+import { JsonCodeEditor } from './designer/JsonCodeEditor';
 import { parseOverride, serverProblems, useOverrideEditorStyles } from './overrideEditing';
-import { VersionList } from './VersionList';
 
 export interface Problem { path: string; message: string }
 
@@ -22,13 +23,17 @@ export interface LayeredKind<Base> {
   /** The text shown while the document is valid. */
   validText: string;
   mergedTitle: string;
+  /** The JSON Schema the override text is checked against as typed (errors at their line) and completed from. */
+  metaSchema: object;
   names(): Promise<string[]>;
   /** The base, this hospital's current version and its versions. */
   load(name: string): Promise<{ base: Base; current: number; versions: SchemaVersion[] }>;
   check(override: Record<string, unknown>, base: Base, name: string): Problem[];
+  /** The document as the hospital has it with `override`: what the history's diff compares. */
+  effective(override: Record<string, unknown>, base: Base): unknown;
   /** The document as the hospital would have it, drawn beside the editor. */
   preview(override: Record<string, unknown>, base: Base): ReactNode;
-  save(name: string, override: Record<string, unknown>): Promise<{ version: number }>;
+  save(name: string, override: Record<string, unknown>, note: string): Promise<{ version: number }>;
   rollback(name: string, version: number): Promise<{ version: number }>;
   /**
    * A visual editor of the document, offered before the JSON (which stays one tab away): it is handed the override
@@ -38,9 +43,10 @@ export interface LayeredKind<Base> {
 }
 
 /**
- * A hospital's version of one layered document, edited as JSON: pick a name, edit the hospital's override
- * checked as typed, see the result beside it, save it as a new version or roll back to any earlier one.
- * The rule-set and resource-field halves of the schema editor are this, each with its kind.
+ * A hospital's version of one layered document, edited visually or as JSON (CodeMirror, checked against the
+ * kind's meta-schema as typed): pick a name, edit the hospital's override, see the result beside it, save it with
+ * a note as a new version; the history says who saved what when and why, diffs any two versions as the hospital
+ * sees them, and rolls back to any. The rule-set and resource-field halves of the schema editor are this.
  */
 export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
   const s = useOverrideEditorStyles();
@@ -52,6 +58,7 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
   const [current, setCurrent] = useState(0);
   const [versions, setVersions] = useState<SchemaVersion[]>([]);
   const [text, setText] = useState('{}');
+  const [note, setNote] = useState('');
   const [saved, setSaved] = useState('{}');
   const [serverErrors, setServerErrors] = useState<Problem[]>([]);
   const [busy, setBusy] = useState(false);
@@ -71,6 +78,8 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
       const body = JSON.stringify(loaded.versions.find((x) => x.version === loaded.current)?.override ?? {}, null, 2);
       setText(body);
       setSaved(body);
+      setNote('');
+      setLoads((n) => n + 1);
     } catch (e) {
       setError(displayText(e, t('engine.loadFailed')));
     } finally {
@@ -93,11 +102,11 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
   }, [parsed, base, kind, name]);
 
   const save = async () => {
-    if (!parsed.override || problems.length) return;
+    if (!parsed.override || problems.length || !note.trim()) return;
     setBusy(true);
     setServerErrors([]);
     try {
-      const res = await kind.save(name, parsed.override);
+      const res = await kind.save(name, parsed.override, note.trim());
       notify(t('schemaEditor.saved', { version: res.version }));
       await load(name);
     } catch (e) {
@@ -130,10 +139,13 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
       </MessageBarBody>
     </MessageBar>
   ) : <MessageBar intent="success"><MessageBarBody>{kind.validText}</MessageBarBody></MessageBar>;
+  const effectiveOf = (version: number) => (base
+    ? kind.effective((version ? versions.find((v) => v.version === version)?.override ?? {} : {}) as Record<string, unknown>, base) : null);
   const versionsCard = (
     <Card>
       <CardHeader header={<b>{t('schemaEditor.versions')}</b>} />
-      <VersionList versions={versions} current={current} onRollback={rollback} onLoad={(v) => { setText(JSON.stringify(v.override ?? {}, null, 2)); setLoads((n) => n + 1); }} />
+      <HistoryPanel key={`${name}-${current}`} id={`${kind.id}-versions`} versions={versions} current={current} effectiveOf={effectiveOf} onRollback={rollback}
+        onLoad={(v) => { setText(JSON.stringify(v.override ?? {}, null, 2)); setLoads((n) => n + 1); }} />
     </Card>
   );
   return (
@@ -147,8 +159,10 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
           }}>
           {names.map((n) => <Option key={n} value={n}>{n}</Option>)}
         </Dropdown>
-        <Button icon={<TextGrammarWand20Regular />} disabled={!parsed.override} onClick={() => setText(JSON.stringify(parsed.override, null, 2))}>{t('schemaEditor.format')}</Button>
-        <Button appearance="primary" icon={<Save20Regular />} disabled={busy || !dirty || problems.length > 0} onClick={save} data-testid={`${kind.id}-save`}>{t('schemaEditor.save')}</Button>
+        <Button icon={<TextGrammarWand20Regular />} disabled={!parsed.override} onClick={() => { setText(JSON.stringify(parsed.override, null, 2)); setLoads((n) => n + 1); }}>{t('schemaEditor.format')}</Button>
+        <Input value={note} onChange={(_, d) => setNote(d.value.slice(0, 500))} placeholder={t('designer.notePlaceholder')} aria-label={t('designer.note')} style={{ minWidth: 260 }} data-testid={`${kind.id}-note`} />
+        <Button appearance="primary" icon={<Save20Regular />} disabled={busy || !dirty || problems.length > 0 || !note.trim()} onClick={save} data-testid={`${kind.id}-save`}>{t('schemaEditor.save')}</Button>
+        {dirty && !note.trim() ? <span>{t('designer.noteRequired')}</span> : null}
         <span>{t('schemaEditor.current', { version: current })}</span>
         {busy ? <Spinner size="tiny" /> : null}
       </div>
@@ -170,10 +184,9 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
       ) : (
         <div className={s.columns}>
           <div className={s.editor}>
-            <Textarea className={s.code} textarea={{ className: s.code, spellCheck: false }} value={text} resize="vertical"
-              aria-label={t('schemaEditor.override')} onChange={(_, d) => { setText(d.value); setServerErrors([]); }} data-testid={`${kind.id}-override`} />
+            <JsonCodeEditor key={`${name}-${loads}`} initial={text} schema={kind.metaSchema} height={420} validText="" label={t('schemaEditor.override')}
+              onText={(next) => { setText(next); setServerErrors([]); }} testId={`${kind.id}-override`} />
             {problemsBar}
-            {versionsCard}
           </div>
           <Card className={s.preview}>
             <CardHeader header={<b>{kind.mergedTitle}</b>} />
@@ -183,6 +196,8 @@ export function LayeredEditor<Base>({ kind }: { kind: LayeredKind<Base> }) {
           </Card>
         </div>
       )}
+      {/* The history takes the page's width under the editor and its preview: the diff needs it. */}
+      {kind.visual && mode === 'visual' ? null : versionsCard}
       {confirmDialog}
     </div>
   );

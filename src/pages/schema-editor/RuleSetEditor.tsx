@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import ruleMetaSchema from '../../../schemas/meta/rule.schema.json';
 import { applyMergePatch } from '../../core/mergePatch';
 import type { RuleSet } from '../../core/rules';
 import { checkRuleSet } from '../../core/rulesCheck';
@@ -8,6 +9,9 @@ import { useLabel } from '../../widgets/useLabel';
 import { LayeredEditor, type LayeredKind } from './LayeredEditor';
 import { RuleSetVisual } from './designer/RuleSetVisual';
 import { useOverrideEditorStyles } from './overrideEditing';
+
+/** An override is a merge patch over a rule set: the rule-set meta-schema, with nothing required (a patch names only what changes). */
+const RULE_PATCH_SCHEMA = { ...ruleMetaSchema, required: [] };
 
 /**
  * The rule-set half of the schema editor: pick a file of schemas/rules, edit this hospital's override in the
@@ -19,7 +23,7 @@ export function RuleSetEditor() {
   const { t } = useTranslation();
   const { label } = useLabel();
   const kind = useMemo<LayeredKind<{ set: RuleSet; others: RuleSet[] }>>(() => ({
-    id: 'rule', nameLabel: t('schemaEditor.ruleSet'), validText: t('schemaEditor.ruleValid'), mergedTitle: t('schemaEditor.mergedRules'),
+    id: 'rule', nameLabel: t('schemaEditor.ruleSet'), validText: t('schemaEditor.ruleValid'), mergedTitle: t('schemaEditor.mergedRules'), metaSchema: RULE_PATCH_SCHEMA,
     names: async () => (await loadRules()).map((x) => x.alias),
     load: async (name) => {
       forgetRules();
@@ -32,6 +36,7 @@ export function RuleSetEditor() {
       if (merged.name !== name) problems.push({ path: '/name', message: t('schemaEditor.ruleNameFixed', { name }) });
       return problems;
     },
+    effective: (override, base) => applyMergePatch(base.set, override),
     preview: (override, base) => {
       const merged = applyMergePatch(base.set, override);
       return <><p>{label(merged.description)}</p><pre className={s.merged}>{JSON.stringify(merged.rules, null, 2)}</pre></>;

@@ -24,8 +24,10 @@ export type Version = SchemaVersion & { note?: string | null };
  * One document's history (the page, or the resource's fields): who saved what when and why, a diff of any
  * two versions as the hospital sees them (the effective document, not the patch), and a rollback to any.
  */
-export function HistoryPanel({ id, versions, current, effectiveOf, onRollback }: {
+export function HistoryPanel({ id, versions, current, effectiveOf, onRollback, onLoad }: {
   id: string; versions: Version[]; current: number; effectiveOf(version: number): unknown; onRollback(version: number): void;
+  /** Opens a saved version in the editor (the rule-set and contract editors), to change it before saving it again. */
+  onLoad?(version: Version): void;
 }) {
   const s = useStyles();
   const { t } = useTranslation();
@@ -49,7 +51,7 @@ export function HistoryPanel({ id, versions, current, effectiveOf, onRollback }:
               <TableHeaderCell>{t('schemaEditor.savedAt')}</TableHeaderCell>
               <TableHeaderCell>{t('schemaEditor.savedBy')}</TableHeaderCell>
               <TableHeaderCell>{t('schemaEditor.note')}</TableHeaderCell>
-              <TableHeaderCell style={{ width: 200 }} />
+              <TableHeaderCell style={{ width: onLoad ? 280 : 200 }} />
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -61,6 +63,7 @@ export function HistoryPanel({ id, versions, current, effectiveOf, onRollback }:
                 <TableCell>{v.note ?? ''}</TableCell>
                 <TableCell>
                   <Button size="small" appearance="subtle" onClick={() => { setTo(v.version); setFrom(numbers[Math.max(0, numbers.indexOf(v.version) - 1)]); }}>{t('designer.showChange')}</Button>
+                  {onLoad && v.version ? <Button size="small" appearance="subtle" onClick={() => onLoad(v)} data-testid={`${id}-load-${v.version}`}>{t('schemaEditor.loadVersion')}</Button> : null}
                   {v.version !== current ? <Button size="small" onClick={() => onRollback(v.version)} data-testid={`${id}-rollback-${v.version}`}>{t('schemaEditor.rollback')}</Button> : null}
                 </TableCell>
               </TableRow>

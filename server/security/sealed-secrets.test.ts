@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { keyFromDataDir, parseSecretsKey, SecretBox, SecretUnreadable } from './sealed-secrets.js';
+
+describe('sealed secrets', () => {
+  const box = new SecretBox(randomBytes(32));
+
+  it('seals to a versioned value that opens again; empty and sealed values are left as they are', () => {
+    const sealed = box.seal('client-secret-ü');
+    expect(sealed).toMatch(/^enc:v1:[\w-]+:[\w-]+:[\w-]+$/);
+    expect(sealed).not.toContain('client-secret');
+    expect(box.seal('client-secret-ü')).not.toBe(sealed); // a fresh IV each time
+    expect(box.open(sealed)).toBe('client-secret-ü');
+    expect(box.seal(sealed)).toBe(sealed);
+    expect(box.seal('')).toBe('');
+    expect(box.open('plain')).toBe('plain');
+  });
+
+  it('refuses a value sealed with another key or altered', () => {
+    const sealed = box.seal('secret');
+    expect(() => new SecretBox(randomBytes(32)).open(sealed)).toThrow(SecretUnreadable);
+    const body = sealed.slice(-4);
+    const altered = sealed.slice(0, -4) + (body === 'AAAA' ? 'BBBB' : 'AAAA');
+    expect(() => box.open(altered)).toThrow(SecretUnreadable);
+  });
+
+  it('makes the data directory key once, readable by its owner only, and reads the same key after', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-secrets-'));
+    try {
+      const key = keyFromDataDir(path.join(dir, 'data'));
+      const file = path.join(dir, 'data', 'secrets.key');
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(keyFromDataDir(path.join(dir, 'data')).equals(key)).toBe(true);
+      expect(fs.readdirSync(path.join(dir, 'data'))).toEqual(['secrets.key']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('SECRETS_KEY is 64 hex characters or base64 of 32 bytes; anything else is refused with the reason', () => {
+    const raw = randomBytes(32);
+    expect(parseSecretsKey(raw.toString('hex')).equals(raw)).toBe(true);
+    expect(parseSecretsKey(raw.toString('base64')).equals(raw)).toBe(true);
+    expect(() => parseSecretsKey('short')).toThrow(/SECRETS_KEY must be 32 bytes/);
+  });
+});
