@@ -20,18 +20,14 @@ export function KeptOutlet({ keep }: { keep(pathname: string): boolean }) {
   const kept = useRef(new Map<string, Kept>());
   const here = location.pathname;
   const keeping = keep(here);
-  // Idempotent for a given address, so a render React repeats or drops leaves the same map. The context value is
-  // made anew only when the page's own address changes: hidden pages then see the same value and do not draw again.
-  const shownBefore = useRef('');
+  // A kept page keeps its element and its address's context value for as long as its address is the same: shown
+  // again, and on any render while shown, React then draws nothing of it again (the list asks again once its
+  // effects are back, useListData). Its address changed (its list's query): the outlet's fresh element. Pure for a
+  // given address, as React may repeat or drop a render.
   if (keeping) {
     const was = kept.current.get(here);
-    const same = !!was && sameAddress(was.location, location);
-    // Shown again at the address it was left at: the page as it was (React draws nothing of it again; its lists ask
-    // again once its effects are back). While it stays shown, each render brings the outlet's fresh element.
-    const returning = same && shownBefore.current !== here;
-    kept.current.set(here, returning ? was! : { element: outlet, location, address: same ? was!.address : { location, navigationType } });
+    if (!was || !sameAddress(was.location, location)) kept.current.set(here, { element: outlet, location, address: { location, navigationType } });
   }
-  shownBefore.current = here;
   // A page left that did not ask to stay (not a list, or a list's record) is let go: unmounted, as without keeping.
   for (const path of [...kept.current.keys()]) if (path !== here && !keptWhenLeft(path)) kept.current.delete(path);
   return (
