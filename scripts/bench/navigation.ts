@@ -250,6 +250,24 @@ async function main() {
       }
     }
 
+    // Memory: what the visited pages hold (the shell keeps list pages drawn when left), against the last page
+    // loaded afresh in the same tab. Taken after a collection, so both count what is alive.
+    const memory = async () => {
+      const session = await context.newCDPSession(page);
+      await session.send('HeapProfiler.collectGarbage');
+      await session.send('Performance.enable');
+      const { metrics } = await session.send('Performance.getMetrics');
+      const metric = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
+      const lists = await page.locator('[data-testid="list-page"]').count();
+      await session.detach();
+      return { nodes: metric('Nodes'), heapMb: metric('JSHeapUsedSize') / 2 ** 20, lists };
+    };
+    const visited = await memory();
+    await page.reload();
+    await page.locator('[data-testid="list-page"] [data-row-key], [data-testid="list-page"] tbody').first().waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(1000);
+    const fresh = await memory();
+
     // Baseline: the same list requests, raw, from the same page.
     const api = new Map<string, number[]>();
     for (const [alias, u] of listUrl) {
@@ -296,6 +314,8 @@ async function main() {
     console.log('\nwhere the time goes:');
     split('cold', coldPhases);
     split('warm', warmPhases);
+    console.log(`\nmemory after the rounds: ${visited.lists} list pages drawn (kept), ${visited.nodes} DOM nodes, ${visited.heapMb.toFixed(1)} MB JS heap;` +
+      ` the last page loaded afresh: ${fresh.lists} list page, ${fresh.nodes} DOM nodes, ${fresh.heapMb.toFixed(1)} MB JS heap`);
     if (errors.length) console.log(`\npage errors:\n${errors.join('\n')}`);
   } finally {
     await browser.close();

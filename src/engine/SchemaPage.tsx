@@ -22,6 +22,7 @@ import { readStoredListQuery } from './list/useListParams';
 import { settledListQuery } from '../core/listParams';
 import { ChoicesContext } from '../widgets/search/choices';
 import { onNavigationIntent } from '../shell/navigationIntent';
+import { keepWhenLeft } from '../shell/keptPages';
 
 // Most schema pages are lists: their renderer's chunk and the rule sets load beside the first schema
 // request, not after it.
@@ -144,6 +145,9 @@ export default function SchemaPage({ alias, name }: { alias: string; name?: stri
     return () => { live = false; };
   }, [alias, t, opened]);
   useEffect(load, [load]);
+  // A list at its menu address stays drawn when left (the shell's KeptOutlet); forms, details and records do not.
+  const keep = state.status === 'ready' && state.page.schema.type === 'list' && !splat;
+  useEffect(() => keepWhenLeft(basePath, keep), [basePath, keep]);
 
   if (splat && splat.includes('/')) return <Navigate to="/404" replace />;
   switch (state.status) {

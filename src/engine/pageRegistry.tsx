@@ -32,6 +32,9 @@ export const SCHEMA_ALIASES: ReadonlySet<string> = new Set(
   Object.keys(import.meta.glob('../../schemas/pages/*.json')).map((file) => file.replace(/^.*\/|\.json$/g, '')),
 );
 
+/** Schema pages, which the shell may keep drawn when left (KeptOutlet; a list page says so, keepWhenLeft). */
+export const keptAlias = (alias: string) => !pages[alias] && SCHEMA_ALIASES.has(alias);
+
 export function AliasPage({ alias, name }: { alias: string; name?: string }) {
   const Page = pages[alias];
   // Keyed by alias: another menu entry is a new page, never the last one's state (rows, selection) under a new schema.

@@ -2,13 +2,15 @@ import { makeStyles, tokens } from '@fluentui/react-components';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { lazyChunk } from './lazyChunk';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { lockSession, logout } from '../api/auth';
 import { collapsesOnOutsideClick, menuLabel, menuRoutes } from '../core/menuRules';
 import { useSession } from '../store/session';
 import { useSettings } from '../store/settings';
 import { pendingFlag, useUploads } from '../upload/store';
+import { keptAlias } from '../engine/pageRegistry';
 import { Header } from './Header';
+import { KeptOutlet } from './KeptOutlet';
 import { announceNavigation } from './navigationIntent';
 import { SideMenu } from './SideMenu';
 import { Splash } from './Splash';
@@ -53,6 +55,9 @@ export function Shell() {
   const [hadPending] = useState(pendingFlag);
   const showUploads = useUploads((st) => st.tasks.length > 0 || st.pending.length > 0) || hadPending > 0;
 
+  // The menu's list pages stay drawn when left (KeptOutlet); the menu bounds how many.
+  const keptPaths = useMemo(() => new Set(menuRoutes(menus).filter((r) => keptAlias(r.alias)).map((r) => `/manage/${r.path}`)), [menus]);
+  const keep = useCallback((pathname: string) => keptPaths.has(pathname), [keptPaths]);
   const route = useMemo(() => menuRoutes(menus).find((r) => `/manage/${r.path}` === location.pathname), [menus, location.pathname]);
   // Pages of the shell outside the menu name themselves here.
   const title = route ? menuLabel({ name: route.name, en_name: route.enName }, i18n.language) : location.pathname === '/manage/messages' ? t('messages.centre') : '';
@@ -82,7 +87,7 @@ export function Shell() {
       <div className={s.column}>
         {headerHidden ? null : <Header title={title} menuOpen={menuOpen} onToggleMenu={toggleMenu} onLogout={doLogout} />}
         <main className={s.main}>
-          <Suspense fallback={<Splash />}>{pageShown ? <Outlet /> : null}</Suspense>
+          <Suspense fallback={<Splash />}>{pageShown ? <KeptOutlet keep={keep} /> : null}</Suspense>
         </main>
       </div>
       {showUploads ? <Suspense fallback={null}><UploadList /></Suspense> : null}

@@ -1,6 +1,6 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionVisible } from '../../core/actions';
 import { cardColumns, layoutsOf } from '../../core/cardFields';
@@ -73,6 +73,9 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const [reload, setReload] = useState(0);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [formMode, setFormMode] = useState<FormMode>(null);
+  // Leaving the page closes its form, as unmounting did before the shell kept list pages (KeptOutlet): a page shown
+  // again is its list, not a drawer (or a broken form's error panel) left open.
+  useEffect(() => () => setFormMode(null), []);
   const refresh = useCallback(() => setReload((n) => n + 1), []);
   const [layout, setLayout] = useListLayout(page.alias, list, preview || !!preload);
   const card = useMemo(() => (list.card ? cardColumns(list.card, list.columns) : null), [list.card, list.columns]);

@@ -42,12 +42,21 @@ export function useListData(opts: {
   const countKey = JSON.stringify(countRequest);
   const latest = useRef(opts);
   latest.current = opts;
+  const drawn = useRef({ rows, total });
+  drawn.current = { rows, total };
 
   const listSent = useRef(false);
   const countSent = useRef(false);
   const polled = useRef(poll);
+  // What each effect last ran for: running again for the same request means the page was shown again (the shell
+  // keeps left list pages hidden, KeptOutlet), which asks again at once and quietly, over the rows still shown.
+  const listRan = useRef('');
+  const countRan = useRef('');
   useEffect(() => {
     if (preload?.rows || !resource) return;
+    const ran = `${listKey}|${reload}|${poll}|${showAllData}|${resource.route}`;
+    const reshown = listRan.current === ran;
+    listRan.current = ran;
     if (!listSent.current && arrived.list) {
       // Drawn in the first render: the answer is only taken off the shelf (and a page past the end jumps back).
       listSent.current = true;
@@ -57,17 +66,22 @@ export function useListData(opts: {
       return;
     }
     let live = true;
-    const quiet = polled.current !== poll;
+    const quiet = reshown || polled.current !== poll;
     polled.current = poll;
     if (!quiet) setLoading(true);
     const send = (first: boolean) => {
       // The first request may already be under way: SchemaPage sends it as soon as the schema is known.
+      // Also when shown again: a menu click sends the request ahead (SchemaPage's navigation intent).
       const sentAhead = first && dp === httpDataProvider ? takeListAhead(resource.route, listRequest) : undefined;
       (sentAhead ?? dp.getList(resource, listRequest))
         .then((res) => {
           if (!live) return;
-          setRows(res.data);
-          setTotal(res.total);
+          // Asked again quietly and nothing changed: the page is not drawn again (a page shown again, a poll).
+          const same = quiet && res.total === drawn.current.total && JSON.stringify(res.data) === JSON.stringify(drawn.current.rows);
+          if (!same) {
+            setRows(res.data);
+            setTotal(res.total);
+          }
           if (!quiet) latest.current.onRows?.();
           const jump = pageToJumpTo(params.page, res.data.length, res.total, params.pageSize);
           if (jump) latest.current.onJump(jump);
@@ -80,16 +94,20 @@ export function useListData(opts: {
         })
         .finally(() => live && setLoading(false));
     };
-    const timer = listSent.current ? setTimeout(() => send(false), REQUEST_DEBOUNCE_MS) : undefined;
-    if (!listSent.current) send(true);
+    const now = !listSent.current || reshown;
+    const timer = now ? undefined : setTimeout(() => send(false), REQUEST_DEBOUNCE_MS);
+    if (now) send(true);
     listSent.current = true;
     return () => { live = false; clearTimeout(timer); };
   }, [listKey, reload, poll, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- listKey holds the request by value; the rest is read when it is sent
 
   useEffect(() => {
     if (preload?.counts || !resource || !countRequest) return;
-    const first = !countSent.current;
-    if (first && arrived.counts) {
+    const ran = `${countKey}|${reload}|${showAllData}|${resource.route}`;
+    const reshown = countRan.current === ran;
+    countRan.current = ran;
+    const first = !countSent.current || reshown;
+    if (!countSent.current && arrived.counts) {
       countSent.current = true;
       takeCountAhead(resource.route, countRequest);
       return;
@@ -98,7 +116,8 @@ export function useListData(opts: {
     const send = () => {
       const sentAhead = first && dp === httpDataProvider ? takeCountAhead(resource.route, countRequest) : undefined;
       (sentAhead ?? dp.getCount(resource, countRequest))
-        .then((c) => live && setCounts(c))
+        // The same counts keep the same object: a page shown again is not drawn again for them.
+        .then((c) => live && setCounts((was) => (JSON.stringify(was) === JSON.stringify(c) ? was : c)))
         .catch((e) => {
           if (!live) return;
           // Spec §8: a failed count shows the error and clears the counts.
@@ -106,8 +125,8 @@ export function useListData(opts: {
           setCounts(null);
         });
     };
-    const timer = countSent.current ? setTimeout(send, REQUEST_DEBOUNCE_MS) : undefined;
-    if (!countSent.current) send();
+    const timer = first ? undefined : setTimeout(send, REQUEST_DEBOUNCE_MS);
+    if (first) send();
     countSent.current = true;
     return () => { live = false; clearTimeout(timer); };
   }, [countKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- countKey holds the request by value; the rest is read when it is sent
