@@ -68,11 +68,11 @@ export async function startApp(kind: string, opts: { log?: LogConfig; config?: P
 /**
  * The app as main.ts builds it, quiet, without a built site; `config` adds a data dir or limits. Not yet ready.
  * With a data dir it also runs slide ingest jobs (bind answers 'ingesting' and a job reads the file, as main.ts's
- * runner does), stopped when the app closes; conversions stay with the runners the tests start themselves.
+ * runner does), stopped when the app closes, unless `ingest: false`; conversions stay with the runners the tests start.
  */
-export async function testApp(db: Db, config: Partial<AppOptions['config']> = {}): Promise<FastifyInstance> {
+export async function testApp(db: Db, config: Partial<AppOptions['config']> = {}, opts: { ingest?: boolean } = {}): Promise<FastifyInstance> {
   const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', ...config }, logger: false });
-  if (config.dataDir) {
+  if (config.dataDir && opts.ingest !== false) {
     const quiet = process.env.DEBUG_JOBS ? console : { info() {}, warn() {}, error() {} };
     const runner = startJobRunner(db, { types: [slideIngestJob(config.dataDir, 30_000) as JobType<unknown>], log: quiet, pollMs: 25 });
     app.addHook('onClose', () => runner.stop());
