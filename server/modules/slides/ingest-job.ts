@@ -68,7 +68,7 @@ export function slideIngestJob(dataDir: string, leaseMs: number): JobType<Ingest
       });
       if (signal.aborted) throw signal.reason;
       await progress(READ_SHARE, 'job.thumbnail');
-      const { file: served, thumb, ...rest } = facts;
+      const { file: served, thumb: _thumb, ...rest } = facts;
       const thumbFile = thumbPath(dataDir, slide.id);
       // Written before the row says 'ready': a list that sees it ready asks for it at once. Without one the slide
       // is still viewable (the list shows an empty cell).
