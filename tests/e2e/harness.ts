@@ -190,12 +190,14 @@ export async function signedInPage(browser: Browser, url: string, lang: 'zh-CN' 
  * Sends a file through the slide upload page as a person would, and waits until it is bound: the task leaves the
  * floating list by itself (a binding error would stay on it). `pathologyNumber` is typed on the page first.
  */
-export async function uploadThroughPage(page: Page, url: string, file: string, pathologyNumber?: string): Promise<void> {
+export async function uploadThroughPage(page: Page, url: string, file: string, pathologyNumber?: string, opts: { keepTask?: boolean } = {}): Promise<void> {
   await page.goto(`${url}/manage/slide/upload`);
   await page.getByTestId('dss-upload').waitFor();
   if (pathologyNumber) await page.getByTestId('upload-case-number').fill(pathologyNumber);
   await page.getByTestId('upload-input').setInputFiles(file);
   const task = page.getByTestId('upload-task');
   await page.waitForFunction(() => document.querySelector('[data-testid=upload-task]')?.getAttribute('data-state') === 'success', undefined, { timeout: 60_000 });
-  await task.waitFor({ state: 'detached', timeout: 20_000 });
+  // Bound: the task follows the slide's ingest (and conversion) job, then goes once the slide is ready.
+  await task.getByTestId('upload-slide').waitFor({ timeout: 20_000 });
+  if (!opts.keepTask) await task.waitFor({ state: 'detached', timeout: 60_000 });
 }
