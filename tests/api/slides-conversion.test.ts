@@ -15,7 +15,7 @@ import { recheckVips, vipsEnv } from '../../server/modules/slides/conversion/vip
 import { queueMissingConversions } from '../../server/modules/slides/conversion/sweep.js';
 import { readOne } from '../../server/modules/slides/conversion/openslide-associated.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
-import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, sendChunk, type TestFile } from './upload-helpers.js';
 
 const exec = promisify(execFile);
@@ -108,7 +108,9 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
     const uploaded = await upload(name);
     const bound = await call(app, 'POST', '/api/data/kfb/bind', { token: technician, payload: { path: uploaded } });
     expect(bound.statusCode, bound.body).toBe(200);
-    const row = bound.json().data;
+    expect(bound.json().data).toMatchObject({ status: 'ingesting' });
+    // The ingest job reads the file, then the slide is ready or handed to its conversion.
+    const row = await ingested(app, technician, bound.json().data.id);
     const needsConversion = row.status === 'converting';
     if (/\.ndpi$/i.test(name) || name.startsWith('tcga')) expect(row).toMatchObject({ status: 'converting' });
 
@@ -209,8 +211,8 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
     for await (const part of zip.outputStream) parts.push(part as Buffer);
     const bound = await call(app, 'POST', '/api/data/kfb/bind', { token: technician, payload: { path: await upload(`${name}.zip`, Buffer.concat(parts)) } });
     expect(bound.statusCode, bound.body).toBe(200);
-    // Read in place: ready at once, no conversion job.
-    const row = bound.json().data;
+    // Read in place once ingested: ready, no conversion job.
+    const row = await ingested(app, technician, bound.json().data.id);
     expect(row).toMatchObject({ vendor: 'dicom', status: 'ready' });
     expect((await call(app, 'GET', `/api/data/kfb/thumb/${row.id}`, { token: technician })).statusCode).toBe(200);
 
