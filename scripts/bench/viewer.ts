@@ -12,6 +12,8 @@
  * - first sharp viewport from SlideLibrary: the usual way in — the app loaded on /manage/slide/library (HTTP cache
  *   emptied first), the list read for --dwell ms, the slide's row link clicked; from the click to the same first
  *   fully-loaded view, in the same document. Same baseline; ratio = click → sharp / baseline.
+ * - first sharp viewport in a new tab: the app's code already in the HTTP cache (a working day), another slide id
+ *   each run so no tile is cached; from navigation start.
  * - frame rate: requestAnimationFrame callbacks counted during a scripted sequence of drags and wheel zooms over the
  *   viewer, against the same count on the same page standing still (the display rate headless Chromium gives).
  * - duplicate tile requests: tile URLs requested more than once during the whole run (the browser cache should
@@ -41,8 +43,8 @@ const { values: args } = parseArgs({
     // --profile DIR: V8 CPU profiles of the page (open.cpuprofile: the last run's opening; panzoom.cpuprofile: the
     // pan/zoom sequence), and their heaviest functions by self time printed here.
     profile: { type: 'string' },
-    // --trace DIR: a Chromium performance trace of the pan/zoom sequence (panzoom.trace.json), and the renderer main
-    // thread's time by event printed here (script, style, layout, paint, raster, image decode …).
+    // --trace DIR: Chromium performance traces of the last run's opening (open.trace.json) and of the pan/zoom
+    // sequence (panzoom.trace.json), and the renderer main thread's time by event printed here (script, style, layout, paint, raster, image decode …).
     trace: { type: 'string' },
     // --dist DIR: serve another build (a "before" build beside this one, run back to back).
     dist: { type: 'string', default: 'dist' },
@@ -58,6 +60,7 @@ const SECONDS = Math.max(1, Number(args.seconds));
 const DIST = path.resolve(args.dist!);
 const DWELL = Math.max(0, Number(args.dwell));
 const BENCH_NAME = 'BENCH';
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc', 'gpu'];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
@@ -80,6 +83,13 @@ async function main() {
   await seed(db, true);
   const hospital = await db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
   const slideId = await registerSlide(db, dataDir, served, { name: BENCH_NAME, hospital_id: hospital.id, case_id: null, uploaded_by: null });
+  // The same image under other slide ids, one per run of "a new tab with the app cached": tiles never asked before.
+  const others: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const file = path.join(dataDir, 'slides', `bench-${run}.tiff`);
+    fs.symlinkSync(slideFile, file);
+    others.push(await registerSlide(db, dataDir, file, { name: `${BENCH_NAME}-${run}`, hospital_id: hospital.id, case_id: null, uploaded_by: null }));
+  }
   const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', dataDir }, logger: false });
   // Tile requests as the server sees them (the browser cache answers repeats without one): counted per URL.
   const atServer = new Map<string, number>();
@@ -129,10 +139,19 @@ async function main() {
       page.on('request', onTile);
       const profiling = args.profile && run === RUNS - 1;
       if (profiling) await cdp.send('Profiler.start');
+      const openTrace = args.trace && run === RUNS - 1 ? path.join(args.trace, 'open.trace.json') : null;
+      if (openTrace) {
+        fs.mkdirSync(args.trace!, { recursive: true });
+        await browser.startTracing(page, { path: openTrace, categories: TRACE_CATEGORIES });
+      }
       await page.goto(`${url}/slide/view?id=${slideId}`);
       const pane = page.getByTestId('viewer-pane-0');
       await page.waitForFunction(() => document.querySelector('[data-testid="viewer-pane-0"]')?.getAttribute('data-sharp-at'), undefined, { timeout: 60_000 });
       if (profiling) await stopProfile('open');
+      if (openTrace) {
+        await browser.stopTracing();
+        console.log(`  opening trace: main-thread time by event (ms, self)  ${mainThreadTime(openTrace)}`);
+      }
       sharp.push(Number(await pane.getAttribute('data-sharp-at')));
       console.log(`  waterfall:\n    ${await waterfall(page, 0)}`);
       opened.push(Number(await pane.getAttribute('data-open-at')));
@@ -193,6 +212,15 @@ async function main() {
     await page.waitForFunction(() => document.querySelector('[data-testid="viewer-pane-0"]')?.getAttribute('data-sharp-at'), undefined, { timeout: 60_000 });
     const revisit = `the same view reopened with the cache kept: ${requested.size} tile URLs asked by the page, ${[...atServer.values()].reduce((a, b) => a + b, 0)} tile requests reached the server`;
 
+    // A slide opened in a new tab (a link from a case, a reload) on a working day: the app's code is in the HTTP
+    // cache, the slide's tiles are not (another slide id each run). From navigation start to the first sharp view.
+    const tabbed: number[] = [];
+    for (const other of others) {
+      await page.goto(`${url}/slide/view?id=${other}`);
+      await page.waitForFunction(() => document.querySelector('[data-testid="viewer-pane-0"]')?.getAttribute('data-sharp-at'), undefined, { timeout: 60_000 });
+      tabbed.push(Number(await page.getByTestId('viewer-pane-0').getAttribute('data-sharp-at')));
+    }
+
     // Frame rate: a scripted pan/zoom (drags and wheel steps) against the page standing still.
     // A string, not a function: the bundler's name helpers do not exist in the page.
     const frames = (page: Page, ms: number) => page.evaluate(`new Promise((resolve) => {
@@ -213,7 +241,7 @@ async function main() {
     const tracePath = args.trace ? path.join(args.trace, 'panzoom.trace.json') : null;
     if (tracePath) {
       fs.mkdirSync(args.trace!, { recursive: true });
-      await browser.startTracing(page, { path: tracePath, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc', 'gpu'] });
+      await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
     }
     const moving = frames(page, SECONDS * 1000);
     const end = Date.now() + SECONDS * 1000;
@@ -242,6 +270,7 @@ async function main() {
     const c = median(clicked);
     const cr = median(clickRaw);
     console.log(`  from SlideLibrary    median ${c.toFixed(0)} ms from the click on the slide's row (list read ${DWELL} ms first)   baseline (raw tile fetch) ${cr.toFixed(0)} ms   ratio ${(c / cr).toFixed(2)}   target ≤ 500 ms`);
+    console.log(`  app cached, new slide median ${median(tabbed).toFixed(0)} ms from navigation start (a new tab: the app's code in the HTTP cache, the slide's tiles not)   target ≤ 500 ms`);
     console.log(`pan/zoom frame rate    ${(busy / SECONDS).toFixed(1)} fps   idle page ${(idle / SECONDS).toFixed(1)} fps   ratio ${(busy / idle).toFixed(2)}   target ≥ 50 fps`);
     console.log(`tiles per view         ${perView[perView.length - 1]}`);
     console.log(`                       from SlideLibrary: ${clickView[clickView.length - 1]}`);
