@@ -103,3 +103,12 @@ export function useChoices(source: string | SearchOption[] | undefined, workingH
     return raw.map((o) => ({ value: o.value, label: label(o.label), color: o.color }));
   }, [source, isResource, isLookup, rows, enums, label]);
 }
+
+/**
+ * A dialog's select box options in the hospital the user works in (an action acts there: a slide is bound to a case
+ * of its own hospital), one per value.
+ */
+export function useSelectOptions(source: string | SearchOption[] | undefined): { value: string; label: string }[] {
+  const choices = useChoices(source, true);
+  return useMemo(() => [...new Map(choices.map((c) => [String(c.value), { value: String(c.value), label: c.label }])).values()], [choices]);
+}

@@ -1,20 +1,19 @@
 import { Button, Field, Input, Spinner } from '@fluentui/react-components';
 import { Search20Regular } from '@fluentui/react-icons';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lookupFill, missingFields } from '../../core/actionRequest';
 import type { ActionSchema, PromptSchema } from '../../core/pageSchema';
-import { ResizableDialog } from '../../widgets/dialogs/ResizableDialog';
-import { useThrottledConfirm } from '../../widgets/dialogs/useThrottledConfirm';
 import { SelectInput } from '../../widgets/SelectInput';
 import { useLabel } from '../../widgets/useLabel';
-import { useChoices } from '../options';
+import { useSelectOptions } from '../options';
 import { useDataProvider } from '../dataContext';
+import { ActionDialogFrame, useDialogSend } from './ActionDialogFrame';
+import { useAsking } from './useAsking';
 
 interface Fill {
   action: ActionSchema;
   submit(values: Record<string, string>): Promise<void>;
-  resolve(done: boolean): void;
 }
 
 const testId = (field: string) => `form-field-${field.replace(/\./g, '-')}`;
@@ -31,8 +30,7 @@ function FormField({ field, value, error, lookup, onChange, onLookup }: {
 }) {
   const { label } = useLabel();
   const { t } = useTranslation();
-  const choices = useChoices(field.options, true);
-  const options = useMemo(() => [...new Map(choices.map((c) => [String(c.value), { value: String(c.value), label: c.label }])).values()], [choices]);
+  const options = useSelectOptions(field.options);
   const message = error ?? lookup?.note;
   const state = error || lookup?.failed ? 'error' : lookup?.note ? 'success' : 'none';
   const button = onLookup ? (
@@ -55,8 +53,6 @@ function FormHost({ fill, onDone }: { fill: Fill; onDone(done: boolean): void })
   const { label } = useLabel();
   const [values, setValues] = useState<Record<string, string>>({});
   const [missing, setMissing] = useState<string[]>([]);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const [lookups, setLookups] = useState<Record<string, LookupState>>({});
   const dp = useDataProvider();
   /** Asks the field's lookup for its value and fills what the answer holds; a refusal stays under the field. */
@@ -74,31 +70,13 @@ function FormHost({ fill, onDone }: { fill: Fill; onDone(done: boolean): void })
       setLookups((l) => ({ ...l, [f.field]: { busy: false, failed: true, note: (e as { displayText?: string })?.displayText ?? t('request.failed', { status: '—' }) } }));
     }
   };
-  const confirm = useThrottledConfirm(async () => {
-    if (busy) return;
+  const { busy, error, setError, confirm } = useDialogSend(() => fill.submit(values), onDone, () => {
     const empty = missingFields(fill.action, values);
     setMissing(empty);
-    if (empty.length) return;
-    setBusy(true);
-    try {
-      await fill.submit(values);
-      onDone(true);
-    } catch (e) {
-      setError((e as { displayText?: string })?.displayText ?? t('request.failed', { status: '—' }));
-    } finally {
-      setBusy(false);
-    }
+    return !empty.length;
   });
   return (
-    <ResizableDialog open onOpenChange={(o) => !o && !busy && onDone(false)} title={label(fill.action.label)} testId="form-dialog"
-      actions={(
-        <>
-          <Button appearance="secondary" disabled={busy} onClick={() => onDone(false)}>{t('common.cancel')}</Button>
-          <Button appearance="primary" disabled={busy} icon={busy ? <Spinner size="tiny" /> : undefined} onClick={confirm} data-testid="form-confirm">
-            {t('common.confirm')}
-          </Button>
-        </>
-      )}>
+    <ActionDialogFrame title={label(fill.action.label)} testId="form-dialog" busy={busy} error={error} confirm={confirm} onCancel={() => onDone(false)}>
       {/* Enter in a text box confirms: a barcode scanner types the number and presses Enter. */}
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 12 }}
         onKeyDown={(e) => {
@@ -119,8 +97,7 @@ function FormHost({ fill, onDone }: { fill: Fill; onDone(done: boolean): void })
             }} />
         ))}
       </div>
-      {error && <Field validationMessage={error} validationState="error" />}
-    </ResizableDialog>
+    </ActionDialogFrame>
   );
 }
 
@@ -129,12 +106,6 @@ function FormHost({ fill, onDone }: { fill: Fill; onDone(done: boolean): void })
  * and calls `send` with the answers while the dialog stays open. True once `send` succeeded, false when cancelled.
  */
 export function useActionForm(): [ReactNode, (action: ActionSchema, submit: Fill['submit']) => Promise<boolean>] {
-  const [fill, setFill] = useState<Fill | null>(null);
-  const open = useCallback((action: ActionSchema, submit: Fill['submit']) =>
-    new Promise<boolean>((resolve) => setFill({ action, submit, resolve })), []);
-  const done = (ok: boolean) => {
-    fill?.resolve(ok);
-    setFill(null);
-  };
-  return [fill ? <FormHost fill={fill} onDone={done} /> : null, open];
+  const [dialog, ask] = useAsking<Fill>((fill, done) => <FormHost fill={fill} onDone={done} />);
+  return [dialog, (action, submit) => ask({ action, submit })];
 }

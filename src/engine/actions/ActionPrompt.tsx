@@ -1,8 +1,9 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { ActionSchema, PromptSchema } from '../../core/pageSchema';
 import { PromptDialog } from '../../widgets/dialogs/PromptDialog';
 import { useLabel } from '../../widgets/useLabel';
-import { useChoices } from '../options';
+import { useSelectOptions } from '../options';
+import { useAsking } from './useAsking';
 
 type Answer = string | string[];
 
@@ -11,16 +12,13 @@ interface Ask {
   /** What the prompt starts with (`promptDefault`: the rows' `defaultFrom` values). */
   initial: string[];
   submit(value: Answer): Promise<void>;
-  resolve(done: boolean): void;
 }
 
-/** The prompt of one action; mounted only while asking, so its options load then and its state starts clean. */
+/** The prompt of one action. */
 function PromptHost({ ask, onDone }: { ask: Ask; onDone(done: boolean): void }) {
   const { label } = useLabel();
   const { prompt } = ask.action;
-  // An action acts in the working hospital (a slide is bound to a case of its own hospital), so its choices come from there.
-  const choices = useChoices(prompt.options, true);
-  const options = useMemo(() => [...new Map(choices.map((c) => [String(c.value), { value: String(c.value), label: c.label }])).values()], [choices]);
+  const options = useSelectOptions(prompt.options);
   return (
     <PromptDialog open title={label(ask.action.label)} label={label(prompt.label)} options={options} required={prompt.required}
       requiredMessage={prompt.requiredMessage ? label(prompt.requiredMessage) : undefined}
@@ -40,12 +38,6 @@ function PromptHost({ ask, onDone }: { ask: Ask; onDone(done: boolean): void }) 
  * dialog open with its message.
  */
 export function useActionPrompt(): [ReactNode, (action: Ask['action'], initial: string[], submit: Ask['submit']) => Promise<boolean>] {
-  const [ask, setAsk] = useState<Ask | null>(null);
-  const prompt = useCallback((action: Ask['action'], initial: string[], submit: Ask['submit']) =>
-    new Promise<boolean>((resolve) => setAsk({ action, initial, submit, resolve })), []);
-  const done = (ok: boolean) => {
-    ask?.resolve(ok);
-    setAsk(null);
-  };
-  return [ask ? <PromptHost ask={ask} onDone={done} /> : null, prompt];
+  const [dialog, ask] = useAsking<Ask>((question, done) => <PromptHost ask={question} onDone={done} />);
+  return [dialog, (action, initial, submit) => ask({ action, initial, submit })];
 }

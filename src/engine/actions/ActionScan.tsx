@@ -1,14 +1,14 @@
 import { Badge, Button, Field, Input, Spinner, makeStyles, tokens } from '@fluentui/react-components';
 import { Dismiss16Regular } from '@fluentui/react-icons';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActionSchema } from '../../core/pageSchema';
-import { ResizableDialog } from '../../widgets/dialogs/ResizableDialog';
-import { useThrottledConfirm } from '../../widgets/dialogs/useThrottledConfirm';
 import { SelectInput } from '../../widgets/SelectInput';
 import { useLabel } from '../../widgets/useLabel';
 import { useDataProvider } from '../dataContext';
-import { useChoices } from '../options';
+import { useSelectOptions } from '../options';
+import { ActionDialogFrame, useDialogSend } from './ActionDialogFrame';
+import { useAsking } from './useAsking';
 
 /** What the scan dialog sends: the prompt's answer (e.g. the step) and the scanned codes. */
 export interface ScanAnswer { value: string; codes: string[] }
@@ -16,7 +16,6 @@ interface CodeStatus { code: string; ok: boolean; message: string }
 interface Scan {
   action: ActionSchema;
   submit(answer: ScanAnswer): Promise<void>;
-  resolve(done: boolean): void;
 }
 
 const useStyles = makeStyles({
@@ -46,30 +45,21 @@ function ScanHost({ scan, onDone }: { scan: Scan; onDone(done: boolean): void })
   const dp = useDataProvider();
   const { action } = scan;
   const prompt = action.prompt;
-  const choices = useChoices(prompt?.options, true);
-  const options = useMemo(() => [...new Map(choices.map((c) => [String(c.value), { value: String(c.value), label: c.label }])).values()], [choices]);
+  const options = useSelectOptions(prompt?.options);
   const [value, setValue] = useState('');
   const [typed, setTyped] = useState('');
   const [codes, setCodes] = useState<string[]>([]);
   const [status, setStatus] = useState<Record<string, CodeStatus>>({});
   const [checking, setChecking] = useState(false);
   const [note, setNote] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const box = useRef<HTMLInputElement>(null);
   const asked = useRef(0);
 
-  // Each change of the list or the choice asks the server again; only the latest answer counts.
-  useEffect(() => {
-    const check = action.scan?.check;
-    if (!check || !codes.length || (prompt?.required && !value)) return;
-    const mine = ++asked.current;
-    setChecking(true);
-    dp.custom<{ codes: CodeStatus[] }>({ method: 'POST', url: check, body: { ...(prompt ? { [prompt.field]: value } : {}), [action.scan!.field]: codes }, options: { silent: true, allowMultiple: true } })
-      .then((answer) => { if (mine === asked.current) setStatus(Object.fromEntries((answer?.codes ?? []).map((c) => [c.code, c]))); })
-      .catch((e: unknown) => { if (mine === asked.current) setError((e as { displayText?: string })?.displayText ?? t('request.failed', { status: '—' })); })
-      .finally(() => { if (mine === asked.current) setChecking(false); });
-  }, [codes, value, action.scan, prompt, dp, t]);
+  const ready = codes.length > 0 && (!prompt?.required || Boolean(value)) && (!action.scan?.check || (!checking && codes.every((c) => status[c]?.ok)));
+  const { busy, error, setError, confirm } = useDialogSend(() => scan.submit({ value, codes }), onDone, () => {
+    if (!ready) setError(codes.length ? t('scan.notReady') : t('scan.empty'));
+    return ready;
+  });
 
   const add = () => {
     const code = typed.trim();
@@ -80,30 +70,21 @@ function ScanHost({ scan, onDone }: { scan: Scan; onDone(done: boolean): void })
     setError('');
     setCodes((c) => [...c, code]);
   };
-  const ready = codes.length > 0 && (!prompt?.required || Boolean(value)) && (!action.scan?.check || (!checking && codes.every((c) => status[c]?.ok)));
-  const confirm = useThrottledConfirm(async () => {
-    if (busy) return;
-    if (!ready) return setError(codes.length ? t('scan.notReady') : t('scan.empty'));
-    setBusy(true);
-    try {
-      await scan.submit({ value, codes });
-      onDone(true);
-    } catch (e) {
-      setError((e as { displayText?: string })?.displayText ?? t('request.failed', { status: '—' }));
-    } finally {
-      setBusy(false);
-    }
-  });
+  // Each change of the list or the choice asks the server again; only the latest answer counts.
+  useEffect(() => {
+    const check = action.scan?.check;
+    if (!check || !codes.length || (prompt?.required && !value)) return;
+    const mine = ++asked.current;
+    setChecking(true);
+    dp.custom<{ codes: CodeStatus[] }>({ method: 'POST', url: check, body: { ...(prompt ? { [prompt.field]: value } : {}), [action.scan!.field]: codes }, options: { silent: true, allowMultiple: true } })
+      .then((answer) => { if (mine === asked.current) setStatus(Object.fromEntries((answer?.codes ?? []).map((c) => [c.code, c]))); })
+      .catch((e: unknown) => { if (mine === asked.current) setError((e as { displayText?: string })?.displayText ?? t('request.failed', { status: '—' })); })
+      .finally(() => { if (mine === asked.current) setChecking(false); });
+  }, [codes, value, action.scan, prompt, dp, t, setError]);
+
   return (
-    <ResizableDialog open onOpenChange={(o) => !o && !busy && onDone(false)} title={label(action.label)} testId="scan-dialog" width={640}
-      actions={(
-        <>
-          <Button appearance="secondary" disabled={busy} onClick={() => onDone(false)}>{t('common.cancel')}</Button>
-          <Button appearance="primary" disabled={busy || !ready} icon={busy ? <Spinner size="tiny" /> : undefined} onClick={confirm} data-testid="scan-confirm">
-            {t('scan.confirm', { count: codes.length })}
-          </Button>
-        </>
-      )}>
+    <ActionDialogFrame title={label(action.label)} testId="scan-dialog" width={640} busy={busy} error={error} confirm={confirm}
+      confirmLabel={t('scan.confirm', { count: codes.length })} confirmDisabled={!ready} onCancel={() => onDone(false)}>
       <div className={s.stack}>
         {prompt ? (
           <Field label={label(prompt.label ?? prompt.field)} required={prompt.required}>
@@ -130,9 +111,8 @@ function ScanHost({ scan, onDone }: { scan: Scan; onDone(done: boolean): void })
             );
           }) : <li className={s.empty}>{t('scan.empty')}</li>}
         </ul>
-        {error && <Field validationMessage={error} validationState="error" />}
       </div>
-    </ResizableDialog>
+    </ActionDialogFrame>
   );
 }
 
@@ -141,12 +121,6 @@ function ScanHost({ scan, onDone }: { scan: Scan; onDone(done: boolean): void })
  * status and calls `send` with them while the dialog stays open. True once `send` succeeded, false when cancelled.
  */
 export function useActionScan(): [ReactNode, (action: ActionSchema, submit: Scan['submit']) => Promise<boolean>] {
-  const [scan, setScan] = useState<Scan | null>(null);
-  const open = useCallback((action: ActionSchema, submit: Scan['submit']) =>
-    new Promise<boolean>((resolve) => setScan({ action, submit, resolve })), []);
-  const done = (ok: boolean) => {
-    scan?.resolve(ok);
-    setScan(null);
-  };
-  return [scan ? <ScanHost scan={scan} onDone={done} /> : null, open];
+  const [dialog, ask] = useAsking<Scan>((scan, done) => <ScanHost scan={scan} onDone={done} />);
+  return [dialog, (action, submit) => ask({ action, submit })];
 }
