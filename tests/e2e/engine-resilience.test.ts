@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
 
 /**
  * A bad hospital override breaks one part of one page, not the app: the form of SystemUser with a widget
@@ -18,10 +18,7 @@ describe('engine resilience in Chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, server.url, 'admin', 'dsms-admin');
-    await page.getByTestId('dashboard').waitFor();
+    page = await signedInPage(browser, server.url, 'zh-CN', 'admin', { errors: pageErrors });
   });
   afterAll(async () => {
     await browser?.close();

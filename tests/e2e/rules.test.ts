@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, launchBrowser, setCode, SHOTS, signIn, startServer } from './harness.js';
+import { codeOf, launchBrowser, setCode, SHOTS, signedInPage, startServer } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 /**
@@ -19,10 +19,7 @@ describe('rule sets in Chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, server.url, 'admin', 'dsms-admin');
-    await page.getByTestId('dashboard').waitFor();
+    page = await signedInPage(browser, server.url, 'zh-CN', 'admin', { errors: pageErrors });
   });
   afterAll(async () => {
     expect(pageErrors).toEqual([]);

@@ -3,7 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { codeOf, launchBrowser, setCode, SHOTS, signIn, startServer } from './harness.js';
+import { codeOf, launchBrowser, setCode, SHOTS, signedInPage, startServer } from './harness.js';
 
 /**
  * The schema engine in Chromium on SystemUser (schemas/pages/SystemUser.json), as the administrator:
@@ -20,10 +20,7 @@ describe('schema engine in Chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, server.url, 'admin', 'dsms-admin');
-    await page.getByTestId('dashboard').waitFor();
+    page = await signedInPage(browser, server.url, 'zh-CN', 'admin', { errors: pageErrors });
   });
   afterAll(async () => {
     await browser?.close();
