@@ -1,5 +1,5 @@
 import { makeStyles, Spinner, Tab, TabList, Text, tokens } from '@fluentui/react-components';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { notify } from '../api/notify';
@@ -10,12 +10,13 @@ import type { Point } from '../core/annotationGeometry';
 import { boundsOf } from '../core/annotationGeometry';
 import { NEUTRAL_COLOUR, type ColourAdjust } from '../core/colourAdjust';
 import { baseMagnification, imageZoomFor } from '../core/viewerScale';
+import { lazyChunk } from '../shell/lazyChunk';
 import { takeEarlyDescriptor, takeEarlyOpen } from '../shell/viewerEarly';
 import { useSession } from '../store/session';
 import { AnnotationPanel } from './AnnotationPanel';
 import { caseSlides, fetchDescriptor, locateSlide, openSlide, type Annotation, type CaseSlide, type DziDescriptor, type SlideInfo } from './api';
-import { SlideInfoPanel } from './SlideInfoPanel';
 import { ShortcutHelp } from './ShortcutHelp';
+import { SlideInfoPanel } from './SlideInfoPanel';
 import { fromTextField, SHORTCUTS, type ShortcutAction } from './shortcuts';
 import type { SlideViewer } from './slideViewer';
 import { captureView, setCapture } from './snapshot';
@@ -23,7 +24,9 @@ import { useAnnotations } from './useAnnotations';
 import type { Draft, Tool } from './useDrawingTool';
 import { ViewerPane } from './ViewerPane';
 import { ViewerToolbar } from './ViewerToolbar';
-import { SharePanel } from './SharePanel';
+
+// Asked for when its tab is chosen: its controls (combobox, spin button, checkbox) are not on the way to the first sharp view.
+const SharePanel = lazyChunk<{ slideId: number }>(() => import('./SharePanel').then((m) => ({ default: m.SharePanel })));
 
 const useStyles = makeStyles({
   root: { position: 'fixed', inset: 0, display: 'flex', flexDirection: 'column', backgroundColor: tokens.colorNeutralBackground2 },
@@ -275,7 +278,7 @@ export default function ViewerPage() {
               <Tab value="share" data-testid="tab-share">{t('share.tab')}</Tab>
             </TabList>
             {tab === 'info' && <SlideInfoPanel slide={activeSlide} />}
-            {tab === 'share' && <SharePanel slideId={activeSlide.id} />}
+            {tab === 'share' && <Suspense fallback={<Spinner size="small" />}><SharePanel slideId={activeSlide.id} /></Suspense>}
             {tab === 'annotations' && (mayAnnotate
               ? <AnnotationPanel items={store.items} selectedId={selectedId} readOnly={readOnly} slideName={activeSlide.name} editable={editable}
                 onSelect={select} onChange={(a, c) => store.update(a, c)} onDelete={(a) => store.remove(a).then(() => setSelectedId(null))}
