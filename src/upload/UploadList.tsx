@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { notifyError } from '../api/notify';
 import { formatFileSize } from '../core/fileSize';
 import { progressFor, stateLabelKey, UPLOAD_ACCEPT } from '../core/uploadPlan';
-import { useUploads, type PendingResume, type UploadTask } from './store';
+import { useUploads, type PendingResume, type SlideProgress, type UploadTask } from './store';
 import { addFiles, cancelTask, discardPending, dismissTask, refreshPending, retryTask } from './uploader';
 
 const useStyles = makeStyles({
@@ -78,6 +78,27 @@ function TaskRow({ task }: { task: UploadTask }) {
       </div>
       {task.error ? <Caption1 className={s.error}>{task.error}</Caption1> : null}
       {task.bindError ? <Caption1 className={s.error} data-testid="upload-bind-error">{task.bindError}</Caption1> : null}
+      {task.slide ? <SlideJobRow slide={task.slide} /> : null}
+    </div>
+  );
+}
+
+/** After bind: the slide's ingest or conversion job, its bar and step, until it is ready (or failed, with the reason). */
+function SlideJobRow({ slide }: { slide: SlideProgress }) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const working = slide.status === 'ingesting' || slide.status === 'converting';
+  const failed = slide.status === 'error' || slide.status === 'needs_conversion';
+  const value = slide.status === 'ready' ? 100 : slide.progress ?? 0;
+  return (
+    <div className={s.task} data-testid="upload-slide" data-status={slide.status}>
+      <ProgressBar value={value / 100} thickness="medium" color={failed ? 'error' : slide.status === 'ready' ? 'success' : 'brand'}
+        aria-label={t(`upload.slide.${slide.status}`, { defaultValue: slide.status })} />
+      <div className={s.row}>
+        <Caption1 data-testid="upload-slide-state">{t(`upload.slide.${slide.status}`, { defaultValue: slide.status })}</Caption1>
+        {working ? <Caption1 data-testid="upload-slide-progress">{`${value}%`}</Caption1> : null}
+      </div>
+      {failed && slide.error ? <Caption1 className={s.error} data-testid="upload-slide-error">{slide.error}</Caption1> : null}
     </div>
   );
 }
