@@ -89,7 +89,11 @@ function SlideJobRow({ slide }: { slide: SlideProgress }) {
   const { t } = useTranslation();
   const working = slide.status === 'ingesting' || slide.status === 'converting';
   const failed = slide.status === 'error' || slide.status === 'needs_conversion';
-  const value = slide.status === 'ready' ? 100 : slide.progress ?? 0;
+  // A settled failure fills its bar in the error colour: it is an outcome, not work still to come.
+  const value = slide.status === 'ready' || failed ? 100 : slide.progress ?? 0;
+  // The failed job's own words when a job failed; otherwise (the file was read, and is not a slide we can serve or
+  // convert) what its status means and what to do.
+  const reason = slide.error ?? t(`upload.slide.reason.${slide.status}`, { defaultValue: '' });
   return (
     <div className={s.task} data-testid="upload-slide" data-status={slide.status}>
       <ProgressBar value={value / 100} thickness="medium" color={failed ? 'error' : slide.status === 'ready' ? 'success' : 'brand'}
@@ -98,7 +102,7 @@ function SlideJobRow({ slide }: { slide: SlideProgress }) {
         <Caption1 data-testid="upload-slide-state">{t(`upload.slide.${slide.status}`, { defaultValue: slide.status })}</Caption1>
         {working ? <Caption1 data-testid="upload-slide-progress">{`${value}%`}</Caption1> : null}
       </div>
-      {failed && slide.error ? <Caption1 className={s.error} data-testid="upload-slide-error">{slide.error}</Caption1> : null}
+      {failed && reason ? <Caption1 className={s.error} data-testid="upload-slide-error">{reason}</Caption1> : null}
     </div>
   );
 }

@@ -207,7 +207,15 @@ export async function uploadThroughPage(page: Page, url: string, file: string, p
   await page.waitForFunction(() => document.querySelector('[data-testid=upload-task]')?.getAttribute('data-state') === 'success', undefined, { timeout: 60_000 });
   // Bound: the task follows the slide's ingest (and conversion) job, then goes once the slide is ready.
   await task.getByTestId('upload-slide').waitFor({ timeout: 20_000 });
-  if (!opts.keepTask) await task.waitFor({ state: 'detached', timeout: 60_000 });
+  if (opts.keepTask) return;
+  // Where the job ended (watched on every frame: a ready task shows 'ready' for a moment and then goes). A file that
+  // ends anywhere else keeps its task, so the test fails here with the state rather than waiting for it to go.
+  const settled = await page.waitForFunction(() => {
+    const status = document.querySelector('[data-testid=upload-slide]')?.getAttribute('data-status');
+    return status && status !== 'ingesting' && status !== 'converting' ? status : null;
+  }, undefined, { timeout: 120_000 });
+  expect(await settled.jsonValue()).toBe('ready');
+  await task.waitFor({ state: 'detached', timeout: 60_000 });
 }
 
 /** Replaces the whole text of a CodeMirror editor (the JSON editors of the schema editor) as a person typing would. */
