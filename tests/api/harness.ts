@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../server/db/migrate.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { seed } from '../../server/db/seed/index.js';
 import type { JobType } from '../../server/modules/jobs/registry.js';
-import { startJobRunner } from '../../server/modules/jobs/runner.js';
+import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import { slideIngestJob } from '../../server/modules/slides/ingest-job.js';
 
 /**
@@ -73,11 +73,40 @@ export async function startApp(kind: string, opts: { log?: LogConfig; config?: P
 export async function testApp(db: Db, config: Partial<AppOptions['config']> = {}, opts: { ingest?: boolean } = {}): Promise<FastifyInstance> {
   const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', ...config }, logger: false });
   if (config.dataDir && opts.ingest !== false) {
-    const quiet = process.env.DEBUG_JOBS ? console : { info() {}, warn() {}, error() {} };
-    const runner = startJobRunner(db, { types: [slideIngestJob(config.dataDir, 30_000) as JobType<unknown>], log: quiet, pollMs: 25 });
-    app.addHook('onClose', () => runner.stop());
+    const release = ingestRunnerFor(db, config.dataDir);
+    app.addHook('onClose', release);
   }
   return app;
+}
+
+/**
+ * One ingest runner per database handle and data dir, shared by the apps on them and stopped with the last: as
+ * main.ts runs one per machine, however many processes serve. A bind wakes it (the 'jobs.queued' event), so it polls
+ * only as a fallback. A runner per app polling every few milliseconds held PostgreSQL pools full (10 connections
+ * and hundreds of statements a second per suite) under the suites that open several apps on one database.
+ */
+const ingestRunners = new WeakMap<Db, Map<string, { runner: JobRunner; users: number }>>();
+
+function ingestRunnerFor(db: Db, dataDir: string): () => Promise<void> {
+  let byDir = ingestRunners.get(db);
+  if (!byDir) ingestRunners.set(db, (byDir = new Map()));
+  let entry = byDir.get(dataDir);
+  if (!entry) {
+    const quiet = process.env.DEBUG_JOBS ? console : { info() {}, warn() {}, error() {} };
+    entry = { runner: startJobRunner(db, { types: [slideIngestJob(dataDir, 30_000) as JobType<unknown>], log: quiet, pollMs: 500 }), users: 0 };
+    byDir.set(dataDir, entry);
+  }
+  const shared = entry;
+  shared.users += 1;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    byDir.delete(dataDir);
+    await shared.runner.stop();
+  };
 }
 
 /**

@@ -5,7 +5,8 @@ import { ingestFile, refuseAtBind, writeThumbnail, type SlideFacts } from './ing
 import { thumbPath, toStored } from './paths.js';
 import { enqueueConversion } from './conversion/queries.js';
 import { enqueueFocusCheck } from '../focus/queries.js';
-import { enqueueIngest } from './ingest-job.js';
+import { enqueueIngest, SLIDE_INGEST } from './ingest-job.js';
+import { emitEvent } from '../../events/bus.js';
 
 export interface SlideOwner {
   name: string;
@@ -26,7 +27,7 @@ export async function acceptSlide(db: Db, dataDir: string, file: string, owner: 
   const now = new Date().toISOString();
   const file_path = toStored(dataDir, file);
   try {
-    return await db.transaction().execute(async (trx) => {
+    const slideId = await db.transaction().execute(async (trx) => {
       const { id } = await trx.insertInto('slides').values({
         ...owner, file_path, file_size: stat.isDirectory() ? 0 : stat.size, md5: null, vendor: null, width: null, height: null, levels: null,
         mpp: null, objective_power: null, scan_at: null, tile_size: null, status: 'ingesting', has_label: 0, has_macro: 0, format_note: null,
@@ -35,6 +36,9 @@ export async function acceptSlide(db: Db, dataDir: string, file: string, owner: 
       await enqueueIngest(trx, id, owner.hospital_id);
       return id;
     });
+    // Committed: a runner on this handle (a single-process server's) reads it now rather than at its next poll.
+    emitEvent(db, 'jobs.queued', { type: SLIDE_INGEST });
+    return slideId;
   } catch (err) {
     // Another row already serves this path (two binds of one file in place): the file is that row's, leave it.
     const taken = await db.selectFrom('slides').select('id').where('file_path', '=', file_path).executeTakeFirst().catch(() => undefined);
