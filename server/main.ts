@@ -13,6 +13,7 @@ import { superviseWorkers } from './workers.js';
 import { configureSecrets, secrets } from './security/sealed-secrets.js';
 import { jobTypesFor } from './modules/jobs/registry.js';
 import { startJobRunner } from './modules/jobs/runner.js';
+import { onEvent } from './events/bus.js';
 import { queueMissingConversions } from './modules/slides/conversion/sweep.js';
 
 const config = loadConfig();
@@ -58,7 +59,11 @@ if (cluster.isPrimary) {
   process.once('SIGTERM', () => void jobs.stop());
   process.once('SIGINT', () => void jobs.stop());
   if (config.workers === 1) {
-    await serve(openDb(), config);
+    const db = openDb();
+    // This process both serves and runs jobs, on two handles: a job queued through the serving one (a bind's ingest)
+    // starts at once instead of at the runner's next poll.
+    onEvent(db, 'jobs.queued', () => jobs.wake());
+    await serve(db, config);
   } else {
     const log = pino({ level: config.logLevel });
     await superviseWorkers(config.workers, log);

@@ -11,6 +11,8 @@ export interface DomainEvents {
   'scanner.status': { scannerId: number; hospitalId: number; status: ScannerStatus; previous: ScannerStatus | null; at: string };
   /** Messages were delivered to these users' inboxes. */
   'messages.sent': { userIds: number[] };
+  /** A job was queued and committed (emitted on the handle that committed it): a runner on that handle starts it now. */
+  'jobs.queued': { type: string };
 }
 
 export type EventName = keyof DomainEvents;

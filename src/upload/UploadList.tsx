@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { notifyError } from '../api/notify';
 import { formatFileSize } from '../core/fileSize';
 import { progressFor, stateLabelKey, UPLOAD_ACCEPT } from '../core/uploadPlan';
-import { useUploads, type PendingResume, type UploadTask } from './store';
+import { useUploads, type PendingResume, type SlideProgress, type UploadTask } from './store';
 import { addFiles, cancelTask, discardPending, dismissTask, refreshPending, retryTask } from './uploader';
 
 const useStyles = makeStyles({
@@ -78,6 +78,31 @@ function TaskRow({ task }: { task: UploadTask }) {
       </div>
       {task.error ? <Caption1 className={s.error}>{task.error}</Caption1> : null}
       {task.bindError ? <Caption1 className={s.error} data-testid="upload-bind-error">{task.bindError}</Caption1> : null}
+      {task.slide ? <SlideJobRow slide={task.slide} /> : null}
+    </div>
+  );
+}
+
+/** After bind: the slide's ingest or conversion job, its bar and step, until it is ready (or failed, with the reason). */
+function SlideJobRow({ slide }: { slide: SlideProgress }) {
+  const s = useStyles();
+  const { t } = useTranslation();
+  const working = slide.status === 'ingesting' || slide.status === 'converting';
+  const failed = slide.status === 'error' || slide.status === 'needs_conversion';
+  // A settled failure fills its bar in the error colour: it is an outcome, not work still to come.
+  const value = slide.status === 'ready' || failed ? 100 : slide.progress ?? 0;
+  // The failed job's own words when a job failed; otherwise (the file was read, and is not a slide we can serve or
+  // convert) what its status means and what to do.
+  const reason = slide.error ?? t(`upload.slide.reason.${slide.status}`, { defaultValue: '' });
+  return (
+    <div className={s.task} data-testid="upload-slide" data-status={slide.status}>
+      <ProgressBar value={value / 100} thickness="medium" color={failed ? 'error' : slide.status === 'ready' ? 'success' : 'brand'}
+        aria-label={t(`upload.slide.${slide.status}`, { defaultValue: slide.status })} />
+      <div className={s.row}>
+        <Caption1 data-testid="upload-slide-state">{t(`upload.slide.${slide.status}`, { defaultValue: slide.status })}</Caption1>
+        {working ? <Caption1 data-testid="upload-slide-progress">{`${value}%`}</Caption1> : null}
+      </div>
+      {failed && reason ? <Caption1 className={s.error} data-testid="upload-slide-error">{reason}</Caption1> : null}
     </div>
   );
 }

@@ -19,6 +19,18 @@ export interface UploadTask {
   bindError?: string;
   /** The case the file will be bound to, shown on the task. */
   pathologyNumber?: string;
+  /** The bound slide while its ingest or conversion job runs, until it is ready or failed. */
+  slide?: SlideProgress;
+}
+
+/** A bound slide as the upload panel follows it: its status, its job's progress, and why it failed. */
+export interface SlideProgress {
+  id: number;
+  /** ingesting | converting | ready | error | needs_conversion */
+  status: string;
+  progress: number | null;
+  /** The failed job's translated reason. */
+  error?: string;
 }
 
 /** An unfinished upload recorded in dexie local_cache, offered for resuming after a reload. */

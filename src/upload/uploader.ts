@@ -5,6 +5,7 @@ import i18n from '../i18n';
 import type { HashMessage, HashRequest } from './md5Messages';
 import { sendChunks, UploadIncompleteError, type ChunkAnswer } from './sendChunks';
 import { useUploads, writePendingFlag, type PendingResume } from './store';
+import { watchSlide } from './slideWatch';
 
 /**
  * The slide upload queue (spec §4 upload task, §7 chunked upload, §9 constants): two files at a time,
@@ -154,11 +155,15 @@ async function run(id: string): Promise<void> {
 /** Binds the uploaded file as a slide; a failed binding is shown on the task, the upload stays a success. */
 async function bind(id: string, path: string, pathologyNumber?: string): Promise<void> {
   try {
-    await api.post('/data/kfb/bind', pathologyNumber ? { path, pathology_number: pathologyNumber } : { path }, { silent: true });
+    const slide = await unwrap<{ id: number }>(api.post('/data/kfb/bind', pathologyNumber ? { path, pathology_number: pathologyNumber } : { path }, { silent: true }));
     for (const listener of completeListeners) listener(path);
     window.dispatchEvent(new CustomEvent('dsms:slides-changed', { detail: { path } }));
-    // Spec §4: bound, the list refreshes and the task goes.
-    setTimeout(() => dismissTask(id), 3000);
+    // Bound at once; the slide is read (and converted) by background jobs, which the task follows. Spec §4: once it
+    // is ready the list refreshes and the task goes; a failed one stays, with its reason, until dismissed.
+    watchSlide(id, slide.id, (settled) => {
+      window.dispatchEvent(new CustomEvent('dsms:slides-changed', { detail: { path } }));
+      if (settled.status === 'ready') setTimeout(() => dismissTask(id), 3000);
+    });
   } catch (error) {
     store().patch(id, { bindError: `${t('upload.bindFailed')}: ${displayText(error, t('upload.bindFailed'))}` });
     for (const listener of completeListeners) listener(path);

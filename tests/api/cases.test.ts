@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
-import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /** Spec §3 Case, §6 hospital scope and show-all-data, §7 get_id_by_number, and slides bound to cases. */
 describe.each(databases)('cases and slide binding [%s]', (kind) => {
@@ -38,7 +38,8 @@ describe.each(databases)('cases and slide binding [%s]', (kind) => {
       fs.copyFileSync(tpl, path.join(dir, `slide-${n}.tiff`));
       const res = await call(app, 'POST', '/api/data/kfb/bind', { token: technician, payload: { path: `uploads/complete/c${n}/slide-${n}.tiff` } });
       expect(res.statusCode, res.body).toBe(200);
-      slideIds.push(res.json().data.id);
+      // Read by its ingest job before any test asks for its tiles.
+      slideIds.push((await ingested(app, technician, res.json().data.id)).id);
     }
   });
   afterAll(async () => {

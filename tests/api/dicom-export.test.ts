@@ -8,7 +8,7 @@ import yauzl from 'yauzl';
 import dicomParser from 'dicom-parser';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { writeKfbSlide } from '../../server/modules/slides/demo-slide/kfb-writer.js';
-import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, multipart } from './upload-helpers.js';
 
 /**
@@ -48,7 +48,7 @@ describe.each(databases)('DICOM WSI export [%s]', (kind) => {
   const bind = async (p: string) => {
     const res = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: p } });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as Record<string, any>;
+    return ingested(app, admin, res.json().data.id);
   };
 
   beforeAll(async () => {

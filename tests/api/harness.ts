@@ -7,6 +7,9 @@ import { connect, type Db } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { seed } from '../../server/db/seed/index.js';
+import type { JobType } from '../../server/modules/jobs/registry.js';
+import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
+import { slideIngestJob } from '../../server/modules/slides/ingest-job.js';
 
 /**
  * Every API suite runs once per real database: SQLite always, PostgreSQL when TEST_DATABASE_URL is
@@ -62,9 +65,65 @@ export async function startApp(kind: string, opts: { log?: LogConfig; config?: P
   };
 }
 
-/** The app as main.ts builds it, quiet, without a built site; `config` adds a data dir or limits. Not yet ready. */
-export function testApp(db: Db, config: Partial<AppOptions['config']> = {}): Promise<FastifyInstance> {
-  return buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', ...config }, logger: false });
+/**
+ * The app as main.ts builds it, quiet, without a built site; `config` adds a data dir or limits. Not yet ready.
+ * With a data dir it also runs slide ingest jobs (bind answers 'ingesting' and a job reads the file, as main.ts's
+ * runner does), stopped when the app closes, unless `ingest: false`; conversions stay with the runners the tests start.
+ */
+export async function testApp(db: Db, config: Partial<AppOptions['config']> = {}, opts: { ingest?: boolean } = {}): Promise<FastifyInstance> {
+  const app = await buildApp({ db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn', ...config }, logger: false });
+  if (config.dataDir && opts.ingest !== false) {
+    const release = ingestRunnerFor(db, config.dataDir);
+    app.addHook('onClose', release);
+  }
+  return app;
+}
+
+/**
+ * One ingest runner per database handle and data dir, shared by the apps on them and stopped with the last: as
+ * main.ts runs one per machine, however many processes serve. A bind wakes it (the 'jobs.queued' event), so it polls
+ * only as a fallback. A runner per app polling every few milliseconds held PostgreSQL pools full (10 connections
+ * and hundreds of statements a second per suite) under the suites that open several apps on one database.
+ */
+const ingestRunners = new WeakMap<Db, Map<string, { runner: JobRunner; users: number }>>();
+
+function ingestRunnerFor(db: Db, dataDir: string): () => Promise<void> {
+  let byDir = ingestRunners.get(db);
+  if (!byDir) ingestRunners.set(db, (byDir = new Map()));
+  let entry = byDir.get(dataDir);
+  if (!entry) {
+    const quiet = process.env.DEBUG_JOBS ? console : { info() {}, warn() {}, error() {} };
+    entry = { runner: startJobRunner(db, { types: [slideIngestJob(dataDir, 30_000) as JobType<unknown>], log: quiet, pollMs: 500 }), users: 0 };
+    byDir.set(dataDir, entry);
+  }
+  const shared = entry;
+  shared.users += 1;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    byDir.delete(dataDir);
+    await shared.runner.stop();
+  };
+}
+
+/**
+ * A bound slide once its ingest job has ended (status no longer 'ingesting'): the row as the API answers it then.
+ * Tests that bind and then read the file's facts, tiles or thumbnail wait here first.
+ */
+export async function ingested(app: FastifyInstance, token: string, id: number, timeoutMs = 120_000): Promise<Record<string, any>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call(app, 'GET', `/api/data/kfb/item/${id}`, { token });
+    if (res.statusCode !== 200) throw new Error(`slide ${id}: ${res.statusCode} ${res.body}`);
+    const row = res.json().data;
+    if (row.status !== 'ingesting') return row;
+    if (Date.now() > end) throw new Error(`slide ${id} still ingesting: ${(await call(app, 'GET', `/api/jobs/slide/${id}`, { token })).body}`);
+    // Not so often that many waiting tests starve the runner sharing their event loop.
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export interface Sealed { key_id: string; password: string }

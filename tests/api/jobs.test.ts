@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimJob, enqueueJob, failAbandoned, heartbeat, jobById } from '../../server/modules/jobs/queries.js';
 import { PermanentJobError, type JobType } from '../../server/modules/jobs/registry.js';
 import { startJobRunner } from '../../server/modules/jobs/runner.js';
+import { emitEvent } from '../../server/events/bus.js';
 import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
 
 /** The durable job queue on each real database: claims under races, leases, retries, final failures, the job route. */
@@ -144,6 +145,40 @@ describe.each(databases)('job queue [%s]', (kind) => {
     expect(await jobById(h.db, ids[0])).toMatchObject({ status: 'done' });
     // Stopped mid-run: queued again at once, the interrupted attempt not counted.
     expect(await jobById(h.db, ids[1])).toMatchObject({ status: 'queued', attempts: 0, lease_owner: null });
+  });
+
+  it('starts a job queued on its handle when told (jobs.queued), not at its next poll, and wake-ups keep its concurrency', async () => {
+    const type = `woken-${kind}`;
+    let active = 0;
+    let most = 0;
+    let runs = 0;
+    const slow: JobType = {
+      type, concurrency: 1, maxAttempts: 3, leaseMs: 60_000,
+      async run() {
+        active++;
+        runs++;
+        most = Math.max(most, active);
+        await new Promise((r) => setTimeout(r, 50));
+        active--;
+      },
+    };
+    // Polls once at start (nothing due yet), then not for ten minutes: only the events start the jobs.
+    const runner = startJobRunner(h.db, { types: [slow], log: quiet, pollMs: 600_000 });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const ids: number[] = [];
+      for (let i = 0; i < 3; i++) ids.push(await enqueueJob(h.db, { type, payload: {}, maxAttempts: 3 }));
+      // Many wake-ups, some while a poll runs: one poll at a time, never two claiming past the concurrency.
+      for (let i = 0; i < 20; i++) {
+        emitEvent(h.db, 'jobs.queued', { type });
+        await new Promise((r) => setImmediate(r));
+      }
+      await until(async () => (await Promise.all(ids.map((id) => jobById(h.db, id)))).every((j) => j?.status === 'done'));
+      expect(most).toBe(1);
+      expect(runs).toBe(3);
+    } finally {
+      await runner.stop();
+    }
   });
 
   it('answers a slide\'s job only to users of its hospital, translated', async () => {

@@ -7,7 +7,7 @@ import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../src/core/constants.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { onEvent, type DomainEvents } from '../../server/events/bus.js';
 import { heartbeat, sweepOffline } from '../../server/modules/scanners/queries.js';
-import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, multipart } from './upload-helpers.js';
 
 /**
@@ -158,8 +158,8 @@ describe.each(databases)('scanners [%s]', (kind) => {
     expect(bound.bind_status).toBe('bound');
     const sectionRow = await h.db.selectFrom('slide_sections').select(['slide_id', 'case_id']).where('id', '=', section.id).executeTakeFirstOrThrow();
     expect(sectionRow.slide_id).toBe(bound.slide_id);
-    const slide = await h.db.selectFrom('slides').select(['case_id', 'status']).where('id', '=', bound.slide_id).executeTakeFirstOrThrow();
-    expect(slide).toEqual({ case_id: sectionRow.case_id, status: 'ready' });
+    // Bound at once ('ingesting'); its ingest job makes it ready.
+    expect(await ingested(app, await tokenFor(app, 'admin'), bound.slide_id)).toMatchObject({ case_id: sectionRow.case_id, status: 'ready' });
     const job = await h.db.selectFrom('scan_jobs').selectAll().where('slide_id', '=', bound.slide_id).executeTakeFirstOrThrow();
     expect(job).toMatchObject({ result: 'scanned', barcode, scan_level: 1, bind_status: 'bound', section_id: section.id });
     expect(job.duration_ms).toBeGreaterThanOrEqual(0);

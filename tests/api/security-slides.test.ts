@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
-import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, sendChunk, t } from './upload-helpers.js';
 
 /**
@@ -97,7 +97,8 @@ describe.each(databases)('slide files and Deep Zoom limits [%s]', (kind) => {
 
         const answers = await Promise.all(uploaded.map((p, i) => call(server, 'POST', '/api/data/kfb/bind', { token: tokens[i], payload: { path: p, name: `photo ${i}` } })));
         expect(answers.map((r) => r.statusCode), answers.filter((r) => r.statusCode !== 200).map((r) => r.body).join('\n')).toEqual(answers.map(() => 200));
-        const rows = answers.map((r) => r.json().data as { id: number; name: string; file_path: string; hospital_id: number; status: string });
+        // Each answered at once; read by its ingest job.
+        const rows = await Promise.all(answers.map((r, i) => ingested(server, tokens[i], r.json().data.id))) as { id: number; name: string; file_path: string; hospital_id: number; status: string }[];
         expect(new Set(rows.map((r) => r.id)).size).toBe(20);
         expect(new Set(rows.map((r) => r.file_path)).size).toBe(20);
         expect(rows.map((r) => r.hospital_id)).toEqual(rows.map((_, i) => (i % 2 ? second : rows[0].hospital_id)));
@@ -124,7 +125,7 @@ describe.each(databases)('slide files and Deep Zoom limits [%s]', (kind) => {
         fs.rmSync(own, { recursive: true, force: true });
         if (target) fs.rmSync(target, { recursive: true, force: true });
       }
-    });
+    }, 120_000); // 20 uploads, then 20 ingest jobs two at a time on a shared 2-core machine
 
     it('a file named like another slide\'s converted TIFF (1.png.tiff) neither replaces it nor is replaced', async () => {
       const tiff = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: colour(21)[0], g: colour(21)[1], b: colour(21)[2] } } })
@@ -135,7 +136,7 @@ describe.each(databases)('slide files and Deep Zoom limits [%s]', (kind) => {
       expect(first.statusCode, first.body).toBe(200);
       const second = await bind(h1, await upload(h1, '1.png', png));
       expect(second.statusCode, second.body).toBe(200);
-      const [a, b] = [first.json().data, second.json().data];
+      const [a, b] = [await ingested(app, h2, first.json().data.id), await ingested(app, h1, second.json().data.id)];
       expect(a.file_path).not.toBe(b.file_path);
       expect(md5(fs.readFileSync(path.join(dataDir, a.file_path)))).toBe(md5(tiff));
       expect(md5(fs.readFileSync(path.join(dataDir, b.file_path.slice(0, -'.tiff'.length))))).toBe(md5(png));
@@ -171,7 +172,7 @@ describe.each(databases)('slide files and Deep Zoom limits [%s]', (kind) => {
 
       const again = await bind(h1, uploaded, { name: 'bound after all' });
       expect(again.statusCode, again.body).toBe(200);
-      const row = again.json().data;
+      const row = await ingested(app, h1, again.json().data.id);
       expect(md5(fs.readFileSync(path.join(dataDir, row.file_path.slice(0, -'.tiff'.length))))).toBe(md5(bytes));
       expect(fs.existsSync(path.join(dataDir, uploaded))).toBe(false);
     });
@@ -235,7 +236,7 @@ describe.each(databases)('slide files and Deep Zoom limits [%s]', (kind) => {
         const res = await bind(h1, await upload(h1, 'honest.zip', fs.readFileSync(path.join(dir, 'honest.zip'))));
         expect(res.statusCode, res.body).toBe(200);
         // Checked and accepted at once; a background job converts it (tests/api/slides-formats.test.ts follows one through).
-        expect(res.json().data).toMatchObject({ vendor: 'deepzoom', status: 'converting' });
+        expect(await ingested(app, h1, res.json().data.id)).toMatchObject({ vendor: 'deepzoom', status: 'converting' });
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import dicomParser from 'dicom-parser';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +15,7 @@ import { recheckVips, vipsEnv } from '../../server/modules/slides/conversion/vip
 import { queueMissingConversions } from '../../server/modules/slides/conversion/sweep.js';
 import { readOne } from '../../server/modules/slides/conversion/openslide-associated.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
-import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, sendChunk, type TestFile } from './upload-helpers.js';
 
 const exec = promisify(execFile);
@@ -35,8 +36,7 @@ const run = (cmd: string, args: string[]) => exec(cmd, args, { env: vipsEnv() })
  * against its instance's frame, decoded by dicom-parser (OpenSlide 3.4 reads no DICOM), below 4 (JPEG noise).
  * Every entry of the folder is taken; one this test does not know how to bring in fails it.
  */
-const REAL = path.resolve(process.cwd(), '../../shared/data/real');
-const REAL_DIR = process.env.DSMS_REAL_DATA ?? (fs.existsSync(REAL) ? REAL : '/work/shared/data/real');
+const REAL_DIR = process.env.DSMS_REAL_DATA ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
 const present = fs.existsSync(REAL_DIR);
 const MAX_MEAN_DIFF = { level0: 3, lower: 16, associated: 6, dicom: 4 };
 /** Notes beside the data (SOURCES.md) are not slides. */
@@ -108,7 +108,9 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
     const uploaded = await upload(name);
     const bound = await call(app, 'POST', '/api/data/kfb/bind', { token: technician, payload: { path: uploaded } });
     expect(bound.statusCode, bound.body).toBe(200);
-    const row = bound.json().data;
+    expect(bound.json().data).toMatchObject({ status: 'ingesting' });
+    // The ingest job reads the file, then the slide is ready or handed to its conversion.
+    const row = await ingested(app, technician, bound.json().data.id);
     const needsConversion = row.status === 'converting';
     if (/\.ndpi$/i.test(name) || name.startsWith('tcga')) expect(row).toMatchObject({ status: 'converting' });
 
@@ -209,8 +211,8 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
     for await (const part of zip.outputStream) parts.push(part as Buffer);
     const bound = await call(app, 'POST', '/api/data/kfb/bind', { token: technician, payload: { path: await upload(`${name}.zip`, Buffer.concat(parts)) } });
     expect(bound.statusCode, bound.body).toBe(200);
-    // Read in place: ready at once, no conversion job.
-    const row = bound.json().data;
+    // Read in place once ingested: ready, no conversion job.
+    const row = await ingested(app, technician, bound.json().data.id);
     expect(row).toMatchObject({ vendor: 'dicom', status: 'ready' });
     expect((await call(app, 'GET', `/api/data/kfb/thumb/${row.id}`, { token: technician })).statusCode).toBe(200);
 

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSlide, type DemoSlideResult } from '../../server/modules/slides/demo-slide/generate.js';
-import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /** One generated slide, copied per suite to where a finished upload leaves its file. */
 let template: DemoSlideResult;
@@ -55,7 +55,9 @@ describe.each(databases)('slides [%s]', (kind) => {
     const uploaded = placeUpload('u1', 'case-a.tiff');
     const res = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: uploaded, case_id: caseId, name: 'Case A' } });
     expect(res.statusCode).toBe(200);
-    const row = res.json().data;
+    // Answered at once; the ingest job reads the file.
+    expect(res.json().data).toMatchObject({ status: 'ingesting', name: 'Case A', case_id: caseId });
+    const row = await ingested(app, admin, res.json().data.id);
     slideId = row.id;
     filePath = row.file_path;
     expect(row).toMatchObject({
@@ -103,6 +105,7 @@ describe.each(databases)('slides [%s]', (kind) => {
     const second = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: placeUpload('u2', 'other.tiff') } });
     expect(second.statusCode).toBe(200);
     expect(second.json().data).toMatchObject({ name: 'other', case_id: null });
+    await ingested(app, admin, second.json().data.id);
 
     const all = await call(app, 'GET', '/api/data/kfb/lists', { token: admin });
     expect(all.json().data.total).toBe(2);
@@ -143,7 +146,7 @@ describe.each(databases)('slides [%s]', (kind) => {
     fs.writeFileSync(path.join(dir, 'scan.kfb'), Buffer.from('KFB not really'));
     const res = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: 'uploads/complete/u4/scan.kfb' } });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ status: 'needs_conversion', vendor: 'kfbio', width: null, file_size: 14 });
+    expect(await ingested(app, admin, res.json().data.id)).toMatchObject({ status: 'needs_conversion', vendor: 'kfbio', width: null, file_size: 14 });
     expect((await call(app, 'GET', `/api/tiles/${res.json().data.id}.dzi`, { token: admin })).statusCode).toBe(404);
   });
 
@@ -153,7 +156,7 @@ describe.each(databases)('slides [%s]', (kind) => {
     await sharp({ create: { width: 1200, height: 900, channels: 3, background: { r: 230, g: 180, b: 200 } } }).png().toFile(path.join(dir, 'photo.png'));
     const res = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: 'uploads/complete/u5/photo.png' } });
     expect(res.statusCode).toBe(200);
-    const row = res.json().data;
+    const row = await ingested(app, admin, res.json().data.id);
     expect(row).toMatchObject({ name: 'photo', status: 'ready', vendor: 'generic-tiff', width: 1200, height: 900 });
     expect(row.file_path).toMatch(/^slides\/\d{4}\/\d{2}\/photo\.png\.tiff$/);
     expect((await call(app, 'GET', `/api/tiles/${row.id}.dzi`, { token: admin })).statusCode).toBe(200);
@@ -176,7 +179,7 @@ describe.each(databases)('slides [%s]', (kind) => {
     fs.writeFileSync(path.join(dir, 'broken.png'), Buffer.from('not a png'));
     const res = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: 'uploads/complete/u6/broken.png' } });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ status: 'error', file_size: 9, width: null });
+    expect(await ingested(app, admin, res.json().data.id)).toMatchObject({ status: 'error', file_size: 9, width: null });
   });
 
   it('deletes the row, its file and its thumbnail, and logs it', async () => {

@@ -1,16 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, SHOTS, startServer, uploadThroughPage } from './harness.js';
 
 /**
- * Issue 14: a Hamamatsu NDPI from ../shared/data/real, uploaded in the browser, is bound at once as 'converting';
- * SlideLibrary shows its conversion as a progress bar on the row (the list asks again while there is work under
+ * Issue 14: a Hamamatsu NDPI from ../shared/data/real, uploaded in the browser, is bound at once as 'ingesting'; the
+ * upload panel follows its ingest and then its conversion job (state and percentage) and SlideLibrary shows its conversion as a progress bar on the row (the list asks again while there is work under
  * way), then the slide turns ready with its thumbnail. The job runner starts once the bar is on screen, so the
  * bar is seen however fast the conversion is.
  */
-const REAL_DIR = process.env.DSMS_REAL_DATA ?? '/work/shared/data/real';
+const REAL_DIR = process.env.DSMS_REAL_DATA ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
 const ndpis = fs.existsSync(REAL_DIR) ? fs.readdirSync(REAL_DIR).filter((f) => f.toLowerCase().endsWith('.ndpi')).sort() : [];
 
 if (ndpis.length === 0) {
@@ -47,7 +48,23 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     await page.locator('input[name=password]').fill('dsms-demo');
     await page.locator('button[type=submit]').click();
     await page.getByTestId('dashboard').waitFor();
-    await uploadThroughPage(page, server.url, file);
+    await uploadThroughPage(page, server.url, file, undefined, { keepTask: true });
+
+    // The upload panel follows the bound slide's jobs: first its ingest (waiting, the runner is stopped) …
+    const task = page.getByTestId('upload-task');
+    const panel = task.getByTestId('upload-slide');
+    await expect.poll(() => panel.getAttribute('data-status')).toBe('ingesting');
+    expect(await panel.getByRole('progressbar').count()).toBe(1);
+    expect(await task.getByTestId('upload-slide-state').textContent()).toBe(locale === 'en-US' ? 'Reading the slide' : '正在读取切片');
+    await page.screenshot({ path: path.join(SHOTS, `upload-panel-ingesting-${locale}.png`) });
+    // … then its conversion, with the job's percentage, until it is stopped again to look at the library.
+    server.startJobs();
+    await expect.poll(() => panel.getAttribute('data-status'), { timeout: 120_000 }).toBe('converting');
+    expect(await task.getByTestId('upload-slide-state').textContent()).toBe(locale === 'en-US' ? 'Converting' : '正在转换');
+    expect(await task.getByTestId('upload-slide-progress').textContent()).toMatch(/^\d{1,3}%$/);
+    expect(await panel.getByRole('progressbar').count()).toBe(1);
+    await page.screenshot({ path: path.join(SHOTS, `upload-panel-converting-${locale}.png`) });
+    await server.stopJobs(); // the conversion is handed back and starts again when the runner does
 
     await page.goto(`${server.url}/manage/slide/library`);
     const row = page.getByTestId('list-page').getByRole('row').filter({ hasText: name.replace(/\.ndpi$/, '') });

@@ -9,7 +9,8 @@ import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { seed } from '../../server/db/seed/index.js';
-import { jobTypesFor } from '../../server/modules/jobs/registry.js';
+import { jobTypesFor, type JobType } from '../../server/modules/jobs/registry.js';
+import { slideIngestJob } from '../../server/modules/slides/ingest-job.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import type { RealtimeConfig } from '../../server/realtime/config.js';
 import type { HisConfig } from '../../server/modules/his/index.js';
@@ -41,6 +42,9 @@ export async function startServer(options: { ownDataDir?: boolean; realtime?: Re
   });
   await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
+  const quiet = { info() {}, warn() {}, error() {} };
+  // Slide ingest always runs, as in server/main.ts: a bound slide is 'ingesting' until its job reads it.
+  let ingest = dataDir ? startJobRunner(db, { types: [slideIngestJob(dataDir, 30_000) as JobType<unknown>], log: quiet, pollMs: 200 }) : null;
   return {
     url: `http://127.0.0.1:${port}`,
     db,
@@ -48,18 +52,22 @@ export async function startServer(options: { ownDataDir?: boolean; realtime?: Re
     dir,
     /** With `ownDataDir`: where the server keeps slide files (a test may put one there). */
     dataDir,
-    /** Starts background jobs (slide conversion) as server/main.ts does; a test chooses when. Needs `ownDataDir`. */
+    /** Starts every background job (ingest, conversion, focus) as server/main.ts does; a test chooses when. Needs `ownDataDir`. */
     startJobs() {
       if (!dataDir) throw new Error('startJobs needs ownDataDir');
-      jobs ??= startJobRunner(db, { types: jobTypesFor({ dataDir, jobLeaseMs: 30_000 }), log: { info() {}, warn() {}, error() {} }, pollMs: 200 });
+      jobs ??= startJobRunner(db, { types: jobTypesFor({ dataDir, jobLeaseMs: 30_000 }), log: quiet, pollMs: 200 });
     },
     /** Stops the runner (a test that watches a job wait first stops the one an earlier test started). */
     async stopJobs() {
       await jobs?.stop();
       jobs = null;
+      // Ingest too: a test that watches a slide wait as 'ingesting' stops it first.
+      await ingest?.stop();
+      ingest = null;
     },
     async close() {
       await jobs?.stop();
+      await ingest?.stop();
       await app.close();
       await db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -190,14 +198,24 @@ export async function signedInPage(browser: Browser, url: string, lang: 'zh-CN' 
  * Sends a file through the slide upload page as a person would, and waits until it is bound: the task leaves the
  * floating list by itself (a binding error would stay on it). `pathologyNumber` is typed on the page first.
  */
-export async function uploadThroughPage(page: Page, url: string, file: string, pathologyNumber?: string): Promise<void> {
+export async function uploadThroughPage(page: Page, url: string, file: string, pathologyNumber?: string, opts: { keepTask?: boolean } = {}): Promise<void> {
   await page.goto(`${url}/manage/slide/upload`);
   await page.getByTestId('dss-upload').waitFor();
   if (pathologyNumber) await page.getByTestId('upload-case-number').fill(pathologyNumber);
   await page.getByTestId('upload-input').setInputFiles(file);
   const task = page.getByTestId('upload-task');
   await page.waitForFunction(() => document.querySelector('[data-testid=upload-task]')?.getAttribute('data-state') === 'success', undefined, { timeout: 60_000 });
-  await task.waitFor({ state: 'detached', timeout: 20_000 });
+  // Bound: the task follows the slide's ingest (and conversion) job, then goes once the slide is ready.
+  await task.getByTestId('upload-slide').waitFor({ timeout: 20_000 });
+  if (opts.keepTask) return;
+  // Where the job ended (watched on every frame: a ready task shows 'ready' for a moment and then goes). A file that
+  // ends anywhere else keeps its task, so the test fails here with the state rather than waiting for it to go.
+  const settled = await page.waitForFunction(() => {
+    const status = document.querySelector('[data-testid=upload-slide]')?.getAttribute('data-status');
+    return status && status !== 'ingesting' && status !== 'converting' ? status : null;
+  }, undefined, { timeout: 120_000 });
+  expect(await settled.jsonValue()).toBe('ready');
+  await task.waitFor({ state: 'detached', timeout: 60_000 });
 }
 
 /** Replaces the whole text of a CodeMirror editor (the JSON editors of the schema editor) as a person typing would. */

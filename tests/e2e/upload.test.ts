@@ -47,8 +47,16 @@ describe('slide upload in Chromium', () => {
     await expect.poll(() => task.getAttribute('data-state'), { timeout: 60_000 }).toBe('success');
     await expect.poll(() => task.getByTestId('upload-state').textContent()).toBe(text.upload.state.uploaded);
     await page.screenshot({ path: path.join(SHOTS, `upload-${locale}.png`) });
-    // Then the file is bound (the task goes, spec §4) or the binding error is shown on it; the upload stays a success.
-    await expect.poll(async () => (await task.count()) === 0 || (await page.getByTestId('upload-bind-error').count()) > 0, { timeout: 20_000 }).toBe(true);
+    // Then the file is bound and its ingest job reads it: random bytes are no slide, so the slide ends as
+    // 'needs_conversion'. That needs the user's action, so the task stays (it neither goes nor spins) with the
+    // state and what to do, in the page's language; the upload itself stays a success.
+    const slide = task.getByTestId('upload-slide');
+    await expect.poll(() => slide.getAttribute('data-status'), { timeout: 60_000 }).toBe('needs_conversion');
+    expect(await task.getByTestId('upload-slide-state').textContent()).toBe(text.upload.slide.needs_conversion);
+    expect(await task.getByTestId('upload-slide-error').textContent()).toBe(text.upload.slide.reason.needs_conversion);
+    expect(await task.getByTestId('upload-slide-progress').count()).toBe(0);
+    expect(await page.getByTestId('upload-bind-error').count()).toBe(0);
+    expect(await task.getAttribute('data-state')).toBe('success');
     await page.screenshot({ path: path.join(SHOTS, `upload-bound-${locale}.png`) });
     return { page, buffer };
   }
@@ -56,7 +64,7 @@ describe('slide upload in Chromium', () => {
   it('uploads a generated file as technician in zh-CN; sends the same file again; cancel removes a task', async () => {
     const { page, buffer } = await upload('zh-CN', zhCN);
     const task = page.getByTestId('upload-task');
-    await task.first().waitFor({ state: 'detached', timeout: 20_000 }).catch(() => {});
+    // The user dismisses the settled task.
     await page.evaluate(() => document.querySelectorAll('[data-testid=upload-task] button[aria-label]').forEach((b) => (b as HTMLButtonElement).click()));
     await expect.poll(() => task.count()).toBe(0);
 

@@ -19,12 +19,13 @@ export interface SlideTable {
   objective_power: number | null;
   scan_at: string | null;
   tile_size: number | null;
-  status: 'ready' | 'needs_conversion' | 'converting' | 'error';
+  /** 'ingesting' from bind until its ingest job has read the file; nothing of it is served before. */
+  status: 'ingesting' | 'ready' | 'needs_conversion' | 'converting' | 'error';
   has_label: number;
   has_macro: number;
   /** Why the UI must qualify this slide (experimental reader, why it needs conversion); null when nothing. */
   format_note: string | null;
-  /** 0–100 while a background job (conversion) works on the slide; null otherwise. */
+  /** 0–100 while a background job (ingest, conversion) works on the slide; null otherwise. */
   progress: number | null;
   uploaded_by: number | null;
   created_at: string;

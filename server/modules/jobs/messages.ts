@@ -1,5 +1,7 @@
 /** API messages of background jobs and slide conversion, in both languages. */
 export const jobMessages = {
+  'job.ingesting': { 'zh-CN': '正在读取文件（校验和、尺寸与层级）', 'en-US': 'Reading the file (checksum, size and levels)' },
+  'job.thumbnail': { 'zh-CN': '正在生成缩略图', 'en-US': 'Making the thumbnail' },
   'job.converting': { 'zh-CN': '正在转换为金字塔 TIFF', 'en-US': 'Converting to a pyramidal TIFF' },
   'job.indexing': { 'zh-CN': '正在读取转换结果并生成缩略图', 'en-US': 'Reading the converted file and making the thumbnail' },
   'job.interrupted': { 'zh-CN': '任务多次中断（服务器在处理时停止），已放弃', 'en-US': 'The job was interrupted too often (the server stopped while running it) and was given up' },
@@ -15,5 +17,9 @@ export const jobMessages = {
   'slide.zip_unsafe_path': { 'zh-CN': '压缩包含有不安全的路径或链接，已拒绝', 'en-US': 'The zip holds unsafe paths or links and was refused' },
   'slide.zip_too_large': { 'zh-CN': '压缩包解压后过大（文件过多或压缩比异常），已拒绝', 'en-US': 'The zip would unpack too large (too many files or an abnormal compression ratio) and was refused' },
   'slide.zip_not_slide': { 'zh-CN': '压缩包中没有可转换的 MRXS 或 VMS 切片', 'en-US': 'The zip holds no MRXS or VMS slide to convert' },
+  'slide.processing': {
+    'zh-CN': '该切片仍在处理中（读取或转换尚未完成），请稍后再试',
+    'en-US': 'This slide is still being processed (reading or conversion has not finished); try again shortly',
+  },
   'slide.conversion_failed': { 'zh-CN': '切片转换失败：{{error}}', 'en-US': 'Converting the slide failed: {{error}}' },
 } as const;

@@ -2,6 +2,7 @@ import type { Db } from '../../db/connect.js';
 import type { JobRow } from './queries.js';
 import { slideConversionJob } from '../slides/conversion/convert-job.js';
 import { focusCheckJob } from '../focus/job.js';
+import { slideIngestJob } from '../slides/ingest-job.js';
 
 /** What a job's code is given: its row, its payload, a way to report progress, and a signal that it must stop. */
 export interface JobContext<P> {
@@ -35,9 +36,9 @@ export class PermanentJobError extends Error {
 }
 
 /**
- * The job types this installation runs: each module contributes its own (slides: conversion; a DICOM import or
+ * The job types this installation runs: each module contributes its own (slides: ingest and conversion; a DICOM import or
  * an export adds an entry here). The runner runs exactly these; enqueueing a type not listed leaves it queued.
  */
 export function jobTypesFor(config: { dataDir: string; jobLeaseMs: number }): JobType<unknown>[] {
-  return [slideConversionJob(config.dataDir, config.jobLeaseMs), focusCheckJob(config.dataDir, config.jobLeaseMs)];
+  return [slideIngestJob(config.dataDir, config.jobLeaseMs), slideConversionJob(config.dataDir, config.jobLeaseMs), focusCheckJob(config.dataDir, config.jobLeaseMs)];
 }

@@ -7,6 +7,7 @@ import type { Language } from '../../i18n/translate.js';
 import { translate } from '../../i18n/translate.js';
 import { slideIn } from '../slides/queries.js';
 import { latestJobOfSlide, type JobRow } from './queries.js';
+import { jobErrorText } from './job-error.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
 const JobFilter = Type.Object({ type: Type.Optional(Type.String({ pattern: '^[a-z_]+\\.[a-z_]+$', maxLength: 64 })) });
@@ -44,7 +45,7 @@ export function jobView(job: JobRow, lang: Language) {
     max_attempts: job.max_attempts,
     error: job.error,
     // A stored key is translated; an error from a tool (libvips' text) is shown as it came.
-    error_text: job.error ? (/^[a-z_]+\.[a-z_]+$/.test(job.error) ? translate(lang, job.error) : translate(lang, 'slide.conversion_failed', { error: job.error })) : null,
+    error_text: job.error ? jobErrorText(job.error, lang) : null,
     run_after: job.run_after,
     created_at: job.created_at,
     updated_at: job.updated_at,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
+import { onEvent } from '../../events/bus.js';
 import { claimJob, failAbandoned, failJob, finishJob, heartbeat, releaseJob, type JobRow } from './queries.js';
 import { PermanentJobError, type JobType } from './registry.js';
 
@@ -30,7 +31,11 @@ export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerO
   const running = new Map<number, { type: string; abort: AbortController; done: Promise<void> }>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  /** When the pending timer fires (Infinity: none pending). */
+  let due = Infinity;
   let polling: Promise<void> | undefined;
+  /** A wake-up arrived while a poll ran: look again as soon as it ends. */
+  let again = false;
 
   const busy = (type: string) => [...running.values()].filter((r) => r.type === type).length;
 
@@ -49,10 +54,28 @@ export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerO
     }
   };
 
+  // One poll at a time (two would each see room under a type's concurrency and claim past it), and an earlier
+  // look is never pushed back by a later one: a wake-up during a poll is answered when it ends.
   const schedule = (delay: number) => {
     if (stopped) return;
+    const at = Date.now() + delay;
+    if (timer && at >= due) return;
     clearTimeout(timer);
-    timer = setTimeout(() => { polling = poll().finally(() => schedule(pollMs)); }, delay);
+    due = at;
+    timer = setTimeout(() => {
+      timer = undefined;
+      due = Infinity;
+      if (polling) {
+        again = true;
+        return;
+      }
+      polling = poll().finally(() => {
+        polling = undefined;
+        const soon = again;
+        again = false;
+        schedule(soon ? 0 : pollMs);
+      });
+    }, delay);
   };
 
   const start = (type: JobType, job: JobRow) => {
@@ -64,11 +87,15 @@ export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerO
     running.set(job.id, { type: type.type, abort, done });
   };
 
+  // A job queued through this handle (a bind's ingest) starts now; the poll is for the rest (other processes'
+  // jobs, retries coming due, leases lapsing), so it need not be frequent.
+  const unlisten = onEvent(db, 'jobs.queued', () => schedule(0));
   schedule(0);
   return {
     wake: () => schedule(0),
     async stop() {
       stopped = true;
+      unlisten();
       clearTimeout(timer);
       await polling;
       for (const r of running.values()) r.abort.abort(STOPPING);

@@ -4,6 +4,7 @@ import type { ResourceHooks } from '../../resources/hooks/types.js';
 import { convertedFrom, originalParts } from './convert.js';
 import { fromStored, isInside, slidesRoot, thumbPath } from './paths.js';
 import { logSlides, type LoggedSlide } from './section-log.js';
+import { PROCESSING } from './resolver.js';
 
 /** The URL of a slide's thumbnail, as list rows carry it (the image cell uses the value as `src`). */
 export const thumbUrl = (id: number) => `/api/data/kfb/thumb/${id}`;
@@ -35,8 +36,8 @@ export function slideHooks(dataDir: string): ResourceHooks<LoggedSlide[]> {
         patient_name: byId.get(r.case_id as number)?.patient_name ?? null,
         case_type: byId.get(r.case_id as number)?.case_type ?? null,
         file_size: Number(r.file_size ?? 0),
-        // None yet while converting: the image appears (and is fetched) once the slide is ready.
-        thumb_url: r.status === 'converting' ? null : thumbUrl(r.id),
+        // None yet while ingesting or converting: the image appears (and is fetched) once the slide is ready.
+        thumb_url: PROCESSING.has(String(r.status)) ? null : thumbUrl(r.id),
         dimensions: r.width && r.height ? `${r.width} × ${r.height}` : null,
         labels: labelsOf.get(r.id) ?? [],
       }));

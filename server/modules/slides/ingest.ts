@@ -56,11 +56,11 @@ const unread = (base: Base, vendor: string, status: SlideFacts['status'], format
  * Slides are recognised by their first bytes (TIFF/BigTIFF, KFB, zip); photos and formats we do not read
  * by their extension. A file we cannot read still yields facts (needs_conversion or error, with a note).
  */
-export async function ingestFile(file: string): Promise<SlideFacts> {
+export async function ingestFile(file: string, onProgress?: (fraction: number) => void): Promise<SlideFacts> {
   if (await isFolder(file)) return ingestDicom(file, { file, file_size: 0, md5: null });
   const ext = path.extname(file).toLowerCase();
-  if (PLAIN_IMAGES.has(ext)) return ingestFile(await convertWithLibvips(file));
-  const [stat, md5, head] = await Promise.all([fs.stat(file), md5Head(file), readHead(file)]);
+  if (PLAIN_IMAGES.has(ext)) return ingestFile(await convertWithLibvips(file), onProgress);
+  const [stat, md5, head] = await Promise.all([fs.stat(file), md5Head(file, onProgress), readHead(file)]);
   const base: Base = { file, file_size: stat.size, md5 };
   const format = sniffFormat(head);
 
@@ -120,7 +120,23 @@ function kfbThumb(index: SlideIndex): ThumbSource | null {
   return single ? { jpeg: { offset: single.tileOffsets[0], length: single.tileByteCounts[0] } } : null;
 }
 
-/** Checked here (a refusal answers the bind 422), converted by a background job (conversion/convert-job.ts). */
+/**
+ * What bind itself refuses (422, nothing kept), from a zip's directory and a descriptor alone, without reading
+ * pixels: a Deep Zoom image declaring more than the limits or than its tiles hold. All else is the ingest job's.
+ */
+export async function refuseAtBind(file: string): Promise<void> {
+  if (await isFolder(file)) return;
+  const ext = path.extname(file).toLowerCase();
+  const format = sniffFormat(await readHead(file));
+  if (ext !== '.dzi' && format !== 'zip') return;
+  if (format === 'zip' && ((await zipHoldsDicom(file)) || (await multiFileSlideIn(file)).kind !== 'other')) return;
+  await checkDeepZoom(file).catch((err) => {
+    // Not a Deep Zoom image, or a damaged one: the job says so on the row.
+    if (!(err instanceof DeepZoomError)) throw err;
+  });
+}
+
+/** Checked again here (bind refused what it could see at once), converted by a background job (conversion/convert-job.ts). */
 async function ingestDeepZoom(file: string, base: Base): Promise<SlideFacts> {
   try {
     await checkDeepZoom(file);
@@ -206,8 +222,15 @@ async function withFile<T>(file: string, use: (readAt: ReadAt) => Promise<T>): P
 
 const readHead = (file: string) => withFile(file, (readAt) => readAt(0, SNIFF_BYTES));
 
-async function md5Head(file: string): Promise<string> {
+/** `onProgress` hears the fraction hashed (0–1): on a large file this read is most of an ingest's time. */
+async function md5Head(file: string, onProgress?: (fraction: number) => void): Promise<string> {
   const hash = createHash('md5');
-  for await (const chunk of createReadStream(file, { start: 0, end: MD5_BYTES - 1 })) hash.update(chunk as Buffer);
+  const total = Math.min(MD5_BYTES, (await fs.stat(file)).size) || 1;
+  let read = 0;
+  for await (const chunk of createReadStream(file, { start: 0, end: MD5_BYTES - 1, highWaterMark: 2 ** 20 })) {
+    hash.update(chunk as Buffer);
+    read += (chunk as Buffer).length;
+    onProgress?.(read / total);
+  }
   return hash.digest('hex');
 }

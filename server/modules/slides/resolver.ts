@@ -2,8 +2,11 @@ import type { Db } from '../../db/connect.js';
 import type { ResolvedSlide, SlideResolver } from '../tiles/resolver.js';
 import { fromStored } from './paths.js';
 
+/** Statuses whose file is not (yet) the one to serve. */
+export const PROCESSING = new Set(['ingesting', 'converting']);
+
 /**
- * Slide key → file and hospital: an integer key is a `slides` id (only ready rows are served); any other key goes to
+ * Slide key → file and hospital: an integer key is a `slides` id (only ready rows are served; one being ingested or converted answers `processing`); any other key goes to
  * `fallback` (the file-name resolver, kept for demo files and links made before the table existed).
  * Answers are remembered for `ttlMs` so a viewer's burst of tile requests costs one query.
  */
@@ -13,8 +16,10 @@ export function databaseSlideResolver(db: Db, dataDir: string, fallback: SlideRe
     if (!/^[1-9]\d{0,9}$/.test(key)) return fallback(key);
     const hit = known.get(key);
     if (hit && Date.now() - hit.at < ttlMs) return hit.file;
-    const row = await db.selectFrom('slides').select(['file_path', 'hospital_id']).where('id', '=', Number(key)).where('status', '=', 'ready').executeTakeFirst();
-    const file = row ? { file: fromStored(dataDir, row.file_path), hospitalId: row.hospital_id } : null;
+    const row = await db.selectFrom('slides').select(['file_path', 'hospital_id', 'status']).where('id', '=', Number(key)).executeTakeFirst();
+    // Still being read or converted: said so, and asked again next time (it becomes ready any moment).
+    if (row && PROCESSING.has(row.status)) return { file: '', hospitalId: row.hospital_id, processing: true };
+    const file = row?.status === 'ready' ? { file: fromStored(dataDir, row.file_path), hospitalId: row.hospital_id } : null;
     if (known.size > 10_000) known.clear();
     known.set(key, { file, at: Date.now() });
     return file;

@@ -23,7 +23,8 @@ import { caseBindingRoutes } from './case-binding.js';
 import { derivedNames } from './convert.js';
 import { downloadRoutes } from './download.js';
 import { dicomExportRoutes } from './dicom/routes.js';
-import { registerSlide } from './register.js';
+import { acceptSlide } from './register.js';
+import { PROCESSING } from './resolver.js';
 import { fileBound, linkSection, sectionForBinding, slideIn } from './queries.js';
 import { sectionRoutes } from './sections.js';
 import { logSlides } from './section-log.js';
@@ -86,8 +87,9 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
       if (folder !== uploads) await fs.rmdir(folder).catch(() => {});
     }
     const user = request.auth!;
-    // No row, no move: a refused file or a failed insert leaves the upload where it was, to be bound again.
-    const id = await registerSlide(db, dataDir, file, {
+    // Answered at once, 'ingesting': the ingest job (ingest-job.ts) reads the file. A failed insert leaves the
+    // upload where it was, to be bound again.
+    const id = await acceptSlide(db, dataDir, file, {
       name: body.name ?? path.basename(source, path.extname(source)),
       hospital_id: hospitalId,
       case_id: caseId,
@@ -113,6 +115,9 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
     const { id } = request.params;
     // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
     if (!(await slideIn(db, id, request.auth!.hospitalIds))) throw new AppError(404, 'slide.not_found');
+    const { status } = await db.selectFrom('slides').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    // Not made yet (or being remade): said so, rather than a missing or stale picture.
+    if (PROCESSING.has(status)) throw new AppError(409, 'slide.processing');
     const file = thumbPath(dataDir, id);
     const stat = await fs.stat(file).catch(() => null);
     if (!stat) throw new AppError(404, 'slide.thumb_missing');

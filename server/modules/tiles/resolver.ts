@@ -6,6 +6,8 @@ export interface ResolvedSlide {
   file: string;
   /** Only users of this hospital may read the slide; undefined: anyone with slide_view (demo files by name). */
   hospitalId?: number;
+  /** Bound but not yet read or converted: nothing of it may be served (tile-service answers 409 slide.processing). */
+  processing?: boolean;
 }
 
 /** Maps a slide key from the URL to an absolute file path (or a file with its hospital), or null when there is no such slide. */

@@ -13,7 +13,7 @@ import { slidesDirResolver, type SlideResolver } from './resolver.js';
 import { cachedSessionResolver, type CachedSessionResolver } from './session-cache.js';
 import type { CachedImage } from './tile-cache.js';
 import { etagMatches, IMMUTABLE, parseDziTilePath, REVALIDATE } from './tile-http.js';
-import { mayView, TileService, type SlideHandle } from './tile-service.js';
+import { mayView, SlideProcessing, TileService, type SlideHandle } from './tile-service.js';
 
 export interface TileRoutesOptions {
   /** Slide key → absolute file path. Defaults to files under `<dataDir>/slides/`; the slides table will replace it. */
@@ -74,7 +74,14 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
     if (!mayView(handle, request.auth!.hospitalIds)) throw new AppError(404, 'slide.not_found');
     return handle;
   };
-  const openFor = async (request: FastifyRequest, key: string) => visible(request, await service.open(key));
+  const openFor = async (request: FastifyRequest, key: string) => {
+    const handle = await service.open(key).catch((err) => {
+      // Still processing, but another hospital's: as if it did not exist.
+      if (err instanceof SlideProcessing && err.hospitalId !== undefined && !request.auth!.hospitalIds.includes(err.hospitalId)) throw new AppError(404, 'slide.not_found');
+      throw err;
+    });
+    return visible(request, handle);
+  };
 
   // Per-tile request logs would drown everything else (a viewer asks for ~50 tiles a second); errors still log.
   const common = { config: { access: 'public' as const, cachedSession: true }, onRequest: requireSession, logLevel: 'warn' as const };

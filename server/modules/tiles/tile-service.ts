@@ -26,6 +26,13 @@ export interface SlideHandle {
 }
 
 /** Spec §6: a slide is seen by users of its hospital (any of theirs, as its thumbnail is), never by another's. */
+/** A slide whose ingest or conversion has not finished: a clear 409, never half a file; whose hospital it is, for the 404 to others. */
+export class SlideProcessing extends AppError {
+  constructor(readonly hospitalId?: number) {
+    super(409, 'slide.processing');
+  }
+}
+
 export const mayView = (handle: SlideHandle, hospitalIds: readonly number[]): boolean =>
   handle.hospitalId === undefined || hospitalIds.includes(handle.hospitalId);
 
@@ -62,6 +69,7 @@ export class TileService {
   private async resolve(key: string): Promise<SlideHandle> {
     const resolved = await this.options.resolveSlide(key);
     if (!resolved) throw new AppError(404, 'slide.not_found');
+    if (typeof resolved !== 'string' && resolved.processing) throw new SlideProcessing(resolved.hospitalId);
     const { file, hospitalId } = typeof resolved === 'string' ? { file: resolved, hospitalId: undefined } : resolved;
     let slide: OpenedSlide;
     try {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { call } from '../harness.js';
+import { call, ingested } from '../harness.js';
 import { databases } from '../harness.js';
 import { formatsSuite } from './suite.js';
 import { expectAligned, makePicture, PIC, pictureImage, rgb, T } from './pixels.js';
@@ -45,7 +45,7 @@ describe.each(databases)('slide formats: Deep Zoom [%s]', (kind) => {
       fs.cpSync(file('folder'), dir, { recursive: true });
       const res = await call(s.app, 'POST', '/api/data/kfb/bind', { token: s.admin, payload: { path: `uploads/complete/${id}/field.dzi` } });
       expect(res.statusCode, res.body).toBe(200);
-      const row = await converted(res.json().data);
+      const row = await converted(await ingested(s.app, s.admin, res.json().data.id));
       expect(row).toMatchObject({ vendor: 'deepzoom', status: 'ready', width: PIC.width, height: PIC.height });
       const placed = path.join(s.dataDir, path.dirname(row.file_path));
       expect(fs.existsSync(path.join(placed, 'field.dzi'))).toBe(true);

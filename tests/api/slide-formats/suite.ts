@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { jobTypesFor } from '../../../server/modules/jobs/registry.js';
 import { startJobRunner, type JobRunner } from '../../../server/modules/jobs/runner.js';
-import { call, startApp, testApp, tokenFor, type Harness } from '../harness.js';
+import { call, ingested, startApp, testApp, tokenFor, type Harness } from '../harness.js';
 
 /** A slide row as the API answers it (checked with toMatchObject). */
 export type Row = Record<string, any>;
@@ -15,7 +15,7 @@ export interface FormatsSuite {
   dataDir: string;
   admin: string;
   get(url: string): ReturnType<typeof call>;
-  /** Copies a template to where a finished upload leaves its file and binds it; answers the new row. */
+  /** Copies a template to where a finished upload leaves its file and binds it; answers the row once its ingest job ended. */
   bind(template: string, as?: string): Promise<Row>;
   /** A slide bound as 'converting', once its conversion job has made it ready: the row as the API answers it then. */
   converted(row: Row): Promise<Row>;
@@ -42,7 +42,8 @@ export function formatsSuite(kind: string): FormatsSuite {
       fs.cpSync(template, path.join(dir, as), { recursive: true });
       const res = await call(s.app, 'POST', '/api/data/kfb/bind', { token: s.admin, payload: { path: `uploads/complete/${id}/${as}` } });
       expect(res.statusCode, res.body).toBe(200);
-      return res.json().data as Row;
+      expect(res.json().data).toMatchObject({ status: 'ingesting' });
+      return ingested(s.app, s.admin, res.json().data.id);
     },
     async converted(row) {
       expect(row.status).toBe('converting');
