@@ -10,6 +10,7 @@ import { overrideOf, tidy } from '../../../core/designerDraft';
 import { applyMergePatch } from '../../../core/mergePatch';
 import type { LoadedSchema, PageSchema } from '../../../core/pageSchema';
 import { checkContractExtension, checkPageSchema } from '../../../core/pageSchemaCheck';
+import { withAddedFields } from '../../../core/resolvePage';
 import { httpDataProvider } from '../../../engine/dataProvider';
 import { useRules } from '../../../engine/rulesApi';
 import { fetchBase, fetchVersions, forgetAllSchemas, loadEnums, loadResources, loadSchema, type Enums } from '../../../engine/schemaApi';
@@ -122,6 +123,8 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
     return list;
   }, [draft, ext, loaded]);
   const contract = useMemo(() => (loaded?.contract ? layerContract(loaded.contract.base, tidy(ext)) : loaded?.page.resource?.contract), [loaded, ext]);
+  // The columns may show the fields the hospital added, those of the draft too (a field added a moment ago, not yet saved).
+  const listFields = useMemo(() => withAddedFields(loaded?.page.resource?.fields ?? {}, contract), [loaded, contract]);
 
   const pageAt = useCallback((version: number) => {
     if (!loaded) return null;
@@ -211,7 +214,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
       {loaded && draft ? (
         <Card className={s.card}>
           {view === 'columns' && draft.list ? (
-            <ColumnsEditor columns={draft.list.columns} fields={loaded.page.resource?.fields ?? {}} onChange={(columns) => setDraft({ ...draft, list: { ...draft.list!, columns } })} />
+            <ColumnsEditor columns={draft.list.columns} fields={listFields} onChange={(columns) => setDraft({ ...draft, list: { ...draft.list!, columns } })} />
           ) : null}
           {view === 'search' && draft.list ? (
             <SearchEditor search={draft.search} fields={loaded.page.resource?.fields ?? {}} resolve={resolve} onChange={(search) => setDraft({ ...draft, search })} />
