@@ -74,13 +74,17 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     expect(await headerText('referring_ward')).toContain('Referring ward');
     // The stored code is "er"; the cell shows the option's word.
     await expect.poll(() => cell(number, 'referring_ward').textContent()).toBe('Emergency');
+    // The table scrolls sideways: the added column, last, is brought into view for the screenshot.
+    await cell(number, 'referring_ward').scrollIntoViewIfNeeded();
     await shot(s.registrar, 'designer-registrar-list-en-US');
 
     await useLanguage(s.registrar, 'zh-CN');
     await openCaseList(s.registrar, s.url);
     await expect.poll(() => headerText('referring_ward')).toContain('转诊病区');
+    expect((await headers(s.registrar)).slice(0, 5)).toEqual(DESIGNED.slice(0, 5));
     expect(await headerText('patient_name')).toContain('患者');
     await expect.poll(() => cell(number, 'referring_ward').textContent()).toBe('急诊');
+    await cell(number, 'referring_ward').scrollIntoViewIfNeeded();
     await shot(s.registrar, 'designer-registrar-list-zh-CN');
     await useLanguage(s.registrar, 'en-US');
   });
@@ -100,6 +104,7 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     expect(await history.locator('[data-version="1"]').textContent()).toContain('转诊病区列，患者列前移');
     expect(await history.locator('[data-version="1"]').textContent()).toContain('admin');
     const diff = await history.getByTestId('page-diff').textContent();
+    expect(diff).toContain('+ ');
     expect(diff).toMatch(/\+\s+"hidden": true/);
     expect(diff).toContain('患者');
     expect(diff).toMatch(/\+\s+"field": "referring_ward"/);

@@ -57,7 +57,8 @@ export function useDesignerSession(): DesignerSession {
   return s;
 }
 
-export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+// Transitions finished first: a tab's selection indicator is caught where it ends, not on its way.
+export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 /** The language the page uses from its next load on. */
 export const useLanguage = (page: Page, lang: Lang) => page.evaluate((l) => localStorage.setItem('lang', l), lang);
 
