@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layerContract, type Contract } from './contract';
+import { layerContract, withoutEmptyParts, type Contract } from './contract';
 import type { ResourceField } from './pageSchema';
 import { resolveColumn, withAddedFields } from './resolvePage';
 
@@ -33,5 +33,14 @@ describe('a hospital\'s added fields as list columns', () => {
     // An enum-backed column keeps naming its enum, with no choices of its own.
     expect(resolveColumn({ field: 'case_type' }, out)).toMatchObject({ options: 'case_type', cell: 'enum', sortable: true });
     expect(resolveColumn({ field: 'case_type' }, out).choices).toBeUndefined();
+  });
+
+  it('withoutEmptyParts leaves what a contract says, so a layered version diffs against the base by its additions only', () => {
+    const layered = layerContract(base, { fields: { referring_ward: ward } });
+    expect(layered.rules).toEqual({ visibleIf: {}, requiredIf: {}, checks: [] });
+    expect(withoutEmptyParts(layered)).toEqual({ fields: { ...base.fields, referring_ward: ward }, extended: ['referring_ward'] });
+    expect(withoutEmptyParts(layerContract(base, { rules: { checks: [{ field: 'case_type', rule: true, message: 'x' }] } })))
+      .toEqual({ fields: base.fields, rules: { checks: [{ field: 'case_type', rule: true, message: 'x' }] } });
+    expect(withoutEmptyParts(base)).toEqual(base);
   });
 });

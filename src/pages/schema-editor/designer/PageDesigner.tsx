@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { api, displayText, unwrap } from '../../../api/client';
 import { notify } from '../../../api/notify';
-import { layerContract, type Contract, type ContractExtension } from '../../../core/contract';
+import { layerContract, withoutEmptyParts, type Contract, type ContractExtension } from '../../../core/contract';
 import { checkDraftProblems, overrideOf, tidy } from '../../../core/designerDraft';
 import { applyMergePatch } from '../../../core/mergePatch';
 import type { LoadedSchema, PageSchema } from '../../../core/pageSchema';
@@ -139,7 +139,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
   }, [loaded]);
   const contractAt = useCallback((version: number) => {
     if (!loaded?.contract) return null;
-    return layerContract(loaded.contract.base, (loaded.contract.versions.find((v) => v.version === version)?.override ?? {}) as ContractExtension);
+    return withoutEmptyParts(layerContract(loaded.contract.base, (loaded.contract.versions.find((v) => v.version === version)?.override ?? {}) as ContractExtension));
   }, [loaded]);
 
   if (!alias) return null;
