@@ -97,6 +97,7 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     expect(await designer(s).getByTestId('col-visible-gender').isChecked()).toBe(false);
     expect(await designer(s).getByTestId('col-label-patient_name-en-US').inputValue()).toBe('Patient');
     expect(await designer(s).getByTestId('col-sortable-referring_ward').isDisabled()).toBe(true);
+    await designer(s).getByTestId('sortable-referring_ward').scrollIntoViewIfNeeded();
     await shot(s.admin, 'designer-columns-en-US');
 
     await openView(s, en.history);
