@@ -15,6 +15,8 @@ import type { RuleField } from './RuleBuilder';
 import { SortableList } from './SortableList';
 
 const useStyles = makeStyles({
+  // A count on a button, apart from its word.
+  count: { marginInlineStart: tokens.spacingHorizontalXS },
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   name: { width: '170px', display: 'flex', flexDirection: 'column' },
   code: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase100, color: tokens.colorNeutralForeground3 },
@@ -57,7 +59,7 @@ export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resource
     const count = Number(!!ext.rules?.visibleIf?.[name]) + Number(!!ext.rules?.requiredIf?.[name]);
     return (
       <Button size="small" appearance={open === name ? 'primary' : 'secondary'} icon={<Flow20Regular />} onClick={() => setOpen(open === name ? null : name)} data-testid={`form-rules-${name}`}>
-        {t('designer.rules')}{count ? <Badge size="small" appearance="tint">{count}</Badge> : null}
+        {t('designer.rules')}{count ? <Badge size="small" appearance="tint" className={s.count}>{count}</Badge> : null}
       </Button>
     );
   };
