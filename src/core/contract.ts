@@ -138,6 +138,17 @@ export function layerContract(base: Contract, ext: ContractExtension | undefined
   };
 }
 
+/**
+ * The contract without its empty parts (`[]`, `{}`), so that two versions compare by what they say: `layerContract`
+ * writes every part, the base only those it has, and a diff of the two would otherwise show the empty ones as changes.
+ */
+export function withoutEmptyParts(contract: Contract): Contract {
+  const empty = (v: unknown) => v === undefined || (Array.isArray(v) ? !v.length : typeof v === 'object' && v !== null && !Object.keys(v).length);
+  const rules = Object.fromEntries(Object.entries(contract.rules ?? {}).filter(([, v]) => !empty(v)));
+  const out = Object.fromEntries(Object.entries({ ...contract, rules }).filter(([, v]) => !empty(v)));
+  return out as unknown as Contract;
+}
+
 export interface ContractProblem { path: string; message: string }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyMergePatch } from './mergePatch';
-import { move, overrideOf, tidy, withField, withoutField, withRequired, withRule } from './designerDraft';
+import { checkDraftProblems, move, overrideOf, tidy, withCheck, withField, withoutField, withRequired, withRule } from './designerDraft';
 import type { PageSchema } from './pageSchema';
 
 const base: PageSchema = { alias: 'P', type: 'list', resource: 'r', title: 'P', list: { columns: [{ field: 'a' }, { field: 'b' }] } } as PageSchema;
@@ -28,5 +28,24 @@ describe('designer drafts', () => {
       fields: { ward: { type: 'string', maxLength: 40 } }, rules: { requiredIf: { ward: { '==': [{ var: 'case_type' }, 'frozen'] } } } });
     expect(withoutField(ext, 'ward')).toEqual({});
     expect(tidy({ fields: {}, required: [], rules: { checks: [] } })).toEqual({});
+  });
+  it('adds, edits and removes form checks, and says what keeps a half-built one from being saved', () => {
+    const rule = { or: [{ '!=': [{ var: 'age_unit' }, 'day'] }, { '<': [{ var: 'age' }, 31] }] };
+    const message = { 'zh-CN': '按天计的年龄应小于 31', 'en-US': 'An age in days is under 31' };
+    let ext = withCheck({}, 0, { field: 'age', message: { 'zh-CN': '', 'en-US': '' } });
+    expect(checkDraftProblems(ext)).toEqual([{ index: 0, problem: 'rule' }, { index: 0, problem: 'message' }]);
+    ext = withCheck(ext, 0, { field: 'age', rule, message });
+    expect(checkDraftProblems(ext)).toEqual([]);
+    expect(ext).toEqual({ rules: { checks: [{ field: 'age', rule, message }] } });
+    // Added at the end; the first edited in place; removing the first leaves the second.
+    ext = withCheck(ext, 1, { field: 'phone', rule: { var: 'patient_name' }, message: { 'zh-CN': '有电话须有姓名', 'en-US': '' } });
+    expect(checkDraftProblems(ext)).toEqual([{ index: 1, problem: 'message' }]);
+    ext = withCheck(ext, 0, { field: 'age', rule: true, message });
+    expect(ext.rules!.checks!.map((c) => c.rule)).toEqual([true, { var: 'patient_name' }]);
+    expect(withCheck(ext, 0, undefined).rules!.checks!.map((c) => c.field)).toEqual(['phone']);
+    // The last one gone, nothing is left of the rules (the extension saves as the base).
+    expect(withCheck(withCheck(ext, 0, undefined), 0, undefined)).toEqual({});
+    // A check beside a field's rules keeps them.
+    expect(withCheck(withRule({}, 'requiredIf', 'age', true), 0, { field: 'age', rule, message })).toEqual({ rules: { requiredIf: { age: true }, checks: [{ field: 'age', rule, message }] } });
   });
 });

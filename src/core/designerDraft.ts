@@ -1,6 +1,6 @@
 import mergePatch from 'json-merge-patch';
 import type { ContractExtension, FieldDef } from './contract';
-import type { JsonLogic, PageSchema } from './pageSchema';
+import type { FormRules, InlineLabel, JsonLogic, PageSchema } from './pageSchema';
 
 /**
  * The page designer's edits as data: the designer keeps the effective page (base + the hospital's override)
@@ -57,6 +57,33 @@ export function withRule(ext: ContractExtension, kind: 'visibleIf' | 'requiredIf
   if (rule === undefined) delete current[field];
   else current[field] = rule;
   return tidy({ ...ext, rules: { ...ext.rules, [kind]: current } });
+}
+
+/** A form check as the designer edits it: the rule may be missing while the administrator builds it. */
+export type CheckDraft = Omit<NonNullable<FormRules['checks']>[number], 'rule'> & { rule?: JsonLogic };
+
+/**
+ * The extension with its check `index` replaced (`index` = the number of checks: added at the end), or removed
+ * when `check` is undefined. A check names the field its message shows on, the json-logic its data must meet,
+ * and the message in both languages.
+ */
+export function withCheck(ext: ContractExtension, index: number, check: CheckDraft | undefined): ContractExtension {
+  const checks = [...(ext.rules?.checks ?? [])] as CheckDraft[];
+  if (check === undefined) checks.splice(index, 1);
+  else checks[Math.min(index, checks.length)] = check;
+  return tidy({ ...ext, rules: { ...ext.rules, checks: checks as NonNullable<FormRules['checks']> } });
+}
+
+/** What keeps a check from being saved: no condition yet, or its message missing in a language. */
+export function checkDraftProblems(ext: ContractExtension): { index: number; problem: 'rule' | 'message' }[] {
+  const out: { index: number; problem: 'rule' | 'message' }[] = [];
+  for (const [index, c] of ((ext.rules?.checks ?? []) as CheckDraft[]).entries()) {
+    if (c.rule === undefined) out.push({ index, problem: 'rule' });
+    const message = c.message as InlineLabel | string | undefined;
+    const complete = typeof message === 'string' ? !!message.trim() : !!message?.['zh-CN']?.trim() && !!message?.['en-US']?.trim();
+    if (!complete) out.push({ index, problem: 'message' });
+  }
+  return out;
 }
 
 function drop<T>(map: Record<string, T> | undefined, key: string): Record<string, T> | undefined {

@@ -38,8 +38,11 @@ export interface ColumnSchema {
   colorField?: string;
 }
 
-/** A column with what the resource supplied: what the renderers read. */
-export type Column = ColumnSchema & { label: Label; cell: CellKind };
+/**
+ * A column with what the resource supplied: what the renderers read. `choices`: the field's inline options (a
+ * field a hospital added in the designer keeps its options with it, not in an enum), so a cell shows their words.
+ */
+export type Column = ColumnSchema & { label: Label; cell: CellKind; choices?: SearchOption[] };
 
 export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr' | 'reveal' | 'scan';
 
@@ -311,8 +314,11 @@ export interface PageSchema {
   panels?: string[];
 }
 
-/** A resource field as the browser learns it (GET /api/schemas/{alias}). */
-export type ResourceField = Pick<FieldDef, 'type' | 'label' | 'options' | 'cell'> & { filter?: boolean; sort?: boolean; search?: boolean };
+/**
+ * A resource field as the browser learns it (GET /api/schemas/{alias}). `added`: a field the working hospital
+ * added to the resource's contract (kept in `extra`): lists show it, but neither sort nor filter by it.
+ */
+export type ResourceField = Pick<FieldDef, 'type' | 'label' | 'options' | 'cell'> & { filter?: boolean; sort?: boolean; search?: boolean; added?: boolean };
 
 /** The resource description the server sends with a page schema (GET /api/schemas/{alias}). */
 export interface ResourceInfo {

@@ -46,6 +46,7 @@ export function resolveColumn(column: ColumnSchema, fields: Fields): Column {
     label: column.label ?? def?.label ?? column.field,
     cell,
     ...(options !== undefined ? { options } : {}),
+    ...(Array.isArray(def?.options) && column.options === undefined ? { choices: def.options } : {}),
     sortable: column.sortable ?? !!(def && 'sort' in def && def.sort),
   };
 }
@@ -154,6 +155,25 @@ export function publicFields(columns: Record<string, FieldDef & { filter?: boole
     type: c.type, ...(c.label !== undefined ? { label: c.label } : {}), ...(c.options !== undefined ? { options: c.options } : {}),
     ...(c.cell ? { cell: c.cell } : {}), filter: !!c.filter, sort: !!c.sort, search: !!c.search,
   }]));
+}
+
+/**
+ * The resource's fields with those a hospital's contract extension adds (`contract.extended`, kept in `extra`), so a
+ * list can show them as columns with their labels and option words. Fields marked `added` before are dropped first
+ * (the designer layers its draft extension over what the server sent). The database neither sorts nor filters by a
+ * value inside `extra` (no index, no whitelist entry), so an added field is never sortable, filterable or searched.
+ */
+export function withAddedFields(fields: Record<string, ResourceField>, contract: Contract | undefined): Record<string, ResourceField> {
+  const out = Object.fromEntries(Object.entries(fields).filter(([, f]) => !f.added));
+  for (const name of contract?.extended ?? []) {
+    const def = contract!.fields[name];
+    if (!def || Object.hasOwn(out, name)) continue;
+    out[name] = {
+      type: def.type, ...(def.label !== undefined ? { label: def.label } : {}), ...(def.options !== undefined ? { options: def.options } : {}),
+      ...(def.cell ? { cell: def.cell } : {}), filter: false, sort: false, search: false, added: true,
+    };
+  }
+  return out;
 }
 
 export type { ResourceInfo };

@@ -81,6 +81,27 @@ describe.each(databases)('registration with the fields a hospital added [%s]', (
     expect(list.find((r: { id: number }) => r.id === created.id).referring_ward).toBe('icu');
   });
 
+  it('CaseList may show the added field as a column: its resource fields carry it, never sortable nor filterable; another hospital never sees it', async () => {
+    const fieldsOf = async (token: string) => (await call(h.app, 'GET', '/api/schemas/CaseList', { token })).json().data.resource.fields;
+    expect((await fieldsOf(registrar)).referring_ward).toMatchObject({ type: 'string', label: { 'en-US': 'Referring ward' }, sort: false, filter: false, added: true });
+    expect((await fieldsOf(registrar)).referring_ward.options.map((o: { value: string }) => o.value)).toEqual(['icu', 'ward3', 'er']);
+    // The value lives in the case's extra: the list's whitelist refuses to sort or filter by it, on both databases.
+    const list = (query: string) => call(h.app, 'GET', `/api/pathology/lists?page=1&page_size=5&${query}`, { token: registrar, lang: 'en-US' });
+    expect((await list(`sort_by=${encodeURIComponent('{"referring_ward":"asc"}')}`)).statusCode).toBe(422);
+    expect((await list(`filter=${encodeURIComponent('[{"column":"referring_ward","operator":"=","value":"icu"}]')}`)).statusCode).toBe(422);
+
+    // An administrator of the second hospital: neither the field nor a value of it there, nor a way to write one.
+    const other = await tokenFor(h.app, 'admin');
+    const hospitals = await h.db.selectFrom('hospitals').select(['id', 'code']).execute();
+    const switched = await call(h.app, 'POST', '/api/auth/switch_hospital', { token: other, payload: { hospital_id: hospitals.find((x) => x.code === 'H002')!.id } });
+    expect(switched.statusCode, switched.body).toBe(200);
+    expect((await fieldsOf(other)).referring_ward).toBeUndefined();
+    const rows = (await call(h.app, 'GET', '/api/pathology/lists?page=1&page_size=100', { token: other })).json().data.data as Record<string, unknown>[];
+    expect(rows.some((r) => 'referring_ward' in r)).toBe(false);
+    const stored = await call(h.app, 'POST', '/api/pathology/store', { token: other, lang: 'en-US', payload: { pathology_number: 'H2-WARD-1', referring_ward: 'icu' } });
+    expect(stored.statusCode, stored.body).toBe(422);
+  });
+
   it('rolled back, the field is unknown again', async () => {
     expect((await call(h.app, 'POST', '/api/contracts/cases/rollback', { token: admin, payload: { version: 0 } })).statusCode).toBe(200);
     await refused({ case_type: 'frozen', referring_ward: 'icu', specimens }, 'referring_ward',

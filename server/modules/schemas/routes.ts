@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import type { TypedApp } from '../../http/types.js';
-import { publicFields } from '../../../src/core/resolvePage.js';
+import { publicFields, withAddedFields } from '../../../src/core/resolvePage.js';
 import type { ResourceInfo } from '../../../src/core/pageSchema.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import type { EnumOption } from './repository.js';
@@ -56,9 +56,11 @@ export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contract
   const resourceMeta = async (name: string | undefined, hospitalId: number): Promise<ResourceInfo | null> => {
     const def = defs.find((d) => d.name === name);
     if (!def) return null;
-    const fields = publicFields({ ...def.computed, ...def.inputs, ...def.virtual, ...def.columns });
+    const contract = await contracts.contractFor(def, hospitalId);
+    // The fields the hospital added (kept in extra) join the readable ones: a list page may show them as columns.
+    const fields = withAddedFields(publicFields({ ...def.computed, ...def.inputs, ...def.virtual, ...def.columns }), contract);
     const permissions = { create: '', update: '', delete: '', ...def.permissions };
-    return { name: def.name, route: def.route, rowKey: 'id', fields, contract: await contracts.contractFor(def, hospitalId), permissions };
+    return { name: def.name, route: def.route, rowKey: 'id', fields, contract, permissions };
   };
 
   app.get('/api/schemas', { config: EDIT, schema: { tags: ['schemas'] } }, async () => ok([...store.bases.keys()].sort()));

@@ -11,7 +11,8 @@ const badgeColor = (c?: string) => (c && BADGE_COLORS.has(c) ? c : 'informative'
 
 const useStyles = makeStyles({ several: { display: 'inline-flex', gap: tokens.spacingHorizontalXXS } });
 
-const optionsOf = (column: Column, value: unknown, { enums }: CellContext) => enumOptionsOf(enums[column.options ?? ''], value);
+// A field's inline options (one a hospital added) or the column's enum.
+const optionsOf = (column: Column, value: unknown, { enums }: CellContext) => enumOptionsOf(column.choices ?? enums[column.options ?? ''], value);
 const text = (column: Column, value: unknown, context: CellContext) =>
   optionsOf(column, value, context)?.map((o) => resolveLabel(o.label, context.lang)).join(', ') ?? String(value);
 

@@ -22,9 +22,9 @@ export function tagNames(value: unknown, lang: string): string[] {
   }).filter(Boolean);
 }
 
-/** Each tag as shown: through the column's enum when it has one (a case's markers: word and colour), else as it is. */
+/** Each tag as shown: through the field's inline options or the column's enum when it has one (a case's markers: word and colour), else as it is. */
 function tagsOf(column: Column, value: unknown, { enums, lang }: CellContext): { name: string; color?: string }[] {
-  const options = enums[column.options ?? ''];
+  const options = column.choices ?? enums[column.options ?? ''];
   return tagNames(value, lang).map((n) => {
     const o = options?.find((x) => String(x.value) === n);
     return o ? { name: resolveLabel(o.label, lang), color: o.color } : { name: n };

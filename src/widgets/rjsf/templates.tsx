@@ -76,12 +76,24 @@ function ArrayFieldItemTemplate({ children, buttonsProps, hasToolbar, registry, 
   );
 }
 
-function ErrorListTemplate({ errors, registry }: ErrorListProps) {
+/**
+ * An error of the form's own rules (a check, a required-when) comes from customValidate as ".field message"; it is
+ * listed as ajv's are (translateErrors): the field's title, then the message, never the property path.
+ */
+function errorText(e: ErrorListProps['errors'][number], uiSchema: ErrorListProps['uiSchema'], schema: ErrorListProps['schema']): string {
+  if (!e.property || !e.stack.startsWith(`${e.property} `)) return e.stack;
+  const field = e.property.replace(/^\./, '').split('.')[0];
+  const ui = (uiSchema as Record<string, { 'ui:title'?: unknown } | undefined> | undefined)?.[field]?.['ui:title'];
+  const title = typeof ui === 'string' ? ui : (schema.properties?.[field] as { title?: string } | undefined)?.title;
+  return title ? `${title}: ${e.message}` : e.message ?? e.stack;
+}
+
+function ErrorListTemplate({ errors, registry, uiSchema, schema }: ErrorListProps) {
   return (
     <MessageBar intent="error" layout="multiline" data-testid="form-errors">
       <MessageBarBody>
         <MessageBarTitle>{registry.translateString(TranslatableString.ErrorsLabel)}</MessageBarTitle>
-        <ul style={{ margin: 0, paddingInlineStart: 18 }}>{errors.map((e, i) => <li key={i}>{e.stack}</li>)}</ul>
+        <ul style={{ margin: 0, paddingInlineStart: 18 }}>{errors.map((e, i) => <li key={i}>{errorText(e, uiSchema, schema)}</li>)}</ul>
       </MessageBarBody>
     </MessageBar>
   );

@@ -25,7 +25,8 @@ function set(column: ColumnSchema, key: keyof ColumnSchema, value: unknown): Col
 
 /**
  * A list page's columns: drag to reorder, show or hide, label in both languages, width, pinned, sortable,
- * the cell kind among those the engine registers; a column can be added for any field of the resource.
+ * the cell kind among those the engine registers; a column can be added for any field of the resource, or one
+ * the hospital added to it (in the form designer; those are never sortable).
  */
 export function ColumnsEditor({ columns, fields, onChange }: { columns: ColumnSchema[]; fields: Record<string, ResourceField>; onChange(columns: ColumnSchema[]): void }) {
   const s = useStyles();
@@ -34,19 +35,24 @@ export function ColumnsEditor({ columns, fields, onChange }: { columns: ColumnSc
   const update = (i: number, key: keyof ColumnSchema, value: unknown) => onChange(columns.map((c, j) => (j === i ? set(c, key, value) : c)));
   const fieldLabel = (name: string) => resolveLabel(fields[name]?.label ?? name, i18n.language);
   const free = Object.keys(fields).filter((f) => !columns.some((c) => c.field === f)).sort();
+  const option = (f: string) => <option key={f} value={f}>{`${fieldLabel(f)} (${f})`}</option>;
+  const added = free.filter((f) => fields[f].added);
 
   return (
     <div data-testid="designer-columns">
       <SortableList items={columns} idOf={(c) => c.field} labelOf={(c) => fieldLabel(c.field)} onMove={(from, to) => onChange(move(columns, from, to))}
         render={(c, i) => (
           <>
-            <div className={s.name}><span>{c.label ? resolveLabel(c.label, i18n.language) : fieldLabel(c.field)}</span><span className={s.code}>{c.field}</span></div>
+            <div className={s.name}><span>{c.label ? resolveLabel(c.label, i18n.language) : fieldLabel(c.field)}</span>
+              <span className={s.code}>{c.field}{fields[c.field]?.added ? ` · ${t('designer.addedField')}` : ''}</span></div>
             <Checkbox label={t('designer.visible')} checked={!c.hidden} onChange={(_, d) => update(i, 'hidden', !d.checked)} data-testid={`col-visible-${c.field}`} />
             <LabelInputs value={c.label} placeholder={fields[c.field]?.label} onChange={(l) => update(i, 'label', l)} testId={`col-label-${c.field}`} />
             <Input size="small" type="number" min={40} style={{ width: 80 }} aria-label={t('designer.width')} placeholder={t('designer.width')} value={c.width ? String(c.width) : ''}
               onChange={(_, d) => update(i, 'width', d.value ? Math.max(40, Number(d.value) || 40) : undefined)} data-testid={`col-width-${c.field}`} />
             <Checkbox label={t('designer.pinned')} checked={!!c.pinned} onChange={(_, d) => update(i, 'pinned', !!d.checked)} />
-            <Checkbox label={t('designer.sortable')} checked={c.sortable ?? !!fields[c.field]?.sort} onChange={(_, d) => update(i, 'sortable', d.checked === !!fields[c.field]?.sort ? undefined : !!d.checked)} />
+            {/* A field the hospital added lives in `extra`, which the server does not sort by. */}
+            <Checkbox label={t('designer.sortable')} checked={fields[c.field]?.added ? false : c.sortable ?? !!fields[c.field]?.sort} disabled={!!fields[c.field]?.added}
+              title={fields[c.field]?.added ? t('designer.addedNotSortable') : undefined} onChange={(_, d) => update(i, 'sortable', d.checked === !!fields[c.field]?.sort ? undefined : !!d.checked)} data-testid={`col-sortable-${c.field}`} />
             <Select size="small" aria-label={t('designer.cell')} value={c.cell ?? ''} onChange={(_, d) => update(i, 'cell', (d.value || undefined) as CellKind | undefined)}>
               <option value="">{t('designer.cellDefault')}</option>
               {cellKinds().map((k) => <option key={k} value={k}>{t(`designer.cellKind.${k}`, { defaultValue: k })}</option>)}
@@ -58,7 +64,8 @@ export function ColumnsEditor({ columns, fields, onChange }: { columns: ColumnSc
       <div className={s.add}>
         <Select size="small" aria-label={t('designer.addColumn')} value={adding} onChange={(_, d) => setAdding(d.value)} data-testid="col-add-field">
           <option value="">{t('designer.pickField')}</option>
-          {free.map((f) => <option key={f} value={f}>{`${fieldLabel(f)} (${f})`}</option>)}
+          {free.filter((f) => !fields[f].added).map(option)}
+          {added.length ? <optgroup label={t('designer.ownFields')}>{added.map(option)}</optgroup> : null}
         </Select>
         <Button size="small" icon={<Add20Regular />} disabled={!adding} onClick={() => { onChange([...columns, { field: adding }]); setAdding(''); }}>{t('designer.addColumn')}</Button>
       </div>

@@ -7,6 +7,7 @@ import { move, withField, withoutField, withRequired, withRule } from '../../../
 import { resolveLabel } from '../../../core/labels';
 import type { FormFieldLayout, InlineLabel } from '../../../core/pageSchema';
 import type { Enums } from '../../../engine/schemaApi';
+import { ChecksEditor } from './ChecksEditor';
 import { FieldRules } from './FieldRules';
 import { LabelInputs } from './LabelInputs';
 import { NewFieldForm } from './NewFieldForm';
@@ -14,6 +15,8 @@ import type { RuleField } from './RuleBuilder';
 import { SortableList } from './SortableList';
 
 const useStyles = makeStyles({
+  // A count on a button, apart from its word.
+  count: { marginInlineStart: tokens.spacingHorizontalXS },
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   name: { width: '170px', display: 'flex', flexDirection: 'column' },
   code: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase100, color: tokens.colorNeutralForeground3 },
@@ -28,8 +31,8 @@ const asEntry = (l: FormFieldLayout): Entry => (Object.keys(l).length === 1 ? l.
 /**
  * A resource form: the page's fields in order with their labels, help and requirement, the fields the
  * hospital added (kept in `extra`, in its contract extension) with their type, labels and options, and
- * every field's visibility and required-when rules built in the rule builder. Requirements and rules go to
- * the contract extension, so the server holds them too.
+ * every field's visibility and required-when rules built in the rule builder, and the form's checks with their
+ * messages. Requirements, rules and checks go to the contract extension, so the server holds them too.
  */
 export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resourceNames }: {
   layout: Entry[]; onLayout(fields: Entry[]): void; base: Contract; ext: ContractExtension; onExt(ext: ContractExtension): void; enums: Enums; resourceNames: string[];
@@ -41,7 +44,8 @@ export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resource
   const label = (name: string) => resolveLabel(contract.fields[name]?.label ?? name, i18n.language);
   const ruleFields = useMemo<RuleField[]>(() => Object.entries(contract.fields).filter(([, d]) => !d.sealed && d.type !== 'json' && d.type !== 'array').map(([name, d]) => {
     const opts = Array.isArray(d.options) ? d.options : typeof d.options === 'string' && !d.options.startsWith('resource:') ? enums[d.options] : undefined;
-    return { name, label: resolveLabel(d.label ?? name, i18n.language), values: opts?.map((o) => ({ value: String(o.value), label: resolveLabel(o.label, i18n.language) })) };
+    return { name, label: resolveLabel(d.label ?? name, i18n.language), values: opts?.map((o) => ({ value: String(o.value), label: resolveLabel(o.label, i18n.language) })),
+      ...(!opts && (d.type === 'integer' || d.type === 'number') ? { numeric: true } : {}) };
   }), [contract, enums, i18n.language]);
   const layouts = layout.map(asLayout);
   const own = Object.keys(ext.fields ?? {});
@@ -55,7 +59,7 @@ export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resource
     const count = Number(!!ext.rules?.visibleIf?.[name]) + Number(!!ext.rules?.requiredIf?.[name]);
     return (
       <Button size="small" appearance={open === name ? 'primary' : 'secondary'} icon={<Flow20Regular />} onClick={() => setOpen(open === name ? null : name)} data-testid={`form-rules-${name}`}>
-        {t('designer.rules')}{count ? <Badge size="small" appearance="tint">{count}</Badge> : null}
+        {t('designer.rules')}{count ? <Badge size="small" appearance="tint" className={s.count}>{count}</Badge> : null}
       </Button>
     );
   };
@@ -102,6 +106,7 @@ export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resource
       }) : <span className={s.small}>{t('designer.noOwnFields')}</span>}
       <NewFieldForm taken={Object.keys(contract.fields)} enumNames={Object.keys(enums).sort()} resourceNames={resourceNames}
         onAdd={(name, def) => { onExt(withField(ext, name, def)); setOpen(name); }} />
+      <ChecksEditor base={base.rules?.checks ?? []} ext={ext} onExt={onExt} fields={ruleFields} />
     </div>
   );
 }

@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { api, displayText, unwrap } from '../../../api/client';
 import { notify } from '../../../api/notify';
-import { layerContract, type Contract, type ContractExtension } from '../../../core/contract';
-import { overrideOf, tidy } from '../../../core/designerDraft';
+import { layerContract, withoutEmptyParts, type Contract, type ContractExtension } from '../../../core/contract';
+import { checkDraftProblems, overrideOf, tidy } from '../../../core/designerDraft';
 import { applyMergePatch } from '../../../core/mergePatch';
 import type { LoadedSchema, PageSchema } from '../../../core/pageSchema';
 import { checkContractExtension, checkPageSchema } from '../../../core/pageSchemaCheck';
+import { withAddedFields } from '../../../core/resolvePage';
 import { httpDataProvider } from '../../../engine/dataProvider';
 import { useRules } from '../../../engine/rulesApi';
 import { fetchBase, fetchVersions, forgetAllSchemas, loadEnums, loadResources, loadSchema, type Enums } from '../../../engine/schemaApi';
@@ -118,10 +119,19 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
   const problems = useMemo(() => {
     if (!draft) return [];
     const list = checkPageSchema(draft).map((p) => ({ path: `page${p.path}`, message: p.message }));
-    if (loaded?.contract) list.push(...checkContractExtension(tidy(ext), loaded.contract.base).map((p) => ({ path: `fields${p.path}`, message: p.message })));
+    if (loaded?.contract) {
+      // A check still being built is named in the designer's words; the meta-schema checks the rest of the extension.
+      const unfinished = checkDraftProblems(ext);
+      list.push(...unfinished.map((p) => ({ path: `fields/rules/checks/${p.index}`, message: t(`designer.checkProblem.${p.problem}`) })));
+      const bad = new Set(unfinished.map((p) => p.index));
+      const done = bad.size ? { ...ext, rules: { ...ext.rules, checks: ext.rules?.checks?.filter((_, i) => !bad.has(i)) } } : ext;
+      list.push(...checkContractExtension(tidy(done), loaded.contract.base).map((p) => ({ path: `fields${p.path}`, message: p.message })));
+    }
     return list;
-  }, [draft, ext, loaded]);
+  }, [draft, ext, loaded, t]);
   const contract = useMemo(() => (loaded?.contract ? layerContract(loaded.contract.base, tidy(ext)) : loaded?.page.resource?.contract), [loaded, ext]);
+  // The columns may show the fields the hospital added, those of the draft too (a field added a moment ago, not yet saved).
+  const listFields = useMemo(() => withAddedFields(loaded?.page.resource?.fields ?? {}, contract), [loaded, contract]);
 
   const pageAt = useCallback((version: number) => {
     if (!loaded) return null;
@@ -129,7 +139,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
   }, [loaded]);
   const contractAt = useCallback((version: number) => {
     if (!loaded?.contract) return null;
-    return layerContract(loaded.contract.base, (loaded.contract.versions.find((v) => v.version === version)?.override ?? {}) as ContractExtension);
+    return withoutEmptyParts(layerContract(loaded.contract.base, (loaded.contract.versions.find((v) => v.version === version)?.override ?? {}) as ContractExtension));
   }, [loaded]);
 
   if (!alias) return null;
@@ -211,7 +221,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
       {loaded && draft ? (
         <Card className={s.card}>
           {view === 'columns' && draft.list ? (
-            <ColumnsEditor columns={draft.list.columns} fields={loaded.page.resource?.fields ?? {}} onChange={(columns) => setDraft({ ...draft, list: { ...draft.list!, columns } })} />
+            <ColumnsEditor columns={draft.list.columns} fields={listFields} onChange={(columns) => setDraft({ ...draft, list: { ...draft.list!, columns } })} />
           ) : null}
           {view === 'search' && draft.list ? (
             <SearchEditor search={draft.search} fields={loaded.page.resource?.fields ?? {}} resolve={resolve} onChange={(search) => setDraft({ ...draft, search })} />

@@ -7,8 +7,8 @@ import type { JsonLogic } from '../../../core/pageSchema';
 import { useBuilderTranslations } from './builderTranslations';
 import { useBuilderStyles } from './builderStyles';
 
-/** A field the builder offers: its name, its label and, for a select, its values. */
-export interface RuleField { name: string; label: string; values?: { value: string; label: string }[] }
+/** A field the builder offers: its name, its label and, for a select, its values; a `numeric` one is compared as a number. */
+export interface RuleField { name: string; label: string; values?: { value: string; label: string }[]; numeric?: boolean }
 
 /** `{ and: [x] }` is `x`: a one-condition rule reads as the condition. */
 const single = (logic: JsonLogic): JsonLogic => {
@@ -59,7 +59,7 @@ export function RuleBuilder({ fields, value, onChange, testId, anyField }: { fie
   const { t } = useTranslation();
   const qbFields = useMemo<(Field & { value: string })[]>(() => fields.map((f) => (f.values
     ? { name: f.name, value: f.name, label: f.label, valueEditorType: 'select' as const, values: f.values.map((v) => ({ name: v.value, value: v.value, label: v.label })), defaultValue: f.values[0]?.value }
-    : { name: f.name, value: f.name, label: f.label })), [fields]);
+    : { name: f.name, value: f.name, label: f.label, ...(f.numeric ? { inputType: 'number' } : {}) })), [fields]);
   // Parsed once per outside value; the builder's own edits stay in its state (a half-built rule exports nothing).
   const [query, setQuery] = useState<RuleGroupType>(() => (value === undefined || typeof value === 'boolean' ? EMPTY : parse(value, anyField ? undefined : qbFields)));
   const operators = useMemo(() => OPERATORS.map((name) => ({ name, value: name, label: t(`designer.op.${name}`), ...(name === 'truthy' ? { arity: 'unary' as const } : {}) })), [t]);
@@ -68,7 +68,8 @@ export function RuleBuilder({ fields, value, onChange, testId, anyField }: { fie
 
   return (
     <div className={s.root} data-testid={testId}>
-      <QueryBuilder fields={qbFields} query={query} operators={operators} combinators={combinators} translations={translations}
+      {/* strict-limited: a number field's value is kept (and written) as a number, any other value as typed. */}
+      <QueryBuilder fields={qbFields} query={query} operators={operators} combinators={combinators} translations={translations} parseNumbers="strict-limited"
         onQueryChange={(q) => {
           setQuery(q);
           onChange(toLogic(q));

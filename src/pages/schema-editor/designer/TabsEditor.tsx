@@ -12,6 +12,8 @@ import { SortableList } from './SortableList';
 import { TabFilterBuilder } from './TabFilterBuilder';
 
 const useStyles = makeStyles({
+  // A count on a button, apart from its word.
+  count: { marginInlineStart: tokens.spacingHorizontalXS },
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalS },
   code: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200, width: '120px' },
   filter: { width: '100%', padding: tokens.spacingVerticalS },
@@ -56,7 +58,7 @@ export function TabsEditor({ tabs, fields, enums, onChange }: { tabs: TabSchema[
             <span className={s.code}>{tab.key}</span>
             <LabelInputs value={tab.label} onChange={(l) => update(i, { label: l ?? { 'zh-CN': tab.key, 'en-US': tab.key } })} testId={`tab-label-${tab.key}`} />
             <Button size="small" appearance={open === tab.key ? 'primary' : 'secondary'} icon={<Filter20Regular />} onClick={() => setOpen(open === tab.key ? null : tab.key)} data-testid={`tab-filter-${tab.key}`}>
-              {t('designer.tabFilter')}{tab.filter?.length ? <Badge size="small" appearance="tint">{tab.filter.length}</Badge> : null}
+              {t('designer.tabFilter')}{tab.filter?.length ? <Badge size="small" appearance="tint" className={s.count}>{tab.filter.length}</Badge> : null}
             </Button>
             <Button size="small" appearance="subtle" icon={<Delete20Regular />} aria-label={t('designer.removeTab')} title={t('designer.removeTab')}
               disabled={tabs.length <= 1} onClick={() => onChange(tabs.filter((_, j) => j !== i))} data-testid={`tab-remove-${tab.key}`} />

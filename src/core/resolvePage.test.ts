@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { layerContract, withoutEmptyParts, type Contract } from './contract';
+import type { ResourceField } from './pageSchema';
+import { resolveColumn, withAddedFields } from './resolvePage';
+
+const ward = {
+  type: 'string' as const, label: { 'zh-CN': '转诊病区', 'en-US': 'Referring ward' },
+  options: [{ value: 'icu', label: { 'zh-CN': '重症监护', 'en-US': 'ICU' } }, { value: 'er', label: { 'zh-CN': '急诊', 'en-US': 'Emergency' } }],
+};
+const base: Contract = { fields: { case_type: { type: 'string', options: 'case_type' } } };
+const fields: Record<string, ResourceField> = { case_type: { type: 'string', options: 'case_type', filter: true, sort: true, search: false } };
+
+describe('a hospital\'s added fields as list columns', () => {
+  it('withAddedFields adds the extension\'s fields, never sortable, filterable or searched, and never over a resource field', () => {
+    const contract = layerContract(base, { fields: { referring_ward: ward } });
+    const out = withAddedFields(fields, contract);
+    expect(out.case_type).toEqual(fields.case_type);
+    expect(out.referring_ward).toEqual({ type: 'string', label: ward.label, options: ward.options, filter: false, sort: false, search: false, added: true });
+    // A resource field of the same name stays the resource's (an extension cannot redefine one anyway).
+    expect(withAddedFields({ ...fields, referring_ward: { type: 'integer', sort: true } }, contract).referring_ward).toEqual({ type: 'integer', sort: true });
+  });
+
+  it('drops the added fields it is given before adding the contract\'s (a draft that removed one)', () => {
+    const saved = withAddedFields(fields, layerContract(base, { fields: { referring_ward: ward } }));
+    expect(Object.keys(withAddedFields(saved, base))).toEqual(['case_type']);
+    expect(Object.keys(withAddedFields(saved, undefined))).toEqual(['case_type']);
+  });
+
+  it('a column of an added field with inline options carries them as choices, so its cell shows their words', () => {
+    const out = withAddedFields(fields, layerContract(base, { fields: { referring_ward: ward } }));
+    const column = resolveColumn({ field: 'referring_ward' }, out);
+    expect(column).toMatchObject({ field: 'referring_ward', label: ward.label, cell: 'enum', choices: ward.options, sortable: false });
+    // An enum-backed column keeps naming its enum, with no choices of its own.
+    expect(resolveColumn({ field: 'case_type' }, out)).toMatchObject({ options: 'case_type', cell: 'enum', sortable: true });
+    expect(resolveColumn({ field: 'case_type' }, out).choices).toBeUndefined();
+  });
+
+  it('withoutEmptyParts leaves what a contract says, so a layered version diffs against the base by its additions only', () => {
+    const layered = layerContract(base, { fields: { referring_ward: ward } });
+    expect(layered.rules).toEqual({ visibleIf: {}, requiredIf: {}, checks: [] });
+    expect(withoutEmptyParts(layered)).toEqual({ fields: { ...base.fields, referring_ward: ward }, extended: ['referring_ward'] });
+    expect(withoutEmptyParts(layerContract(base, { rules: { checks: [{ field: 'case_type', rule: true, message: 'x' }] } })))
+      .toEqual({ fields: base.fields, rules: { checks: [{ field: 'case_type', rule: true, message: 'x' }] } });
+    expect(withoutEmptyParts(base)).toEqual(base);
+  });
+});
