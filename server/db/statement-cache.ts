@@ -1,4 +1,5 @@
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
+import { withRowsBuiltInJs } from './row-objects.js';
 
 /** Distinct statement texts kept prepared; the app issues a few hundred shapes, an `in (…)` list one per length. */
 const DEFAULT_CAPACITY = 500;
@@ -13,6 +14,7 @@ const SCHEMA_CHANGE = /^\s*(create|alter|drop|vacuum|attach|detach|reindex|analy
  * SQLite itself when the schema changes under it, so reuse never runs a stale plan.
  * Kept statements are used one at a time: Kysely's SQLite driver runs one query at a time on its single connection,
  * and a statement still being iterated (a streamed query) gets a fresh one instead of its kept twin.
+ * Statements that read hand their rows over as JS builds them (row-objects.ts), not as better-sqlite3 does.
  */
 export function withStatementCache(sqlite: SqliteDatabase, capacity = DEFAULT_CAPACITY): Pick<SqliteDatabase, 'prepare' | 'close'> {
   // A Map iterates in insertion order: re-inserting on use makes its first key the least recently used.
@@ -29,7 +31,7 @@ export function withStatementCache(sqlite: SqliteDatabase, capacity = DEFAULT_CA
         kept.set(sql, found);
         return found;
       }
-      const statement = sqlite.prepare(sql);
+      const statement = withRowsBuiltInJs(sqlite.prepare(sql), sql);
       if (!found) {
         kept.set(sql, statement);
         if (kept.size > capacity) kept.delete(kept.keys().next().value!);

@@ -184,7 +184,8 @@ function toColumn(key: string, type: ColumnType, value: unknown): unknown {
 /** JSON columns are parsed, extra fields spread into the row (real columns win); hooks attach what they own. */
 async function finish(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, rows: Record<string, unknown>[]): Promise<Row[]> {
   const jsonColumns = Object.entries(def.columns).filter(([n, c]) => c.type === 'json' && !(def.extra && n === 'extra')).map(([n]) => n);
-  const flat = rows.map((raw) => {
+  // Nothing to parse or spread: the driver's rows are this request's own, so they are answered as they are.
+  const flat = !jsonColumns.length && !def.extra ? rows as Row[] : rows.map((raw) => {
     const r = { ...raw };
     for (const c of jsonColumns) if (typeof r[c] === 'string') r[c] = parseJson(r[c] as string);
     if (!def.extra) return r as Row;
