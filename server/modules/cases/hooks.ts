@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { checkCaseDirectory } from './subspecialty.js';
 import { AppError } from '../../http/errors.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
@@ -42,7 +43,12 @@ export const caseHooks = (rulesFor: (hospitalId: number) => Promise<RuleResolver
     return statusMatch(vars, groups, values);
   },
 
-  async beforeWrite(_data, ctx) {
+  async beforeWrite(data, ctx, db) {
+    if (data.subspecialty_id !== undefined) {
+      const hospitalId = ctx.id === undefined ? ctx.hospitalId ?? 0
+        : (await db.selectFrom('cases').select('hospital_id').where('id', '=', ctx.id).executeTakeFirstOrThrow()).hospital_id;
+      await checkCaseDirectory(db, hospitalId, data.subspecialty_id);
+    }
     if (!ctx.creating) return {};
     return { main_phase: 'registration', registration_at: new Date().toISOString(), registration_doctor: ctx.user.id };
   },

@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { doctorsCovering } from './subspecialty.js';
+import { directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
@@ -71,7 +73,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
 
   // The case detail page: the case with its status, what the lab made of it and its timeline (who, when, what).
   app.get('/api/pathology/:id/lab', { config: { ...perm('case_view'), audit: false }, schema: { tags, params: CaseId } }, async (r) => {
-    const row = await caseInScope(deps.db, r.params.id, scopeOf(r));
+    const row = await caseInScope(deps.db, r.params.id, scopeOf(r), directoryScope(r));
     const [specimens, blocks, sections, orders, timeline] = await Promise.all([
       specimensOf(deps.db, row.id), blocksOf(deps.db, row.id), sectionsOfBlocks(deps.db, row.id), ordersOf(deps.db, row.id), timelineOf(deps.db, row.id),
     ]);
@@ -119,12 +121,12 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   app.get('/api/pathology/:id/labels', {
     config: { ...perm('case_view'), audit: false },
     schema: { tags, params: CaseId, querystring: Type.Object({ kind: LabelKind, symbology: Type.Optional(Type.Union([Type.Literal('code128'), Type.Literal('datamatrix')])) }) },
-  }, async (r) => ok(await labelsOf(deps.db, await caseInScope(deps.db, r.params.id, scopeOf(r)), r.query.kind, r.query.symbology ?? 'code128')));
+  }, async (r) => ok(await labelsOf(deps.db, await caseInScope(deps.db, r.params.id, scopeOf(r), directoryScope(r)), r.query.kind, r.query.symbology ?? 'code128')));
   app.post('/api/pathology/:id/labels/print', {
     config: perm('case_view'),
     schema: { tags, params: CaseId, body: Type.Object({ kind: LabelKind, ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }), reprint: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) },
   }, async (r) => {
-    const c = await caseInScope(deps.db, r.params.id, scopeOf(r));
+    const c = await caseInScope(deps.db, r.params.id, scopeOf(r), directoryScope(r));
     await requireRole(deps, r, 'print_labels', c.hospital_id, c);
     const known = new Set((await labelsOf(deps.db, c, r.body.kind, 'code128')).map((l) => l.id));
     if (r.body.ids.some((id) => !known.has(id))) throw new AppError(422, 'lab.label_unknown');
@@ -174,9 +176,18 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
       .header('content-disposition', `attachment; filename="cases-${new Date().toISOString().slice(0, 10)}.xlsx"`).send(file);
   });
 
-  // CaseDistribution shows each first-diagnosis doctor's current workload before allocating.
-  app.get('/api/pathology/doctors/workload', { config: { ...perm('case_allocation'), audit: false }, schema: { tags } },
-    async (r) => ok(await primaryWorkload(deps.db, workingHospital(r))));
+  // CaseDistribution shows each first-diagnosis doctor's current workload before allocating; for one case
+  // (`case_id`), only the doctors who work in its subspecialty directory, of its hospital.
+  app.get('/api/pathology/doctors/workload', {
+    config: { ...perm('case_allocation'), audit: false },
+    schema: { tags, querystring: Type.Object({ case_id: Type.Optional(Type.Integer({ minimum: 1 })) }) },
+  }, async (r) => {
+    if (r.query.case_id === undefined) return ok(await primaryWorkload(deps.db, workingHospital(r)));
+    const c = await caseInScope(deps.db, r.query.case_id, scopeOf(r), directoryScope(r));
+    const doctors = await primaryWorkload(deps.db, c.hospital_id);
+    const covering = await doctorsCovering(deps.db, doctors.map((d) => d.id), c.subspecialty_id);
+    return ok(doctors.filter((d) => covering.has(d.id)));
+  });
 
   // SettingPathological: the hospital's numbering rules per library.
   app.get('/api/pathology/numbering-rules', { config: { ...perm('system_setting'), audit: false }, schema: { tags } },

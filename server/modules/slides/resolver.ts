@@ -3,7 +3,7 @@ import type { ResolvedSlide, SlideResolver } from '../tiles/resolver.js';
 import { fromStored } from './paths.js';
 
 /**
- * Slide key → file and hospital: an integer key is a `slides` id (only ready rows are served); any other key goes to
+ * Slide key → file, hospital and its case's subspecialty directory: an integer key is a `slides` id (only ready rows are served); any other key goes to
  * `fallback` (the file-name resolver, kept for demo files and links made before the table existed).
  * Answers are remembered for `ttlMs` so a viewer's burst of tile requests costs one query.
  */
@@ -13,8 +13,10 @@ export function databaseSlideResolver(db: Db, dataDir: string, fallback: SlideRe
     if (!/^[1-9]\d{0,9}$/.test(key)) return fallback(key);
     const hit = known.get(key);
     if (hit && Date.now() - hit.at < ttlMs) return hit.file;
-    const row = await db.selectFrom('slides').select(['file_path', 'hospital_id']).where('id', '=', Number(key)).where('status', '=', 'ready').executeTakeFirst();
-    const file = row ? { file: fromStored(dataDir, row.file_path), hospitalId: row.hospital_id } : null;
+    const row = await db.selectFrom('slides').leftJoin('cases', 'cases.id', 'slides.case_id')
+      .select(['slides.file_path', 'slides.hospital_id', 'cases.subspecialty_id'])
+      .where('slides.id', '=', Number(key)).where('slides.status', '=', 'ready').executeTakeFirst();
+    const file = row ? { file: fromStored(dataDir, row.file_path), hospitalId: row.hospital_id, subspecialtyId: row.subspecialty_id } : null;
     if (known.size > 10_000) known.clear();
     known.set(key, { file, at: Date.now() });
     return file;

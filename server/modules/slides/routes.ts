@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { directoryScope } from '../../http/directory-scope.js';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -112,7 +113,7 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
     await requireSlideView(db, request);
     const { id } = request.params;
     // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
-    if (!(await slideIn(db, id, request.auth!.hospitalIds))) throw new AppError(404, 'slide.not_found');
+    if (!(await slideIn(db, id, request.auth!.hospitalIds, directoryScope(request)))) throw new AppError(404, 'slide.not_found');
     const file = thumbPath(dataDir, id);
     const stat = await fs.stat(file).catch(() => null);
     if (!stat) throw new AppError(404, 'slide.thumb_missing');
@@ -127,7 +128,7 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
     schema: { tags, params: Id },
   }, async (request) => {
     const { id } = request.params;
-    const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request) };
+    const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request), directories: directoryScope(request) };
     q.filter.push({ column: 'case_id', operator: '=', value: id, condition: 'and' });
     return ok(await listRows(db, def, hooks, q));
   });

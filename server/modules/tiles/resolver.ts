@@ -6,6 +6,8 @@ export interface ResolvedSlide {
   file: string;
   /** Only users of this hospital may read the slide; undefined: anyone with slide_view (demo files by name). */
   hospitalId?: number;
+  /** The subspecialty directory of the slide's case (spec §6); null or undefined: every directory's. */
+  subspecialtyId?: number | null;
 }
 
 /** Maps a slide key from the URL to an absolute file path (or a file with its hospital), or null when there is no such slide. */

@@ -71,7 +71,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
   };
   // Another hospital's slide answers as if it did not exist.
   const visible = (request: FastifyRequest, handle: SlideHandle) => {
-    if (!mayView(handle, request.auth!.hospitalIds)) throw new AppError(404, 'slide.not_found');
+    if (!mayView(handle, request.auth!)) throw new AppError(404, 'slide.not_found');
     return handle;
   };
   const openFor = async (request: FastifyRequest, key: string) => visible(request, await service.open(key));

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { coversCase, directoryRestriction, type DirectoryHolder } from '../../../src/core/subspecialty.js';
 import sharp, { type Sharp } from './vips.js';
 import { AppError } from '../../http/errors.js';
 import { dziGeometry, dziXml, planDziTile, type DziGeometry } from './dzi.js';
@@ -23,11 +24,16 @@ export interface SlideHandle {
   geometry: DziGeometry;
   /** The slide's hospital (slides table); undefined for files served by name. */
   hospitalId?: number;
+  /** The subspecialty directory of the slide's case; null or undefined: every directory's. */
+  subspecialtyId?: number | null;
 }
 
-/** Spec §6: a slide is seen by users of its hospital (any of theirs, as its thumbnail is), never by another's. */
-export const mayView = (handle: SlideHandle, hospitalIds: readonly number[]): boolean =>
-  handle.hospitalId === undefined || hospitalIds.includes(handle.hospitalId);
+/**
+ * Spec §6: a slide is seen by users of its hospital (any of theirs, as its thumbnail is), never by another's, and,
+ * when its case is filed under a subspecialty directory, only by users of that directory (src/core/subspecialty.ts).
+ */
+export const mayView = (handle: SlideHandle, viewer: DirectoryHolder & { hospitalIds: readonly number[] }): boolean =>
+  (handle.hospitalId === undefined || viewer.hospitalIds.includes(handle.hospitalId)) && coversCase(directoryRestriction(viewer), handle.subspecialtyId);
 
 /** What the tile routes need, free of HTTP: find the slide, name each image (ETag), produce it (cached). */
 export class TileService {
@@ -62,7 +68,7 @@ export class TileService {
   private async resolve(key: string): Promise<SlideHandle> {
     const resolved = await this.options.resolveSlide(key);
     if (!resolved) throw new AppError(404, 'slide.not_found');
-    const { file, hospitalId } = typeof resolved === 'string' ? { file: resolved, hospitalId: undefined } : resolved;
+    const { file, hospitalId, subspecialtyId } = typeof resolved === 'string' ? { file: resolved, hospitalId: undefined, subspecialtyId: undefined } : resolved;
     let slide: OpenedSlide;
     try {
       slide = await this.store.open(file);
@@ -76,7 +82,7 @@ export class TileService {
       geometry = dziGeometry(slide.index);
       this.geometries.set(slide, geometry);
     }
-    return { slide, geometry, hospitalId };
+    return { slide, geometry, hospitalId, subspecialtyId };
   }
 
   dziDescriptor({ geometry }: SlideHandle): string {

@@ -10,6 +10,8 @@ interface Ask {
   action: ActionSchema & { prompt: PromptSchema };
   /** What the prompt starts with (`promptDefault`: the rows' `defaultFrom` values). */
   initial: string[];
+  /** The ids of the rows acted on: a `lookup:` source may answer for them (CaseDistribution's doctors of the case's directory). */
+  rows: (string | number)[];
   submit(value: Answer): Promise<void>;
   resolve(done: boolean): void;
 }
@@ -19,7 +21,7 @@ function PromptHost({ ask, onDone }: { ask: Ask; onDone(done: boolean): void }) 
   const { label } = useLabel();
   const { prompt } = ask.action;
   // An action acts in the working hospital (a slide is bound to a case of its own hospital), so its choices come from there.
-  const choices = useChoices(prompt.options, true);
+  const choices = useChoices(prompt.options, true, ask.rows);
   const options = useMemo(() => [...new Map(choices.map((c) => [String(c.value), { value: String(c.value), label: c.label }])).values()], [choices]);
   return (
     <PromptDialog open title={label(ask.action.label)} label={label(prompt.label)} options={options} required={prompt.required}
@@ -39,10 +41,10 @@ function PromptHost({ ask, onDone }: { ask: Ask; onDone(done: boolean): void }) 
  * prompt answers a list). Resolves true once `send` succeeded, false when cancelled; a failing `send` leaves the
  * dialog open with its message.
  */
-export function useActionPrompt(): [ReactNode, (action: Ask['action'], initial: string[], submit: Ask['submit']) => Promise<boolean>] {
+export function useActionPrompt(): [ReactNode, (action: Ask['action'], initial: string[], submit: Ask['submit'], rows?: Ask['rows']) => Promise<boolean>] {
   const [ask, setAsk] = useState<Ask | null>(null);
-  const prompt = useCallback((action: Ask['action'], initial: string[], submit: Ask['submit']) =>
-    new Promise<boolean>((resolve) => setAsk({ action, initial, submit, resolve })), []);
+  const prompt = useCallback((action: Ask['action'], initial: string[], submit: Ask['submit'], rows: Ask['rows'] = []) =>
+    new Promise<boolean>((resolve) => setAsk({ action, initial, rows, submit, resolve })), []);
   const done = (ok: boolean) => {
     ask?.resolve(ok);
     setAsk(null);
