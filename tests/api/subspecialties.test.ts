@@ -86,6 +86,12 @@ describe.each(databases)('subspecialty directories [%s]', (kind) => {
     expect(mine.total).toBe(ids.length);
     const counted = (await call(h.app, 'GET', `${cases}/count`, { token: doctor })).json().data;
     expect(Object.values(counted)[0]).toBe(ids.length);
+    // The status tabs' counts (CaseList's progress facet) are the doctor's cases' too, and so is the by-status page.
+    const statuses = (await call(h.app, 'GET', `${cases}/status-counts`, { token: doctor })).json().data;
+    expect(statuses.total).toBe(ids.length);
+    const keys = Object.keys(statuses.counts).join(',');
+    const byStatus = (await call(h.app, 'GET', `${cases}/by-status?status=${keys}`, { token: doctor })).json().data;
+    expect((byStatus.data as { id: number }[]).map((c) => c.id)).not.toContain(kase.gi);
     const all = ((await call(h.app, 'GET', `${cases}/lists?page_size=100`, { token: admin })).json().data.data as { id: number }[]).map((c) => c.id);
     expect(all).toEqual(expect.arrayContaining([kase.gi, kase.breast, kase.unfiled]));
     // Filtering by directory (CaseList's filter) works within that.

@@ -85,7 +85,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   const View = Type.Optional(Type.Union([Type.Literal('status'), Type.Literal('stages')], { description: 'status (default): the displayed status; stages: the stage words' }));
   app.get('/api/pathology/status-counts', { config: { ...perm('case_view'), audit: false }, schema: { tags, querystring: Type.Object({ view: View }) } }, async (r) => {
     const { hospitals, resolve } = await scopedRules(r);
-    return ok(await statusCounts(deps.db, hospitals, resolve, r.query.view));
+    return ok(await statusCounts(deps.db, hospitals, resolve, r.query.view, directoryScope(r)));
   });
   app.get('/api/pathology/by-status', {
     config: { ...perm('case_view'), audit: false },
@@ -100,7 +100,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
     },
   }, async (r) => {
     const { hospitals, resolve } = await scopedRules(r);
-    return ok(await casesByStatus(deps.db, hospitals, resolve, r.query.status.split(',').slice(0, 20), r.query.page ?? 1, r.query.page_size ?? 100, r.query.view));
+    return ok(await casesByStatus(deps.db, hospitals, resolve, r.query.status.split(',').slice(0, 20), r.query.page ?? 1, r.query.page_size ?? 100, r.query.view, directoryScope(r)));
   });
 
   app.get('/api/pathology/stuck', {
@@ -114,7 +114,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
         page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
       }),
     },
-  }, async (r) => ok(await stuckCases(deps.db, scopeOf(r), { hours: r.query.hours, mainPhase: r.query.main_phase, page: r.query.page ?? 1, pageSize: r.query.page_size ?? 100 })));
+  }, async (r) => ok(await stuckCases(deps.db, scopeOf(r), { hours: r.query.hours, mainPhase: r.query.main_phase, page: r.query.page ?? 1, pageSize: r.query.page_size ?? 100, directories: directoryScope(r) })));
 
   // Labels (issue 10): the print-ready data of a case's cassettes or slides, and the print itself logged on the timeline.
   const LabelKind = Type.Union([Type.Literal('cassette'), Type.Literal('slide')]);
@@ -171,7 +171,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
     },
   }, async (r, reply) => {
     const { hospitals, resolve } = await scopedRules(r);
-    const { file } = await exportCases(deps.db, hospitals, resolve, r.lang, r.body.status ? { keys: r.body.status, view: r.body.view ?? 'status' } : undefined);
+    const { file } = await exportCases(deps.db, hospitals, resolve, r.lang, r.body.status ? { keys: r.body.status, view: r.body.view ?? 'status' } : undefined, directoryScope(r));
     return reply.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="cases-${new Date().toISOString().slice(0, 10)}.xlsx"`).send(file);
   });
