@@ -110,6 +110,8 @@ describe.each(databases)('subspecialty directories [%s]', (kind) => {
       ['POST', `/api/data/kfb/open/${slideOf.gi}`, `/api/data/kfb/open/${missing}`],
       ['GET', `/api/slide/annotations/${slideOf.gi}`, `/api/slide/annotations/${missing}`],
       ['GET', `/api/data/kfb/item/${slideOf.gi}`, `/api/data/kfb/item/${missing}`],
+      ['GET', `/api/cases/${kase.gi}/images`, `/api/cases/${missing}/images`],
+      ['GET', `${cases}/${kase.gi}/lab`, `${cases}/${missing}/lab`],
     ];
     for (const [method, forged, absent] of pairs) {
       const a = await call(h.app, method as 'GET', forged, { token: doctor, lang: 'en-US' });
