@@ -56,6 +56,7 @@ const coreMessages = {
   'user.subspecialty_not_yours': { 'zh-CN': '只能授予您所管理医院的亚专科目录：{{ids}}', 'en-US': 'You can only grant subspecialty directories of the hospitals you manage: {{ids}}' },
   'user.subspecialty_unknown': { 'zh-CN': '以下亚专科目录不存在：{{ids}}', 'en-US': 'These subspecialty directories do not exist: {{ids}}' },
   'user.subspecialty_other_hospital': { 'zh-CN': '亚专科目录须属于该用户所在的医院：{{ids}}', 'en-US': 'Subspecialty directories must belong to one of the user’s hospitals: {{ids}}' },
+  'case.subspecialty_not_yours': { 'zh-CN': '只能将病例归入您所在的亚专科目录', 'en-US': 'You can only file cases under your own subspecialty directories' },
   'case.subspecialty_unknown': { 'zh-CN': '亚专科目录不存在或不属于本院', 'en-US': 'The subspecialty directory does not exist or belongs to another hospital' },
   'user.hospital_not_yours': { 'zh-CN': '只能分配您所管理的医院（分中心）', 'en-US': 'You can only assign the hospitals (sub-centres) you manage' },
   'user.admin_role_not_yours': { 'zh-CN': '只有系统管理员可以授予管理员角色', 'en-US': 'Only a system administrator can grant an administrator role' },

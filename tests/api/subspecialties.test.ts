@@ -179,10 +179,24 @@ describe.each(databases)('subspecialty directories [%s]', (kind) => {
       case_type: 'routine', patient_name: '周敏', subspecialty_id: dir.breast, specimens: [{ name: '乳腺肿物' }],
     } });
     expect(good.statusCode, good.body).toBe(200);
+    // A registrar limited to Breast files new cases only under Breast.
+    const registrarId = (await h.db.selectFrom('users').select('id').where('name', '=', 'registrar').executeTakeFirstOrThrow()).id;
+    await h.db.insertInto('user_subspecialties').values({ user_id: registrarId, subspecialty_id: dir.breast }).execute();
+    const notTheirs = await call(h.app, 'POST', `${cases}/register`, { token: registrar, lang: 'en-US', payload: {
+      case_type: 'routine', patient_name: '吴霞', subspecialty_id: dir.gi, specimens: [{ name: '胃窦活检' }],
+    } });
+    expect(notTheirs.statusCode, notTheirs.body).toBe(403);
+    expect(notTheirs.json().message).toBe('You can only file cases under your own subspecialty directories');
+    expect(await h.db.selectFrom('cases').select('id').where('patient_name', '=', '吴霞').execute()).toEqual([]);
+    await h.db.deleteFrom('user_subspecialties').where('user_id', '=', registrarId).execute();
     const edit = await call(h.app, 'PATCH', `${cases}/update/${kase.unfiled}`, { token: admin, payload: { subspecialty_id: branchDir.gi } });
     expect(edit.statusCode).toBe(422);
     const moved = await call(h.app, 'PATCH', `${cases}/update/${kase.unfiled}`, { token: admin, payload: { subspecialty_id: dir.head_neck } });
     expect(moved.statusCode, moved.body).toBe(200);
+    // A user limited to Breast files only under Breast (else the write would answer "not found" afterwards).
+    const elsewhere = await call(h.app, 'PATCH', `${cases}/update/${kase.breast}`, { token: doctor, lang: 'en-US', payload: { subspecialty_id: dir.gi } });
+    expect([403, 404]).toContain(elsewhere.statusCode);
+    expect((await h.db.selectFrom('cases').select('subspecialty_id').where('id', '=', kase.breast).executeTakeFirstOrThrow()).subspecialty_id).toBe(dir.breast);
     // Now filed under Head & neck: out of the Breast doctor's sight.
     expect((await call(h.app, 'GET', `${cases}/item/${kase.unfiled}`, { token: doctor })).statusCode).toBe(404);
     expect((await call(h.app, 'PATCH', `${cases}/update/${kase.unfiled}`, { token: admin, payload: { subspecialty_id: null } })).statusCode).toBe(200);

@@ -51,7 +51,7 @@ export const caseHooks = (rulesFor: (hospitalId: number) => Promise<RuleResolver
     if (data.subspecialty_id !== undefined) {
       const hospitalId = ctx.id === undefined ? ctx.hospitalId ?? 0
         : (await db.selectFrom('cases').select('hospital_id').where('id', '=', ctx.id).executeTakeFirstOrThrow()).hospital_id;
-      await checkCaseDirectory(db, hospitalId, data.subspecialty_id);
+      await checkCaseDirectory(db, hospitalId, data.subspecialty_id, ctx.user);
     }
     if (!ctx.creating) return {};
     return { main_phase: 'registration', registration_at: new Date().toISOString(), registration_doctor: ctx.user.id };

@@ -1,13 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { coversCase, directoryRestriction } from '../../../src/core/subspecialty.js';
+import { coversCase, directoryRestriction, type DirectoryHolder } from '../../../src/core/subspecialty.js';
 
 type Db = Kysely<Database>;
 
-/** A case is filed under an enabled directory of its own hospital, or none (null); anything else is refused, nothing written. */
-export async function checkCaseDirectory(db: Db, hospitalId: number, value: unknown): Promise<void> {
+/**
+ * A case is filed under an enabled directory of its own hospital, or none (null); anything else is refused, nothing
+ * written. A user limited to some directories (`actor`) files only under theirs: a case they could not see afterwards
+ * would be a write that answers "not found".
+ */
+export async function checkCaseDirectory(db: Db, hospitalId: number, value: unknown, actor?: DirectoryHolder): Promise<void> {
   if (value === undefined || value === null) return;
+  if (actor && typeof value === 'number' && !coversCase(directoryRestriction(actor), value)) {
+    throw new AppError(403, 'case.subspecialty_not_yours', {}, { subspecialty_id: [{ key: 'case.subspecialty_not_yours' }] });
+  }
   const row = typeof value === 'number' && Number.isInteger(value)
     ? await db.selectFrom('subspecialties').select('id').where('id', '=', value).where('hospital_id', '=', hospitalId).where('enabled', '=', 1).executeTakeFirst()
     : undefined;
