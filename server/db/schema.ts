@@ -1,5 +1,5 @@
 import type { ReportTables } from './schema/reports.js';
-import type { HospitalTable, UserTable, RoleTable, UserRoleTable, UserHospitalTable, RoleMenuTable, PermissionTable, MenuTable } from './schema/users.js';
+import type { HospitalTable, UserTable, RoleTable, UserRoleTable, UserHospitalTable, UserSubspecialtyTable, SubspecialtyTable, RoleMenuTable, PermissionTable, MenuTable } from './schema/users.js';
 import type { AuthKeyTable, AuthChallengeTable, AuthTokenTable, SigningKeyTable, QrLoginTable, WebauthnCredentialTable } from './schema/auth.js';
 import type { SsoConfigTable, SsoFlowTable, SsoCodeTable, SsoSessionTable } from './schema/sso.js';
 import type { SettingTable, PageSchemaVersionTable, ColumnPreferenceTable, LabelTable, ReagentTable, NumberingRuleTable, NumberingCounterTable, PriceItemTable } from './schema/settings.js';
@@ -32,6 +32,8 @@ export interface Database extends ReportTables {
   roles: RoleTable;
   user_roles: UserRoleTable;
   user_hospitals: UserHospitalTable;
+  user_subspecialties: UserSubspecialtyTable;
+  subspecialties: SubspecialtyTable;
   role_menus: RoleMenuTable;
   permissions: PermissionTable;
   menus: MenuTable;

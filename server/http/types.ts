@@ -20,6 +20,8 @@ export interface SessionUser {
   roleNames?: string[];
   permissions: string[];
   hospitalIds: number[];
+  /** The subspecialty directories the user may work in (spec §6); empty or absent: all (src/core/subspecialty.ts). */
+  subspecialtyIds?: number[];
   /** The hospital chosen for this session (HB), null when the user has none. */
   hospitalId: number | null;
   tokenHash: string;

@@ -9,7 +9,8 @@ import type { EnumOption } from './schemaApi';
 const both = (key: string, params: Record<string, unknown>) =>
   ({ 'zh-CN': i18n.t(key, { ...params, lng: 'zh-CN' }), 'en-US': i18n.t(key, { ...params, lng: 'en-US' }) });
 
-const sources: Record<string, () => Promise<EnumOption[]>> = {
+/** `rows`: the ids of the rows an action's prompt acts on (empty elsewhere), for sources that answer per row. */
+const sources: Record<string, (rows: readonly (string | number)[]) => Promise<EnumOption[]>> = {
   // SlideLibrary's "Link to teaching library": the external teaching system's libraries, a chapter under its library.
   teaching_libraries: async () => {
     const { data } = await unwrap<{ data: { id: string; name: string; parent_id: string | null }[] }>(api.get('/outer/jiaopei/library', { silent: true }));
@@ -19,10 +20,12 @@ const sources: Record<string, () => Promise<EnumOption[]>> = {
       return { value: l.id, label: { 'zh-CN': text, 'en-US': text } };
     });
   },
-  // CaseDistribution: the first-diagnosis doctors of the working hospital with the cases waiting for them now.
-  primary_workload: async () => {
-    const rows = await unwrap<{ id: number; name: string; realname?: string | null; workload: number }[]>(api.get('/pathology/doctors/workload'));
-    return rows.map((d) => ({ value: d.id, label: both('lab.workloadOption', { name: d.realname || d.name, count: d.workload }) }));
+  // CaseDistribution: the first-diagnosis doctors of the working hospital with the cases waiting for them now; for one
+  // case, only those who work in its subspecialty directory (the server decides).
+  primary_workload: async (cases) => {
+    const params = cases.length === 1 ? { case_id: cases[0] } : undefined;
+    const doctors = await unwrap<{ id: number; name: string; realname?: string | null; workload: number }[]>(api.get('/pathology/doctors/workload', { params }));
+    return doctors.map((d) => ({ value: d.id, label: both('lab.workloadOption', { name: d.realname || d.name, count: d.workload }) }));
   },
   // SlideLibrary's put/remove label prompts: the labels, readable with slide_label (the labels resource wants label_manage).
   labels: async () => {
@@ -32,4 +35,4 @@ const sources: Record<string, () => Promise<EnumOption[]>> = {
 };
 
 export const LOOKUP = 'lookup:';
-export const loadLookup = (name: string): Promise<EnumOption[]> => sources[name]?.() ?? Promise.resolve([]);
+export const loadLookup = (name: string, rows: readonly (string | number)[] = []): Promise<EnumOption[]> => sources[name]?.(rows) ?? Promise.resolve([]);

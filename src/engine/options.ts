@@ -76,7 +76,8 @@ export function useEnums(): Enums {
 
 /** Options from an enum name, `resource:<name>`, or an inline list, labels resolved to the current language. */
 /** `workingHospital`: resource options of the hospital the user works in, whatever the show-all-data switch says. */
-export function useChoices(source: string | SearchOption[] | undefined, workingHospital = false): Choice[] {
+/** `rows`: the ids of the rows an action's prompt acts on, passed to a `lookup:` source that answers per row. */
+export function useChoices(source: string | SearchOption[] | undefined, workingHospital = false, actedOn?: readonly (string | number)[]): Choice[] {
   const preload = usePreload();
   const { label } = useLabel();
   const enums = useEnums();
@@ -86,12 +87,13 @@ export function useChoices(source: string | SearchOption[] | undefined, workingH
   const showAllData = useSession((s) => s.showAllData);
   const generation = useOptionsGeneration();
   const [rows, setRows] = useState<EnumOption[]>(preloaded ?? []);
+  const rowsKey = actedOn?.join(',') ?? '';
   useEffect(() => {
     if (!isLookup) return;
     let live = true;
-    loadLookup((source as string).slice(LOOKUP.length)).then((r) => live && setRows(r)).catch(() => {});
+    loadLookup((source as string).slice(LOOKUP.length), rowsKey ? rowsKey.split(',') : []).then((r) => live && setRows(r)).catch(() => {});
     return () => { live = false; };
-  }, [source, isLookup]);
+  }, [source, isLookup, rowsKey]);
   useEffect(() => {
     if (!isResource || preloaded) return;
     let live = true;
@@ -108,7 +110,7 @@ export function useChoices(source: string | SearchOption[] | undefined, workingH
  * A dialog's select box options in the hospital the user works in (an action acts there: a slide is bound to a case
  * of its own hospital), one per value.
  */
-export function useSelectOptions(source: string | SearchOption[] | undefined): { value: string; label: string }[] {
-  const choices = useChoices(source, true);
+export function useSelectOptions(source: string | SearchOption[] | undefined, actedOn?: readonly (string | number)[]): { value: string; label: string }[] {
+  const choices = useChoices(source, true, actedOn);
   return useMemo(() => [...new Map(choices.map((c) => [String(c.value), { value: String(c.value), label: c.label }])).values()], [choices]);
 }

@@ -7,6 +7,8 @@ export interface CaseTable {
   hospital_id: number;
   pathology_number: string;
   case_type: string;
+  /** The subspecialty directory the case is filed under (subspecialties.id); null: every directory's. */
+  subspecialty_id: number | null;
   patient_name: string | null;
   gender: string | null;
   age: number | null;

@@ -46,6 +46,22 @@ export interface UserRoleTable { user_id: number; role_id: number }
 
 export interface UserHospitalTable { user_id: number; hospital_id: number }
 
+/** The subspecialty directories a user may work in (spec §6); a user with none works in all. */
+export interface UserSubspecialtyTable { user_id: number; subspecialty_id: number }
+
+/** A hospital's dictionary of subspecialty directories (Breast, Gastrointestinal, …). */
+export interface SubspecialtyTable {
+  id: Generated<number>;
+  hospital_id: number;
+  name: string;
+  en_name: string | null;
+  code: string | null;
+  rank: number;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface RoleMenuTable { role_id: number; menu_id: number }
 
 export interface PermissionTable {

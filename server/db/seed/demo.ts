@@ -5,6 +5,7 @@ import { seedDemoCollections } from './demo-collections.js';
 import { seedDemoSlides } from './demo-slides.js';
 import { shippedStructure } from './structure.js';
 import { seedDemoPrices } from './demo-prices.js';
+import { seedDemoSubspecialties } from './demo-subspecialties.js';
 
 /** Demo data only (DSMS_DEMO=1): it stands on the structure seed (structure.ts), whose roles it gives accounts. */
 
@@ -46,6 +47,7 @@ export async function seedDemoData(db: Db, dataDir?: string): Promise<void> {
   await seedDemo(db);
   await seedDemoCases(db);
   await seedDemoPrices(db);
+  await seedDemoSubspecialties(db);
   if (dataDir) await seedDemoSlides(db, dataDir);
   await seedDemoCollections(db);
 }

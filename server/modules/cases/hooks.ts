@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { checkCaseDirectory } from './subspecialty.js';
 import { AppError } from '../../http/errors.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
@@ -20,10 +21,14 @@ export const caseHooks = (rulesFor: (hospitalId: number) => Promise<RuleResolver
     const counts = await db.selectFrom('slides').select(['case_id', sql<number>`count(*)`.as('n')])
       .where('case_id', 'in', rows.map((r) => r.id)).groupBy('case_id').execute();
     const byCase = new Map(counts.map((c) => [Number(c.case_id), Number(c.n)]));
+    // The directory's names, both languages, for the list's column (the tags cell picks the reader's).
+    const dirIds = [...new Set(rows.map((r) => r.subspecialty_id).filter((v): v is number => typeof v === 'number'))];
+    const dirs = dirIds.length ? await db.selectFrom('subspecialties').select(['id', 'name', 'en_name']).where('id', 'in', dirIds).execute() : [];
+    const dirOf = new Map(dirs.map((d) => [d.id, { name: d.name, en_name: d.en_name }]));
     const resolvers = new Map<number, RuleResolver>();
     for (const h of new Set(rows.map((r) => Number(r.hospital_id)))) resolvers.set(h, await rulesFor(h));
     const [limits, now] = [await phaseHours(db), new Date()];
-    return rows.map((r) => withDisplay({ ...r, slide_count: byCase.get(r.id) ?? 0, overdue: isOverdue(r, limits, now) }, resolvers.get(Number(r.hospital_id))!));
+    return rows.map((r) => withDisplay({ ...r, slide_count: byCase.get(r.id) ?? 0, overdue: isOverdue(r, limits, now), subspecialty: dirOf.has(Number(r.subspecialty_id)) ? [dirOf.get(Number(r.subspecialty_id))] : [] }, resolvers.get(Number(r.hospital_id))!));
   },
 
   // Status tabs with counts (spec §2, §4): a list filtered by case_status, by the hospital's case-status rules.
@@ -42,7 +47,12 @@ export const caseHooks = (rulesFor: (hospitalId: number) => Promise<RuleResolver
     return statusMatch(vars, groups, values);
   },
 
-  async beforeWrite(_data, ctx) {
+  async beforeWrite(data, ctx, db) {
+    if (data.subspecialty_id !== undefined) {
+      const hospitalId = ctx.id === undefined ? ctx.hospitalId ?? 0
+        : (await db.selectFrom('cases').select('hospital_id').where('id', '=', ctx.id).executeTakeFirstOrThrow()).hospital_id;
+      await checkCaseDirectory(db, hospitalId, data.subspecialty_id, ctx.user);
+    }
     if (!ctx.creating) return {};
     return { main_phase: 'registration', registration_at: new Date().toISOString(), registration_doctor: ctx.user.id };
   },

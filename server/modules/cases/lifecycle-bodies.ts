@@ -52,6 +52,8 @@ export const RegisterBody = Type.Object({
   // Spec §3 patient fields the cases table has no column for: kept in the case's extra (REGISTRATION_EXTRA).
   nation: text(32), career: text(64), marriage: text(16), fee_type: text(16), medical_number: text(64),
   expedite_status: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
+  /** The subspecialty directory the case is filed under (spec §6); one of the hospital's. */
+  subspecialty_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
   specimens: Type.Array(Specimen, { maxItems: 50 }),
 }, { additionalProperties: AddedValue, maxProperties: 80 });
 /** The body's own fields, and the fields a hospital added to cases (checked by name and type in registration.ts). */

@@ -41,6 +41,7 @@ export const labMessages = {
   'lab.scan_ready': { 'zh-CN': '{{number}}：可执行', 'en-US': '{{number}}: ready' },
   'lab.scan_wrong_step': { 'zh-CN': '{{number}} 处于“{{phase}}”阶段', 'en-US': '{{number}} is at the "{{phase}}" stage' },
   'lab.block_unknown': { 'zh-CN': '所选材块不属于本病例', 'en-US': 'A chosen block is not this case\'s' },
+  'lab.doctor_not_in_directory': { 'zh-CN': '所选医生不在该病例的亚专科目录中', 'en-US': 'The chosen doctor does not work in this case’s subspecialty directory' },
   'lab.doctor_not_primary': { 'zh-CN': '所选医生不是本院的初诊医生', 'en-US': 'The chosen doctor is not a first-diagnosis doctor of this hospital' },
   'lab.application_not_open': { 'zh-CN': '该申请单已登记或已拒收', 'en-US': 'This application was already registered or rejected' },
   'lab.application_not_found': { 'zh-CN': '申请单不存在或不属于当前医院', 'en-US': 'The application does not exist or belongs to another hospital' },

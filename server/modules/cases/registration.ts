@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { checkCaseDirectory } from './subspecialty.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
@@ -90,6 +91,7 @@ export async function register(deps: LabDeps, request: FastifyRequest, input: Re
   const extraValues = Object.fromEntries([...REGISTRATION_EXTRA, ...added].filter((k) => checked[k] !== undefined && checked[k] !== null && checked[k] !== '').map((k) => [k, checked[k]]));
   const fields = Object.fromEntries(Object.entries(given).filter(([k]) => REGISTER_FIELDS.has(k) && !(REGISTRATION_EXTRA as readonly string[]).includes(k))) as Omit<Static<typeof RegisterBody>, (typeof REGISTRATION_EXTRA)[number] | 'application_id' | 'specimens' | 'pathology_number'>;
   const caseType = input.case_type ?? application?.case_type ?? 'routine';
+  await checkCaseDirectory(deps.db, hospitalId, input.subspecialty_id, request.auth!);
   const rule = await ruleFor(deps.db, hospitalId, caseType);
   const manual = typed?.trim();
   if (manual && !numberMatchesRule(manual, rule)) throw new AppError(422, 'lab.number_pattern', { number: manual });

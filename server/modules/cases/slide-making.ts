@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { doctorsCovering } from './subspecialty.js';
 import { AppError } from '../../http/errors.js';
 import { wordParam } from './lab-words.js';
 import { afterSlideStep, type SlideStep } from '../../../src/core/caseLifecycle.js';
@@ -49,10 +50,11 @@ export async function planSlideStep(deps: LabDeps, request: FastifyRequest, curr
   };
 }
 
-/** CaseDistribution: a case whose slides are ready goes to a first-diagnosis doctor of its hospital. */
+/** CaseDistribution: a case whose slides are ready goes to a first-diagnosis doctor of its hospital who works in its subspecialty directory. */
 export async function distribute(deps: LabDeps, request: FastifyRequest, caseId: number, doctorId: number): Promise<CaseRow> {
   const current = await caseFor(deps, request, 'distribute', caseId);
   if (!(await isPrimaryDoctorOf(deps.db, doctorId, current.hospital_id))) throw new AppError(422, 'lab.doctor_not_primary');
+  if (!(await doctorsCovering(deps.db, [doctorId], current.subspecialty_id)).has(doctorId)) throw new AppError(422, 'lab.doctor_not_in_directory');
   const moved = await commitMove(deps, request, current, {
     action: 'distribute', to: { main_phase: 'diagnosis', sub_phase: 'to_first' },
     patch: { first_doctor: doctorId, allocation_doctor: request.auth!.id, allocation_at: new Date().toISOString() },

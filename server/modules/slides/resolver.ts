@@ -6,7 +6,7 @@ import { fromStored } from './paths.js';
 export const PROCESSING = new Set(['ingesting', 'converting']);
 
 /**
- * Slide key → file and hospital: an integer key is a `slides` id (only ready rows are served; one being ingested or converted answers `processing`); any other key goes to
+ * Slide key → file, hospital and its case's subspecialty directory: an integer key is a `slides` id (only ready rows are served; one being ingested or converted answers `processing`); any other key goes to
  * `fallback` (the file-name resolver, kept for demo files and links made before the table existed).
  * Answers are remembered for `ttlMs` so a viewer's burst of tile requests costs one query.
  */
@@ -16,10 +16,12 @@ export function databaseSlideResolver(db: Db, dataDir: string, fallback: SlideRe
     if (!/^[1-9]\d{0,9}$/.test(key)) return fallback(key);
     const hit = known.get(key);
     if (hit && Date.now() - hit.at < ttlMs) return hit.file;
-    const row = await db.selectFrom('slides').select(['file_path', 'hospital_id', 'status']).where('id', '=', Number(key)).executeTakeFirst();
+    const row = await db.selectFrom('slides').leftJoin('cases', 'cases.id', 'slides.case_id')
+      .select(['slides.file_path', 'slides.hospital_id', 'slides.status', 'cases.subspecialty_id'])
+      .where('slides.id', '=', Number(key)).executeTakeFirst();
     // Still being read or converted: said so, and asked again next time (it becomes ready any moment).
-    if (row && PROCESSING.has(row.status)) return { file: '', hospitalId: row.hospital_id, processing: true };
-    const file = row?.status === 'ready' ? { file: fromStored(dataDir, row.file_path), hospitalId: row.hospital_id } : null;
+    if (row && PROCESSING.has(row.status)) return { file: '', hospitalId: row.hospital_id, subspecialtyId: row.subspecialty_id, processing: true };
+    const file = row?.status === 'ready' ? { file: fromStored(dataDir, row.file_path), hospitalId: row.hospital_id, subspecialtyId: row.subspecialty_id } : null;
     if (known.size > 10_000) known.clear();
     known.set(key, { file, at: Date.now() });
     return file;

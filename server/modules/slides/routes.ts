@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { directoryScope } from '../../http/directory-scope.js';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -114,7 +115,7 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
     await requireSlideView(db, request);
     const { id } = request.params;
     // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
-    if (!(await slideIn(db, id, request.auth!.hospitalIds))) throw new AppError(404, 'slide.not_found');
+    if (!(await slideIn(db, id, request.auth!.hospitalIds, directoryScope(request)))) throw new AppError(404, 'slide.not_found');
     const { status } = await db.selectFrom('slides').select('status').where('id', '=', id).executeTakeFirstOrThrow();
     // Not made yet (or being remade): said so, rather than a missing or stale picture.
     if (PROCESSING.has(status)) throw new AppError(409, 'slide.processing');
@@ -132,7 +133,7 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
     schema: { tags, params: Id },
   }, async (request) => {
     const { id } = request.params;
-    const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request) };
+    const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request), directories: directoryScope(request) };
     q.filter.push({ column: 'case_id', operator: '=', value: id, condition: 'and' });
     return ok(await listRows(db, def, hooks, q));
   });

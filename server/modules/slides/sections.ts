@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { directoryScope } from '../../http/directory-scope.js';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
@@ -38,5 +39,5 @@ export function sectionRoutes(app: TypedApp, db: Db, slidesDef: ResourceDef): vo
   app.get('/api/data/kfb/sections/:caseId', {
     config: { access: { permission: 'slide_view' }, audit: false },
     schema: { tags, params: Type.Object({ caseId: Type.Integer({ minimum: 1 }) }) },
-  }, async (request) => ok(await sectionsOfCase(db, request.params.caseId, hospitalScope(slidesDef, request) ?? [])));
+  }, async (request) => ok(await sectionsOfCase(db, request.params.caseId, hospitalScope(slidesDef, request) ?? [], directoryScope(request))));
 }

@@ -40,7 +40,7 @@ export function tileFastLane(service: TileService, sessions: CachedSessionResolv
     if (!session || session.screenLocked || !mayViewImages(session)) return false;
     const handle = service.peek(m[1]);
     // Another hospital's slide: the route answers (404), the lane does not.
-    if (!handle || !mayView(handle, session.hospitalIds)) return false;
+    if (!handle || !mayView(handle, session)) return false;
     const level = Number(m[2]), col = Number(m[3]), row = Number(m[4]);
     const etag = service.dziEtag(handle, level, col, row);
     if (etagMatches(req.headers['if-none-match'], etag)) {

@@ -8,6 +8,8 @@ export interface ResolvedSlide {
   hospitalId?: number;
   /** Bound but not yet read or converted: nothing of it may be served (tile-service answers 409 slide.processing). */
   processing?: boolean;
+  /** The subspecialty directory of the slide's case (spec §6); null or undefined: every directory's. */
+  subspecialtyId?: number | null;
 }
 
 /** Maps a slide key from the URL to an absolute file path (or a file with its hospital), or null when there is no such slide. */

@@ -71,13 +71,13 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
   };
   // Another hospital's slide answers as if it did not exist.
   const visible = (request: FastifyRequest, handle: SlideHandle) => {
-    if (!mayView(handle, request.auth!.hospitalIds)) throw new AppError(404, 'slide.not_found');
+    if (!mayView(handle, request.auth!)) throw new AppError(404, 'slide.not_found');
     return handle;
   };
   const openFor = async (request: FastifyRequest, key: string) => {
     const handle = await service.open(key).catch((err) => {
-      // Still processing, but another hospital's: as if it did not exist.
-      if (err instanceof SlideProcessing && err.hospitalId !== undefined && !request.auth!.hospitalIds.includes(err.hospitalId)) throw new AppError(404, 'slide.not_found');
+      // Still processing, but another hospital's or directory's: as if it did not exist.
+      if (err instanceof SlideProcessing && !mayView(err.owner, request.auth!)) throw new AppError(404, 'slide.not_found');
       throw err;
     });
     return visible(request, handle);

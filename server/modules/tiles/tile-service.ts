@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { coversCase, directoryRestriction, type DirectoryHolder } from '../../../src/core/subspecialty.js';
 import sharp, { type Sharp } from './vips.js';
 import { AppError } from '../../http/errors.js';
 import { dziGeometry, dziXml, planDziTile, type DziGeometry } from './dzi.js';
@@ -23,18 +24,26 @@ export interface SlideHandle {
   geometry: DziGeometry;
   /** The slide's hospital (slides table); undefined for files served by name. */
   hospitalId?: number;
+  /** The subspecialty directory of the slide's case; null or undefined: every directory's. */
+  subspecialtyId?: number | null;
 }
 
-/** Spec §6: a slide is seen by users of its hospital (any of theirs, as its thumbnail is), never by another's. */
-/** A slide whose ingest or conversion has not finished: a clear 409, never half a file; whose hospital it is, for the 404 to others. */
+/**
+ * Spec §6: a slide is seen by users of its hospital (any of theirs, as its thumbnail is), never by another's, and,
+ * when its case is filed under a subspecialty directory, only by users of that directory (src/core/subspecialty.ts).
+ */
+export const mayView = (handle: Pick<SlideHandle, 'hospitalId' | 'subspecialtyId'>, viewer: DirectoryHolder & { hospitalIds: readonly number[] }): boolean =>
+  (handle.hospitalId === undefined || viewer.hospitalIds.includes(handle.hospitalId)) && coversCase(directoryRestriction(viewer), handle.subspecialtyId);
+
+/**
+ * A slide whose ingest or conversion has not finished: a clear 409, never half a file; whose hospital and directory
+ * it is, so that those who may not see it get the 404 of a slide that does not exist (mayView).
+ */
 export class SlideProcessing extends AppError {
-  constructor(readonly hospitalId?: number) {
+  constructor(readonly owner: Pick<SlideHandle, 'hospitalId' | 'subspecialtyId'>) {
     super(409, 'slide.processing');
   }
 }
-
-export const mayView = (handle: SlideHandle, hospitalIds: readonly number[]): boolean =>
-  handle.hospitalId === undefined || hospitalIds.includes(handle.hospitalId);
 
 /** What the tile routes need, free of HTTP: find the slide, name each image (ETag), produce it (cached). */
 export class TileService {
@@ -69,8 +78,8 @@ export class TileService {
   private async resolve(key: string): Promise<SlideHandle> {
     const resolved = await this.options.resolveSlide(key);
     if (!resolved) throw new AppError(404, 'slide.not_found');
-    if (typeof resolved !== 'string' && resolved.processing) throw new SlideProcessing(resolved.hospitalId);
-    const { file, hospitalId } = typeof resolved === 'string' ? { file: resolved, hospitalId: undefined } : resolved;
+    if (typeof resolved !== 'string' && resolved.processing) throw new SlideProcessing({ hospitalId: resolved.hospitalId, subspecialtyId: resolved.subspecialtyId });
+    const { file, hospitalId, subspecialtyId } = typeof resolved === 'string' ? { file: resolved, hospitalId: undefined, subspecialtyId: undefined } : resolved;
     let slide: OpenedSlide;
     try {
       slide = await this.store.open(file);
@@ -84,7 +93,7 @@ export class TileService {
       geometry = dziGeometry(slide.index);
       this.geometries.set(slide, geometry);
     }
-    return { slide, geometry, hospitalId };
+    return { slide, geometry, hospitalId, subspecialtyId };
   }
 
   dziDescriptor({ geometry }: SlideHandle): string {

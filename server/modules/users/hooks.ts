@@ -1,6 +1,7 @@
 import { AppError } from '../../http/errors.js';
 import type { Kysely } from 'kysely';
 import { isAdmin } from '../../../src/core/admin.js';
+import { directoriesOutside } from '../../../src/core/subspecialty.js';
 import type { Database } from '../../db/schema.js';
 import type { ResourceHooks, WriteContext } from '../../resources/hooks/types.js';
 import { endOtherSessions } from '../auth/end-sessions.js';
@@ -24,30 +25,59 @@ async function checkManagerReach(data: Record<string, unknown>, ctx: WriteContex
   if (given.some((r) => isAdmin({ identification: [r.identification], roleNames: [r.name] }))) throw new AppError(403, 'user.admin_role_not_yours');
 }
 
+/**
+ * Subspecialty directories given to a user (spec §6) must exist, belong to one of the user's hospitals, and, when
+ * the manager is not an administrator (a sub-centre's), to one of the manager's own hospitals.
+ */
+async function checkDirectories(data: Record<string, unknown>, ctx: WriteContext, db: Kysely<Database>): Promise<void> {
+  if (!Array.isArray(data.subspecialty_ids) || !data.subspecialty_ids.length) return;
+  const wanted = [...new Set(data.subspecialty_ids.map(Number))];
+  const found = await db.selectFrom('subspecialties').select(['id', 'hospital_id']).where('id', 'in', wanted).execute();
+  const unknown = wanted.filter((id) => !found.some((f) => f.id === id));
+  if (unknown.length) throw new AppError(422, 'user.subspecialty_unknown', { ids: unknown.join(', ') });
+  const me = ctx.user;
+  if (!isAdmin({ identification: me.identification, roleNames: me.roleNames })) {
+    const outside = directoriesOutside(wanted, found.filter((f) => me.hospitalIds.includes(f.hospital_id)).map((f) => f.id));
+    if (outside.length) throw new AppError(403, 'user.subspecialty_not_yours', { ids: outside.join(', ') });
+  }
+  const hospitals = Array.isArray(data.hospital_ids) ? data.hospital_ids.map(Number)
+    : ctx.id === undefined ? [] : (await db.selectFrom('user_hospitals').select('hospital_id').where('user_id', '=', ctx.id).execute()).map((h) => h.hospital_id);
+  const elsewhere = found.filter((f) => !hospitals.includes(f.hospital_id)).map((f) => f.id);
+  if (elsewhere.length) throw new AppError(422, 'user.subspecialty_other_hospital', { ids: elsewhere.join(', ') });
+}
+
 const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((x) => b.includes(x));
 
-/** Users: the password is hashed, never stored; roles and hospitals live in join tables. */
+/** Users: the password is hashed, never stored; roles, hospitals and subspecialty directories live in join tables. */
 export const usersHooks: ResourceHooks = {
-  consumes: ['password', 'password_confirmation', 'role_ids', 'hospital_ids', 'roles', 'hospitals'],
+  consumes: ['password', 'password_confirmation', 'role_ids', 'hospital_ids', 'roles', 'hospitals', 'subspecialty_ids', 'subspecialties'],
 
   async afterRead(db, rows) {
     if (!rows.length) return rows;
     const ids = rows.map((r) => r.id);
-    const [roles, hospitals] = await Promise.all([
+    const [roles, hospitals, directories] = await Promise.all([
       db.selectFrom('user_roles').innerJoin('roles', 'roles.id', 'user_roles.role_id')
         .select(['user_roles.user_id', 'roles.id', 'roles.name', 'roles.en_name', 'roles.identification']).where('user_roles.user_id', 'in', ids).orderBy('roles.id').execute(),
       db.selectFrom('user_hospitals').innerJoin('hospitals', 'hospitals.id', 'user_hospitals.hospital_id')
         .select(['user_hospitals.user_id', 'hospitals.id', 'hospitals.name', 'hospitals.en_name']).where('user_hospitals.user_id', 'in', ids).orderBy('hospitals.id').execute(),
+      db.selectFrom('user_subspecialties').innerJoin('subspecialties', 'subspecialties.id', 'user_subspecialties.subspecialty_id')
+        .select(['user_subspecialties.user_id', 'subspecialties.id', 'subspecialties.name', 'subspecialties.en_name'])
+        .where('user_subspecialties.user_id', 'in', ids).orderBy('subspecialties.rank').orderBy('subspecialties.id').execute(),
     ]);
     return rows.map((r) => {
       const mine = roles.filter((x) => x.user_id === r.id).map(({ id, name, en_name, identification }) => ({ id, name, en_name, identification }));
       const theirs = hospitals.filter((x) => x.user_id === r.id).map(({ id, name, en_name }) => ({ id, name, en_name }));
-      return { ...r, roles: mine, role_ids: mine.map((x) => x.id), hospitals: theirs, hospital_ids: theirs.map((x) => x.id) };
+      const dirs = directories.filter((x) => x.user_id === r.id).map(({ id, name, en_name }) => ({ id, name, en_name }));
+      return {
+        ...r, roles: mine, role_ids: mine.map((x) => x.id), hospitals: theirs, hospital_ids: theirs.map((x) => x.id),
+        subspecialties: dirs, subspecialty_ids: dirs.map((x) => x.id),
+      };
     });
   },
 
   async beforeWrite(data, ctx, db) {
     await checkManagerReach(data, ctx, db);
+    await checkDirectories(data, ctx, db);
     return typeof data.password === 'string' && data.password ? { password_hash: await hashPassword(data.password), failed_attempts: 0, login_locked_until: null } : {};
   },
 
@@ -65,6 +95,11 @@ export const usersHooks: ResourceHooks = {
       await trx.deleteFrom('user_hospitals').where('user_id', '=', id).execute();
       const ids = [...new Set(data.hospital_ids.map(Number))];
       if (ids.length) await trx.insertInto('user_hospitals').values(ids.map((hospital_id) => ({ user_id: id, hospital_id }))).execute();
+    }
+    if (Array.isArray(data.subspecialty_ids)) {
+      await trx.deleteFrom('user_subspecialties').where('user_id', '=', id).execute();
+      const ids = [...new Set(data.subspecialty_ids.map(Number))];
+      if (ids.length) await trx.insertInto('user_subspecialties').values(ids.map((subspecialty_id) => ({ user_id: id, subspecialty_id }))).execute();
     }
   },
 

@@ -59,6 +59,7 @@ interface SessionRow {
   hospital_id: number | null; locked_at: string | null;
   roles: { identification: string; name: string; en_name: string | null; extra: string }[] | string;
   hospitals: { id: number }[] | string;
+  subspecialties: { id: number }[] | string;
 }
 
 /**
@@ -77,6 +78,8 @@ function sessionStatement(db: Db): CompiledQuery<SessionRow> {
         .select(['roles.identification', 'roles.name', 'roles.en_name', 'roles.extra']).whereRef('user_roles.user_id', '=', 'users.id').orderBy('roles.id')).as('roles'),
       jsonArrayFrom(eb.selectFrom('user_hospitals').innerJoin('hospitals', 'hospitals.id', 'user_hospitals.hospital_id')
         .select('hospitals.id').whereRef('user_hospitals.user_id', '=', 'users.id').orderBy('hospitals.id')).as('hospitals'),
+      jsonArrayFrom(eb.selectFrom('user_subspecialties').select('user_subspecialties.subspecialty_id as id')
+        .whereRef('user_subspecialties.user_id', '=', 'users.id').orderBy('user_subspecialties.subspecialty_id')).as('subspecialties'),
     ])
     .where('auth_tokens.token_hash', '=', TOKEN)
     .where('auth_tokens.revoked_at', 'is', null)
@@ -105,6 +108,7 @@ export async function sessionFromToken(db: Db, token: string): Promise<SessionUs
     realname: row.realname,
     ...roleAccess(row.roles),
     hospitalIds,
+    subspecialtyIds: jsonRows(row.subspecialties).map((d) => Number(d.id)),
     // The hospital chosen at login or switch, only while the user still belongs to it: an administrator's
     // removal ends the session's access to that hospital at its next request.
     hospitalId: row.hospital_id !== null && hospitalIds.includes(row.hospital_id) ? row.hospital_id : null,

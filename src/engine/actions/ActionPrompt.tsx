@@ -11,6 +11,8 @@ interface Ask {
   action: ActionSchema & { prompt: PromptSchema };
   /** What the prompt starts with (`promptDefault`: the rows' `defaultFrom` values). */
   initial: string[];
+  /** The ids of the rows acted on: a `lookup:` source may answer for them (CaseDistribution's doctors of the case's directory). */
+  rows: (string | number)[];
   submit(value: Answer): Promise<void>;
 }
 
@@ -18,7 +20,7 @@ interface Ask {
 function PromptHost({ ask, onDone }: { ask: Ask; onDone(done: boolean): void }) {
   const { label } = useLabel();
   const { prompt } = ask.action;
-  const options = useSelectOptions(prompt.options);
+  const options = useSelectOptions(prompt.options, ask.rows);
   return (
     <PromptDialog open title={label(ask.action.label)} label={label(prompt.label)} options={options} required={prompt.required}
       requiredMessage={prompt.requiredMessage ? label(prompt.requiredMessage) : undefined}
@@ -37,7 +39,7 @@ function PromptHost({ ask, onDone }: { ask: Ask; onDone(done: boolean): void }) 
  * prompt answers a list). Resolves true once `send` succeeded, false when cancelled; a failing `send` leaves the
  * dialog open with its message.
  */
-export function useActionPrompt(): [ReactNode, (action: Ask['action'], initial: string[], submit: Ask['submit']) => Promise<boolean>] {
+export function useActionPrompt(): [ReactNode, (action: Ask['action'], initial: string[], submit: Ask['submit'], rows?: Ask['rows']) => Promise<boolean>] {
   const [dialog, ask] = useAsking<Ask>((question, done) => <PromptHost ask={question} onDone={done} />);
-  return [dialog, (action, initial, submit) => ask({ action, initial, submit })];
+  return [dialog, (action, initial, submit, rows = []) => ask({ action, initial, submit, rows })];
 }

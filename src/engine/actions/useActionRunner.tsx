@@ -60,7 +60,7 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
     const sent = await askValue(action, promptDefault(action.prompt, rows), (raw) => {
       tried = true;
       return send(promptValue(raw), true);
-    });
+    }, rows.map(idOf));
     // One request per row: a failed try may have changed some rows before the user gave up; show them as they are.
     if (!sent && tried) ctx.refresh();
     return sent;
