@@ -10,6 +10,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { RouteGuard } from './RouteGuard';
 import { Shell } from './Shell';
 import { Splash } from './Splash';
+import { ViewerPage } from './viewerChunk';
 
 const LoginPage = lazyChunk(() => import('../pages/LoginPage'));
 const NotFoundPage = lazyChunk(() => import('../pages/NotFoundPage'));
@@ -17,8 +18,6 @@ const ErrorPage = lazyChunk(() => import('../pages/ErrorPage'));
 const UpdateLogPage = lazyChunk(() => import('../pages/UpdateLogPage'));
 const PdfPage = lazyChunk(() => import('../pdf/PdfPage'));
 const QrApprovePage = lazyChunk(() => import('../pages/qr-login/QrApprovePage'));
-// OpenSeadragon comes with the viewer's chunk only: the shell never loads it.
-const ViewerPage = lazyChunk(() => import('../viewer/ViewerPage'));
 const ImageEditPage = lazyChunk(() => import('../viewer/ImageEditPage'));
 const MessageCentre = lazyChunk(() => import('../messages/MessageCentre'));
 const CaseDetailPage = lazyChunk(() => import('../pages/case-detail/CaseDetailPage'));

@@ -1,5 +1,6 @@
 import { slideOfViewerAddress } from '../core/viewerAddress';
 import { useSession } from '../store/session';
+import { ViewerPage } from './viewerChunk';
 import { fetchDescriptor, openSlide, type DziDescriptor, type SlideInfo } from '../viewer/slideOpen';
 
 /** An early answer is taken by the viewer within this long, or dropped: a click whose route never showed the slide. */
@@ -14,10 +15,10 @@ const early = {
 /**
  * A viewer address opened directly (a new tab from a list, a link, a reload): the slide's information and its
  * descriptor are asked for at boot, beside the session's own calls, not behind session → route → chunk → page
- * (scripts/bench/viewer.ts prints the waterfall); the server opens the slide meanwhile. The viewer's chunk is not
- * fetched here: on a busy two-core machine its parsing delayed the session's calls, which the page waits for
- * anyway, by more than it saved (measured back to back). Only with a session token and an unlocked screen; the
- * open is silent here, and the page asks again, aloud, if it failed.
+ * (scripts/bench/viewer.ts prints the waterfall); the server opens the slide meanwhile. The viewer's code too:
+ * loaded before the session is in, the route draws it at once instead of suspending, which React would hold for
+ * its 300 ms fallback throttle (lazyChunk). Only with a session token and an unlocked screen; the open is silent
+ * here, and the page asks again, aloud, if it failed.
  */
 export function startViewerEarly(): void {
   const { pathname, search } = window.location;
@@ -25,6 +26,7 @@ export function startViewerEarly(): void {
   if (started || !id) return;
   started = true;
   startSlideEarly(id);
+  if (useSession.getState().token) ViewerPage.preload();
 }
 
 /** Asks for a slide's information (which logs the view) and descriptor ahead of the viewer page, once. */

@@ -1,20 +1,23 @@
 import { slideOfViewerAddress } from '../core/viewerAddress';
 import { startSlideEarly } from '../shell/viewerEarly';
+import { ViewerPage } from '../shell/viewerChunk';
 
 /**
  * Opening the viewer from a slide list without waiting: its code ahead, the slide on the click. Here, not in the
  * shell (whose code budget is for the login and the frame): only list pages (the engine's link cells) use it.
  */
 
-let prefetching: Promise<unknown> | null = null;
+let prefetching = false;
 
 /**
  * The viewer's code fetched and made ready while a slide list is read (idle time) or a link to a slide is
- * pointed at, so the click waits for the slide, not for OpenSeadragon and the viewer's components. Once; a
- * failed fetch may be tried again (the route's own load reports failures).
+ * pointed at, so the click waits for the slide, not for OpenSeadragon and the viewer's components, and the route
+ * draws it without suspending (lazyChunk). A failed fetch is tried again on the next ask (the route's own load
+ * reports failures).
  */
 export function prefetchViewer(): void {
-  prefetching ??= import('./ViewerPage').catch(() => { prefetching = null; });
+  prefetching = true;
+  ViewerPage.preload();
 }
 
 /** prefetchViewer when the page has nothing else to do (a list has just rendered its rows and thumbnails). */
