@@ -2,7 +2,7 @@ import { FluentProvider } from '@fluentui/react-components';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { loadToasterWith } from '../api/notify';
 import { LOCAL } from '../store/storageKeys';
-import { AppRoutes } from './AppRoutes';
+import { AppRoutes, preloadPageOf } from './AppRoutes';
 import { bootstrap } from './bootstrap';
 import { startSessionEarly } from './loadSession';
 import { Splash } from './Splash';
@@ -20,6 +20,7 @@ export function AppRoot() {
   useEffect(() => {
     startSessionEarly();
     startViewerEarly();
+    preloadPageOf(window.location.pathname);
     void bootstrap().then((ok) => ok && setReady(true));
   }, []);
   const dark = localStorage.getItem(LOCAL.dark) === 'true';

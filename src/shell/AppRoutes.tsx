@@ -27,6 +27,20 @@ const MeetingPage = lazyChunk(() => import('../meeting/MeetingPage'));
 // The diagnosis editor (issue 15): a page of its own, opened from DiagnosisList.
 const DiagnosisEditorPage = lazyChunk(() => import('../diagnosis/DiagnosisEditorPage'));
 
+/**
+ * Pages opened straight from their address (a case link in a new tab, a reload, a shared link): their code asked for
+ * at boot, beside the session's calls, so the route draws them at once instead of suspending behind React's fallback
+ * throttle (lazyChunk). The viewer's own addresses are viewerEarly's.
+ */
+const DIRECT_PAGES: [RegExp, { preload(): void }][] = [
+  [/^\/case\/\d+$/, CaseDetailPage], [/^\/diagnosis\/\d+$/, DiagnosisEditorPage], [/^\/image\/edit$/, ImageEditPage],
+  [/^\/share\/view$/, SharePage], [/^\/meeting\/view$/, MeetingPage],
+];
+
+export function preloadPageOf(pathname: string): void {
+  DIRECT_PAGES.find(([address]) => address.test(pathname))?.[1].preload();
+}
+
 /** The slide viewer's routes of spec §2 (/inner/view is rewritten to /slide/view by the route guard). */
 const VIEWER_ROUTES = ['/kfb/case/:id', '/kfb/path', '/kfb/section/:id/:section', '/kfb/:pid/:id', '/view', '/slide/view', '/outer/view', '/h5/view'];
 
