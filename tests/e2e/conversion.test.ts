@@ -76,9 +76,13 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     await bar.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, `conversion-progress-${locale}.png`) });
 
-    // The conversion runs; the list follows it without a reload and the slide opens with its thumbnail.
+    // The conversion runs; the list follows it without a reload (its tab counts too) and the slide opens with its thumbnail.
+    // Fluent's tab draws its content twice (the second reserves the bold width): the first is the count shown.
+    const readyCount = () => page.locator('[data-testid="list-page"][data-alias="SlideLibrary"] [data-tab="ready"] [data-count]').first().getAttribute('data-count').then(Number);
+    const readyBefore = await readyCount();
     server.startJobs();
     await bar.waitFor({ state: 'detached', timeout: 180_000 });
+    await expect.poll(readyCount, { timeout: 30_000 }).toBe(readyBefore + 1);
     const thumb = row.locator('img');
     // The thumbnail loads lazily: the row was scrolled sideways to its progress bar, so bring the thumbnail back into view.
     await thumb.scrollIntoViewIfNeeded();

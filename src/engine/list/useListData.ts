@@ -103,7 +103,8 @@ export function useListData(opts: {
 
   useEffect(() => {
     if (preload?.counts || !resource || !countRequest) return;
-    const ran = `${countKey}|${reload}|${showAllData}|${resource.route}`;
+    // A poll (work under way) asks for the counts too: a slide that became ready moves from one tab's count to another's.
+    const ran = `${countKey}|${reload}|${poll}|${showAllData}|${resource.route}`;
     const reshown = countRan.current === ran;
     countRan.current = ran;
     const first = !countSent.current || reshown;
@@ -129,7 +130,7 @@ export function useListData(opts: {
     if (first) send();
     countSent.current = true;
     return () => { live = false; clearTimeout(timer); };
-  }, [countKey, reload, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- countKey holds the request by value; the rest is read when it is sent
+  }, [countKey, reload, poll, resource, showAllData]); // eslint-disable-line react-hooks/exhaustive-deps -- countKey holds the request by value; the rest is read when it is sent
 
   return { rows, total, counts, loading };
 }
