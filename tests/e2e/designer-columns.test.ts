@@ -12,17 +12,17 @@ import {
  */
 describe('page designer: CaseList columns, with a field the hospital added', () => {
   const s = useDesignerSession();
-  const BASE = ['pathology_number', 'case_status', 'markers', 'case_type', 'expedite_status', 'patient_name'];
-  const DESIGNED = ['pathology_number', 'case_status', 'markers', 'patient_name', 'case_type', 'expedite_status'];
+  const BASE = ['pathology_number', 'case_status', 'markers', 'case_type', 'subspecialty', 'expedite_status', 'patient_name'];
+  const DESIGNED = ['pathology_number', 'case_status', 'markers', 'patient_name', 'case_type', 'subspecialty', 'expedite_status'];
   const cell = (number: string, field: string) => s.registrar.getByTestId('data-table').locator('tbody tr', { hasText: number }).locator(`[data-column="${field}"]`);
   const headerText = (field: string) => s.registrar.getByTestId('data-table').locator(`thead th[data-column="${field}"]`).textContent();
 
   it('an administrator hides, reorders and relabels columns and adds the added field as a column, saved with a note (zh-CN)', async () => {
     await openDesigner(s);
-    expect((await columnOrder(s)).slice(0, 6)).toEqual(BASE);
+    expect((await columnOrder(s)).slice(0, 7)).toEqual(BASE);
     await designer(s).getByTestId('col-visible-gender').uncheck();
     await designer(s).getByTestId('col-visible-age').uncheck();
-    // "patient name" up two places, dragged with the mouse (dnd-kit), then relabelled.
+    // "patient name" up three places, to where the case type stands, dragged with the mouse (dnd-kit), then relabelled.
     const from = (await designer(s).getByTestId('drag-patient_name').boundingBox())!;
     const to = (await designer(s).getByTestId('drag-case_type').boundingBox())!;
     await s.admin.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
@@ -30,7 +30,7 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     await s.admin.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
     await s.admin.mouse.move(to.x + to.width / 2, to.y + to.height / 2 - 4, { steps: 10 });
     await s.admin.mouse.up();
-    await expect.poll(async () => (await columnOrder(s)).slice(0, 6)).toEqual(DESIGNED);
+    await expect.poll(async () => (await columnOrder(s)).slice(0, 7)).toEqual(DESIGNED);
     await designer(s).getByTestId('col-label-patient_name-zh-CN').fill('患者');
     await designer(s).getByTestId('col-label-patient_name-en-US').fill('Patient');
 
@@ -92,7 +92,7 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
   it('the administrator (en-US) finds the saved columns, the history diffs the effective page, and rolling back removes it', async () => {
     await useLanguage(s.admin, 'en-US');
     await openDesigner(s);
-    expect((await columnOrder(s)).slice(0, 6)).toEqual(DESIGNED);
+    expect((await columnOrder(s)).slice(0, 7)).toEqual(DESIGNED);
     expect((await columnOrder(s)).at(-1)).toBe('referring_ward');
     expect(await designer(s).getByTestId('col-visible-gender').isChecked()).toBe(false);
     expect(await designer(s).getByTestId('col-label-patient_name-en-US').inputValue()).toBe('Patient');
@@ -121,7 +121,7 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     await confirm(s, 'en-US');
     expect((await rolled).status()).toBe(200);
     await openCaseList(s.registrar, s.url);
-    await expect.poll(async () => (await headers(s.registrar)).slice(0, 6)).toEqual(BASE);
+    await expect.poll(async () => (await headers(s.registrar)).slice(0, 7)).toEqual(BASE);
     expect(await headers(s.registrar)).toContain('gender');
     expect(await headers(s.registrar)).not.toContain('referring_ward');
     expect(s.errors).toEqual([]);
