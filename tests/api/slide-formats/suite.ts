@@ -46,11 +46,17 @@ export function formatsSuite(kind: string): FormatsSuite {
       return ingested(s.app, s.admin, res.json().data.id);
     },
     async converted(row) {
-      expect(row.status).toBe('converting');
+      // A small file's conversion may be over by the time its ingest is (the runner wakes on the queued job).
+      expect(['converting', 'ready']).toContain(row.status);
       const end = Date.now() + 120_000;
       for (;;) {
         const now = (await s.get(`/api/data/kfb/item/${row.id}`)).json().data;
-        if (now.status !== 'converting') return now as Row;
+        if (now.status !== 'converting') {
+          // Made by a conversion job, not served as it came.
+          const job = (await s.get(`/api/jobs/slide/${row.id}?type=slides.convert`)).json().data;
+          expect(job, `slide ${row.id} has no conversion job`).toMatchObject({ type: 'slides.convert' });
+          return now as Row;
+        }
         if (Date.now() > end) throw new Error(`slide ${row.id} still converting: ${(await s.get(`/api/jobs/slide/${row.id}`)).body}`);
         await new Promise((r) => setTimeout(r, 50));
       }
