@@ -44,7 +44,8 @@ describe.each(databases)('slide formats: VMS [%s]', (kind) => {
   describe('multi-file formats as a zip (VMS)', () => {
     it('converts the zip in a job: OpenSlide reads the unpacked key file, the macro follows, the zip is the original', async () => {
       const bound = await bind(file('vms.zip'), 'scan-7.zip');
-      expect(bound).toMatchObject({ vendor: 'hamamatsu', status: 'converting' });
+      // Converting, or already converted: the runner may finish a small zip before its ingest is read back.
+      expect(bound).toMatchObject({ vendor: 'hamamatsu' });
       const row = await converted(bound);
       expect(row).toMatchObject({ status: 'ready', width: VMS.width, height: VMS.height, tile_size: T, format_note: 'converted_vms', has_macro: 1 });
       expect(row.file_path).toMatch(/^slides\/\d{4}\/\d{2}\/scan-7\.zip\.tiff$/);
