@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
-import { freePort, login, request, startServer, type ServerProcess } from './server-process.js';
+import { login, request, restartableServer } from './server-process.js';
 
 /**
  * kill -9 during an ingest: the real server (server/main.ts, one process, SQLite in a temp DATA_DIR) reads a slide
@@ -18,20 +17,7 @@ const PADDED_BYTES = 1.5 * 2 ** 30;
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('kill -9 during a slide ingest', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-crash-ingest-'));
-  let server: ServerProcess | undefined;
-  let port = 0;
-  const base = () => `http://127.0.0.1:${port}`;
-  const start = async () => { server = await startServer({ PORT: String(port), DATA_DIR: dataDir, JOB_LEASE_SECONDS: '2' }); };
-
-  afterAll(async () => {
-    if (server && server.child.exitCode === null) {
-      const exited = new Promise((r) => server!.child.once('exit', r));
-      server.child.kill('SIGTERM');
-      await exited;
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { dataDir, base, start, kill9 } = restartableServer('dsms-crash-ingest-');
 
   it('reads the slide again after a restart, and never serves a tile or thumbnail before it is ready', async () => {
     const file = path.join(dataDir, 'slides', 'operator', 'padded.tiff');
@@ -40,7 +26,6 @@ describe('kill -9 during a slide ingest', () => {
     // TIFF offsets are absolute: bytes after the last one are never read as the slide, only hashed.
     fs.truncateSync(file, PADDED_BYTES);
 
-    port = await freePort();
     await start();
     const token = await login(base(), 'admin', DEMO_PASSWORDS.admin);
     const auth = { authorization: `Bearer ${token}` };
@@ -74,9 +59,7 @@ describe('kill -9 during a slide ingest', () => {
       await delay(20);
       state = await job();
     }
-    const exited = new Promise((r) => server!.child.once('exit', r));
-    server!.child.kill('SIGKILL');
-    await exited;
+    await kill9();
 
     await start();
     let after = await job();

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../src/core/constants.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
-import { freePort, login, multipartChunk, request, startServer, type ServerProcess } from './server-process.js';
+import { login, multipartChunk, request, restartableServer } from './server-process.js';
 
 /**
  * kill -9 during a conversion: the real server (server/main.ts, one process, SQLite in a temp DATA_DIR) converts
@@ -26,23 +25,9 @@ if (!present) {
 }
 
 describe.runIf(present)('kill -9 during a conversion', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-crash-'));
-  let server: ServerProcess | undefined;
-  let port = 0;
-  const base = () => `http://127.0.0.1:${port}`;
-  const start = async () => { server = await startServer({ PORT: String(port), DATA_DIR: dataDir, JOB_LEASE_SECONDS: '2' }); };
-
-  afterAll(async () => {
-    if (server && server.child.exitCode === null) {
-      const exited = new Promise((r) => server!.child.once('exit', r));
-      server.child.kill('SIGTERM');
-      await exited;
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { dataDir, base, start, kill9 } = restartableServer('dsms-crash-');
 
   it('resumes the conversion after a restart, and never serves half a file', async () => {
-    port = await freePort();
     await start();
     const token = await login(base(), 'technician', DEMO_PASSWORDS.others);
     const auth = { authorization: `Bearer ${token}` };
@@ -87,9 +72,7 @@ describe.runIf(present)('kill -9 during a conversion', () => {
       await new Promise((r) => setTimeout(r, 20));
       state = await job();
     }
-    const exited = new Promise((r) => server!.child.once('exit', r));
-    server!.child.kill('SIGKILL');
-    await exited;
+    await kill9();
     const folder = path.dirname(path.join(dataDir, slide.file_path));
     // Killed mid-way: the pyramid exists only under its partial name, never under the name that is served.
     expect(fs.existsSync(`${path.join(dataDir, slide.file_path)}.tiff`)).toBe(false);

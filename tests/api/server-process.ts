@@ -2,6 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants, publicEncrypt } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll } from 'vitest';
 
 /** The real server (server/main.ts) as a child process, and plain HTTP to it: for tests that kill or restart it. */
 
@@ -66,4 +70,32 @@ export function multipartChunk(fields: Record<string, string | number>, bytes: B
   const head = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')
     + `--${boundary}\r\nContent-Disposition: form-data; name="blob"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
   return { payload: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * The real server on one data folder, to be killed and started again (kill -9 tests): `start()` on a port chosen
+ * once, `kill9()` waits for the process to be gone; stopped and the folder removed after the file's tests.
+ */
+export function restartableServer(prefix: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  let server: ServerProcess | undefined;
+  let port = 0;
+  const exit = (signal: NodeJS.Signals) => {
+    const exited = new Promise((r) => server!.child.once('exit', r));
+    server!.child.kill(signal);
+    return exited;
+  };
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) await exit('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    dataDir,
+    base: () => `http://127.0.0.1:${port}`,
+    async start() {
+      port ||= await freePort();
+      server = await startServer({ PORT: String(port), DATA_DIR: dataDir, JOB_LEASE_SECONDS: '2' });
+    },
+    kill9: () => exit('SIGKILL'),
+  };
 }
