@@ -8,8 +8,8 @@ import { launchBrowser, SHOTS, startServer, uploadThroughPage } from './harness.
 /**
  * Issue 14: a Hamamatsu NDPI from ../shared/data/real, uploaded in the browser, is bound at once as 'ingesting'; the
  * upload panel follows its ingest and then its conversion job (state and percentage) and SlideLibrary shows its conversion as a progress bar on the row (the list asks again while there is work under
- * way), then the slide turns ready with its thumbnail. The job runner starts once the bar is on screen, so the
- * bar is seen however fast the conversion is.
+ * way), then the slide turns ready with its thumbnail. The conversion is held at its last step (the harness's
+ * holdConversion) until the bar has been seen, so the test does not race a small file's conversion.
  */
 const REAL_DIR = process.env.DSMS_REAL_DATA ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
 const ndpis = fs.existsSync(REAL_DIR) ? fs.readdirSync(REAL_DIR).filter((f) => f.toLowerCase().endsWith('.ndpi')).sort() : [];
@@ -57,14 +57,13 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     expect(await panel.getByRole('progressbar').count()).toBe(1);
     expect(await task.getByTestId('upload-slide-state').textContent()).toBe(locale === 'en-US' ? 'Reading the slide' : '正在读取切片');
     await page.screenshot({ path: path.join(SHOTS, `upload-panel-ingesting-${locale}.png`) });
-    // … then its conversion, with the job's percentage, until it is stopped again to look at the library.
-    server.startJobs();
+    // … then its conversion, with the job's percentage, held before its last step to look at the library.
+    server.startJobs({ holdConversion: true });
     await expect.poll(() => panel.getAttribute('data-status'), { timeout: 120_000 }).toBe('converting');
     expect(await task.getByTestId('upload-slide-state').textContent()).toBe(locale === 'en-US' ? 'Converting' : '正在转换');
     expect(await task.getByTestId('upload-slide-progress').textContent()).toMatch(/^\d{1,3}%$/);
     expect(await panel.getByRole('progressbar').count()).toBe(1);
     await page.screenshot({ path: path.join(SHOTS, `upload-panel-converting-${locale}.png`) });
-    await server.stopJobs(); // the conversion is handed back and starts again when the runner does
 
     await page.goto(`${server.url}/manage/slide/library`);
     const row = page.getByTestId('list-page').getByRole('row').filter({ hasText: name.replace(/\.ndpi$/, '') });
@@ -80,7 +79,7 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     // Fluent's tab draws its content twice (the second reserves the bold width): the first is the count shown.
     const readyCount = () => page.locator('[data-testid="list-page"][data-alias="SlideLibrary"] [data-tab="ready"] [data-count]').first().getAttribute('data-count').then(Number);
     const readyBefore = await readyCount();
-    server.startJobs();
+    server.releaseConversions();
     await bar.waitFor({ state: 'detached', timeout: 180_000 });
     await expect.poll(readyCount, { timeout: 30_000 }).toBe(readyBefore + 1);
     const thumb = row.locator('img');

@@ -11,6 +11,7 @@ import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { seed } from '../../server/db/seed/index.js';
 import { jobTypesFor, type JobType } from '../../server/modules/jobs/registry.js';
 import { slideIngestJob } from '../../server/modules/slides/ingest-job.js';
+import { SLIDE_CONVERSION } from '../../server/modules/slides/conversion/queries.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import type { RealtimeConfig } from '../../server/realtime/config.js';
 import type { HisConfig } from '../../server/modules/his/index.js';
@@ -44,6 +45,18 @@ export async function startServer(options: { ownDataDir?: boolean; realtime?: Re
   const { port } = app.server.address() as AddressInfo;
   const quiet = { info() {}, warn() {}, error() {} };
   // Slide ingest always runs, as in server/main.ts: a bound slide is 'ingesting' until its job reads it.
+  let releaseHeld = () => {};
+  const held = (type: JobType<unknown>, gate: Promise<void>): JobType<unknown> => ({
+    ...type,
+    run: (ctx) => type.run({
+      ...ctx,
+      async progress(value, message) {
+        const kept = await ctx.progress(value, message);
+        if (value >= 96) await Promise.race([gate, new Promise((resolve) => ctx.signal.addEventListener('abort', resolve))]);
+        return kept;
+      },
+    }),
+  });
   let ingest = dataDir ? startJobRunner(db, { types: [slideIngestJob(dataDir, 30_000) as JobType<unknown>], log: quiet, pollMs: 200 }) : null;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -52,10 +65,21 @@ export async function startServer(options: { ownDataDir?: boolean; realtime?: Re
     dir,
     /** With `ownDataDir`: where the server keeps slide files (a test may put one there). */
     dataDir,
-    /** Starts every background job (ingest, conversion, focus) as server/main.ts does; a test chooses when. Needs `ownDataDir`. */
-    startJobs() {
+    /**
+     * Starts every background job (ingest, conversion, focus) as server/main.ts does; a test chooses when. Needs
+     * `ownDataDir`. `holdConversion`: a conversion stops once its pyramid is written (progress 96, still
+     * 'converting') until `releaseConversions`, so a test sees the work under way however fast the file converts.
+     */
+    startJobs(options: { holdConversion?: boolean } = {}) {
       if (!dataDir) throw new Error('startJobs needs ownDataDir');
-      jobs ??= startJobRunner(db, { types: jobTypesFor({ dataDir, jobLeaseMs: 30_000 }), log: quiet, pollMs: 200 });
+      if (jobs) return;
+      const gate = new Promise<void>((resolve) => { releaseHeld = resolve; });
+      const types = jobTypesFor({ dataDir, jobLeaseMs: 30_000 });
+      jobs = startJobRunner(db, { types: options.holdConversion ? types.map((t) => (t.type === SLIDE_CONVERSION ? held(t, gate) : t)) : types, log: quiet, pollMs: 200 });
+    },
+    /** Lets every held conversion finish (and later ones run through). */
+    releaseConversions() {
+      releaseHeld();
     },
     /** Stops the runner (a test that watches a job wait first stops the one an earlier test started). */
     async stopJobs() {
