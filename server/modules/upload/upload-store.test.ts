@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FinishClaims } from './finish-claim.js';
 import { UploadStore } from './upload-store.js';
 
 let dir: string;
@@ -57,13 +58,41 @@ describe('UploadStore', () => {
     expect(store.relative(target)).toBe('uploads/complete/u3/a.kfb');
   });
 
+  it('removes a parts dir at once: while it is being deleted no process finds it, so none can claim its finish', async () => {
+    const never = async () => false;
+    const seen: { partsDir: boolean; claim: string }[] = [];
+    class Watched extends UploadStore {
+      protected override async removeTree(doomed: string): Promise<void> {
+        seen.push({
+          partsDir: await fs.access(this.partsDir('u5')).then(() => true, () => false),
+          claim: (await new FinishClaims((id) => this.partsDir(id)).claim('u5')).kind,
+        });
+        await super.removeTree(doomed);
+      }
+    }
+    const watched = new Watched(dir);
+    await watched.writeChunk('u5', 1, 4, Buffer.from('data'), never);
+    await watched.markChunk('u5', 1, '4', never);
+    await watched.removeParts('u5');
+    expect(seen).toEqual([{ partsDir: false, claim: 'gone' }]);
+    await expect(fs.access(watched.partsDir('u5'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await fs.readdir(path.join(dir, 'uploads', 'tmp'))).toEqual([]);
+    await watched.removeParts('u5'); // gone already: nothing to do
+  });
+
   it('sweeps only staging files older than the given age', async () => {
     const old = await tempWith('old');
     const young = await tempWith('young');
     const dayAgo = new Date(Date.now() - 25 * 3600 * 1000);
     await fs.utimes(old, dayAgo, dayAgo);
-    expect(await store.sweepTemp(24 * 3600 * 1000)).toBe(1);
+    // A parts dir renamed here by a process that stopped before deleting it.
+    const left = path.join(dir, 'uploads', 'tmp', 'parts-left');
+    await fs.mkdir(left);
+    await fs.writeFile(path.join(left, 'data'), 'x');
+    await fs.utimes(left, dayAgo, dayAgo);
+    expect(await store.sweepTemp(24 * 3600 * 1000)).toBe(2);
     await expect(fs.access(old)).rejects.toThrow();
+    await expect(fs.access(left)).rejects.toThrow();
     await fs.access(young);
   });
 });

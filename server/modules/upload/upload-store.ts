@@ -12,6 +12,7 @@ import { GroupFlush } from './group-flush.js';
  *   uploads/parts/<id>/finishing      who is verifying and publishing the file (finish-claim.ts)
  *   uploads/complete/<id>/<name>      the finished, verified file (parts/<id>/data renamed)
  *   uploads/tmp/<random>              an attachment being received
+ *   uploads/tmp/parts-<random>/       a parts dir being removed (renamed here first, so it vanishes at once)
  *   uploads/attachments/<random>/<name>
  * Only bytes whose MD5 matched are ever written into `data`, so two requests carrying the same chunk write
  * the same bytes, and a refused chunk leaves no trace. Finished files appear under their final name only by
@@ -141,9 +142,28 @@ export class UploadStore {
     return names.filter((n) => /^[1-9]\d*$/.test(n)).map(Number).filter((n) => n <= total);
   }
 
+  /**
+   * Removes an upload's parts dir in one step, as other processes see it: renamed into the staging dir, then deleted
+   * there. `rm -r` alone is not atomic: a process could find the dir half removed and take a finish claim in it,
+   * or list some markers but not others (a finished 1 GiB upload was answered 500, and its last chunk 422, in
+   * scripts/bench/upload.ts with 2 workers).
+   */
   async removeParts(id: string): Promise<void> {
-    // Retries: a late duplicate may be creating the data file again at that moment (it is removed with the rest).
-    await fs.rm(this.partsDir(id), { recursive: true, force: true, maxRetries: 3 });
+    await fs.mkdir(this.tmpDir, { recursive: true });
+    const doomed = path.join(this.tmpDir, `parts-${randomBytes(8).toString('hex')}`);
+    try {
+      await fs.rename(this.partsDir(id), doomed);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // already gone
+      throw err;
+    }
+    await this.removeTree(doomed);
+  }
+
+  /** Deletes a renamed-away parts dir; a seam for the test that looks at the store while it runs. */
+  protected async removeTree(dir: string): Promise<void> {
+    // Retries: a late duplicate that opened the data file before the rename may still be writing into it.
+    await fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });
   }
 
   async exists(absolute: string): Promise<boolean> {
@@ -175,8 +195,9 @@ export class UploadStore {
     for (const name of await fs.readdir(this.tmpDir).catch(() => [] as string[])) {
       const file = path.join(this.tmpDir, name);
       const stat = await fs.stat(file).catch(() => undefined);
-      if (stat?.isFile() && now - stat.mtimeMs > maxAgeMs) {
-        await fs.rm(file, { force: true });
+      // Directories are parts dirs renamed here for removal by a process that stopped before it was done.
+      if (stat && (stat.isFile() || stat.isDirectory()) && now - stat.mtimeMs > maxAgeMs) {
+        await fs.rm(file, { recursive: true, force: true });
         removed++;
       }
     }
