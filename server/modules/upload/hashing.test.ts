@@ -118,6 +118,21 @@ describe('acceptChunk with a small total_md5 limit', () => {
     await ctx.assembler.close();
   });
 
+  it('asks for the last chunk again when its marker holds no length (left empty by a power cut), and then finishes', async () => {
+    const ctx = await context();
+    const totalMd5 = md5(data.subarray(0, LIMIT));
+    const id = uploadId({ fileName: 'big.svs', num: 1, totalNum: 3, md5: '', totalMd5 }, { userId: 1, hospitalId: 1 });
+    expect(await send(ctx, 3, totalMd5)).toMatchObject({ code: 0, lack: [1, 2] });
+    await fs.writeFile(ctx.store.markerPath(id, 3), '');
+    await send(ctx, 1, totalMd5);
+    expect(await send(ctx, 2, totalMd5)).toEqual({ code: 0, msg: 0.6666, lack: [3] });
+    expect(await fs.readdir(ctx.store.partsDir(id))).not.toContain('3');
+    const done = await send(ctx, 3, totalMd5);
+    expect(done).toMatchObject({ code: 1 });
+    expect((await fs.readFile(path.join(dir, (done as { path: string }).path))).equals(data)).toBe(true);
+    await ctx.assembler.close();
+  });
+
   it('passes a file system failure of the worker on with its code, and keeps what is on disk', async () => {
     const ctx = await context();
     const id = uploadId({ fileName: 'big.svs', num: 1, totalNum: 3, md5: '', totalMd5: md5(data) }, { userId: 1, hospitalId: 1 });

@@ -80,6 +80,27 @@ describe('UploadStore', () => {
     await watched.removeParts('u5'); // gone already: nothing to do
   });
 
+  it('never shows the last chunk\'s marker without its length: a process that lists it reads the size it holds', async () => {
+    // fs.writeFile creates the file, then writes: a finisher in another process that listed the marker in between
+    // read '' as length 0, cut the last chunk off the file and discarded a good upload as an MD5 mismatch.
+    const never = async () => false;
+    const sizes = new Set<number>();
+    for (let round = 0; round < 300; round++) {
+      const id = `race-${round}`;
+      const marking = store.markChunk(id, 2, '3', never);
+      let marked = false;
+      void marking.then(() => { marked = true; });
+      // Several readers at once, as the libuv pool has threads: one of them lands between the create and the write.
+      await Promise.all([0, 1, 2].map(async () => {
+        while (!marked) sizes.add(await store.fileSize(id, 2, 4).catch(() => -1)); // -1: not there yet
+      }));
+      sizes.add(await store.fileSize(id, 2, 4));
+    }
+    sizes.delete(-1);
+    expect([...sizes]).toEqual([7]);
+    expect((await fs.readdir(store.partsDir('race-0'))).sort()).toEqual(['2']);
+  });
+
   it('sweeps only staging files older than the given age', async () => {
     const old = await tempWith('old');
     const young = await tempWith('young');

@@ -105,7 +105,20 @@ export class UploadStore {
    * It can never outlive its bytes, which reached the disk before it was made.
    */
   async markChunk(id: string, num: number, content: string, isComplete: () => Promise<boolean>): Promise<'written' | 'complete'> {
-    return this.inPartsDir(id, () => fs.writeFile(this.markerPath(id, num), content), isComplete);
+    const marker = this.markerPath(id, num);
+    if (content === '') return this.inPartsDir(id, () => fs.writeFile(marker, ''), isComplete);
+    // Written aside and renamed: a marker is present as soon as its name exists, and writeFile creates the file before
+    // it writes, so a finisher in another process read '' as length 0, cut the last chunk off and discarded the upload.
+    return this.inPartsDir(id, async () => {
+      const aside = `${marker}.${randomBytes(6).toString('hex')}`;
+      await fs.writeFile(aside, content);
+      await fs.rename(aside, marker);
+    }, isComplete);
+  }
+
+  /** Takes back a marker that cannot be trusted: its chunk counts as missing again. */
+  async unmark(id: string, num: number): Promise<void> {
+    await fs.rm(this.markerPath(id, num), { force: true });
   }
 
   /** Cuts the data file to the size its chunks add up to (every chunk but the last is `chunkBytes` long) and answers it. */
@@ -117,7 +130,10 @@ export class UploadStore {
 
   /** The file's size as its markers fix it: every chunk but the last is `chunkBytes` long, the last's marker holds its length. */
   async fileSize(id: string, totalNum: number, chunkBytes = UPLOAD_CHUNK_BYTES): Promise<number> {
-    const lastSize = Number(await fs.readFile(this.markerPath(id, totalNum), 'utf8'));
+    const text = await fs.readFile(this.markerPath(id, totalNum), 'utf8');
+    // Never guessed: a wrong size would cut the file and fail a good upload's MD5.
+    if (!/^\d+$/.test(text)) throw Object.assign(new Error(`the last chunk's marker of ${id} holds ${JSON.stringify(text)}, not a length`), { code: 'EBADMARKER' });
+    const lastSize = Number(text);
     return (totalNum - 1) * chunkBytes + lastSize;
   }
 
