@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { layerContract, withoutEmptyParts, type Contract } from './contract';
-import type { ResourceField } from './pageSchema';
-import { resolveColumn, withAddedFields } from './resolvePage';
+import type { PageSchema, ResourceField, ResourceInfo } from './pageSchema';
+import { resolveColumn, resolvePage, withAddedFields } from './resolvePage';
 
 const ward = {
   type: 'string' as const, label: { 'zh-CN': '转诊病区', 'en-US': 'Referring ward' },
@@ -33,6 +33,16 @@ describe('a hospital\'s added fields as list columns', () => {
     // An enum-backed column keeps naming its enum, with no choices of its own.
     expect(resolveColumn({ field: 'case_type' }, out)).toMatchObject({ options: 'case_type', cell: 'enum', sortable: true });
     expect(resolveColumn({ field: 'case_type' }, out).choices).toBeUndefined();
+  });
+
+  it('leaves out a column, or a detail field, whose field is gone (an added field deleted after an override named it)', () => {
+    const resource = { name: 'cases', route: '/api/pathology', rowKey: 'id', fields, contract: base } as ResourceInfo;
+    const page = { resource: 'cases', list: { columns: [{ field: 'case_type' }, { field: 'referring_ward' }] }, detail: { sections: [{ title: 'x', fields: [{ field: 'referring_ward' }, { field: 'case_type' }] }] } } as unknown as PageSchema;
+    const { schema } = resolvePage({ alias: 'CaseList', version: 1, schema: page, resource });
+    expect(schema.list!.columns.map((c) => c.field)).toEqual(['case_type']);
+    expect(schema.detail!.sections[0].fields.map((c) => c.field)).toEqual(['case_type']);
+    // A page without a resource has no fields to check against: its columns stay.
+    expect(resolvePage({ alias: 'X', version: 1, schema: page, resource: null }).schema.list!.columns).toHaveLength(2);
   });
 
   it('withoutEmptyParts leaves what a contract says, so a layered version diffs against the base by its additions only', () => {

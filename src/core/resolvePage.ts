@@ -138,13 +138,16 @@ export function resolvePage(loaded: LoadedSchema): ResolvedSchema {
   const { schema: page, resource } = loaded;
   const fields: Fields = resource?.fields ?? {};
   const contract: Contract | undefined = loaded.formContract ?? page.form?.contract ?? resource?.contract;
+  // Every field a base page names exists (tests/unit/page-resources.test.ts); a hospital's override may still name
+  // one of its own fields that was deleted since. That column is left out, not shown as a code over empty cells.
+  const known = (field: string) => !resource || Object.hasOwn(fields, field);
   const resolved: ResolvedPage = {
     ...page,
     rowKey: resource?.rowKey ?? 'id',
-    list: page.list ? { ...page.list, columns: page.list.columns.map((c) => resolveColumn(c, fields)) } : undefined,
+    list: page.list ? { ...page.list, columns: page.list.columns.filter((c) => known(c.field)).map((c) => resolveColumn(c, fields)) } : undefined,
     search: page.search ? { ...page.search, items: (page.search.items ?? []).map((i) => resolveSearchItem(i, fields)) } : undefined,
     form: page.form && contract ? compileForm(page.form, contract) : undefined,
-    detail: page.detail ? { refreshSeconds: page.detail.refreshSeconds, live: page.detail.live, sections: page.detail.sections.map((s) => ({ ...s, fields: s.fields.map((c) => resolveColumn(c, fields)) })) } : undefined,
+    detail: page.detail ? { refreshSeconds: page.detail.refreshSeconds, live: page.detail.live, sections: page.detail.sections.map((s) => ({ ...s, fields: s.fields.filter((c) => known(c.field)).map((c) => resolveColumn(c, fields)) })) } : undefined,
   };
   return { ...loaded, schema: resolved };
 }

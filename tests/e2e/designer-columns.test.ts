@@ -112,14 +112,26 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     expect(await designer(s).getByTestId('fields-diff').textContent()).toContain('referring_ward');
     await shot(s.admin, 'designer-diff-en-US');
 
-    // Both rolled back to the base: the registrar's list is the repository's again, without the added column.
-    await history.getByTestId('page-rollback-0').click();
-    await confirm(s, 'en-US');
-    await expect.poll(() => designer(s).getByTestId('page-history').locator('[data-version="2"]').count()).toBe(1);
+    // The fields rolled back first: the page still names referring_ward, which no longer exists. The registrar's
+    // list leaves that column out (not a code over empty cells), and the designer marks it to be removed.
     await designer(s).getByTestId('fields-history').getByTestId('fields-rollback-0').click();
     const rolled = s.admin.waitForResponse((r) => r.url().endsWith('/api/contracts/cases/rollback'));
     await confirm(s, 'en-US');
     expect((await rolled).status()).toBe(200);
+    await openCaseList(s.registrar, s.url);
+    await expect.poll(async () => (await headers(s.registrar)).slice(0, 5)).toEqual(DESIGNED.slice(0, 5));
+    expect(await headers(s.registrar)).not.toContain('referring_ward');
+    await openDesigner(s);
+    const gone = designer(s).getByTestId('col-gone-referring_ward');
+    expect(await gone.textContent()).toBe(en.fieldGone);
+    await gone.scrollIntoViewIfNeeded();
+    await shot(s.admin, 'designer-column-gone-en-US');
+
+    // Then the page too: the registrar's list is the repository's again.
+    await openView(s, en.history);
+    await designer(s).getByTestId('page-history').getByTestId('page-rollback-0').click();
+    await confirm(s, 'en-US');
+    await expect.poll(() => designer(s).getByTestId('page-history').locator('[data-version="2"]').count()).toBe(1);
     await openCaseList(s.registrar, s.url);
     await expect.poll(async () => (await headers(s.registrar)).slice(0, 7)).toEqual(BASE);
     expect(await headers(s.registrar)).toContain('gender');

@@ -13,6 +13,7 @@ const useStyles = makeStyles({
   name: { width: '170px', display: 'flex', flexDirection: 'column' },
   code: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase100, color: tokens.colorNeutralForeground3 },
   add: { display: 'flex', gap: tokens.spacingHorizontalS, alignItems: 'center', marginTop: tokens.spacingVerticalS },
+  gone: { fontSize: tokens.fontSizeBase100, color: tokens.colorPaletteRedForeground1 },
 });
 
 /** Sets or clears (undefined, false, '') one property of a column. */
@@ -44,7 +45,9 @@ export function ColumnsEditor({ columns, fields, onChange }: { columns: ColumnSc
         render={(c, i) => (
           <>
             <div className={s.name}><span>{c.label ? resolveLabel(c.label, i18n.language) : fieldLabel(c.field)}</span>
-              <span className={s.code}>{c.field}{fields[c.field]?.added ? ` · ${t('designer.addedField')}` : ''}</span></div>
+              <span className={s.code}>{c.field}{fields[c.field]?.added ? ` · ${t('designer.addedField')}` : ''}</span>
+              {/* A hospital's field deleted after this override was saved: the list leaves the column out (resolvePage). */}
+              {fields[c.field] ? null : <span className={s.gone} data-testid={`col-gone-${c.field}`}>{t('designer.fieldGone')}</span>}</div>
             <Checkbox label={t('designer.visible')} checked={!c.hidden} onChange={(_, d) => update(i, 'hidden', !d.checked)} data-testid={`col-visible-${c.field}`} />
             <LabelInputs value={c.label} placeholder={fields[c.field]?.label} onChange={(l) => update(i, 'label', l)} testId={`col-label-${c.field}`} />
             <Input size="small" type="number" min={40} style={{ width: 80 }} aria-label={t('designer.width')} placeholder={t('designer.width')} value={c.width ? String(c.width) : ''}
