@@ -143,6 +143,22 @@ describe.each(databases)('subspecialty directories reach every place a case show
     expect(giSlide.statusCode).toBe(404);
     const cases = await h.db.selectFrom('slides').select(['id', 'case_id']).where('id', 'in', [slideOf.unfiled, slideOf.gi]).orderBy('id').execute();
     expect(cases.map((s) => s.case_id).sort()).toEqual([kase.gi, kase.unfiled].sort());
+    // Binding an uploaded file to the GI case, by its number, its id or a glass slide made from it: the same 404s.
+    const section = (await h.db.insertInto('slide_sections').values({
+      hospital_id: general, case_id: kase.gi, block_number: 'A1', section_number: 1, stain: 'HE', label: null, slide_id: null, created_by: null, created_at: AT,
+    }).returning('id').executeTakeFirstOrThrow()).id;
+    const bind = (body: object) => call(h.app, 'POST', '/api/data/kfb/bind', { token: reader, lang: 'en-US', payload: { path: 'uploads/complete/none.tiff', ...body } });
+    expect((await bind({ pathology_number: number.gi })).statusCode).toBe(404);
+    const byId = await bind({ case_id: kase.gi });
+    expect(byId.statusCode).toBe(404);
+    expect(byId.json().message).toBe((await bind({ case_id: 99_999_999 })).json().message);
+    const bySection = await bind({ section_id: section });
+    expect(bySection.statusCode).toBe(404);
+    expect(bySection.json().message).toBe((await bind({ section_id: 99_999_999 })).json().message);
+    // The Breast case is found: what is refused then is the made-up upload (not the reader's), not the case.
+    const breast = await bind({ pathology_number: number.breast });
+    expect(breast.statusCode).toBe(403);
+    expect(breast.json().message).not.toMatch(/case/i);
   });
 
   it('a reading meeting lists to the reader only the slides of their cases; they cannot put the GI slide in one', async () => {
