@@ -33,6 +33,7 @@ import * as m0034 from './migrations/0034_message_type.js';
 import * as m0035 from './migrations/0035_share_recipient.js';
 import * as m0036 from './migrations/0036_application_steps.js';
 import * as m0037 from './migrations/0037_subspecialties.js';
+import * as m0038 from './migrations/0038_message_case.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0035_share_recipient': m0035,
   '0036_application_steps': m0036,
   '0037_subspecialties': m0037,
+  '0038_message_case': m0038,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

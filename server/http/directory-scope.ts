@@ -30,6 +30,11 @@ export function caseRefWithin(eb: AnyEb, caseKey: string, dirs: readonly number[
   ]);
 }
 
+/** SQL: a row whose slide (`slideKey`, e.g. `collections.slide_id`) is within `dirs`: its case is (slides of no case are everyone's). */
+export function slideRefWithin(eb: AnyEb, slideKey: string, dirs: readonly number[]): Expression<SqlBool> {
+  return eb(slideKey, 'in', eb.selectFrom('slides as dir_slide').select('dir_slide.id').where((s: AnyEb) => caseRefWithin(s, 'dir_slide.case_id', dirs)));
+}
+
 /**
  * For code that has already read a case in the hospital scope: outside the request's directories it answers as
  * a missing case does (`notFound`: the caller's translated 404 key).

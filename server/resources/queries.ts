@@ -1,7 +1,7 @@
 import { expressionBuilder, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type Db } from '../db/connect.js';
 import { AppError } from '../http/errors.js';
-import { caseDirectoryWithin, caseRefWithin } from '../http/directory-scope.js';
+import { caseDirectoryWithin, caseRefWithin, slideRefWithin } from '../http/directory-scope.js';
 import { coerceValue } from './coerce.js';
 import { mapConstraintError, mapTimeout } from './db-errors.js';
 import { readableColumns, scopeColumn, writableColumns, type ColumnType, type ResourceDef } from './definition.js';
@@ -135,8 +135,9 @@ async function withDescendants(db: Db, def: ResourceDef, ids: number[]): Promise
 
 function inScope<Q extends { where: (...args: Untyped[]) => Q }>(query: Q, def: ResourceDef, scope?: number[], directories?: number[]): Q {
   if (directories && def.directory) {
-    const { column, caseKey } = def.directory;
-    query = query.where((eb: Untyped) => (column ? caseDirectoryWithin(eb, `${def.table}.${column}`, directories) : caseRefWithin(eb, `${def.table}.${caseKey}`, directories)));
+    const { column, caseKey, slideKey } = def.directory;
+    query = query.where((eb: Untyped) => (column ? caseDirectoryWithin(eb, `${def.table}.${column}`, directories)
+      : caseKey ? caseRefWithin(eb, `${def.table}.${caseKey}`, directories) : slideRefWithin(eb, `${def.table}.${slideKey}`, directories)));
   }
   if (!scope) return query;
   if (def.scope === 'hospitals') return query.where(`${def.table}.id`, 'in', scope);

@@ -34,6 +34,23 @@ describe.each(databases)('migrations [%s]', (kind) => {
     expect(rows).toEqual([{ name: 'kept', hospital_id: first.id + 1 }, { name: 'old', hospital_id: first.id }]);
   });
 
+  it('0038 reads the case a system message is about from its link (a reader outside its directory is not shown it)', async () => {
+    db = await open();
+    await migrateUpTo(db, '0037_subspecialties', schema);
+    const now = new Date().toISOString();
+    const [hospital] = await db.insertInto('hospitals').values({ code: 'A', name: 'A', en_name: 'A', logo: null, created_at: now }).returning('id').execute();
+    const [user] = await db.insertInto('users').values({ name: 'u', realname: 'U', password_hash: 'x', email: null, phone: null, status: 1, locked: 0, expires_at: null, failed_attempts: 0, login_locked_until: null, extra: '{}', created_at: now, updated_at: now } as never).returning('id').execute();
+    const [kase] = await db.insertInto('cases').values({ hospital_id: hospital.id, pathology_number: 'M-1', case_type: 'routine', main_phase: 'registration', expedite_status: 0, extra: '{}', created_at: now, updated_at: now }).returning('id').execute();
+    const message = (link: string | null) => ({
+      batch: link ?? 'none', hospital_id: hospital.id, user_id: user.id, from_user_id: null, kind: 'system' as const, level: 1, type: 'workflow',
+      title: '', content: '', message_key: null, params: null, link, read_at: null, created_at: now,
+    });
+    await db.insertInto('messages').values([message(`/case/${kase.id}`), message(`/diagnosis/${kase.id}`), message('/case/99999'), message('/share/view?token=x'), message(null)]).execute();
+    await migrateUpTo(db, undefined, schema);
+    const rows = await db.selectFrom('messages').select(['link', 'case_id']).orderBy('id').execute();
+    expect(rows.map((r) => r.case_id)).toEqual([kase.id, kase.id, null, null, null]);
+  });
+
   it('0033 seals the single sign-on secrets and the teaching library token an older release stored in plaintext', async () => {
     db = await open();
     await migrateUpTo(db, '0032_auth_misc', schema);

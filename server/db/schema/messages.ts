@@ -22,6 +22,8 @@ export interface MessageTable {
   params: string | null;
   /** An in-app path the message leads to (e.g. the case). */
   link: string | null;
+  /** The case the message is about, if any: who may not see the case is not shown the message (spec §6 directories). */
+  case_id: number | null;
   read_at: string | null;
   recipient_deleted: Generated<number>;
   sender_deleted: Generated<number>;

@@ -1,10 +1,15 @@
 import type { Db } from '../../db/connect.js';
+import { caseDirectoryWithin } from '../../http/directory-scope.js';
 import { AppError } from '../../http/errors.js';
 
-/** The case with this number in the hospital, or null; `notFrozen` skips frozen-section cases. */
-export async function caseIdByNumber(db: Db, hospitalId: number, number: string, notFrozen = false): Promise<number | null> {
+/**
+ * The case with this number in the hospital, or null; `notFrozen` skips frozen-section cases. `directories` (the
+ * request's directoryScope): a case outside them is as missing as an unknown number.
+ */
+export async function caseIdByNumber(db: Db, hospitalId: number, number: string, notFrozen = false, directories?: readonly number[]): Promise<number | null> {
   let q = db.selectFrom('cases').select('id').where('hospital_id', '=', hospitalId).where('pathology_number', '=', number);
   if (notFrozen) q = q.where('case_type', '<>', 'frozen');
+  if (directories) q = q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories));
   const row = await q.executeTakeFirst();
   return row ? row.id : null;
 }
@@ -17,17 +22,18 @@ export interface CaseRef {
 
 /**
  * The case a request names, in the hospital the user works in; null when it names none. A case that does
- * not exist there is a translated 404, never another hospital's case.
+ * not exist there (or lies outside `directories`) is a translated 404, never another hospital's case.
  */
-export async function namedCase(db: Db, hospitalId: number, ref: CaseRef): Promise<number | null> {
+export async function namedCase(db: Db, hospitalId: number, ref: CaseRef, directories?: readonly number[]): Promise<number | null> {
   const number = ref.pathology_number?.trim();
   if (number) {
-    const id = await caseIdByNumber(db, hospitalId, number);
+    const id = await caseIdByNumber(db, hospitalId, number, false, directories);
     if (id === null) throw new AppError(404, 'case.not_found_by_number', { number });
     return id;
   }
   if (!ref.case_id) return null;
-  const found = await db.selectFrom('cases').select('id').where('id', '=', ref.case_id).where('hospital_id', '=', hospitalId).executeTakeFirst();
+  const found = await db.selectFrom('cases').select('id').where('id', '=', ref.case_id).where('hospital_id', '=', hospitalId)
+    .$if(directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories!))).executeTakeFirst();
   if (!found) throw new AppError(404, 'case.not_found');
   return found.id;
 }

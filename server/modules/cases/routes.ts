@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
+import { directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
@@ -23,10 +24,10 @@ export function caseRoutes(app: TypedApp, db: Db): void {
     const { number } = request.params;
     const { is_not_frozen: notFrozen } = request.query;
     const code = number.trim();
-    let id = await caseIdByNumber(db, workingHospital(request), code, notFrozen === '1');
+    let id = await caseIdByNumber(db, workingHospital(request), code, notFrozen === '1', directoryScope(request));
     for (const reading of labelReadings(code).slice(1)) {
       if (id !== null) break;
-      id = await caseIdByNumber(db, workingHospital(request), reading.number, notFrozen === '1');
+      id = await caseIdByNumber(db, workingHospital(request), reading.number, notFrozen === '1', directoryScope(request));
     }
     if (id === null) throw new AppError(404, 'case.not_found_by_number', { number });
     return ok({ id });

@@ -62,6 +62,6 @@ export async function distribute(deps: LabDeps, request: FastifyRequest, caseId:
   });
   await notify(deps.db, current.hospital_id, [doctorId], 'case_assigned', {
     number: current.pathology_number ?? '', patient: current.patient_name ?? '', by: request.auth!.realname ?? request.auth!.name,
-  }, `/case/${caseId}`);
+  }, `/case/${caseId}`, caseId);
   return moved;
 }

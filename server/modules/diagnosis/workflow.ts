@@ -149,7 +149,7 @@ async function tellReturned(deps: DiagnosisDeps, r: Req, report: ReportRow, reas
   const c = await deps.db.selectFrom('cases').select('pathology_number').where('id', '=', report.case_id).executeTakeFirstOrThrow();
   await notify(deps.db, report.hospital_id, [report.first_doctor], 'report_returned', {
     number: c.pathology_number ?? '', by: r.auth!.realname ?? r.auth!.name, reason,
-  }, `/diagnosis/${report.case_id}`);
+  }, `/diagnosis/${report.case_id}`, report.case_id);
 }
 
 /**

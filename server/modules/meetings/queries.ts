@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.js';
+import { caseRefWithin } from '../../http/directory-scope.js';
 import type { MeetingStatus } from '../../../src/core/meeting.js';
 
 /** A meeting as the API answers it (without its slides and participants). */
@@ -39,16 +40,19 @@ export async function listMeetings(db: Db, hospitalIds: number[], f: { status?: 
   return { rows, total: Number(count.n) };
 }
 
-/** Of these slide ids, the ones that exist in the hospital. */
-export async function slidesOfHospital(db: Db, hospitalId: number, ids: number[]): Promise<number[]> {
+/** Of these slide ids, the ones that exist in the hospital (and, `directories`, whose case is in them). */
+export async function slidesOfHospital(db: Db, hospitalId: number, ids: number[], directories?: readonly number[]): Promise<number[]> {
   if (!ids.length) return [];
-  const rows = await db.selectFrom('slides').select('id').where('hospital_id', '=', hospitalId).where('id', 'in', ids).execute();
+  const rows = await db.selectFrom('slides').select('id').where('hospital_id', '=', hospitalId).where('id', 'in', ids)
+    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!))).execute();
   return rows.map((r) => r.id);
 }
 
-export async function meetingSlides(db: Db, meetingId: number) {
+/** The meeting's slides in order; `directories` (the reader's): slides of cases outside them are left out. */
+export async function meetingSlides(db: Db, meetingId: number, directories?: readonly number[]) {
   return db.selectFrom('meeting_slides').innerJoin('slides', 'slides.id', 'meeting_slides.slide_id')
     .select(['slides.id', 'slides.name', 'slides.status']).where('meeting_slides.meeting_id', '=', meetingId)
+    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!)))
     .orderBy('meeting_slides.rank').execute();
 }
 

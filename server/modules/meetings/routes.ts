@@ -4,6 +4,7 @@ import { MEETING_NAME_MAX, MEETING_SLIDES_MAX, meetingTopic, presenterAfterRelea
 import type { Db } from '../../db/connect.js';
 import { hasPermission } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
+import { directoryScope } from '../../http/directory-scope.js';
 import { AppError } from '../../http/errors.js';
 import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
@@ -30,6 +31,8 @@ const TAKE_ATTEMPTS = 3;
  * presents (compare-and-set on the meeting's version, so concurrent takes have one winner) and announces every
  * change of state on the hospital topic dsms/h/<h>/meetings/<id>; the presenter's browser publishes its viewport
  * on its own publisher topic (src/core/meeting.ts). A meeting of another hospital answers as if it did not exist.
+ * Spec §6 directories: the meeting as a caller reads it lists only slides of cases in their directories, and a
+ * manager puts in only such slides (the hospital topic's announcement still carries the whole list).
  */
 export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): void {
   /** The meeting, within the caller's hospitals, or a 404. */
@@ -43,25 +46,31 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
     if (m.status !== 'open') throw new AppError(409, 'meeting.ended');
     return m;
   };
-  const checkSlides = async (hospitalId: number, ids: number[]): Promise<number[]> => {
+  /** A manager puts in only slides they may see: another directory's are as unknown as another hospital's. */
+  const checkSlides = async (request: FastifyRequest, hospitalId: number, ids: number[]): Promise<number[]> => {
     const wanted = [...new Set(ids)];
-    const known = await slidesOfHospital(db, hospitalId, wanted);
+    const known = await slidesOfHospital(db, hospitalId, wanted, directoryScope(request));
     const unknown = wanted.filter((id) => !known.includes(id));
     if (unknown.length) throw new AppError(422, 'meeting.slides_unknown', { ids: unknown.join(', ') });
     return wanted;
   };
-  const detail = async (id: number) => {
+  /** `directories`: the reader's (a slide of a case outside them is not listed); undefined: the whole meeting. */
+  const detail = async (id: number, directories?: readonly number[]) => {
     const m = (await db.selectFrom('meetings').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as MeetingRow;
     return {
       ...wire(m), host_name: await userName(db, m.created_by), presenter_name: await userName(db, m.presenter_id),
-      slides: await meetingSlides(db, id), participants: await participants(db, id),
+      slides: await meetingSlides(db, id, directories), participants: await participants(db, id),
     };
   };
-  /** Tells the hospital what changed. The write is already done: a broker that is away costs the news, not the change. */
+  /**
+   * Tells the hospital what changed. The write is already done: a broker that is away costs the news, not the change.
+   * Answers the meeting as the caller may see it.
+   */
   const announce = async (request: FastifyRequest, id: number, event: 'state' | 'joined' | 'updated' | 'ended') => {
     const d = await detail(id);
     await realtime.publish(meetingTopic(d.hospital_id, id), { event, meeting: d }).catch((e: unknown) => request.log.warn({ err: e }, 'meeting announcement not sent'));
-    return d;
+    const directories = directoryScope(request);
+    return directories ? { ...d, slides: await meetingSlides(db, id, directories) } : d;
   };
 
   app.get('/api/meetings', {
@@ -86,7 +95,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   }, async (request) => {
     const { name, start_at: startAt, slide_ids: slideIds, cover_slide_id: cover } = request.body;
     const hospitalId = workingHospital(request);
-    const slides = await checkSlides(hospitalId, slideIds);
+    const slides = await checkSlides(request, hospitalId, slideIds);
     if (cover !== undefined && !slides.includes(cover)) throw new AppError(422, 'meeting.slide_not_in_meeting');
     const id = await createMeeting(db, { hospitalId, userId: request.auth!.id, name: cleanName(name), startAt: startAt === undefined ? new Date().toISOString() : isoTime(startAt), slideIds: slides, coverSlideId: cover ?? null });
     return ok(await announce(request, id, 'updated'));
@@ -96,7 +105,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
     config: user, schema: { tags, params: Id, summary: 'A meeting: its state, slides and participants' },
   }, async (request) => {
     const m = await find(request, request.params.id);
-    return ok(await detail(m.id));
+    return ok(await detail(m.id, directoryScope(request)));
   });
 
   app.patch('/api/meetings/:id', {
@@ -107,7 +116,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   }, async (request) => {
     const m = await openOne(request, request.params.id);
     const { name, start_at: startAt, slide_ids: slideIds, cover_slide_id: cover } = request.body;
-    const slides = slideIds && (await checkSlides(m.hospital_id, slideIds));
+    const slides = slideIds && (await checkSlides(request, m.hospital_id, slideIds));
     if (cover !== undefined && !(slides ? slides.includes(cover) : await inMeeting(db, m.id, cover))) throw new AppError(422, 'meeting.slide_not_in_meeting');
     await updateMeeting(db, m, {
       ...(name !== undefined ? { name: cleanName(name) } : {}), ...(startAt !== undefined ? { startAt: isoTime(startAt) } : {}),
@@ -165,7 +174,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
       const refusal = takeRefusal({ status: m.status, hostId: m.created_by, presenterId: m.presenter_id }, me, manager);
       if (refusal === 'ended') throw new AppError(409, 'meeting.ended');
       if (refusal === 'held') throw new AppError(409, 'meeting.control_held', { name: await userName(db, m.presenter_id) });
-      if (m.presenter_id === me) return ok(await detail(m.id));
+      if (m.presenter_id === me) return ok(await detail(m.id, directoryScope(request)));
       if (await changeState(db, m, { presenter_id: me })) return ok(await announce(request, m.id, 'state'));
     }
     throw new AppError(409, 'meeting.control_changed');

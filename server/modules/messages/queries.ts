@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { MessageTable } from '../../db/schema.js';
+import type { Database, MessageTable } from '../../db/schema.js';
+import { caseRefWithin } from '../../http/directory-scope.js';
 import { emitEvent } from '../../events/bus.js';
 
 export type MessageRow = Omit<MessageTable, 'id'> & { id: number };
-export type NewMessage = Pick<MessageTable, 'kind' | 'level' | 'title' | 'content'> & Partial<Pick<MessageTable, 'type' | 'message_key' | 'params' | 'link'>> & { clinical?: boolean };
+export type NewMessage = Pick<MessageTable, 'kind' | 'level' | 'title' | 'content'> & Partial<Pick<MessageTable, 'type' | 'message_key' | 'params' | 'link' | 'case_id'>> & { clinical?: boolean };
 
 /** Sends one message to each recipient in one statement; the rows share a batch. Answers the batch. */
 export async function sendMessages(db: Db, from: { userId: number | null; hospitalId: number | null }, to: number[], message: NewMessage): Promise<string> {
@@ -15,7 +16,7 @@ export async function sendMessages(db: Db, from: { userId: number | null; hospit
     await db.insertInto('messages').values(to.map((user_id) => ({
       batch, hospital_id: from.hospitalId, user_id, from_user_id: from.userId, created_at,
       kind: message.kind, level: message.level, type: message.type ?? 'general', title: message.title, content: message.content,
-      message_key: message.message_key ?? null, params: message.params ?? null, link: message.link ?? null,
+      message_key: message.message_key ?? null, params: message.params ?? null, link: message.link ?? null, case_id: message.case_id ?? null,
       clinical: message.clinical ? 1 : 0,
     }))).execute();
     emitEvent(db, 'messages.sent', { userIds: to });
@@ -25,9 +26,16 @@ export async function sendMessages(db: Db, from: { userId: number | null; hospit
 
 interface Page { page: number; pageSize: number }
 
+/**
+ * `directories` (the reader's directoryScope): a message about a case outside them is as absent as another user's —
+ * it names the case and its patient — from the list, the counts and the unread count alike.
+ */
+const aboutVisibleCase = (directories: readonly number[] | undefined) => <Q extends SelectQueryBuilder<Database, 'messages', object>>(q: Q): Q =>
+  (directories ? q.where((eb) => caseRefWithin(eb, 'messages.case_id', directories)) as Q : q);
+
 /** `type`: only messages of that type (the message centre's filter). */
-export async function inbox(db: Db, userId: number, { page, pageSize }: Page, unreadOnly: boolean, type?: string) {
-  const base = db.selectFrom('messages').where('user_id', '=', userId).where('recipient_deleted', '=', 0)
+export async function inbox(db: Db, userId: number, { page, pageSize }: Page, unreadOnly: boolean, type?: string, directories?: readonly number[]) {
+  const base = db.selectFrom('messages').where('user_id', '=', userId).where('recipient_deleted', '=', 0).$call(aboutVisibleCase(directories))
     .$if(unreadOnly, (q) => q.where('read_at', 'is', null))
     .$if(type !== undefined, (q) => q.where('type', '=', type!));
   const [rows, count] = await Promise.all([
@@ -42,8 +50,8 @@ export async function inbox(db: Db, userId: number, { page, pageSize }: Page, un
   return { rows, total: Number(count.n) };
 }
 
-export async function unreadCount(db: Db, userId: number): Promise<number> {
-  const { n } = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number | string>().as('n'))
+export async function unreadCount(db: Db, userId: number, directories?: readonly number[]): Promise<number> {
+  const { n } = await db.selectFrom('messages').$call(aboutVisibleCase(directories)).select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('user_id', '=', userId).where('recipient_deleted', '=', 0).where('read_at', 'is', null).executeTakeFirstOrThrow();
   return Number(n);
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
+import { directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
@@ -24,7 +25,8 @@ const user = { access: 'user' as const };
 /**
  * Messages and notices (spec §7 `messages/*`, issue 17). Everybody reads, marks and deletes their own; sending needs
  * `message_send` and reaches only active users of the sender's working hospital; a notice (`notice_publish`) goes to
- * all of them or to chosen roles. Another user's message id answers as if it did not exist.
+ * all of them or to chosen roles. Another user's message id answers as if it did not exist. A message about a case
+ * outside the reader's subspecialty directories is left out of their inbox and unread count (spec §6).
  */
 export function messageRoutes(app: TypedApp, db: Db): void {
   app.get('/api/messages/lists', {
@@ -35,7 +37,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     }) },
   }, async (request) => {
     const { page = 1, page_size: pageSize = 20, unread, include, type } = request.query;
-    const { rows, total } = await inbox(db, request.auth!.id, { page, pageSize }, unread === 1, type);
+    const { rows, total } = await inbox(db, request.auth!.id, { page, pageSize }, unread === 1, type, directoryScope(request));
     const withSender = (include ?? '').split(',').includes('fromUser');
     return ok({
       data: rows.map((r) => ({
@@ -58,8 +60,8 @@ export function messageRoutes(app: TypedApp, db: Db): void {
 
   app.get('/api/messages/unread-to-me', { config: user, schema: { tags, summary: 'How many unread messages I have, and the newest five' } }, async (request) => {
     const [count, latest] = await Promise.all([
-      unreadCount(db, request.auth!.id),
-      inbox(db, request.auth!.id, { page: 1, pageSize: 5 }, true),
+      unreadCount(db, request.auth!.id, directoryScope(request)),
+      inbox(db, request.auth!.id, { page: 1, pageSize: 5 }, true, undefined, directoryScope(request)),
     ]);
     return ok({ count, data: latest.rows.map((r) => ({ id: r.id, kind: r.kind, level: r.level, type: r.type, link: r.link, created_at: r.created_at, ...worded(request.lang, r) })) });
   });
@@ -74,7 +76,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     const body = request.body;
     if ('msg_ids' in body) await refuseForeign(request, body.msg_ids);
     const changed = await markRead(db, request.auth!.id, 'msg_ids' in body ? body.msg_ids : 'all');
-    return ok({ changed, unread: await unreadCount(db, request.auth!.id) });
+    return ok({ changed, unread: await unreadCount(db, request.auth!.id, directoryScope(request)) });
   });
 
   app.delete('/api/messages/destroy', {
@@ -82,7 +84,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
   }, async (request) => {
     await refuseForeign(request, request.body.msg_ids);
     await deleteFor(db, request.auth!.id, request.body.msg_ids);
-    return ok({ unread: await unreadCount(db, request.auth!.id) });
+    return ok({ unread: await unreadCount(db, request.auth!.id, directoryScope(request)) });
   });
 
   // Spec §7 (body not shown): the clinical side answers a message that asks for it (a critical finding, a question
@@ -102,7 +104,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     const outcome = await answerClinical(db, request.auth!.id, ids, request.body.status, note);
     if (outcome === 'not_clinical') throw new AppError(422, 'message.not_clinical');
     if (outcome === 'order') throw new AppError(422, 'message.clinical_order');
-    return ok({ changed: ids.length, unread: await unreadCount(db, request.auth!.id) });
+    return ok({ changed: ids.length, unread: await unreadCount(db, request.auth!.id, directoryScope(request)) });
   });
 
   app.get('/api/messages/recipients', {

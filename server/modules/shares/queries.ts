@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/connect.js';
+import { caseRefWithin } from '../../http/directory-scope.js';
 import { shareState, type SharePermissions, type ShareState } from '../../../src/core/sharePermissions.js';
 import { parseSharePermissions } from '../../../src/core/sharePermissions.js';
 import { hashToken } from '../auth/tokens.js';
@@ -37,10 +38,13 @@ export async function shareByToken(db: Db, token: string): Promise<(ShareRow & {
   return row && { ...toRow(row), state: shareState(row, new Date().toISOString()) };
 }
 
-export async function sharesBy(db: Db, userId: number) {
+/** The user's shares; `directories` (theirs): shares of slides whose case is outside them are left out. */
+export async function sharesBy(db: Db, userId: number, directories?: readonly number[]) {
   const rows = await db.selectFrom('slide_shares').innerJoin('slides', 'slides.id', 'slide_shares.slide_id')
     .select(['slide_shares.id', 'slide_shares.slide_id', 'slides.name as slide_name', 'slide_shares.permissions', 'slide_shares.expires_at', 'slide_shares.revoked_at', 'slide_shares.created_at'])
-    .where('slide_shares.created_by', '=', userId).orderBy('slide_shares.id', 'desc').limit(200).execute();
+    .where('slide_shares.created_by', '=', userId)
+    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!)))
+    .orderBy('slide_shares.id', 'desc').limit(200).execute();
   const now = new Date().toISOString();
   return rows.map((r) => ({ ...toRow(r), state: shareState(r, now) }));
 }
@@ -51,6 +55,13 @@ export const shareById = (db: Db, id: number) =>
 /** Revokes once; a second call changes nothing. */
 export async function revokeShare(db: Db, id: number): Promise<void> {
   await db.updateTable('slide_shares').set({ revoked_at: new Date().toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+}
+
+/** The subspecialty directory of the shared slide's case (null: no case, or a case filed under none). */
+export async function sharedCaseDirectory(db: Db, slideId: number): Promise<number | null> {
+  const row = await db.selectFrom('slides').leftJoin('cases', 'cases.id', 'slides.case_id').select('cases.subspecialty_id')
+    .where('slides.id', '=', slideId).executeTakeFirst();
+  return row?.subspecialty_id ?? null;
 }
 
 /** What the shared page shows of the slide, within the permissions. */

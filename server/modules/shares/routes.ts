@@ -3,6 +3,7 @@ import { directoryScope } from '../../http/directory-scope.js';
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, SHARE_PERMISSION_KEYS, type SharePermissions } from '../../../src/core/sharePermissions.js';
 import { isAdmin } from '../../../src/core/admin.js';
+import { coversCase, directoryRestriction } from '../../../src/core/subspecialty.js';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
@@ -16,7 +17,7 @@ import { etagMatches, parseDziTilePath, REVALIDATE } from '../tiles/tile-http.js
 import type { TileService } from '../tiles/tile-service.js';
 import { membersOf, recipientsOf } from '../messages/queries.js';
 import { notify } from '../messages/notify.js';
-import { createShare, revokeShare, shareById, shareByToken, sharedSlide, sharesBy } from './queries.js';
+import { createShare, revokeShare, shareById, shareByToken, sharedCaseDirectory, sharedSlide, sharesBy } from './queries.js';
 
 const Token = Type.String({ minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
 const Permissions = Type.Object(Object.fromEntries(SHARE_PERMISSION_KEYS.map((k) => [k, Type.Optional(Type.Boolean())])), { additionalProperties: false });
@@ -75,7 +76,7 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
   app.get('/api/shares/mine', {
     config: { access: 'user' },
     schema: { tags: ['shares'], summary: 'My share links, newest first' },
-  }, async (request) => ok(await sharesBy(db, request.auth!.id)));
+  }, async (request) => ok(await sharesBy(db, request.auth!.id, directoryScope(request))));
 
   app.post('/api/shares/:id/revoke', {
     config: { access: 'user' },
@@ -102,6 +103,10 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
         session = cookie ? await resolveSession(cookie) : null;
       }
       if (!session || session.screenLocked || !session.hospitalIds.includes(share.hospital_id)) throw new AppError(401, 'share.login_required');
+      // A need-login link opens for those the hospital would show the slide to, so the session's subspecialty
+      // directories hold as its hospitals do (spec §6). A link without it is its own grant: anyone holding it may
+      // open it signed out, so holding a signed-in user to their directories there would protect nothing.
+      if (!coversCase(directoryRestriction(session), await sharedCaseDirectory(db, share.slide_id))) throw new AppError(401, 'share.login_required');
     }
     return share;
   };

@@ -95,10 +95,11 @@ export const sectionsOfCase = (db: Db, caseId: number, hospitalIds: number[], di
   sectionRows(db, (q) => q.where('slide_sections.case_id', '=', caseId).where('slide_sections.hospital_id', 'in', hospitalIds)
     .$if(directories !== undefined, (w) => w.where((eb) => caseRefWithin(eb, 'slide_sections.case_id', directories!))));
 
-/** Binding a file to a section: the section must be the working hospital's and still empty. Answers its case. */
-export async function sectionForBinding(db: Db, hospitalId: number, sectionId: number): Promise<{ id: number; case_id: number }> {
+/** Binding a file to a section: the section must be the working hospital's (of a case in `directories`) and still empty. Answers its case. */
+export async function sectionForBinding(db: Db, hospitalId: number, sectionId: number, directories?: readonly number[]): Promise<{ id: number; case_id: number }> {
   const section = await db.selectFrom('slide_sections').select(['id', 'case_id', 'slide_id'])
-    .where('id', '=', sectionId).where('hospital_id', '=', hospitalId).executeTakeFirst();
+    .where('id', '=', sectionId).where('hospital_id', '=', hospitalId)
+    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slide_sections.case_id', directories!))).executeTakeFirst();
   if (!section) throw new AppError(404, 'section.not_found');
   if (section.slide_id !== null) throw new AppError(409, 'section.already_bound');
   return section;

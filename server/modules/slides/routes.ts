@@ -50,8 +50,8 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
     const { body } = request;
     const hospitalId = workingHospital(request);
-    const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id) : null;
-    const caseId = section ? section.case_id : await namedCase(db, hospitalId, body);
+    const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id, directoryScope(request)) : null;
+    const caseId = section ? section.case_id : await namedCase(db, hospitalId, body, directoryScope(request));
     const source = fromStored(dataDir, body.path);
     const uploads = uploadsCompleteRoot(dataDir);
     const slides = slidesRoot(dataDir);

@@ -30,7 +30,7 @@ export function sectionRoutes(app: TypedApp, db: Db, slidesDef: ResourceDef): vo
 
   app.post('/api/data/kfb/sectionAdd', { config: { access: { permission: 'case_production' } }, schema: { tags, body: AddBody } }, async (request) => {
     const hospitalId = workingHospital(request);
-    const caseId = await namedCase(db, hospitalId, request.body);
+    const caseId = await namedCase(db, hospitalId, request.body, directoryScope(request));
     if (caseId === null) throw new AppError(422, 'section.case_required');
     const ids = await addSections(db, hospitalId, caseId, request.body.sections, request.auth!.id);
     return ok(await sectionsById(db, ids));

@@ -19,6 +19,8 @@ export interface Measure {
   where?: Record<string, string>;
   /** Cases-only filters (case type) reach other tables through their case_id. */
   caseId?: string;
+  /** Rows of a slide and no case_id (QC grades): the subspecialty directories reach them through the slide. */
+  slideId?: string;
   /** Section logs carry no hospital: it comes from the slide. */
   hospitalVia?: { table: 'slides'; key: string };
 }
@@ -72,7 +74,7 @@ export const STAT_KINDS = {
   scan_access: {
     permission: 'scan_access',
     series: QC_GRADES,
-    measures: [{ table: 'slide_qc', at: 'qc_at', series: { column: 'grade', values: QC_GRADES }, doctor: 'qc_by' }],
+    measures: [{ table: 'slide_qc', at: 'qc_at', series: { column: 'grade', values: QC_GRADES }, doctor: 'qc_by', slideId: 'slide_id' }],
   },
 } satisfies Record<string, StatKind>;
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
 import { hasPermission } from '../../http/access.js';
+import { caseRefWithin, directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, forbidden } from '../../http/errors.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
@@ -14,16 +15,18 @@ const perm = { access: { permission: 'slide_label' } } as const;
 
 /**
  * Labels put on slides by hand (issue 16): from SlideLibrary's row and batch actions, `slide_label` puts one label
- * on the chosen slides or takes it off. Every slide must be one of the user's hospital(s) (else 404 and nothing
- * changes) and the label must exist; a label a slide already carries is kept as it was. The operation log records
+ * on the chosen slides or takes it off. Every slide must be one of the user's hospital(s) and subspecialty
+ * directories (else 404 and nothing changes) and the label must exist; a label a slide already carries is kept as it was. The operation log records
  * each call (POST). LabelStatistics counts these rows with the automatic ones.
  */
 export function slideLabelRoutes(app: TypedApp, db: Db): void {
   /** The slides of the request, all within the user's scope, or a 404 before anything is written. */
   const slidesOf = async (request: Parameters<typeof hospitalScope>[1], ids: number[]) => {
     const unique = [...new Set(ids)];
+    const directories = directoryScope(request);
     const rows = await db.selectFrom('slides').select(['id', 'hospital_id'])
-      .where('id', 'in', unique).where('hospital_id', 'in', hospitalScope({ scope: 'hospital' }, request)!).execute();
+      .where('id', 'in', unique).where('hospital_id', 'in', hospitalScope({ scope: 'hospital' }, request)!)
+      .$if(directories !== undefined, (w) => w.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!))).execute();
     if (rows.length !== unique.length) throw new AppError(404, 'slide.not_found');
     return rows;
   };
