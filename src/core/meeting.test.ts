@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mayPublish, maySubscribe } from './realtime-topics';
-import { meetingHelloTopic, meetingTopic, meetingViewFilter, meetingViewTopic, parseMeetingView, presenterAfterRelease, publisherOf, takeRefusal, viewToFollow } from './meeting';
+import { announcementStep, meetingHelloTopic, meetingTopic, meetingViewFilter, meetingViewTopic, parseMeetingView, presenterAfterRelease, publisherOf, takeRefusal, viewToFollow } from './meeting';
 
 const open = { status: 'open' as const, hostId: 1, presenterId: 1 };
 
@@ -73,5 +73,23 @@ describe('which views a participant follows', () => {
     expect(viewToFollow(meetingViewTopic(1, 7, 9), { ...view, slide_id: 4 }, now, 5)).toBeNull();
     expect(viewToFollow(meetingViewTopic(1, 7, 9), view, { presenterId: null, slideId: 3 }, 5)).toBeNull();
     expect(viewToFollow(meetingTopic(1, 9), view, now, 5)).toBeNull();
+  });
+});
+
+describe('an announcement of the meeting\'s state (slides by id only)', () => {
+  const mine = { id: 9, version: 3, presenter_id: 1, slides: [{ id: 4, name: 'P1 HE' }, { id: 5, name: 'P1 CK' }] };
+  it('merges a newer state naming the slides shown, keeping their names', () => {
+    const step = announcementStep(mine, { event: 'state', meeting: { id: 9, version: 4, presenter_id: 2, slide_ids: [5, 4] } });
+    expect(step).toEqual({ kind: 'merge', meeting: { ...mine, version: 4, presenter_id: 2 } });
+  });
+  it('asks for the meeting again when the set of slides differs (added, removed, or some hidden from this user)', () => {
+    expect(announcementStep(mine, { meeting: { id: 9, version: 4, slide_ids: [4, 5, 6] } })).toEqual({ kind: 'fetch' });
+    expect(announcementStep(mine, { meeting: { id: 9, version: 4, slide_ids: [4] } })).toEqual({ kind: 'fetch' });
+  });
+  it('ignores an older state, another meeting, and anything not an announcement', () => {
+    expect(announcementStep(mine, { meeting: { id: 9, version: 2, slide_ids: [4, 5] } })).toEqual({ kind: 'ignore' });
+    expect(announcementStep(mine, { meeting: { id: 8, version: 5, slide_ids: [4, 5] } })).toEqual({ kind: 'ignore' });
+    expect(announcementStep(mine, { meeting: { id: 9, version: 5, slides: [] } })).toEqual({ kind: 'ignore' });
+    expect(announcementStep(mine, null)).toEqual({ kind: 'ignore' });
   });
 });

@@ -80,3 +80,20 @@ export function viewToFollow(topic: string, payload: unknown, now: { presenterId
   const view = parseMeetingView(payload);
   return view && view.slide_id === now.slideId ? view : null;
 }
+
+/**
+ * What a browser does with an announcement of its meeting's state: the hospital topic reaches users of every
+ * subspecialty directory, so it names the slides by id only (server/modules/meetings/routes.ts). An older one is
+ * ignored; one naming the slides this browser shows is merged into its copy; one whose set of slides differs means the
+ * meeting is asked for again, as this user may see it (a user limited to some directories sees fewer slides, and
+ * asks each time).
+ */
+export function announcementStep<M extends { id: number; version: number; slides: readonly { id: number }[] }>(
+  current: M, payload: unknown,
+): { kind: 'ignore' } | { kind: 'merge'; meeting: M } | { kind: 'fetch' } {
+  const m = (payload as { meeting?: unknown } | null)?.meeting as (Omit<M, 'slides'> & { slide_ids?: unknown }) | undefined;
+  if (!m || typeof m.version !== 'number' || m.id !== current.id || m.version < current.version || !Array.isArray(m.slide_ids)) return { kind: 'ignore' };
+  const { slide_ids: ids, ...state } = m;
+  const same = ids.length === current.slides.length && current.slides.every((sl) => ids.includes(sl.id));
+  return same ? { kind: 'merge', meeting: { ...current, ...state } } : { kind: 'fetch' };
+}

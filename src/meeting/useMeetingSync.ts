@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import {
-  meetingHelloFilter, meetingHelloTopic, meetingTopic, meetingViewFilter, meetingViewTopic, publisherOf, viewToFollow, type MeetingView,
+  announcementStep, meetingHelloFilter, meetingHelloTopic, meetingTopic, meetingViewFilter, meetingViewTopic, publisherOf, viewToFollow, type MeetingView,
 } from '../core/meeting';
 import { publish, subscribe } from '../realtime/client';
 import type { SlideViewer } from '../viewer/slideViewer';
-import type { MeetingDetail } from './meetingApi';
+import { getMeeting, type MeetingDetail } from './meetingApi';
 
 /** The presenter repeats its view this often while it stands still, so a participant who just arrived catches up. */
 const HEARTBEAT_MS = 3000;
 
-const newer = (m: MeetingDetail, than: MeetingDetail) => m.id === than.id && m.version >= than.version;
+const newer = (m: Pick<MeetingDetail, 'id' | 'version'>, than: MeetingDetail) => m.id === than.id && m.version >= than.version;
 
 export interface FollowStats { count: number; lastDelayMs: number | null }
 
@@ -33,9 +33,11 @@ export function useMeetingSync(initial: MeetingDetail, me: number, viewer: Slide
   // An answer of ours or an announcement: the newer state wins (a join keeps the version, so equal replaces too).
   const setMeeting = (m: MeetingDetail) => { if (newer(m, current.current)) setState(m); };
 
+  // Announcements name the slides by id only: merged into ours, or the meeting asked for again (announcementStep).
   useEffect(() => subscribe(meetingTopic(h, id), (payload) => {
-    const m = (payload as { meeting?: MeetingDetail } | null)?.meeting;
-    if (m && typeof m.version === 'number' && newer(m, current.current)) setState(m);
+    const step = announcementStep(current.current, payload);
+    if (step.kind === 'merge') setState(step.meeting);
+    else if (step.kind === 'fetch') void getMeeting(id).then((fresh) => { if (newer(fresh, current.current)) setState(fresh); }, () => undefined);
   }), [h, id]);
 
   // Following the presenter.

@@ -54,6 +54,10 @@ for (const kind of databases) {
       expect(detail.participants.map((p: { name: string }) => p.name)).toEqual(['primary', 'technician']);
       expect(detail.slides.map((s: { id: number }) => s.id)).toEqual([slides[0], slides[1]]);
       expect(announced.at(-1)).toMatchObject({ topic: `dsms/h/${h1}/meetings/${m.id}`, payload: { event: 'joined' } });
+      // The hospital topic reaches users of every subspecialty directory: slides by id, never their names.
+      const said = announced.at(-1)!.payload.meeting as unknown as Record<string, unknown>;
+      expect(said.slide_ids).toEqual([slides[0], slides[1]]);
+      expect(said).not.toHaveProperty('slides');
     });
 
     it('gives control to exactly one of several participants taking it at once, and takes it back on hand-back', async () => {

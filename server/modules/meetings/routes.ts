@@ -32,7 +32,7 @@ const TAKE_ATTEMPTS = 3;
  * change of state on the hospital topic dsms/h/<h>/meetings/<id>; the presenter's browser publishes its viewport
  * on its own publisher topic (src/core/meeting.ts). A meeting of another hospital answers as if it did not exist.
  * Spec §6 directories: the meeting as a caller reads it lists only slides of cases in their directories, and a
- * manager puts in only such slides (the hospital topic's announcement still carries the whole list).
+ * manager puts in only such slides; the hospital topic's announcement names slides by id only.
  */
 export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): void {
   /** The meeting, within the caller's hospitals, or a 404. */
@@ -68,7 +68,11 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
    */
   const announce = async (request: FastifyRequest, id: number, event: 'state' | 'joined' | 'updated' | 'ended') => {
     const d = await detail(id);
-    await realtime.publish(meetingTopic(d.hospital_id, id), { event, meeting: d }).catch((e: unknown) => request.log.warn({ err: e }, 'meeting announcement not sent'));
+    // The hospital topic reaches every member, whatever their directories: it names the slides by id only, and a
+    // browser whose set of slides changed asks for the meeting as it may see it (src/meeting/useMeetingSync.ts).
+    const { slides, ...state } = d;
+    await realtime.publish(meetingTopic(d.hospital_id, id), { event, meeting: { ...state, slide_ids: slides.map((sl) => sl.id) } })
+      .catch((e: unknown) => request.log.warn({ err: e }, 'meeting announcement not sent'));
     const directories = directoryScope(request);
     return directories ? { ...d, slides: await meetingSlides(db, id, directories) } : d;
   };
