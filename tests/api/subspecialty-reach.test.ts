@@ -177,6 +177,12 @@ describe.each(databases)('subspecialty directories reach every place a case show
     expect(refused.json().message).toContain(String(slideOf.gi));
     expect(await h.db.selectFrom('meetings').select('id').where('name', '=', 'Reach GI').execute()).toEqual([]);
     expect((await call(h.app, 'POST', '/api/meetings', { token: reader, payload: { name: 'Reach Breast', slide_ids: [slideOf.breast, slideOf.unfiled] } })).statusCode).toBe(200);
+    // The reader edits the slides they were shown: the GI slide they never saw stays in the meeting.
+    const edited = await call(h.app, 'PATCH', `/api/meetings/${id}`, { token: reader, payload: { slide_ids: [slideOf.unfiled] } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(ids(edited.json().data.slides)).toEqual([slideOf.unfiled]);
+    const kept = await h.db.selectFrom('meeting_slides').select('slide_id').where('meeting_id', '=', id).orderBy('rank').execute();
+    expect(kept.map((r) => Number(r.slide_id))).toEqual([slideOf.unfiled, slideOf.gi]);
   });
 
   it('shares: my list leaves out a share of the GI case; a need-login link of it does not open for the reader', async () => {

@@ -77,6 +77,17 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
     return directories ? { ...d, slides: await meetingSlides(db, id, directories) } : d;
   };
 
+  /**
+   * The meeting's slides a manager limited to some directories was not shown: a list they send names only the slides
+   * they saw, and leaving these out would take other directories' slides out of the meeting without anyone seeing them.
+   */
+  const slidesHiddenFrom = async (request: FastifyRequest, id: number): Promise<number[]> => {
+    const directories = directoryScope(request);
+    if (!directories) return [];
+    const seen = new Set((await meetingSlides(db, id, directories)).map((sl) => sl.id));
+    return (await meetingSlides(db, id)).map((sl) => sl.id).filter((sid) => !seen.has(sid));
+  };
+
   app.get('/api/meetings', {
     config: user,
     schema: { tags, summary: 'Reading meetings of my hospital, open ones first', querystring: Type.Object({
@@ -120,8 +131,9 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   }, async (request) => {
     const m = await openOne(request, request.params.id);
     const { name, start_at: startAt, slide_ids: slideIds, cover_slide_id: cover } = request.body;
-    const slides = slideIds && (await checkSlides(request, m.hospital_id, slideIds));
-    if (cover !== undefined && !(slides ? slides.includes(cover) : await inMeeting(db, m.id, cover))) throw new AppError(422, 'meeting.slide_not_in_meeting');
+    const chosen = slideIds && (await checkSlides(request, m.hospital_id, slideIds));
+    if (cover !== undefined && !(chosen ? chosen.includes(cover) : await inMeeting(db, m.id, cover))) throw new AppError(422, 'meeting.slide_not_in_meeting');
+    const slides = chosen && [...chosen, ...(await slidesHiddenFrom(request, m.id)).filter((id) => !chosen.includes(id))];
     await updateMeeting(db, m, {
       ...(name !== undefined ? { name: cleanName(name) } : {}), ...(startAt !== undefined ? { startAt: isoTime(startAt) } : {}),
       ...(slides ? { slideIds: slides } : {}), ...(cover !== undefined ? { coverSlideId: cover } : {}),
