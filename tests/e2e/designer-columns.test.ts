@@ -126,6 +126,13 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     expect(await gone.textContent()).toBe(en.fieldGone);
     await gone.scrollIntoViewIfNeeded();
     await shot(s.admin, 'designer-column-gone-en-US');
+    await useLanguage(s.admin, 'zh-CN');
+    await openDesigner(s);
+    expect(await designer(s).getByTestId('col-gone-referring_ward').textContent()).toBe(zh.fieldGone);
+    await designer(s).getByTestId('col-gone-referring_ward').scrollIntoViewIfNeeded();
+    await shot(s.admin, 'designer-column-gone-zh-CN');
+    await useLanguage(s.admin, 'en-US');
+    await openDesigner(s);
 
     // Then the page too: the registrar's list is the repository's again.
     await openView(s, en.history);
