@@ -1,20 +1,38 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * How many test files run at once. The suite waits far more than it computes (browsers, PostgreSQL, child servers,
+ * libvips), so on 2 cores 4 files at a time is faster than vitest's default of cores − 1 (docs/testing.md).
+ */
+const maxWorkers = Number(process.env.TEST_WORKERS) || 4;
+const setupFiles = ['tests/support/count-expects.ts'];
+// One migrated, seeded database per run and kind, which each test copies (tests/api/template-db.ts).
+const api = { environment: 'node' as const, setupFiles, globalSetup: ['tests/api/template-db.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
+/** API files that start the real server as child processes on SQLite files: they have no PostgreSQL variant. */
+const sqliteOnly = ['tests/api/cluster.test.ts', 'tests/api/jobs-crash.test.ts', 'tests/api/jobs-crash-ingest.test.ts'];
+
 export default defineConfig({
   test: {
-    reporters: ['verbose'],
+    reporters: ['verbose', './tests/support/timing-reporter.ts'],
+    maxWorkers,
     projects: [
-      { test: { name: 'unit', include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'tests/unit/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: 'unit', include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'tests/unit/**/*.test.ts'], environment: 'node', setupFiles } },
+      // Each API file runs once per database, as a project of its own: the two run side by side, and each has its time.
+      { test: { ...api, name: 'api-sqlite', include: ['tests/api/**/*.test.ts'], env: { DSMS_TEST_DB: 'sqlite' } } },
+      ...(process.env.TEST_DATABASE_URL
+        ? [{ test: { ...api, name: 'api-postgres', include: ['tests/api/**/*.test.ts'], exclude: sqliteOnly, env: { DSMS_TEST_DB: 'postgres' } } }]
+        : []),
       {
         test: {
-          name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node',
-          testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false,
+          name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', setupFiles,
+          testTimeout: 180_000, hookTimeout: 180_000,
           // A browser on a busy 2-core machine can take more than the default second to settle; polls wait for
           // a state, they do not time anything.
           expect: { poll: { timeout: 10_000 } },
         },
       },
+      // The built app as `npm start` runs it: primary + workers, real sockets (tests/process/app-process.ts).
+      { test: { name: 'process', include: ['tests/process/**/*.test.ts'], environment: 'node', setupFiles, testTimeout: 180_000, hookTimeout: 180_000 } },
     ],
   },
 });

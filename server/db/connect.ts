@@ -11,6 +11,8 @@ export interface DbOptions {
   /** postgres://… selects PostgreSQL; otherwise the SQLite file `sqliteFile`. */
   databaseUrl?: string;
   sqliteFile?: string;
+  /** A serialized SQLite database to open in memory instead of a file (tests copy a migrated, seeded template). */
+  sqliteImage?: Buffer;
   /** PostgreSQL schema to use (tests isolate themselves in one). */
   pgSchema?: string;
   /** Kysely's query log; tests use it to see every statement that reaches the database. */
@@ -36,7 +38,7 @@ export function connect(opts: DbOptions): Db {
   }
   const file = opts.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new Sqlite(file);
+  const sqlite = opts.sqliteImage ? new Sqlite(opts.sqliteImage) : new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a commit reaches the disk before it is answered. NORMAL would keep WAL commits in the page cache until
   // a checkpoint, and a power cut could take back writes the user was told were saved.

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import dicomParser from 'dicom-parser';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
@@ -11,15 +10,14 @@ import yazl from 'yazl';
 import { call, ingested, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { messages } from '../../server/i18n/messages.js';
 import { md5, multipart } from './upload-helpers.js';
+import { realSlide, realSlides } from '../support/real-slides.js';
 
 /**
  * The real DICOM WSI series (shared/data/real/cmu-1-small-region, 12 instances, JPEG baseline, TILED_FULL) zipped,
  * uploaded in chunks, bound and served; hostile series refused with a translated 422 and nothing left behind.
  */
-const REAL_DIR = process.env.DSMS_REAL_DATA ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
-const SERIES = path.join(REAL_DIR, 'cmu-1-small-region');
-const present = fs.existsSync(SERIES);
-if (!present) console.warn(`dicom-import: ${SERIES} is absent; the real-series tests are skipped`);
+const SERIES = realSlide('cmu-1-small-region');
+const present = realSlides('cmu-1-small-region');
 
 /** A Deep Zoom tile we render from a frame (JPEG q90) against the same frame decoded and resampled here: JPEG noise only (the worst, 3.2 of 255, is the 17 × 23 level where every pixel is an edge). */
 const MAX_MEAN_ABS_DIFF = 4;

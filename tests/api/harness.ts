@@ -1,7 +1,9 @@
 import { constants, publicEncrypt, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { sql, type LogConfig } from 'kysely';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type AppOptions } from '../../server/app.js';
 import { connect, type Db } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
@@ -10,16 +12,23 @@ import { seed } from '../../server/db/seed/index.js';
 import type { JobType } from '../../server/modules/jobs/registry.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import { slideIngestJob } from '../../server/modules/slides/ingest-job.js';
+import { adminQuery, withDatabase } from './template-db.js';
 
 /**
  * Every API suite runs once per real database: SQLite always, PostgreSQL when TEST_DATABASE_URL is
  * set. Use `describe.each(databases)('… [%s]', …)` so the output names the database of each test.
+ * vitest.config.ts runs the files once per database, as projects `api-sqlite` and `api-postgres`
+ * (DSMS_TEST_DB names the one); a file run outside them takes both.
  */
-export const databases: string[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+export const databases: string[] = process.env.DSMS_TEST_DB
+  ? [process.env.DSMS_TEST_DB]
+  : ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
 export interface Harness {
   app: FastifyInstance;
   db: Db;
+  /** PostgreSQL: the URL of this harness's database, for a second handle on it (two apps on one database). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -48,16 +57,50 @@ export async function emptyDatabase(kind: string, opts: { log?: LogConfig } = {}
   };
 }
 
-/** A migrated and seeded database of the kind and the app on it, ready; `config` as testApp takes it (a data dir, a public URL …). */
-export async function startApp(kind: string, opts: { log?: LogConfig; config?: Partial<AppOptions['config']> } = {}): Promise<Harness> {
+/**
+ * A migrated and seeded database of the kind, copied from the run's template (tests/api/template-db.ts) when the API
+ * project made one, else migrated and seeded here. `url` (PostgreSQL) reaches the same database from a second handle.
+ */
+export async function seededDatabase(kind: string, opts: { log?: LogConfig } = {}): Promise<{ db: Db; url?: string; drop(): Promise<void> }> {
+  if (kind !== 'postgres') {
+    const image = inject('sqliteTemplate');
+    if (image) {
+      const db = connect({ sqliteImage: fs.readFileSync(image), log: opts.log });
+      return { db, drop: () => db.destroy() };
+    }
+  } else {
+    const template = inject('pgTemplate');
+    if (template) {
+      const server = process.env.TEST_DATABASE_URL!;
+      const name = `dsms_t_${randomBytes(6).toString('hex')}`;
+      await adminQuery(server, `CREATE DATABASE ${name} TEMPLATE ${template}`);
+      const url = withDatabase(server, name);
+      const db = connect({ databaseUrl: url, log: opts.log });
+      return {
+        db, url,
+        async drop() {
+          await db.destroy();
+          await adminQuery(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        },
+      };
+    }
+  }
   const { db, schema, drop } = await emptyDatabase(kind, opts);
   await migrateToLatest(db, schema);
   await seed(db, true);
+  const url = schema ? `${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` : undefined;
+  return { db, url, drop };
+}
+
+/** A migrated and seeded database of the kind and the app on it, ready; `config` as testApp takes it (a data dir, a public URL …). */
+export async function startApp(kind: string, opts: { log?: LogConfig; config?: Partial<AppOptions['config']> } = {}): Promise<Harness> {
+  const { db, url, drop } = await seededDatabase(kind, opts);
   const app = await testApp(db, opts.config);
   await app.ready();
   return {
     app,
     db,
+    url,
     async close() {
       await app.close();
       await drop();

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../src/core/constants.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { login, multipartChunk, request, restartableServer } from './server-process.js';
+import { realSlide, realSlides } from '../support/real-slides.js';
 
 /**
  * kill -9 during a conversion: the real server (server/main.ts, one process, SQLite in a temp DATA_DIR) converts
@@ -13,9 +14,8 @@ import { login, multipartChunk, request, restartableServer } from './server-proc
  * (JOB_LEASE_SECONDS=2), the new process claims it again, converts from scratch and finishes; the slide becomes
  * viewable. A client asking for a tile all along never gets anything but a refusal or the final tile's bytes.
  */
-const REAL_DIR = process.env.DSMS_REAL_DATA ?? '/work/shared/data/real';
-const SOURCE = path.join(REAL_DIR, 'tcga-cr-7395-01a-01-ts1.svs');
-const present = fs.existsSync(SOURCE);
+const SOURCE = realSlide('tcga-cr-7395-01a-01-ts1.svs');
+const present = realSlides('tcga-cr-7395-01a-01-ts1.svs');
 const md5 = (b: Uint8Array | string) => createHash('md5').update(b).digest('hex');
 
 if (!present) {

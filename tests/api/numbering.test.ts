@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from '../../server/db/connect.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
-import { call, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /**
  * Issue 10 "200 pathology numbers from 8 parallel requests over 2 processes: all distinct, none skipped beyond
@@ -33,7 +33,7 @@ async function registerMany(send: (i: number, body: object) => Promise<{ status:
   return numbers.sort();
 }
 
-describe('pathology numbers from two server processes on one SQLite file (WORKERS=2)', () => {
+describe.runIf(databases.includes('sqlite'))('pathology numbers from two server processes on one SQLite file (WORKERS=2)', () => {
   let dir: string;
   let server: ChildProcess;
   let output = '';
@@ -106,16 +106,15 @@ describe('pathology numbers from two server processes on one SQLite file (WORKER
   }, 120_000);
 });
 
-/** PostgreSQL: two apps with pools of their own on one schema, requests alternating between them. */
-describe.runIf(process.env.TEST_DATABASE_URL)('pathology numbers from two apps on one PostgreSQL schema', () => {
+/** PostgreSQL: two apps with pools of their own on one database, requests alternating between them. */
+describe.runIf(databases.includes('postgres'))('pathology numbers from two apps on one PostgreSQL database', () => {
   let h: Harness;
   let secondDb: Db;
   let second: FastifyInstance;
 
   beforeAll(async () => {
     h = await startApp('postgres');
-    const schema = (await h.db.selectNoFrom((eb) => eb.fn<string>('current_schema', []).as('s')).executeTakeFirstOrThrow()).s;
-    secondDb = connect({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: schema });
+    secondDb = connect({ databaseUrl: h.url });
     second = await testApp(secondDb);
     await second.ready();
   });

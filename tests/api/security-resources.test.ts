@@ -176,7 +176,7 @@ describe.runIf(databases.includes('postgres'))('item 8: PostgreSQL cancels a sta
 
   it('answers a translated 503 instead of waiting, and the next list is served', async () => {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(h.db);
-    const locker = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    const locker = new pg.Client({ connectionString: h.url });
     await locker.connect();
     // Without a timeout the list would wait for the lock; the locker lets go after 20 s so such a run fails, not hangs.
     let release: NodeJS.Timeout | undefined;

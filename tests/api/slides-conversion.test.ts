@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import dicomParser from 'dicom-parser';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +16,7 @@ import { readOne } from '../../server/modules/slides/conversion/openslide-associ
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, sendChunk, type TestFile } from './upload-helpers.js';
+import { REAL_DIR, realSlides } from '../support/real-slides.js';
 
 const exec = promisify(execFile);
 /** Debian's vips, without the VIPSHOME sharp sets (see vipsEnv). */
@@ -36,8 +36,7 @@ const run = (cmd: string, args: string[]) => exec(cmd, args, { env: vipsEnv() })
  * against its instance's frame, decoded by dicom-parser (OpenSlide 3.4 reads no DICOM), below 4 (JPEG noise).
  * Every entry of the folder is taken; one this test does not know how to bring in fails it.
  */
-const REAL_DIR = process.env.DSMS_REAL_DATA ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
-const present = fs.existsSync(REAL_DIR);
+const present = realSlides();
 const MAX_MEAN_DIFF = { level0: 3, lower: 16, associated: 6, dicom: 4 };
 /** Notes beside the data (SOURCES.md) are not slides. */
 const entries = present ? fs.readdirSync(REAL_DIR).filter((f) => !/\.(md|txt)$/i.test(f)).sort() : [];

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,14 +8,13 @@ import { translate } from '../../server/i18n/translate.js';
 import { generateDemoSlide, type DemoSlideResult } from '../../server/modules/slides/demo-slide/generate.js';
 import { mulberry32 } from '../../server/modules/slides/demo-slide/random.js';
 import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { REAL_DIR, realSlides } from '../support/real-slides.js';
 
 /**
  * Tiles are checked against an independent reading of the same file: libvips (through sharp) decodes
  * the TIFF page itself, and the pass-through bytes are re-derived here from the raw TIFF directory.
  */
 /** CI checks out shared/ beside the repository; without it the real-file tests are skipped, and say so. */
-const REAL_DIR = process.env.DSMS_REAL_DATA ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
-if (!fs.existsSync(REAL_DIR)) console.warn(`tiles.test: ${REAL_DIR} is absent, so the real SVS tests are skipped`);
 
 const W = 4000;
 const H = 3000;
@@ -223,7 +221,7 @@ describe.each(databases)('tiles [%s]', (kind) => {
     await expectError('full/max/0/default.jp2', 501, 'iiif.format_unsupported', 'jp2');
   });
 
-  describe.skipIf(!fs.existsSync(REAL_DIR))('real Aperio SVS files (shared/data/real)', () => {
+  describe.runIf(realSlides())('real Aperio SVS files (shared/data/real)', () => {
     beforeAll(() => {
       for (const f of ['CMU-1-Small-Region.svs', 'tcga-cr-7395-01a-01-ts1.svs']) {
         const link = path.join(dir, 'slides', f);

@@ -1,16 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { readTiffStructure, TiffFormatError, type ReadAt } from '../../server/modules/tiles/tiff/ifd-parser.js';
 import { readSlideIndex } from '../../server/modules/tiles/tiff/levels.js';
 import { parseImageDescription } from '../../server/modules/tiles/tiff/description.js';
+import { REAL_DIR, realSlides } from '../support/real-slides.js';
 
-const REAL_DIR = process.env.DSMS_REAL_DATA ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
-if (!fs.existsSync(REAL_DIR)) console.warn(`tiles-tiff-parser.test: ${REAL_DIR} is absent, so the SVS case is skipped`);
 
 const fromBuffer = (b: Buffer): ReadAt => async (position, length) => b.subarray(position, position + length);
 const fromFile = (file: string) => fromBuffer(fs.readFileSync(file));
@@ -63,7 +61,7 @@ describe('TIFF directory parser', () => {
     expect(parseImageDescription('ImageJ=1.52')).toMatchObject({ vendor: null, mpp: null, appMag: null });
   });
 
-  it.skipIf(!fs.existsSync(REAL_DIR))('finds one RGB JPEG level and three associated images in CMU-1-Small-Region.svs', async () => {
+  it.runIf(realSlides('CMU-1-Small-Region.svs'))('finds one RGB JPEG level and three associated images in CMU-1-Small-Region.svs', async () => {
     const index = await readSlideIndex(fromFile(path.join(REAL_DIR, 'CMU-1-Small-Region.svs')));
     expect(index).toMatchObject({ width: 2220, height: 2967, vendor: 'aperio', mppX: 0.499, appMag: 20, bigTiff: false });
     expect(index.levels).toHaveLength(1);

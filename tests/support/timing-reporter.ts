@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Reporter, TestModule } from 'vitest/node';
+
+/**
+ * Writes test-results/timing.json: each test file's project, wall-clock start and end, test cases run and `expect`
+ * calls made (counted by tests/support/count-expects.ts). scripts/test-timing.ts turns it into docs/testing.md, and
+ * .ci/run prints each project's span from it.
+ */
+export default class TimingReporter implements Reporter {
+  private started = new Map<string, number>();
+  private rows: Array<{ file: string; project: string; start: number; end: number; tests: number; failed: number; skipped: number; expects: number }> = [];
+
+  onTestModuleStart(module: TestModule): void {
+    this.started.set(this.key(module), Date.now());
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    let tests = 0, failed = 0, skipped = 0, expects = 0;
+    for (const test of module.children.allTests()) {
+      const state = test.result().state;
+      if (state === 'skipped') { skipped += 1; continue; }
+      tests += 1;
+      if (state === 'failed') failed += 1;
+      expects += Number((test.meta() as { expects?: number }).expects ?? 0);
+    }
+    const end = Date.now();
+    this.rows.push({
+      file: path.relative(process.cwd(), module.moduleId), project: module.project.name,
+      start: this.started.get(this.key(module)) ?? end - module.diagnostic().duration, end, tests, failed, skipped, expects,
+    });
+  }
+
+  onTestRunEnd(): void {
+    fs.mkdirSync('test-results', { recursive: true });
+    fs.writeFileSync('test-results/timing.json', JSON.stringify(this.rows, null, 1));
+  }
+
+  private key(module: TestModule): string {
+    return `${module.project.name}\0${module.moduleId}`;
+  }
+}
