@@ -4,6 +4,7 @@ import { parseRealtimeConfig, type RealtimeConfig } from './realtime/config.js';
 import { parseHisConfig, type HisConfig } from './modules/his/index.js';
 import type { SecretsConfig } from './security/sealed-secrets.js';
 import { parseFrameSources, parsePublicUrl, parseTrustProxy, type TrustProxy } from './config-http.js';
+import { appPath } from './paths.js';
 
 export interface ServerConfig {
   port: number;
@@ -12,6 +13,7 @@ export interface ServerConfig {
   databaseUrl?: string;
   demo: boolean;
   tokenTtlSeconds: number;
+  /** The built front end (DIST_DIR, default the app's dist/, where `npm run build` puts it). */
   distDir: string;
   logLevel: string;
   /** Largest slide file POST /api/upload/large accepts (UPLOAD_MAX_BYTES); unset means no limit. */
@@ -52,7 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     demo: env.DSMS_DEMO !== '0',
     tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 12 * 3600),
-    distDir: path.resolve(env.DIST_DIR ?? 'dist'),
+    distDir: env.DIST_DIR ? path.resolve(env.DIST_DIR) : appPath('dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     tileCacheMb: Number(env.TILE_CACHE_MB ?? 256),
     uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined,

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Db } from '../connect.js';
 import { getSetting, putSetting } from '../../modules/settings/queries.js';
 import { DEFAULT_PHASE_HOURS } from '../../modules/cases/phase-limits.js';
 import { menuKey, menuKeys, menusToAdd, type SeedMenu } from './menu-upgrade.js';
+import { appPath } from '../../paths.js';
 
 /**
  * The product's own structure, run at every start, demo or not: settings, permission codes, menus and roles.
@@ -24,10 +24,10 @@ export interface StructureSource {
   permissions: { code: string }[];
 }
 
-const read = (rel: string) => JSON.parse(fs.readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8'));
+const read = (rel: string) => JSON.parse(fs.readFileSync(appPath(rel), 'utf8'));
 
 export const shippedStructure = (): StructureSource => ({
-  menus: read('../../../schemas/menus.json'), roles: read('./roles.json'), permissions: read('./permissions.json'),
+  menus: read('schemas/menus.json'), roles: read('server/db/seed/roles.json'), permissions: read('server/db/seed/permissions.json'),
 });
 
 /**

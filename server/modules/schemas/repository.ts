@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RuleSet } from '../../../src/core/rules.js';
 import { checkRuleSet, checkRuleShape } from '../../../src/core/rulesCheck.js';
+import { appPath } from '../../paths.js';
 
 /** The repository's schemas/ folder: base page schemas, rule sets, enums, resources, the meta-schemas. */
-export const SCHEMAS_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));
+export const SCHEMAS_DIR = appPath('schemas');
 
 export type PageSchema = Record<string, unknown> & { alias: string; type: string; resource?: string };
 export type EnumOption = { value: unknown; label: unknown; color?: string };

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from './worker-messages.js';
+import { appPath } from '../../paths.js';
 
 /**
  * One upload worker thread, started on first use: posts requests and matches the answers to them.
@@ -56,11 +57,12 @@ export class WorkerClient {
 }
 
 /**
- * The server runs TypeScript through tsx, whose loader a worker thread does not inherit;
- * so under tsx (and vitest) the worker boots through tsx's API, and compiled JavaScript loads directly.
+ * Compiled (`npm run build`, `npm start`), the worker is its own bundle, dist-server/upload-worker.js. The
+ * TypeScript server runs through tsx, whose loader a worker thread does not inherit; so under tsx (and vitest) the
+ * worker boots through tsx's API.
  */
 function spawnUploadWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./upload-worker.js', import.meta.url));
+  if (!import.meta.url.endsWith('.ts')) return new Worker(appPath('dist-server', 'upload-worker.js'));
   const entry = new URL('./upload-worker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`, { eval: true });

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { StrippedImage } from '../../tiles/tiff/append-images.js';
+import { appPath } from '../../../paths.js';
 
-const CHILD = fileURLToPath(new URL('./openslide-associated.child.mjs', import.meta.url));
+/** Plain JavaScript run by node as it is, from the source tree (also by the compiled server). */
+const CHILD = appPath('server/modules/slides/conversion/openslide-associated.child.mjs');
 /** A label or macro larger than this (pixels) is left out: scanners make them a few megapixels at most. */
 export const MAX_ASSOCIATED_PIXELS = 64 * 2 ** 20;
 const TIMEOUT_MS = 120_000;
