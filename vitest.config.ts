@@ -6,8 +6,12 @@ import { defineConfig } from 'vitest/config';
  */
 const maxWorkers = Number(process.env.TEST_WORKERS) || 4;
 const setupFiles = ['tests/support/count-expects.ts'];
-// One migrated, seeded database per run and kind, which each test copies (tests/api/template-db.ts).
-const api = { environment: 'node' as const, setupFiles, globalSetup: ['tests/api/template-db.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
+/**
+ * One migrated, seeded database per run and kind, which each test copies (tests/api/template-db.ts). Not isolated:
+ * a worker imports the server once for all the files it runs, instead of once per file (importing it was most of
+ * an API file's time). Files clean up what they change (env, timers, apps, databases) as before.
+ */
+const api = { environment: 'node' as const, setupFiles, globalSetup: ['tests/api/template-db.ts'], isolate: false, testTimeout: 30_000, hookTimeout: 60_000 };
 /** API files that start the real server as child processes on SQLite files: they have no PostgreSQL variant. */
 const sqliteOnly = ['tests/api/cluster.test.ts', 'tests/api/jobs-crash.test.ts', 'tests/api/jobs-crash-ingest.test.ts'];
 

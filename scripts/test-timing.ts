@@ -11,7 +11,7 @@ import fs from 'node:fs';
 interface Row { file: string; project: string; start: number; end: number; tests: number; failed: number; skipped: number; expects: number }
 
 const args = process.argv.slice(2);
-const rows: Row[] = JSON.parse(fs.readFileSync('test-results/timing.json', 'utf8'));
+const rows: Row[] = JSON.parse(fs.readFileSync(process.env.TIMING_FILE ?? 'test-results/timing.json', 'utf8'));
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const projects = [...new Set(rows.map((r) => r.project))].sort();
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
- * Writes test-results/timing.json: each test file's project, wall-clock start and end, test cases run and `expect`
+ * Writes test-results/timing.json (or TIMING_FILE): each test file's project, wall-clock start and end, test cases run and `expect`
  * calls made (counted by tests/support/count-expects.ts). scripts/test-timing.ts turns it into docs/testing.md, and
  * .ci/run prints each project's span from it.
  */
@@ -32,8 +32,9 @@ export default class TimingReporter implements Reporter {
   }
 
   onTestRunEnd(): void {
-    fs.mkdirSync('test-results', { recursive: true });
-    fs.writeFileSync('test-results/timing.json', JSON.stringify(this.rows, null, 1));
+    const file = process.env.TIMING_FILE ?? 'test-results/timing.json';
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(this.rows, null, 1));
   }
 
   private key(module: TestModule): string {
