@@ -123,7 +123,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   // administrator's change to a user or role here clears it at once, elsewhere within its 5 s.
   const sessions = cachedSessionResolver(resolveSession);
   // The realtime channel (MQTT over WebSocket): other modules publish through app.realtime.
-  const realtime = await createRealtime(realtimeConfig, app.server, db, resolveSession);
+  const realtime = await createRealtime(realtimeConfig, app.server, db, resolveSession, app.log);
   app.decorate('realtime', realtime);
   const stopPushes = pushDomainEvents(db, realtime, app.log);
   // preClose: its WebSockets would otherwise hold the HTTP server's close open.

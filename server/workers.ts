@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { relayBetweenWorkers, RELAY_ENV } from './realtime/cluster-relay.js';
 
 /** Milliseconds before replacing a worker that died, growing while workers keep dying soon after they start. */
 export function restartDelayMs(quickDeaths: number): number {
@@ -14,7 +15,8 @@ const STOP_TIMEOUT_MS = 15_000;
  * Runs `count` server processes with node:cluster; they share the listening port (the primary hands out
  * connections). The primary serves nothing: it keeps the workers running, replacing one that dies, and stops
  * them all on SIGINT/SIGTERM. If no worker ever manages to listen (port taken, bad config), it gives up
- * instead of restarting forever. Resolves once every worker listens.
+ * instead of restarting forever. It also relays the embedded realtime broker between the workers
+ * (realtime/cluster-relay.ts). Resolves once every worker listens.
  */
 export function superviseWorkers(count: number, log: Logger): Promise<void> {
   let stopping = false;
@@ -23,10 +25,11 @@ export function superviseWorkers(count: number, log: Logger): Promise<void> {
   let listening = 0;
   let ready: () => void;
   const allListening = new Promise<void>((resolve) => { ready = resolve; });
+  relayBetweenWorkers();
 
   const fork = () => {
     const started = Date.now();
-    const worker = cluster.fork();
+    const worker = cluster.fork({ [RELAY_ENV]: '1' });
     let listened = false;
     worker.once('listening', () => {
       listened = true;
@@ -55,7 +58,11 @@ export function superviseWorkers(count: number, log: Logger): Promise<void> {
     await Promise.all(workers.map((w) => new Promise<void>((resolve) => {
       if (w.isDead()) return resolve();
       const timer = setTimeout(() => w.process.kill('SIGKILL'), STOP_TIMEOUT_MS);
-      w.once('exit', () => { clearTimeout(timer); resolve(); });
+      w.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        log.info({ workerPid: w.process.pid, code, signal }, 'server worker stopped');
+        resolve();
+      });
       w.process.kill('SIGTERM');
     })));
     process.exit(exitCode);

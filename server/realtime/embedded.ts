@@ -1,10 +1,12 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import type { FastifyBaseLogger } from 'fastify';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { hospitalTopic, mayPublish, maySubscribe, userTopic } from '../../src/core/realtime-topics.js';
 import type { SessionResolver } from '../http/guard.js';
 import type { SessionUser } from '../http/types.js';
+import { workerRelay } from './cluster-relay.js';
 import { encodePayload, type RealtimeHub } from './hub.js';
 
 interface Connected { token: string; session: SessionUser }
@@ -15,12 +17,13 @@ const MAX_PACKET_BYTES = 256 * 1024;
  * The embedded broker: aedes on the app's own HTTP server at `path` (WebSocket upgrade). A client connects with the
  * session's bearer token as its MQTT password; the same session query as the API decides (revoked, expired,
  * disabled, locked screen: refused). Topics follow src/core/realtime-topics.ts. Every `sweepMs` each connected
- * session is read afresh, so one ended or changed elsewhere (another process, the database) is dropped within it;
- * endSession drops this process's at once.
- * One broker per process: with WORKERS > 1 set RABBITMQ_URL so that the processes share one.
+ * session is read afresh, so one ended or changed elsewhere (another node, the database) is dropped within it;
+ * endSession drops its connections at once. With several cluster workers (WORKERS > 1) each has its broker, joined
+ * through the primary (cluster-relay.ts): publishes, retained packets, session ends and re-checks reach them all.
  */
-export async function embeddedHub(server: Server, path: string, resolveSession: SessionResolver, sweepMs: number): Promise<RealtimeHub> {
-  const broker = await Aedes.createBroker({ maxClientsIdLength: 64, drainTimeout: 10_000 });
+export async function embeddedHub(server: Server, path: string, resolveSession: SessionResolver, sweepMs: number, log?: FastifyBaseLogger): Promise<RealtimeHub> {
+  const relay = workerRelay();
+  const broker = await Aedes.createBroker({ maxClientsIdLength: 64, drainTimeout: 10_000, ...(relay ? { mq: relay.mq } : {}) });
   const clients = new Map<Client, Connected>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PACKET_BYTES });
 
@@ -42,6 +45,8 @@ export async function embeddedHub(server: Server, path: string, resolveSession: 
     const who = client && clients.get(client);
     done(who && mayPublish(who.session, packet.topic) ? null : new Error('publish refused'));
   };
+  // Which process holds a browser's connection (the pid is in every log line).
+  broker.on('client', (client) => log?.info({ clientId: client.id, userId: clients.get(client)?.session.id }, 'realtime client connected'));
   broker.on('clientDisconnect', (client) => clients.delete(client));
   broker.on('clientError', (client) => clients.delete(client));
 
@@ -59,6 +64,9 @@ export async function embeddedHub(server: Server, path: string, resolveSession: 
     clients.delete(client);
     client.close();
   };
+  const endLocally = (tokenHash: string) => {
+    for (const [client, c] of clients) if (c.session.tokenHash === tokenHash) drop(client);
+  };
   const sweep = async () => {
     for (const [client, { token, session }] of [...clients]) {
       const now = await resolveSession(token).catch(() => session);
@@ -68,6 +76,13 @@ export async function embeddedHub(server: Server, path: string, resolveSession: 
   let sweeping: Promise<void> | undefined;
   const timer = setInterval(() => { sweeping ??= sweep().finally(() => { sweeping = undefined; }); }, sweepMs);
   timer.unref();
+  const recheckLocally = (userId: number) => {
+    if ([...clients.values()].some((c) => c.session.id === userId)) void sweep();
+  };
+  // aedes keeps its persistence on the broker (not in its types); retained packets of other workers are stored there.
+  const persistence = (broker as unknown as { persistence: { storeRetained(packet: object): Promise<void> } }).persistence;
+  await relay?.attach({ storeRetained: (packet) => persistence.storeRetained(packet), endSession: endLocally, recheckUser: recheckLocally },
+    (err) => log?.warn({ err }, 'realtime: a packet from another worker could not be delivered'));
 
   return {
     kind: 'embedded',
@@ -81,13 +96,16 @@ export async function embeddedHub(server: Server, path: string, resolveSession: 
       topics: { hospitals: session.hospitalIds.map((h) => hospitalTopic(h, '#')), user: userTopic(session.id, '#') },
     }),
     endSession: (tokenHash) => {
-      for (const [client, c] of clients) if (c.session.tokenHash === tokenHash) drop(client);
+      endLocally(tokenHash);
+      relay?.endSession(tokenHash);
     },
     recheckUser: (userId) => {
-      if ([...clients.values()].some((c) => c.session.id === userId)) void sweep();
+      recheckLocally(userId);
+      relay?.recheckUser(userId);
     },
     close: async () => {
       clearInterval(timer);
+      relay?.close();
       server.off('upgrade', onUpgrade);
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => broker.close(() => resolve()));

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.js';
 import type { SessionResolver } from '../http/guard.js';
 import type { RealtimeConfig } from './config.js';
@@ -9,8 +10,8 @@ import { rabbitHub } from './rabbitmq.js';
 export type { RealtimeHub } from './hub.js';
 
 /** The realtime channel this configuration asks for (see config.ts). */
-export function createRealtime(config: RealtimeConfig, server: Server, db: Db, resolveSession: SessionResolver): Promise<RealtimeHub> {
+export function createRealtime(config: RealtimeConfig, server: Server, db: Db, resolveSession: SessionResolver, log?: FastifyBaseLogger): Promise<RealtimeHub> {
   return config.kind === 'embedded'
-    ? embeddedHub(server, config.path, resolveSession, config.sweepMs)
+    ? embeddedHub(server, config.path, resolveSession, config.sweepMs, log)
     : rabbitHub(db, config);
 }
