@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import pg from 'pg';
+import type pgModule from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
 import { statementTimeoutMs } from '../config.js';
 import type { Database } from './schema.js';
@@ -23,9 +24,12 @@ export interface DbOptions {
 
 export type Db = Kysely<Database>;
 
+/** node-postgres, loaded only when DATABASE_URL selects PostgreSQL: a SQLite installation's processes never hold it. */
+const pgDriver = () => createRequire(import.meta.url)('pg') as typeof pgModule;
+
 export function connect(opts: DbOptions): Db {
   if (opts.databaseUrl?.startsWith('postgres')) {
-    const pool = new pg.Pool({
+    const pool = new (pgDriver().Pool)({
       connectionString: opts.databaseUrl,
       max: 10,
       // A runaway query (a costly filter, a lock never released) gives its connection back instead of holding

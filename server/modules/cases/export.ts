@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { caseDirectoryWithin } from '../../http/directory-scope.js';
 import type { Db } from '../../db/connect.js';
 import { translate, type Language } from '../../i18n/translate.js';
@@ -26,6 +25,7 @@ export async function exportCases(db: Db, hospitalIds: number[], resolve: RuleRe
     ? (await casesByStatus(db, hospitalIds, resolve, filter.keys, 1, EXPORT_MAX_ROWS, filter.view, directories)).data
     : (await db.selectFrom('cases').selectAll().where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [-1]).$if(directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories!))).orderBy('id', 'desc').limit(EXPORT_MAX_ROWS).execute())
       .map((r) => withDisplay(r as Record<string, unknown>, resolve));
+  const { default: ExcelJS } = await import('exceljs'); // a large package: loaded by the first export, not at start
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet(translate(lang, 'lab.export.sheet'));
   sheet.columns = COLUMNS.map((c) => ({ header: translate(lang, `lab.export.${c}`), key: c, width: c === 'pathology_number' || c === 'registration_at' ? 22 : 14 }));

@@ -1,5 +1,3 @@
-// The Node build explicitly: the package's root export picks a build by bundler condition, which tsc (Bundler resolution) does not set.
-import bwipjs from 'bwip-js/node';
 import type { Db } from '../../db/connect.js';
 import { blocksOf, sectionsOfBlocks, type CaseRow } from './lifecycle-queries.js';
 
@@ -17,6 +15,9 @@ export async function labelsOf(db: Db, c: CaseRow, kind: LabelKind, symbology: S
     : (await sectionsOfBlocks(db, c.id)).map((s) => ({
       id: s.id, code: s.label ?? `${c.pathology_number}-${s.block_number}-${s.section_number}`, lines: [c.pathology_number, `${s.block_number}-${s.section_number}`, s.stain],
     }));
+  // The Node build explicitly: the package's root export picks a build by bundler condition, which tsc (Bundler
+  // resolution) does not set. Loaded by the first labels asked for, not at every process's start.
+  const { default: bwipjs } = await import('bwip-js/node');
   return items.map((item) => ({
     ...item,
     patient_name: c.patient_name,

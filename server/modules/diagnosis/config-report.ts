@@ -28,15 +28,15 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
     return row;
   };
   /** Reads the parameters out of the uploaded .docx (422 when it is no Word file). */
-  const parsed = (data: string) => {
+  const parsed = async (data: string) => {
     const docx = Buffer.from(data, 'base64');
-    return { docx, params: templateParameters(docx) };
+    return { docx, params: await templateParameters(docx) };
   };
 
   // A Word file for an existing template (replaces its file and parameters).
   app.post('/api/config/report/template/word/file/upload', { config: SETTING, schema: { tags, body: Type.Object({ id: Type.Integer({ minimum: 1 }), ...FileFields }, { additionalProperties: false }) } }, async (r) => {
     const t = await inHospital(r.body.id, workingHospital(r));
-    const { params } = parsed(r.body.data);
+    const { params } = await parsed(r.body.data);
     await db.updateTable('report_templates').set({ word_file: r.body.data, word_file_name: r.body.file_name, key_words_list: JSON.stringify(params), is_word_template: 1, updated_at: new Date().toISOString() }).where('id', '=', t.id).execute();
     return ok({ id: t.id, key_words_list: params });
   });
@@ -53,7 +53,7 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   app.post('/api/config/report/template/word/report/create', {
     config: SETTING, schema: { tags, body: Type.Object({ template_name: Name, type: Type.Union(['routine', 'frozen', 'cell'].map((t) => Type.Literal(t))), sub_type: Type.Optional(Type.String({ maxLength: 32 })), ...FileFields }, { additionalProperties: false }) },
   }, async (r) => {
-    const { params } = parsed(r.body.data);
+    const { params } = await parsed(r.body.data);
     const now = new Date().toISOString();
     const { id } = await db.insertInto('report_templates').values({
       hospital_id: workingHospital(r), template_name: r.body.template_name, type: r.body.type, sub_type: r.body.sub_type ?? null, is_word_template: 1, layout: null,
@@ -66,7 +66,7 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
     config: SETTING, schema: { tags, body: Type.Object({ id: Type.Integer({ minimum: 1 }), template_name: Type.Optional(Name), sub_type: Type.Optional(Type.String({ maxLength: 32 })), ...Type.Partial(Type.Object(FileFields)).properties }, { additionalProperties: false }) },
   }, async (r) => {
     const t = await inHospital(r.body.id, workingHospital(r));
-    const file = r.body.data ? { ...parsed(r.body.data), name: r.body.file_name ?? 'template.docx' } : null;
+    const file = r.body.data ? { ...await parsed(r.body.data), name: r.body.file_name ?? 'template.docx' } : null;
     await db.updateTable('report_templates').set({
       ...(r.body.template_name ? { template_name: r.body.template_name } : {}), ...(r.body.sub_type !== undefined ? { sub_type: r.body.sub_type } : {}),
       ...(file ? { word_file: r.body.data, word_file_name: file.name, key_words_list: JSON.stringify(file.params) } : {}), updated_at: new Date().toISOString(),

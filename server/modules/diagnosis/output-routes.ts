@@ -61,7 +61,7 @@ export function outputRoutes(app: TypedApp, deps: DiagnosisDeps, opts: OutputOpt
       .where('hospital_id', '=', doc.report.hospital_id).executeTakeFirst();
     if (!template) throw new AppError(404, 'diagnosis.template_not_found');
     if (!template.word_file) throw new AppError(422, 'diagnosis.word_template_missing');
-    const docx = fillTemplate(Buffer.from(template.word_file, 'base64'), reportParameters(doc));
+    const docx = await fillTemplate(Buffer.from(template.word_file, 'base64'), reportParameters(doc));
     return file(reply, docx, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', `${doc.case.pathology_number}.docx`, 'attachment');
   });
 

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
 import { fromStored } from '../slides/paths.js';
 import type { ReportDocument } from './report-data.js';
 import { reportWord, type ReportWord } from './report-words.js';
@@ -25,6 +23,8 @@ export function reportFont(): string {
 
 /** Renders the report as an A4 PDF: header, patient block, the report's texts, images, doctors, the verification QR code. */
 export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: string; verifyUrl: string | null }): Promise<Buffer> {
+  // Large packages only reports need: loaded by the first report, not at every process's start.
+  const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
   const w = (k: ReportWord) => reportWord(doc.lang, k);
   const pdf = new PDFDocument({ size: 'A4', margin: 48, info: { Title: `${w('title')} ${doc.case.pathology_number}`, Author: doc.hospital.name } });
   const font = reportFont();

@@ -1,5 +1,4 @@
-import Docxtemplater from 'docxtemplater';
-import PizZip from 'pizzip';
+import type Docxtemplater from 'docxtemplater';
 import { AppError } from '../../http/errors.js';
 import type { ReportDocument } from './report-data.js';
 
@@ -8,14 +7,14 @@ import type { ReportDocument } from './report-data.js';
  * fills. The parameters a template uses are read from it at upload (`word/param` lists them); filling takes the
  * report's values by the same names (reportParameters), missing ones printed empty, never as "undefined".
  */
-export function templateParameters(docx: Buffer): string[] {
-  const doc = open(docx);
+export async function templateParameters(docx: Buffer): Promise<string[]> {
+  const doc = await open(docx);
   const text = doc.getFullText();
   return [...new Set([...text.matchAll(/\{([A-Za-z_][A-Za-z0-9_.]*)\}/g)].map((m) => m[1]))];
 }
 
-export function fillTemplate(docx: Buffer, values: Record<string, string>): Buffer {
-  const doc = open(docx);
+export async function fillTemplate(docx: Buffer, values: Record<string, string>): Promise<Buffer> {
+  const doc = await open(docx);
   try {
     doc.render(values);
   } catch (e) {
@@ -24,9 +23,11 @@ export function fillTemplate(docx: Buffer, values: Record<string, string>): Buff
   return doc.getZip().generate({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
-function open(docx: Buffer): Docxtemplater {
+async function open(docx: Buffer): Promise<Docxtemplater> {
+  // Loaded by the first template, not at every process's start: only these calls need them.
+  const [{ default: Docx }, { default: PizZip }] = await Promise.all([import('docxtemplater'), import('pizzip')]);
   try {
-    return new Docxtemplater(new PizZip(docx), { paragraphLoop: true, linebreaks: true, nullGetter: () => '' });
+    return new Docx(new PizZip(docx), { paragraphLoop: true, linebreaks: true, nullGetter: () => '' });
   } catch (e) {
     throw new AppError(422, 'diagnosis.word_template_invalid', { detail: (e as Error).message.slice(0, 200) });
   }

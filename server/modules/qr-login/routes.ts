@@ -1,6 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
-import QRCode from 'qrcode';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
@@ -44,6 +43,7 @@ export function qrLoginRoutes(app: TypedApp, db: Db, options: QrLoginOptions): v
       const { id, secret, expiresAt } = await createQrLogin(db, { ip: request.ip, userAgent: request.headers['user-agent'] });
       const origin = options.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
       const url = `${origin}/h5/qr-login?c=${id}`;
+      const { default: QRCode } = await import('qrcode'); // loaded by the first code asked for, not at start
       const qr = `data:image/svg+xml;base64,${Buffer.from(await QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })).toString('base64')}`;
       return ok({ id, secret, url, qr, expires_at: expiresAt.toISOString(), expires_in: QR_LIFETIME_MS / 1000 });
     });

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { translate, type Language } from '../../i18n/translate.js';
 import { passRate } from '../../../src/core/statRates.js';
 import type { StatTable } from './queries.js';
@@ -9,6 +8,7 @@ import type { StatTable } from './queries.js';
  */
 /** `money`: the series are yuan (income), written with two decimals. */
 export async function statisticBook(table: StatTable, lang: Language, withPassRate: boolean, money = false): Promise<Buffer> {
+  const { default: ExcelJS } = await import('exceljs'); // a large package: loaded by the first export, not at start
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet(translate(lang, 'stat.sheet'));
   sheet.columns = [

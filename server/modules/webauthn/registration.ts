@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { MAX_SECURITY_KEYS, SECURITY_KEY_NAME_MAX, securityKeyName } from '../../../src/core/securityKeys.js';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
@@ -8,6 +8,9 @@ import { claimedChallenge } from './client-data.js';
 import { userMayUseKeys } from './policy.js';
 import { credentialsOf, insertCredential, registerPurpose, spendChallenge, storeChallenge } from './queries.js';
 import type { RelyingParty } from './relying-party.js';
+
+/** @simplewebauthn/server, a large package only security-key calls need: loaded by the first one, not at every process's start. */
+const simpleWebAuthn = () => import('@simplewebauthn/server');
 
 /** How long the browser's prompt waits for a touch. */
 export const PROMPT_TIMEOUT_MS = 60_000;
@@ -30,6 +33,7 @@ export async function registrationOptions(db: Db, userId: number, rp: RelyingPar
   if (!user) throw new AppError(404, 'user.not_found');
   const existing = await credentialsOf(db, userId);
   if (existing.length >= MAX_SECURITY_KEYS) throw new AppError(409, 'webauthn.too_many', { max: MAX_SECURITY_KEYS });
+  const { generateRegistrationOptions } = await simpleWebAuthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name, rpID: rp.id, userName: user.name, userDisplayName: user.realname || user.name, userID: userHandle(user),
     timeout: PROMPT_TIMEOUT_MS, attestationType: 'none',
@@ -52,6 +56,7 @@ export async function registerKey(db: Db, userId: number, rp: RelyingParty, rawN
   if (!(await spendChallenge(db, challenge, registerPurpose(userId)))) throw new AppError(400, 'webauthn.challenge_invalid');
   if (!(await userMayUseKeys(db, userId))) throw new AppError(403, 'webauthn.role_not_allowed');
 
+  const { verifyRegistrationResponse } = await simpleWebAuthn();
   let verified;
   try {
     verified = await verifyRegistrationResponse({

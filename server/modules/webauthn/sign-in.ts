@@ -1,4 +1,4 @@
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
 import { lockedUntil, releaseAttempts, reserveAttempt } from '../auth/attempts.js';
@@ -12,8 +12,12 @@ import { findCredential, LOGIN_PURPOSE, recordUse, spendChallenge, storeChalleng
 import { PROMPT_TIMEOUT_MS } from './registration.js';
 import type { RelyingParty } from './relying-party.js';
 
+/** @simplewebauthn/server, a large package only security-key calls need: loaded by the first one, not at every process's start. */
+const simpleWebAuthn = () => import('@simplewebauthn/server');
+
 /** Options for navigator.credentials.get: no user name asked, the key says whose it is (a discoverable credential). */
 export async function signInOptions(db: Db, rp: RelyingParty) {
+  const { generateAuthenticationOptions } = await simpleWebAuthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required', timeout: PROMPT_TIMEOUT_MS });
   await storeChallenge(db, options.challenge, LOGIN_PURPOSE);
   return options;
@@ -58,6 +62,7 @@ export async function signInWithKey(db: Db, rp: RelyingParty, response: Authenti
   const handle = response.response.userHandle;
   if (handle !== undefined && handle !== credential.user_handle) throw await failed();
 
+  const { verifyAuthenticationResponse } = await simpleWebAuthn();
   let newCounter: number;
   try {
     const verified = await verifyAuthenticationResponse({

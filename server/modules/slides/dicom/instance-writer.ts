@@ -1,8 +1,10 @@
-import dcmjs from 'dcmjs';
+import { createRequire } from 'node:module';
+import type dcmjsModule from 'dcmjs';
 import { JPEG_BASELINE } from '../../tiles/dicom/transfer-syntax.js';
 import { WSI_SOP_CLASS } from '../../tiles/dicom/instance.js';
 
-const { DicomDict, DicomMetaDictionary } = dcmjs.data;
+/** dcmjs, a large package only DICOM exports need: required by the first header written, not at every process's start. */
+const dcmjsData = () => (createRequire(import.meta.url)('dcmjs') as typeof dcmjsModule).data;
 
 /** DSMS's implementation class UID (2.25 form) and name in every file meta header it writes. */
 const IMPLEMENTATION_UID = '2.25.160363950342592618427069530302128318563';
@@ -21,6 +23,7 @@ export function instanceHeader(dataset: Record<string, unknown>, transferSyntaxU
     ImplementationClassUID: IMPLEMENTATION_UID,
     ImplementationVersionName: IMPLEMENTATION_NAME,
   };
+  const { DicomDict, DicomMetaDictionary } = dcmjsData();
   const dict = new DicomDict(DicomMetaDictionary.denaturalizeDataset(meta));
   dict.dict = DicomMetaDictionary.denaturalizeDataset({ ...dataset, SOPClassUID: WSI_SOP_CLASS });
   return Buffer.from(dict.write());
