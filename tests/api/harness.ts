@@ -80,7 +80,10 @@ export async function seededDatabase(kind: string, opts: { log?: LogConfig } = {
         db, url,
         async drop() {
           await db.destroy();
-          await adminQuery(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          // Not FORCE at once: the pool's last connections may still be closing, and a backend terminated under
+          // them raises an error nobody listens to. Plain DROP waits (up to 5 s) for them to go.
+          await adminQuery(server, `DROP DATABASE IF EXISTS ${name}`)
+            .catch(() => adminQuery(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
         },
       };
     }
