@@ -108,7 +108,7 @@ function SharedPane({ view }: { view: SharedView }) {
   }, [view.slide.id, view.dzi]);
 
   return (
-    <div ref={host} className={s.pane} data-testid="share-pane">
+    <div ref={host} className={s.pane} data-testid="share-pane" data-settled={viewer?.settled() ? 'true' : 'false'}>
       <div ref={osdEl} className={s.osd} />
       {view.annotations && (
         <AnnotationOverlay matrix={viewer?.imageToElement() ?? null} width={size.w} height={size.h} annotations={view.annotations} draft={null} draftColor="#000000"

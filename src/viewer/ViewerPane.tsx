@@ -106,7 +106,8 @@ export function ViewerPane(p: PaneProps) {
 
   return (
     <div ref={host} className={`${s.pane} ${p.active ? s.active : ''}`} data-testid={`viewer-pane-${p.index}`} data-slide={p.slide.id}
-      data-magnification={zoom ? mag.toFixed(3) : ''} data-sharp-at={viewer?.firstSharpAt?.toFixed(1) ?? undefined} data-open-at={viewer?.openedAt?.toFixed(1) ?? undefined} onPointerDownCapture={() => { if (!p.active) p.onActivate(); }}>
+      data-magnification={zoom ? mag.toFixed(3) : ''} data-sharp-at={viewer?.firstSharpAt?.toFixed(1) ?? undefined} data-open-at={viewer?.openedAt?.toFixed(1) ?? undefined}
+      data-settled={viewer?.settled() ? 'true' : 'false'} onPointerDownCapture={() => { if (!p.active) p.onActivate(); }}>
       <svg width={0} height={0} style={{ position: 'absolute' }} aria-hidden>
         <filter id={gammaId}>
           <feComponentTransfer>

@@ -170,6 +170,20 @@ export class SlideViewer {
     return this.osd.viewport;
   }
 
+  /**
+   * Nothing left to move or load: no zoom, pan or rotation under way (each spring at its target), the element the size
+   * the view was laid out for, and every tile the view needs drawn at its best level. ViewerPane shows it as
+   * `data-settled`, which the e2e tests wait for before a screenshot or a click at image coordinates.
+   */
+  settled(): boolean {
+    const item = this.opened ? this.osd.world.getItemAt(0) : undefined;
+    if (!item?.getFullyLoaded()) return false;
+    const vp = this.viewport;
+    const size = vp.getContainerSize();
+    return vp.getZoom(true) === vp.getZoom(false) && vp.getCenter(true).equals(vp.getCenter(false)) && vp.getRotation(true) === vp.getRotation(false)
+      && size.x === this.osd.container.clientWidth && size.y === this.osd.container.clientHeight;
+  }
+
   /** Screen pixels per level-0 image pixel. */
   imageZoom(): number {
     return this.opened ? this.viewport.viewportToImageZoom(this.viewport.getZoom(true)) : 0;

@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signedInPage, startServer } from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eApp } from './harness.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { messages } from '../../server/i18n/messages.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
@@ -13,24 +13,14 @@ const LANGS = [['zh-CN', zhCN], ['en-US', enUS]] as const;
  * leaves the old session as it was.
  */
 describe('change account in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = e2eApp();
 
   const token = (page: Page) => page.evaluate(() => sessionStorage.getItem('access_token'));
   /** What the server answers this token on a plain signed-in call (200, or 401 once the session ended). */
   const statusWith = (page: Page, bearer: string) => page.evaluate(async (t) =>
     (await fetch('/api/system_management/users/permission', { headers: { Authorization: `Bearer ${t}` } })).status, bearer);
   const realname = async (name: string) =>
-    (await server.db.selectFrom('users').select('realname').where('name', '=', name).executeTakeFirstOrThrow()).realname;
+    (await app.db.selectFrom('users').select('realname').where('name', '=', name).executeTakeFirstOrThrow()).realname;
 
   async function openDialog(page: Page, bundle: typeof enUS) {
     await page.getByTestId('user-menu').click();
@@ -42,7 +32,7 @@ describe('change account in Chromium', () => {
 
   for (const [lang, bundle] of LANGS) {
     it(`switches from registrar to sampler, ending registrar's session on the server [${lang}]`, async () => {
-      const page = await signedInPage(browser, server.url, lang, 'registrar');
+      const page = await app.page(lang, 'registrar');
       const before = await token(page);
       expect(before).toBeTruthy();
       expect(await statusWith(page, before!)).toBe(200);

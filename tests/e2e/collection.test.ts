@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 type Lang = 'zh-CN' | 'en-US';
@@ -18,30 +18,24 @@ const SLIDE = 'E2E 胃黏膜活检';
  * slides go to Uncategorised). Screenshots in both languages.
  */
 describe('case collection in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let slideId: number;
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer({ ownDataDir: true });
-    browser = await launchBrowser();
-    // A demo slide of the first hospital, bound to its case P2026-00001 (patient 张伟).
-    const file = path.join(server.dataDir!, 'slides', 'e2e', 'collect-1.tiff');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    await generateDemoSlide({ out: file, width: 2000, height: 1500, seed: 21, slideId: 'E2E-COLLECT' });
-    const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
-    const kase = await server.db.selectFrom('cases').select('id').where('hospital_id', '=', hospital.id).where('pathology_number', '=', 'P2026-00001').executeTakeFirstOrThrow();
-    slideId = await registerSlide(server.db, server.dataDir!, file, { name: SLIDE, hospital_id: hospital.id, case_id: kase.id, uploaded_by: null });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = e2eApp({
+    ownDataDir: true,
+    async setup(server) {
+      // A demo slide of the first hospital, bound to its case P2026-00001 (patient 张伟).
+      const file = path.join(server.dataDir!, 'slides', 'e2e', 'collect-1.tiff');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      await generateDemoSlide({ out: file, width: 2000, height: 1500, seed: 21, slideId: 'E2E-COLLECT' });
+      const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
+      const kase = await server.db.selectFrom('cases').select('id').where('hospital_id', '=', hospital.id).where('pathology_number', '=', 'P2026-00001').executeTakeFirstOrThrow();
+      slideId = await registerSlide(server.db, server.dataDir!, file, { name: SLIDE, hospital_id: hospital.id, case_id: kase.id, uploaded_by: null });
+    },
   });
 
   async function open(lang: Lang): Promise<Page> {
-    const page = await signedInPage(browser, server.url, lang, 'primary', { errors: pageErrors });
-    await page.goto(`${server.url}/manage/case/collection`);
+    const page = await app.page(lang, 'primary');
+    await page.goto(`${app.url}/manage/case/collection`);
     await page.getByTestId('case-collection').waitFor();
     await page.getByTestId('list-page').waitFor();
     return page;
@@ -82,7 +76,7 @@ describe('case collection in Chromium', () => {
     await expect.poll(() => page.getByTestId('category-dialog').textContent()).toContain(zhCN.collection.nameRequired);
     await page.getByTestId('category-dialog').getByRole('button', { name: zhCN.common.cancel }).click();
     await page.getByTestId('category-dialog').waitFor({ state: 'detached' });
-    expect(await server.db.selectFrom('collection_categories').select('id').execute()).toHaveLength(0);
+    expect(await app.db.selectFrom('collection_categories').select('id').execute()).toHaveLength(0);
     const category = await createCategory(page, '教学病例');
     await entry(page, category).waitFor();
     expect(await entry(page, category).textContent()).toContain('教学病例');
@@ -124,8 +118,8 @@ describe('case collection in Chromium', () => {
     await expect.poll(() => countOf(page, category)).toBe(0);
     expect(await countOf(page, 'all')).toBe(0);
     // The favourite is gone; the slide is not.
-    expect(await server.db.selectFrom('collections').select('id').execute()).toHaveLength(0);
-    expect(await server.db.selectFrom('slides').select('id').where('id', '=', slideId).execute()).toHaveLength(1);
+    expect(await app.db.selectFrom('collections').select('id').execute()).toHaveLength(0);
+    expect(await app.db.selectFrom('slides').select('id').where('id', '=', slideId).execute()).toHaveLength(1);
     await page.close();
   });
 
@@ -178,6 +172,6 @@ describe('case collection in Chromium', () => {
     await row.waitFor();
     expect(await row.textContent()).not.toContain('Teaching');
     await page.close();
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 });

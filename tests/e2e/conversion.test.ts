@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS, startServer, uploadThroughPage } from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eApp, SHOTS, uploadThroughPage } from './harness.js';
+import { REAL_DIR, realSlides } from '../support/real-slides.js';
 
 /**
  * Issue 14: a Hamamatsu NDPI from ../shared/data/real, uploaded in the browser, is bound at once as 'ingesting'; the
@@ -11,8 +11,7 @@ import { launchBrowser, SHOTS, startServer, uploadThroughPage } from './harness.
  * way), then the slide turns ready with its thumbnail. The conversion is held at its last step (the harness's
  * holdConversion) until the bar has been seen, so the test does not race a small file's conversion.
  */
-const REAL_DIR = process.env.DSMS_REAL_DATA ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/real');
-const ndpis = fs.existsSync(REAL_DIR) ? fs.readdirSync(REAL_DIR).filter((f) => f.toLowerCase().endsWith('.ndpi')).sort() : [];
+const ndpis = realSlides() ? fs.readdirSync(REAL_DIR).filter((f) => f.toLowerCase().endsWith('.ndpi')).sort() : [];
 
 if (ndpis.length === 0) {
   describe('NDPI conversion in the browser', () => {
@@ -21,26 +20,16 @@ if (ndpis.length === 0) {
 }
 
 describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ ownDataDir: true });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = e2eApp({ ownDataDir: true });
 
   it.each([['zh-CN', 0], ['en-US', 1]] as const)('%s: uploads an NDPI, watches it convert in SlideLibrary, then opens it', async (locale, i) => {
     const source = path.join(REAL_DIR, ndpis[i % ndpis.length]);
     const name = `e2e-${locale}-${path.basename(source).replace(/[^\w.-]+/g, '-')}`;
-    const file = path.join(server.dataDir!, '..', name);
+    const file = path.join(app.server.dataDir!, '..', name);
     fs.copyFileSync(source, file);
-    await server.stopJobs(); // the previous case's runner would convert this file before its bar is seen
-    const page: Page = await browser.newPage({ viewport: { width: 1600, height: 800 }, locale });
-    await page.goto(`${server.url}/login`);
+    await app.server.stopJobs(); // the previous case's runner would convert this file before its bar is seen
+    const page: Page = await app.browser.newPage({ viewport: { width: 1600, height: 800 }, locale });
+    await page.goto(`${app.url}/login`);
     if (locale === 'en-US') {
       await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'English' }).click()]);
     }
@@ -48,7 +37,7 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     await page.locator('input[name=password]').fill('dsms-demo');
     await page.locator('button[type=submit]').click();
     await page.getByTestId('dashboard').waitFor();
-    await uploadThroughPage(page, server.url, file, undefined, { keepTask: true });
+    await uploadThroughPage(page, app.url, file, undefined, { keepTask: true });
 
     // The upload panel follows the bound slide's jobs: first its ingest (waiting, the runner is stopped) …
     const task = page.getByTestId('upload-task');
@@ -58,14 +47,14 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     expect(await task.getByTestId('upload-slide-state').textContent()).toBe(locale === 'en-US' ? 'Reading the slide' : '正在读取切片');
     await page.screenshot({ path: path.join(SHOTS, `upload-panel-ingesting-${locale}.png`) });
     // … then its conversion, with the job's percentage, held before its last step to look at the library.
-    server.startJobs({ holdConversion: true });
+    app.server.startJobs({ holdConversion: true });
     await expect.poll(() => panel.getAttribute('data-status'), { timeout: 120_000 }).toBe('converting');
     expect(await task.getByTestId('upload-slide-state').textContent()).toBe(locale === 'en-US' ? 'Converting' : '正在转换');
     expect(await task.getByTestId('upload-slide-progress').textContent()).toMatch(/^\d{1,3}%$/);
     expect(await panel.getByRole('progressbar').count()).toBe(1);
     await page.screenshot({ path: path.join(SHOTS, `upload-panel-converting-${locale}.png`) });
 
-    await page.goto(`${server.url}/manage/slide/library`);
+    await page.goto(`${app.url}/manage/slide/library`);
     const row = page.getByTestId('list-page').getByRole('row').filter({ hasText: name.replace(/\.ndpi$/, '') });
     await row.waitFor();
     // Bound and waiting for its conversion: a bar on the row.
@@ -79,7 +68,7 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     // Fluent's tab draws its content twice (the second reserves the bold width): the first is the count shown.
     const readyCount = () => page.locator('[data-testid="list-page"][data-alias="SlideLibrary"] [data-tab="ready"] [data-count]').first().getAttribute('data-count').then(Number);
     const readyBefore = await readyCount();
-    server.releaseConversions();
+    app.server.releaseConversions();
     await bar.waitFor({ state: 'detached', timeout: 180_000 });
     await expect.poll(readyCount, { timeout: 30_000 }).toBe(readyBefore + 1);
     const thumb = row.locator('img');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { designer, en, openDesigner, openRegistration, openView, register, saveDesign, shot, useDesignerSession, useLanguage, zh } from './designer-setup.js';
+import { chosen, designer, en, openDesigner, openRegistration, openView, register, saveDesign, shot, useDesignerSession, useLanguage, zh } from './designer-setup.js';
 
 /**
  * Issue 13, form checks without JSON: an administrator (zh-CN) adds the check "an age given in days is under 31"
@@ -58,7 +58,7 @@ describe('page designer: form checks', () => {
       await reg.locator('#root_age').fill('40');
       await reg.locator('#root_age_unit').click();
       await registrar.getByRole('option', { name: days, exact: true }).click();
-      await registrar.waitForTimeout(600);
+      await chosen(registrar, reg, 'age_unit', days);
       await reg.getByTestId('form-save').click();
       await expect.poll(() => reg.textContent()).toContain(MESSAGE[lang]);
       expect(posted).toBe(0);

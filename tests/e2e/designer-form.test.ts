@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addWardField, confirm, designer, en, fieldText, listRow, openCaseForm, openCaseList, openDesigner, openRegistration, openView, register, saveDesign, shot, store,
+  addWardField, chosen, confirm, designer, en, fieldText, listRow, openCaseForm, openCaseList, openDesigner, openRegistration, openView, register, saveDesign, shot, store,
   useDesignerSession, useLanguage, zh,
 } from './designer-setup.js';
 
@@ -71,7 +71,7 @@ describe('page designer: a new form field and its rule', () => {
     await registrar.getByRole('option', { name: 'Frozen', exact: true }).click();
     let registered = 0;
     registrar.on('request', (r) => { if (r.method() === 'POST' && r.url().endsWith('/api/pathology/register')) registered++; });
-    await registrar.waitForTimeout(600);
+    await chosen(registrar, reg, 'case_type', 'Frozen');
     await reg.getByTestId('form-save').click();
     await expect.poll(() => fieldText(reg, 'referring_ward')).toContain('Required');
     expect(registered).toBe(0);
@@ -116,7 +116,7 @@ describe('page designer: a new form field and its rule', () => {
     await reg.getByTestId('specimen-0-name').fill('冰冻组织');
     await reg.locator('#root_case_type').click();
     await registrar.getByRole('option', { name: '冰冻', exact: true }).click();
-    await registrar.waitForTimeout(600);
+    await chosen(registrar, reg, 'case_type', '冰冻');
     await reg.getByTestId('form-save').click();
     await expect.poll(() => fieldText(reg, 'referring_ward')).toContain('必填项');
     await shot(registrar, 'designer-registrar-registration-zh-CN');

@@ -39,7 +39,8 @@ describe('page designer: the JSON view', () => {
     page.list.columns[1].label = { 'zh-CN': '类型', 'en-US': 'Kind of case' };
     await replaceText(JSON.stringify(page, null, 2));
     await expect.poll(() => designer(s).getByTestId('designer-json-problems').count(), { timeout: 15_000 }).toBe(0);
-    await s.admin.waitForTimeout(500);
+    // The text becomes the draft 300 ms after the last change (JsonView): the designer then asks for a note to save it.
+    await designer(s).getByText(en.noteRequired).waitFor();
     await openView(s, en.columns);
     await expect.poll(() => designer(s).getByTestId(`col-label-${String(page.list.columns[1].field)}-en-US`).inputValue()).toBe('Kind of case');
     expect(s.errors).toEqual([]);

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import type { Browser, Locator, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import type { Locator, Page, Response } from 'playwright-core';
+import { beforeAll, expect } from 'vitest';
 import enDesigner from '../../src/i18n/locales/en-US/pages/designer.json';
 import zhDesigner from '../../src/i18n/locales/zh-CN/pages/designer.json';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 /**
  * What the page designer's e2e files share (issue 13): one server and browser per file, an administrator who starts
@@ -28,31 +28,17 @@ export interface DesignerSession {
   errors: string[];
 }
 
-/** Starts the server and browser before the file's tests, signs both people in, and closes everything after. */
+/** The file's server and browser (e2eApp), and both people signed in before its tests. */
 export function useDesignerSession(): DesignerSession {
+  const app = e2eApp();
   const s = { errors: [] as string[] } as DesignerSession;
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    s.url = server.url;
-    const adminContext = await browser.newContext({ viewport: { width: 1500, height: 1000 }, locale: 'zh-CN' });
-    s.admin = await adminContext.newPage();
-    s.admin.on('pageerror', (e) => s.errors.push(e.message));
-    await signIn(s.admin, server.url, 'admin', 'dsms-admin');
-    await s.admin.getByTestId('dashboard').waitFor();
-    const regContext = await browser.newContext({ viewport: { width: 1500, height: 1000 }, locale: 'en-US' });
-    s.registrar = await regContext.newPage();
-    s.registrar.on('pageerror', (e) => s.errors.push(e.message));
-    await s.registrar.goto(`${server.url}/login`);
-    await s.registrar.evaluate(() => localStorage.setItem('lang', 'en-US'));
-    await signIn(s.registrar, server.url, 'registrar', 'dsms-demo');
-    await s.registrar.getByTestId('dashboard').waitFor();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    s.url = app.url;
+    const options = { viewport: { width: 1500, height: 1000 } };
+    [s.admin, s.registrar] = await Promise.all([
+      app.page('zh-CN', 'admin', { errors: s.errors, options }),
+      app.page('en-US', 'registrar', { errors: s.errors, options }),
+    ]);
   });
   return s;
 }
@@ -138,6 +124,11 @@ export async function openRegistration(page: Page, url: string): Promise<Locator
 export async function openCaseList(page: Page, url: string): Promise<void> {
   await page.goto(`${url}/manage/case/list`);
   await page.getByTestId('list-page').waitFor();
+}
+/** A choice made in a form's select (a Fluent Dropdown): its list closed and the field shows `text`, so the form holds it. */
+export async function chosen(page: Page, form: Locator, id: string, text: string): Promise<void> {
+  await page.getByRole('listbox').waitFor({ state: 'detached' });
+  await expect.poll(() => form.locator(`#root_${id}`).textContent()).toContain(text);
 }
 /** The text of a field's Fluent Field (its label, input and messages). */
 export const fieldText = (form: Locator, id: string) => form.locator(`#root_${id}`).evaluate((n) => n.closest('[class*="fui-Field"]')?.textContent ?? '');

@@ -1,8 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { caseAtFirstDiagnosis, type Send } from '../api/diagnosis-setup.js';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
-import { DIALOG_CONFIRM_THROTTLE_MS } from '../../src/core/constants';
+import { afterConfirmThrottle, e2eApp, SHOTS } from './harness.js';
 import pdfEn from '../../src/i18n/locales/en-US/pages/pdf.json';
 import pdfZh from '../../src/i18n/locales/zh-CN/pages/pdf.json';
 
@@ -15,21 +14,14 @@ const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_
  * to_first through the lab's own commands (API calls as registrar, sampler, technician, allocator).
  */
 describe('diagnosis in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
+  const app = e2eApp();
   const pages: Record<string, Page> = {};
   let caseId: number;
 
   async function as(user: string, lang: Lang = 'zh-CN'): Promise<Page> {
     if (pages[user]) return pages[user];
-    const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, locale: lang });
-    const page = await context.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-    await signIn(page, server.url, user, user === 'admin' ? 'dsms-admin' : 'dsms-demo');
-    await page.getByTestId('dashboard').waitFor();
-    pages[user] = page;
-    return page;
+    pages[user] = await app.page(lang, user, { options: { viewport: { width: 1440, height: 960 } } });
+    return pages[user];
   }
   /** An API call as a signed-in user (their session's bearer token), for the test's setup. */
   const send: Send = async (who, method, url, payload) => {
@@ -43,14 +35,12 @@ describe('diagnosis in Chromium', () => {
   };
   const status = (page: Page) => page.getByTestId('diagnosis-status').getAttribute('data-status');
   const openEditor = async (page: Page) => {
-    await page.goto(`${server.url}/diagnosis/${caseId}`);
+    await page.goto(`${app.url}/diagnosis/${caseId}`);
     await page.getByTestId('diagnosis-editor').waitFor();
   };
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const primary = await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
+    const primary = await app.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
     await as('primary', 'zh-CN');
     await as('auditor', 'en-US');
     await as('signer', 'en-US');
@@ -61,14 +51,10 @@ describe('diagnosis in Chromium', () => {
     });
     await send('primary', 'POST', '/api/diagnosis/phrases', { text: '伴肠上皮化生' });
   }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it('primary finds the case in DiagnosisList (to_first tab) and writes the diagnosis from a template', async () => {
     const page = pages.primary;
-    await page.goto(`${server.url}/manage/case/diagnosis`);
+    await page.goto(`${app.url}/manage/case/diagnosis`);
     await page.locator('[data-tab="to_first"]').click();
     const link = page.getByRole('link', { name: /P\d{4}-\d+/ }).first();
     await link.waitFor();
@@ -137,7 +123,7 @@ describe('diagnosis in Chromium', () => {
     expect(await tab.getByTestId('pdf-sheet').count()).toBeGreaterThan(0);
     await tab.close();
     await signer.keyboard.press('Escape');
-    await signer.goto(`${server.url}/manage/case/diagnosis`);
+    await signer.goto(`${app.url}/manage/case/diagnosis`);
     await signer.locator('[data-tab="to_print"]').click();
     await signer.getByRole('link', { name: /P\d{4}-\d+/ }).first().waitFor();
     await signer.screenshot({ path: `${SHOTS}/diagnosis-list-en-US.png` });
@@ -156,16 +142,16 @@ describe('diagnosis in Chromium', () => {
   });
 
   it('quick open by pathology number, Alt+↓ to the next case at the same stage, and the timeout tab', async () => {
-    const primaryId = (await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow()).id;
+    const primaryId = (await app.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow()).id;
     const a = await caseAtFirstDiagnosis(send, primaryId, { patient_name: '周一', gender: 'male', age: 50, age_unit: 'year' });
     const b = await caseAtFirstDiagnosis(send, primaryId, { patient_name: '周二', gender: 'male', age: 51, age_unit: 'year' });
     // a was registered four days ago and is still unsigned: the timeout tab lists it.
-    await server.db.updateTable('cases').set({ registration_at: new Date(Date.now() - 96 * 3_600_000).toISOString() }).where('id', '=', a).execute();
-    const numberOf = async (id: number) => (await server.db.selectFrom('cases').select('pathology_number').where('id', '=', id).executeTakeFirstOrThrow()).pathology_number!;
+    await app.db.updateTable('cases').set({ registration_at: new Date(Date.now() - 96 * 3_600_000).toISOString() }).where('id', '=', a).execute();
+    const numberOf = async (id: number) => (await app.db.selectFrom('cases').select('pathology_number').where('id', '=', id).executeTakeFirstOrThrow()).pathology_number!;
     const [numberA, numberB] = [await numberOf(a), await numberOf(b)];
     for (const [user, lang] of [['primary', 'zh-CN'], ['auditor', 'en-US']] as const) {
       const page = pages[user]!;
-      await page.goto(`${server.url}/manage/case/diagnosis`);
+      await page.goto(`${app.url}/manage/case/diagnosis`);
       await page.locator('[data-tab="timeout"]').click();
       await poll(() => page.getByRole('row').filter({ hasText: numberA }).count()).toBe(1);
       await poll(() => page.getByRole('row').filter({ hasText: numberB }).count()).toBe(0);
@@ -173,14 +159,15 @@ describe('diagnosis in Chromium', () => {
     }
 
     const page = pages.primary!;
-    await page.goto(`${server.url}/manage/case/diagnosis`);
+    await page.goto(`${app.url}/manage/case/diagnosis`);
     await page.locator('[data-action="quick_open"]').click();
     await page.getByTestId('form-field-pathology_number').fill('NO-SUCH-NUMBER');
     await page.getByTestId('form-field-pathology_number').press('Enter');
+    const refusedAt = Date.now();
     await page.getByTestId('form-dialog').getByRole('alert').or(page.getByTestId('form-dialog').locator('[class*="validationMessage"]')).first().waitFor();
     expect(page.url()).toContain('/manage/case/diagnosis');
     // A dialog's confirm acts once per 500 ms (spec §5, a double click); the second number comes after it.
-    await page.waitForTimeout(DIALOG_CONFIRM_THROTTLE_MS + 100);
+    await afterConfirmThrottle(refusedAt);
     await page.getByTestId('form-field-pathology_number').fill(numberA);
     await page.getByTestId('form-field-pathology_number').press('Enter');
     await page.waitForURL(`**/diagnosis/${a}`);
@@ -205,7 +192,7 @@ describe('diagnosis in Chromium', () => {
       // The administrator's menu holds all five; the signer's at least the work list.
       expect(entries.length, user).toBeGreaterThanOrEqual(user === 'admin' ? 5 : 1);
       for (const e of entries) {
-        await page.goto(`${server.url}${e.uri}`);
+        await page.goto(`${app.url}${e.uri}`);
         await poll(() => page.locator('[data-testid="list-page"], [data-testid="form-page"]').count()).toBeGreaterThan(0);
         expect(await page.getByTestId('page-pending').count(), e.alias).toBe(0);
         if (user === 'admin') await page.screenshot({ path: `${SHOTS}/menu-walk-${e.alias}-${lang}.png` });
@@ -214,7 +201,7 @@ describe('diagnosis in Chromium', () => {
   });
 
   it('the /pdf page draws the report, blocks printing, saving and the context menu, and opens nothing but this site’s API', async () => {
-    const report = await server.db.selectFrom('reports').select('id').where('case_id', '=', caseId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const report = await app.db.selectFrom('reports').select('id').where('case_id', '=', caseId).orderBy('id', 'desc').executeTakeFirstOrThrow();
     const file = encodeURIComponent(`/api/diagnosis/reports/${report.id}/pdf`);
     const blocked = (page: Page) => page.evaluate(() => {
       const menu = new MouseEvent('contextmenu', { bubbles: true, cancelable: true });
@@ -235,7 +222,7 @@ describe('diagnosis in Chromium', () => {
     });
     for (const [user, lang, words] of [['primary', 'zh-CN', pdfZh], ['signer', 'en-US', pdfEn]] as const) {
       const page = pages[user]!;
-      await page.goto(`${server.url}/pdf?file=${file}`);
+      await page.goto(`${app.url}/pdf?file=${file}`);
       await page.locator('[data-rendered]').waitFor();
       expect(await ink(page)).toBeGreaterThan(1000);
       expect(await page.getByTestId('pdf-protected').textContent()).toBe(words.pdf.protected);
@@ -244,10 +231,10 @@ describe('diagnosis in Chromium', () => {
       await page.screenshot({ path: `${SHOTS}/pdf-page-${lang}.png` });
 
       for (const bad of ['https://evil.example/report.pdf', '/login', '/api/../index.html']) {
-        await page.goto(`${server.url}/pdf?file=${encodeURIComponent(bad)}`);
+        await page.goto(`${app.url}/pdf?file=${encodeURIComponent(bad)}`);
         expect(await page.getByTestId('pdf-error').textContent(), bad).toBe(words.pdf.badAddress);
       }
-      await page.goto(`${server.url}/pdf?file=${encodeURIComponent('/api/common/setting')}`);
+      await page.goto(`${app.url}/pdf?file=${encodeURIComponent('/api/common/setting')}`);
       await poll(() => page.getByTestId('pdf-error').textContent()).toContain(words.pdf.notPdf);
       await page.screenshot({ path: `${SHOTS}/pdf-page-error-${lang}.png` });
     }
@@ -258,7 +245,7 @@ describe('diagnosis in Chromium', () => {
     // What the form sends: the fields it shows (the FTP ones only with an FTP upload protocol).
     const shown = Object.fromEntries(Object.entries(current).filter(([k]) => !k.startsWith('ftp')));
     await send('admin', 'POST', '/api/common/setting', { settings_key: 'system_config', settings_value: { ...shown, pdf_protect: false } });
-    await admin.goto(`${server.url}/pdf?file=${file}`);
+    await admin.goto(`${app.url}/pdf?file=${file}`);
     await admin.locator('[data-rendered]').waitFor();
     await admin.getByTestId('pdf-download').waitFor();
     expect(await admin.getByTestId('pdf-protected').count()).toBe(0);
@@ -267,7 +254,7 @@ describe('diagnosis in Chromium', () => {
     // The switch itself, on SettingOther, in both languages.
     for (const [lang, label] of [['zh-CN', 'PDF 页面禁止打印、保存和右键菜单'], ['en-US', 'PDF page blocks printing, saving and the context menu']] as const) {
       await admin.evaluate((l) => localStorage.setItem('lang', l), lang);
-      await admin.goto(`${server.url}/manage/setting/other`);
+      await admin.goto(`${app.url}/manage/setting/other`);
       await admin.getByTestId('form-page').waitFor();
       await poll(() => admin.getByText(label).count()).toBeGreaterThan(0);
       await admin.screenshot({ path: `${SHOTS}/setting-other-pdf-${lang}.png`, fullPage: true });

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const texts = { 'zh-CN': zhCN, 'en-US': enUS };
@@ -14,19 +14,10 @@ const texts = { 'zh-CN': zhCN, 'en-US': enUS };
  * Spec §9 page sizes: the generic list starts at 100 rows.
  */
 describe('code chunks and list page size in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = e2eApp();
 
   async function open(lang: Lang): Promise<Page> {
-    return signedInPage(browser, server.url, lang, 'admin');
+    return app.page(lang, 'admin');
   }
 
   for (const lang of ['zh-CN', 'en-US'] as const) {
@@ -37,7 +28,7 @@ describe('code chunks and list page size in Chromium', () => {
         blocked += 1;
         return route.abort('connectionfailed');
       });
-      await page.goto(`${server.url}/manage/system/user`);
+      await page.goto(`${app.url}/manage/system/user`);
       // One reload (spec §8), so the chunk is asked for on two page loads; then the panel, not /error.
       await expect.poll(() => page.evaluate(() => sessionStorage.getItem('dsms-chunk-reload'))).toBe('1');
       const panel = page.getByTestId('engine-error');

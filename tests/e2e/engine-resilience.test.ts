@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eApp, SHOTS } from './harness.js';
 
 /**
  * A bad hospital override breaks one part of one page, not the app: the form of SystemUser with a widget
@@ -10,19 +10,11 @@ import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
  * a role created on the role page is in the user form's role select without a page reload.
  */
 describe('engine resilience in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
 
+  const app = e2eApp();
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await signedInPage(browser, server.url, 'zh-CN', 'admin', { errors: pageErrors });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = await app.page('zh-CN', 'admin');
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
@@ -57,10 +49,10 @@ describe('engine resilience in Chromium', () => {
     // version an older release saved, or a hand-edited row, would be: the page must survive what is stored.
     const broken = { form: { fields: [{ field: 'name', widget: 'no-such-widget' }, 'realname'] } };
     expect(await saveOverride('SystemUser', broken)).toBe(422);
-    await server.db.insertInto('page_schema_versions').values({
+    await app.db.insertInto('page_schema_versions').values({
       kind: 'page', alias: 'SystemUser', hospital_id: 1, version: 1, override: JSON.stringify(broken), note: 'broken', created_by: 'test', created_at: new Date().toISOString(),
     }).execute();
-    await page.goto(`${server.url}/manage/system/user`);
+    await page.goto(`${app.url}/manage/system/user`);
     await listShowsRows('SystemUser');
 
     await createIn('SystemUser').click();
@@ -97,19 +89,19 @@ describe('engine resilience in Chromium', () => {
 
     // Without the override, the form is back.
     expect(await saveOverride('SystemUser', {})).toBe(200);
-    await page.goto(`${server.url}/manage/system/user`);
+    await page.goto(`${app.url}/manage/system/user`);
     await listShowsRows('SystemUser');
     await createIn('SystemUser').click();
     await page.getByTestId('form-drawer').locator('#root_name').waitFor();
     expect(await page.getByTestId('schema-error').count()).toBe(0);
     await page.keyboard.press('Escape');
     await page.getByTestId('form-drawer').waitFor({ state: 'detached' });
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 
   it('lists a role created a moment ago in the user form\'s role select, without a reload', async () => {
     // The user form's role select loads (and caches) the roles first.
-    await page.goto(`${server.url}/manage/system/user`);
+    await page.goto(`${app.url}/manage/system/user`);
     await listShowsRows('SystemUser');
     const openRoleSelect = async () => {
       await createIn('SystemUser').click();
@@ -142,6 +134,6 @@ describe('engine resilience in Chromium', () => {
     await expect.poll(() => page.getByRole('menuitemcheckbox', { name: '夜班质控', exact: true }).count()).toBe(1);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 });

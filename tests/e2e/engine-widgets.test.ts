@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const text = { 'zh-CN': zhCN, 'en-US': enUS };
@@ -14,21 +14,11 @@ const text = { 'zh-CN': zhCN, 'en-US': enUS };
  * YYYY-MM-DD and HH:mm:ss; a hospital select names hospitals in the UI language.
  */
 describe('engine widgets in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = e2eApp();
 
   async function open(lang: Lang): Promise<Page> {
-    return signedInPage(browser, server.url, lang, 'admin', { errors: pageErrors });
+    return app.page(lang, 'admin');
   }
 
   for (const lang of ['zh-CN', 'en-US'] as const) {
@@ -54,7 +44,7 @@ describe('engine widgets in Chromium', () => {
 
     it(`date-time field: picked and shown as YYYY-MM-DD HH:mm:ss, hospitals named in the UI language [${lang}]`, async () => {
       const page = await open(lang);
-      await page.goto(`${server.url}/manage/system/user`);
+      await page.goto(`${app.url}/manage/system/user`);
       await page.getByTestId('list-page').waitFor();
       await page.getByText(lang === 'zh-CN' ? '新增用户' : 'New user', { exact: true }).click();
       const hospitals = page.locator('[id$="hospital_ids"]').first();
@@ -88,6 +78,6 @@ describe('engine widgets in Chromium', () => {
   }
 
   it('raised no page errors', () => {
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 });

@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, afterEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
+import { DIALOG_CONFIRM_THROTTLE_MS } from '../../src/core/constants';
 import { seed } from '../../server/db/seed/index.js';
 import { jobTypesFor, type JobType } from '../../server/modules/jobs/registry.js';
 import { slideIngestJob } from '../../server/modules/slides/ingest-job.js';
@@ -25,7 +26,20 @@ const DIST = path.resolve('dist');
  * (default embedded); `peerDataDir`: slide files in the database's own directory, so a peer process (startPeer)
  * started on that directory shares both.
  */
-export async function startServer(options: { ownDataDir?: boolean; realtime?: RealtimeConfig; peerDataDir?: boolean; port?: number; his?: HisConfig } = {}) {
+export interface ServerOptions {
+  ownDataDir?: boolean;
+  realtime?: RealtimeConfig;
+  peerDataDir?: boolean;
+  his?: HisConfig;
+  /**
+   * The server's public address is fixed before it starts (single sign-on's callback names it): a port is chosen
+   * beforehand, and chosen again should another process have taken it meanwhile.
+   */
+  knownUrl?: boolean;
+}
+export type E2eServer = Awaited<ReturnType<typeof startServer>>;
+
+export async function startServer(options: ServerOptions = {}) {
   let jobs: JobRunner | null = null;
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e tests run against the build (npm test builds first)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-'));
@@ -33,15 +47,32 @@ export async function startServer(options: { ownDataDir?: boolean; realtime?: Re
   await migrateToLatest(db);
   await seed(db, true);
   const dataDir = options.peerDataDir ? dir : options.ownDataDir ? path.join(dir, 'data') : undefined;
-  const app = await buildApp({
+  const build = (publicPort?: number) => buildApp({
     db, config: {
       tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', ...(dataDir ? { dataDir } : {}), ...(options.realtime ? { realtime: options.realtime } : {}),
       ...(options.his ? { his: options.his } : {}),
       // A port chosen beforehand (freePort) makes the public address known before start: single sign-on's callback needs it.
-      ...(options.port ? { publicUrl: `http://127.0.0.1:${options.port}` } : {}),
+      ...(publicPort ? { publicUrl: `http://127.0.0.1:${publicPort}` } : {}),
     }, logger: false,
   });
-  await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  for (let attempt = 1; ; attempt++) {
+    // Port 0 (the system's choice) unless the address must be known first; files run side by side, so a port chosen
+    // beforehand may be taken by another file's process before this one listens on it: then another is chosen.
+    const port = options.knownUrl ? await freePort() : 0;
+    app = await build(port || undefined);
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+      break;
+    } catch (error) {
+      await app.close();
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !port || attempt >= 5) {
+        await db.destroy();
+        fs.rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
   const { port } = app.server.address() as AddressInfo;
   const quiet = { info() {}, warn() {}, error() {} };
   // Slide ingest always runs, as in server/main.ts: a bound slide is 'ingesting' until its job reads it.
@@ -105,8 +136,19 @@ export async function startServer(options: { ownDataDir?: boolean; realtime?: Re
  * broker (RABBITMQ_URL …). No demo seed: the first server made it.
  */
 export async function startPeer(dir: string, env: Record<string, string>): Promise<{ url: string; process: ServerProcess; close(): Promise<void> }> {
-  const port = await freePort();
-  const proc = await startProcess({ PORT: String(port), DATA_DIR: dir, DIST_DIR: DIST, DSMS_DEMO: '0', ...env }, 'DSMS listening');
+  let port: number;
+  let proc: ServerProcess;
+  for (let attempt = 1; ; attempt++) {
+    // The port is chosen before the process starts: another file's process may take it meanwhile (files run side by
+    // side), and then the peer is started again on another.
+    port = await freePort();
+    try {
+      proc = await startProcess({ PORT: String(port), DATA_DIR: dir, DIST_DIR: DIST, DSMS_DEMO: '0', ...env }, 'DSMS listening');
+      break;
+    } catch (error) {
+      if (!String((error as Error).message).includes('EADDRINUSE') || attempt >= 5) throw error;
+    }
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     process: proc,
@@ -207,7 +249,7 @@ export async function signIn(page: Page, url: string, username: string, password
  * before signing in, as a browser that was here before remembers it), once the dashboard shows. `errors` collects the
  * page's uncaught errors; `options` adds to the page's own (a viewport, downloads, touch …).
  */
-export async function signedInPage(browser: Browser, url: string, lang: 'zh-CN' | 'en-US', user: string, opts: { errors?: string[]; options?: Parameters<Browser['newPage']>[0] } = {}): Promise<Page> {
+export async function signedInPage(browser: Browser, url: string, lang: Lang, user: string, opts: PageOptions = {}): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang, ...opts.options });
   const errors = opts.errors;
   if (errors) page.on('pageerror', (e) => errors.push(e.message));
@@ -216,6 +258,72 @@ export async function signedInPage(browser: Browser, url: string, lang: 'zh-CN' 
   await signIn(page, url, user, user === 'admin' ? DEMO_PASSWORDS.admin : DEMO_PASSWORDS.others);
   await page.getByTestId('dashboard').waitFor();
   return page;
+}
+
+export type Lang = 'zh-CN' | 'en-US';
+export type PageOptions = { errors?: string[]; options?: Parameters<Browser['newPage']>[0] };
+
+export interface E2eAppOptions extends ServerOptions {
+  /** Runs on the started server (rows, slide files, doubles that need its address …) while the browser launches. */
+  setup?: (server: E2eServer) => Promise<void>;
+  /** The start's time limit (the e2e project's hookTimeout unless given). */
+  timeout?: number;
+}
+
+/** A file's server and browser, from `e2eApp`. Each is there from the file's first test on. */
+export interface E2eApp {
+  readonly server: E2eServer;
+  readonly browser: Browser;
+  /** The server's address (`server.url`). */
+  readonly url: string;
+  /** The server's database (`server.db`). */
+  readonly db: E2eServer['db'];
+  /** Uncaught errors of the pages `page()` opened without an `errors` array of their own. */
+  readonly pageErrors: string[];
+  /** A new page signed in as the demo account `user` in `lang` (signedInPage), its errors in `errors` or `pageErrors`. */
+  page(lang: Lang, user: string, opts?: PageOptions): Promise<Page>;
+}
+
+/**
+ * The set-up every e2e file shares, called at the top of its describe: before its tests, a fresh server
+ * (startServer with `options`; a function gives them once earlier hooks ran) and its own Chromium, started together,
+ * then `setup` on the server while the browser still launches; after them, the browser closed, then the server, however
+ * far the start got. A file's own beforeAll/afterAll for the extra parts come after this one's, and their afterAll before.
+ */
+export function e2eApp(options: E2eAppOptions | (() => E2eAppOptions | Promise<E2eAppOptions>) = {}): E2eApp {
+  let server: E2eServer | undefined;
+  let browser: Browser | undefined;
+  const pageErrors: string[] = [];
+  beforeAll(async () => {
+    const { setup, timeout: _timeout, ...serverOptions } = typeof options === 'function' ? await options() : options;
+    const started = await Promise.allSettled([
+      startServer(serverOptions).then(async (s) => {
+        server = s;
+        await setup?.(s);
+      }),
+      launchBrowser().then((b) => { browser = b; }),
+    ]);
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
+  }, typeof options === 'function' ? undefined : options.timeout);
+  afterAll(async () => {
+    try {
+      await browser?.close();
+    } finally {
+      await server?.close();
+    }
+  });
+  const started = <T>(what: T | undefined, name: string): T => {
+    if (what === undefined) throw new Error(`e2eApp: the ${name} is not started (used outside a test, or its start failed)`);
+    return what;
+  };
+  return {
+    get server() { return started(server, 'server'); },
+    get browser() { return started(browser, 'browser'); },
+    get url() { return started(server, 'server').url; },
+    get db() { return started(server, 'server').db; },
+    pageErrors,
+    page: (lang, user, opts = {}) => signedInPage(started(browser, 'browser'), started(server, 'server').url, lang, user, { errors: pageErrors, ...opts }),
+  };
 }
 
 /**
@@ -240,6 +348,32 @@ export async function uploadThroughPage(page: Page, url: string, file: string, p
   }, undefined, { timeout: 120_000 });
   expect(await settled.jsonValue()).toBe('ready');
   await task.waitFor({ state: 'detached', timeout: 60_000 });
+}
+
+/**
+ * A dialog's confirm acts once per DIALOG_CONFIRM_THROTTLE_MS (spec §5/§9: a double click acts once), so a person's next
+ * confirm after a refused one comes later than that. `since`: Date.now() once the earlier confirm was sent (its click
+ * or Enter resolved). Waits for what is left of the window: nothing when the steps in between took longer.
+ */
+export async function afterConfirmThrottle(since: number): Promise<void> {
+  const left = since + DIALOG_CONFIRM_THROTTLE_MS + 50 - Date.now();
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+}
+
+/**
+ * Resolves once no animation or transition is running in the page (a drawer sliding away, a dialog fading in, a drop
+ * settling), so what is read or shot next is where things end. Endless ones (a spinner) do not count.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+}
+
+/**
+ * Waits until each slide view named (a data-testid: `viewer-pane-0`, `share-pane` …) is settled: not moving, laid out
+ * for its size, every tile of the view drawn at its best level (`data-settled`, src/viewer/slideViewer.ts).
+ */
+export async function viewsSettled(page: Page, ...testIds: string[]): Promise<void> {
+  for (const id of testIds) await page.locator(`[data-testid="${id}"][data-settled="true"]`).waitFor();
 }
 
 /** Replaces the whole text of a CodeMirror editor (the JSON editors of the schema editor) as a person typing would. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eApp, SHOTS } from './harness.js';
 
 /**
  * A list page left for another through the side menu stays drawn, hidden (src/shell/KeptOutlet.tsx): coming back
@@ -9,25 +9,18 @@ import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
  * the page; the hidden page is out of sight and out of the accessibility tree.
  */
 describe.each(['zh-CN', 'en-US'] as const)('kept list pages [%s]', (lang) => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let page: Page;
 
+  const app = e2eApp();
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await signedInPage(browser, server.url, lang, 'admin');
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = await app.page(lang, 'admin');
   });
 
   const listOf = (alias: string) => page.locator(`[data-testid="list-page"][data-alias="${alias}"]`);
   const menuLink = (alias: string) => page.locator(`[data-testid="side-menu"] a[data-alias="${alias}"]`);
 
   it('shows a page again as it was left, with what changed meanwhile', async () => {
-    await page.goto(`${server.url}/manage/system/role`);
+    await page.goto(`${app.url}/manage/system/role`);
     const roles = listOf('SystemRole');
     await roles.locator('[data-row-key]').first().waitFor();
     // A mark on a drawn row: found again after the round trip only if the page was kept, not drawn anew.

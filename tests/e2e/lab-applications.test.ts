@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import slideApply from '../../schemas/pages/SlideApply.json';
 import labEnums from '../../schemas/enums/lab.json';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
@@ -15,28 +15,21 @@ const actionLabel = (key: string, lang: Lang) => slideApply.list.rowActions.find
  * dispatched one from the row actions; the state tabs' counts follow, in both languages.
  */
 describe('SlideApply dispatch and receive, in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
-    const now = new Date().toISOString();
-    for (const [n, name] of [['SQ-E2E-1', 'E2E 申请 甲'], ['SQ-E2E-2', 'E2E 申请 乙']]) {
-      await server.db.insertInto('case_applications').values({ hospital_id, apply_number: n, status: 0, case_type: 'routine', patient_name: name, specimen_name: '胃窦', created_at: now, updated_at: now }).execute();
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = e2eApp({
+    async setup(server) {
+      const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      for (const [n, name] of [['SQ-E2E-1', 'E2E 申请 甲'], ['SQ-E2E-2', 'E2E 申请 乙']]) {
+        await server.db.insertInto('case_applications').values({ hospital_id, apply_number: n, status: 0, case_type: 'routine', patient_name: name, specimen_name: '胃窦', created_at: now, updated_at: now }).execute();
+      }
+    },
   });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   const rowOf = (page: Page, patient: string) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: patient });
   const count = async (page: Page, tab: string) => Number(await page.getByTestId('list-tabs').locator(`[data-tab="${tab}"] [data-count]`).first().getAttribute('data-count'));
-  const state = async (n: string) => (await server.db.selectFrom('case_applications').select('status').where('apply_number', '=', n).executeTakeFirstOrThrow()).status;
+  const state = async (n: string) => (await app.db.selectFrom('case_applications').select('status').where('apply_number', '=', n).executeTakeFirstOrThrow()).status;
 
   async function step(page: Page, lang: Lang, patient: string, action: 'dispatch' | 'receive', to: number) {
     const row = rowOf(page, patient);
@@ -50,8 +43,8 @@ describe('SlideApply dispatch and receive, in Chromium', () => {
   }
 
   it('zh-CN: dispatches one application and receives it; the tab counts follow', async () => {
-    const page = await signedInPage(browser, server.url, 'zh-CN', 'registrar', { errors: pageErrors });
-    await page.goto(`${server.url}/manage/case/slide-apply`);
+    const page = await app.page('zh-CN', 'registrar');
+    await page.goto(`${app.url}/manage/case/slide-apply`);
     await rowOf(page, 'E2E 申请 甲').waitFor();
     await poll(() => count(page, 's0')).toBe(2);
     await shot(page, 'lab-slide-apply-zh-CN');
@@ -68,8 +61,8 @@ describe('SlideApply dispatch and receive, in Chromium', () => {
   });
 
   it('en-US: dispatches and receives the other; the Received tab lists both', async () => {
-    const page = await signedInPage(browser, server.url, 'en-US', 'registrar', { errors: pageErrors });
-    await page.goto(`${server.url}/manage/case/slide-apply`);
+    const page = await app.page('en-US', 'registrar');
+    await page.goto(`${app.url}/manage/case/slide-apply`);
     await rowOf(page, 'E2E 申请 乙').waitFor();
     await step(page, 'en-US', 'E2E 申请 乙', 'dispatch', 1);
     await step(page, 'en-US', 'E2E 申请 乙', 'receive', 2);
@@ -80,7 +73,7 @@ describe('SlideApply dispatch and receive, in Chromium', () => {
     expect(await count(page, 's0')).toBe(0);
     await shot(page, 'lab-slide-apply-received-en-US');
     expect(await state('SQ-E2E-2')).toBe(2);
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
     await page.close();
   });
 });

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { getSetting } from '../../server/modules/settings/queries.js';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
@@ -16,31 +16,24 @@ const SLIDE = 'E2E-LINK-1.svs';
  * lands on /case/:id. With system_config.case_link_new_tab the same link opens a new tab.
  */
 describe('Pathology numbers open the case, in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let caseId = 0;
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
-    const now = new Date().toISOString();
-    caseId = (await server.db.insertInto('cases').values({
-      hospital_id, pathology_number: NUMBER, patient_name: 'E2E 链接', case_type: 'routine', main_phase: 'diagnosis', expedite_status: 0, extra: '{}', created_at: now, updated_at: now,
-    }).returning('id').executeTakeFirstOrThrow()).id;
-    const slideId = (await server.db.insertInto('slides').values({
-      hospital_id, case_id: caseId, name: SLIDE, file_path: SLIDE, file_size: 1, status: 'ready', has_label: 0, has_macro: 0, created_at: now, updated_at: now,
-    } as never).returning('id').executeTakeFirstOrThrow()).id;
-    const admin = await server.db.selectFrom('users').select('id').where('name', '=', 'admin').executeTakeFirstOrThrow();
-    await server.db.insertInto('collections').values({ user_id: admin.id, category_id: null, slide_id: slideId, remark: null, created_at: now }).execute();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = e2eApp({
+    async setup(server) {
+      const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      caseId = (await server.db.insertInto('cases').values({
+        hospital_id, pathology_number: NUMBER, patient_name: 'E2E 链接', case_type: 'routine', main_phase: 'diagnosis', expedite_status: 0, extra: '{}', created_at: now, updated_at: now,
+      }).returning('id').executeTakeFirstOrThrow()).id;
+      const slideId = (await server.db.insertInto('slides').values({
+        hospital_id, case_id: caseId, name: SLIDE, file_path: SLIDE, file_size: 1, status: 'ready', has_label: 0, has_macro: 0, created_at: now, updated_at: now,
+      } as never).returning('id').executeTakeFirstOrThrow()).id;
+      const admin = await server.db.selectFrom('users').select('id').where('name', '=', 'admin').executeTakeFirstOrThrow();
+      await server.db.insertInto('collections').values({ user_id: admin.id, category_id: null, slide_id: slideId, remark: null, created_at: now }).execute();
+    },
   });
 
-  const open = (lang: Lang): Promise<Page> => signedInPage(browser, server.url, lang, 'admin', { errors: pageErrors });
+  const open = (lang: Lang): Promise<Page> => app.page(lang, 'admin');
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   // A table row's number cell, or (SlideSearch's cards) a card's subtitle.
   const numberLink = (page: Page, rowText: string) => page.locator('[data-testid=data-table] tbody tr[data-row-key], [data-testid=card-grid] article[data-row-key]', { hasText: rowText })
@@ -48,7 +41,7 @@ describe('Pathology numbers open the case, in Chromium', () => {
 
   /** The list at `address`: its row's number is a link to the case; a click shows the case detail page. */
   async function clickThrough(page: Page, address: string, rowText: string, shotName: string) {
-    await page.goto(`${server.url}${address}`);
+    await page.goto(`${app.url}${address}`);
     const link = numberLink(page, rowText);
     await link.waitFor();
     expect(await link.textContent()).toBe(NUMBER);
@@ -69,13 +62,13 @@ describe('Pathology numbers open the case, in Chromium', () => {
       await clickThrough(page, '/manage/slide/data', SLIDE, `lab-links-dataslice-${lang}`);
       await clickThrough(page, `/manage/slide/search?search=${NUMBER}`, SLIDE, `lab-links-search-${lang}`);
       await page.close();
-      expect(pageErrors).toEqual([]);
+      expect(app.pageErrors).toEqual([]);
     }, 120_000);
   }
 
   it('en-US: switched on in System configuration, the number opens the case in a new tab', async () => {
     const page = await open('en-US');
-    await page.goto(`${server.url}/manage/setting/other`);
+    await page.goto(`${app.url}/manage/setting/other`);
     await page.getByTestId('form-page').waitFor();
     const box = page.locator('#root_case_link_new_tab');
     await box.waitFor();
@@ -86,8 +79,8 @@ describe('Pathology numbers open the case, in Chromium', () => {
     await page.getByTestId('form-save').click();
     expect((await saved).status()).toBe(200);
     await shot(page, 'lab-links-setting-en-US');
-    expect(JSON.parse((await getSetting(server.db, 'system_config'))!.value)).toMatchObject({ case_link_new_tab: true });
-    await page.goto(`${server.url}/manage/slide/library`);
+    expect(JSON.parse((await getSetting(app.db, 'system_config'))!.value)).toMatchObject({ case_link_new_tab: true });
+    await page.goto(`${app.url}/manage/slide/library`);
     const link = numberLink(page, SLIDE);
     await poll(() => link.getAttribute('target')).toBe('_blank');
     const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
@@ -96,6 +89,6 @@ describe('Pathology numbers open the case, in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/manage/slide/library');
     await shot(tab, 'lab-links-new-tab-en-US');
     await page.close();
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   }, 120_000);
 });

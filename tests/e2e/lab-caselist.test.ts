@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import labEnums from '../../schemas/enums/lab.json';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
@@ -22,28 +22,21 @@ const CASES = [
  * progress facet (stage words / list-progress filters) with counts filters the list, in both languages.
  */
 describe('CaseList colours and progress facet, in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   const ids: number[] = [];
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
-    const now = new Date().toISOString();
-    for (const { colour: _c, ...c } of CASES) {
-      const { id } = await server.db.insertInto('cases').values({ ...c, hospital_id, case_type: 'routine', extra: '{}', registration_at: now, created_at: now, updated_at: now })
-        .returning('id').executeTakeFirstOrThrow();
-      ids.push(id);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = e2eApp({
+    async setup(server) {
+      const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      for (const { colour: _c, ...c } of CASES) {
+        const { id } = await server.db.insertInto('cases').values({ ...c, hospital_id, case_type: 'routine', extra: '{}', registration_at: now, created_at: now, updated_at: now })
+          .returning('id').executeTakeFirstOrThrow();
+        ids.push(id);
+      }
+    },
   });
 
-  const open = (lang: Lang): Promise<Page> => signedInPage(browser, server.url, lang, 'admin', { errors: pageErrors });
+  const open = (lang: Lang): Promise<Page> => app.page(lang, 'admin');
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   const rowOf = (page: Page, patient: string) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: patient });
   const colourOf = (page: Page, patient: string, column: string) => rowOf(page, patient).locator(`td[data-column="${column}"] [data-colour]`).first();
@@ -52,7 +45,7 @@ describe('CaseList colours and progress facet, in Chromium', () => {
   for (const lang of LANGS) {
     it(`${lang}: numbers and status boxes in their rule colours; the progress facet counts and filters`, async () => {
       const page = await open(lang);
-      await page.goto(`${server.url}/manage/case/list?tab=all`);
+      await page.goto(`${app.url}/manage/case/list?tab=all`);
       for (const c of CASES) await rowOf(page, c.patient_name).waitFor();
       const numberColours: string[] = [];
       for (const c of CASES) {
@@ -93,14 +86,14 @@ describe('CaseList colours and progress facet, in Chromium', () => {
       for (const c of CASES) await rowOf(page, c.patient_name).waitFor();
 
       // The case detail header: the number in its colour, the status box gold.
-      await page.goto(`${server.url}/case/${ids[2]}`);
+      await page.goto(`${app.url}/case/${ids[2]}`);
       await page.getByTestId('case-detail').waitFor();
       expect(await page.getByTestId('case-number').getAttribute('data-colour')).toBe('purple');
       expect(await page.getByTestId('case-status').getAttribute('data-colour')).toBe('gold');
       expect(await page.getByTestId('case-number').evaluate((n) => getComputedStyle(n).color)).toBe(numberColours[2]);
       await shot(page, `lab-case-detail-colours-${lang}`);
       await page.close();
-      expect(pageErrors).toEqual([]);
+      expect(app.pageErrors).toEqual([]);
     }, 120_000);
   }
 });

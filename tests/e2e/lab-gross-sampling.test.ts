@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US/pages/case-detail.json';
 import zhCN from '../../src/i18n/locales/zh-CN/pages/case-detail.json';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
@@ -39,33 +39,26 @@ const FAKE_SPEECH = `
  * photo is previewed, then stored as an image of the case, and the description on the specimen's blocks.
  */
 describe('Gross sampling with photo and voice, in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let photoFile = '';
   let photo: Buffer = Buffer.alloc(0);
   const cases: Record<Lang, number> = { 'zh-CN': 0, 'en-US': 0 };
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    photo = await gradientPng();
-    photoFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-gross-')), 'gross.png');
-    fs.writeFileSync(photoFile, photo);
-    const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
-    const now = new Date().toISOString();
-    for (const lang of LANGS) {
-      const id = (await server.db.insertInto('cases').values({
-        hospital_id, pathology_number: `E2E-GROSS-${lang}`, patient_name: `E2E 取材 ${lang}`, case_type: 'routine', main_phase: 'sample', sub_phase: 'to_sample',
-        expedite_status: 0, extra: '{}', registration_at: now, created_at: now, updated_at: now,
-      }).returning('id').executeTakeFirstOrThrow()).id;
-      await server.db.insertInto('case_specimens').values({ hospital_id, case_id: id, seq: 1, name: '胃窦', status: 'received', created_at: now, updated_at: now } as never).execute();
-      cases[lang] = id;
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = e2eApp({
+    async setup(server) {
+      photo = await gradientPng();
+      photoFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-gross-')), 'gross.png');
+      fs.writeFileSync(photoFile, photo);
+      const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      for (const lang of LANGS) {
+        const id = (await server.db.insertInto('cases').values({
+          hospital_id, pathology_number: `E2E-GROSS-${lang}`, patient_name: `E2E 取材 ${lang}`, case_type: 'routine', main_phase: 'sample', sub_phase: 'to_sample',
+          expedite_status: 0, extra: '{}', registration_at: now, created_at: now, updated_at: now,
+        }).returning('id').executeTakeFirstOrThrow()).id;
+        await server.db.insertInto('case_specimens').values({ hospital_id, case_id: id, seq: 1, name: '胃窦', status: 'received', created_at: now, updated_at: now } as never).execute();
+        cases[lang] = id;
+      }
+    },
   });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
@@ -73,10 +66,10 @@ describe('Gross sampling with photo and voice, in Chromium', () => {
   for (const lang of LANGS) {
     it(`${lang}: the microphone where the browser has speech, dictation in ${lang}, the photo previewed and stored with the case`, async () => {
       const w = WORDS[lang].lab.sampling;
-      const page = await signedInPage(browser, server.url, lang, 'sampler', { errors: pageErrors });
+      const page = await app.page(lang, 'sampler');
       // What this browser really offers: the button is there exactly when the API is.
       const hasSpeech = await page.evaluate(() => 'SpeechRecognition' in window || 'webkitSpeechRecognition' in window);
-      await page.goto(`${server.url}/case/${cases[lang]}`);
+      await page.goto(`${app.url}/case/${cases[lang]}`);
       await page.getByTestId('sampling-panel').waitFor();
       await page.getByText(w.description.replace('{{name}}', '胃窦')).waitFor();
       expect(await page.getByTestId('sampling-voice-0').count()).toBe(hasSpeech ? 1 : 0);
@@ -126,7 +119,7 @@ describe('Gross sampling with photo and voice, in Chromium', () => {
         return { titles: list.data.map((i: { title: string }) => i.title), size: bytes.byteLength };
       }, cases[lang]);
       expect(images).toEqual({ titles: [w.photo], size: photo.length });
-      const blocks = await server.db.selectFrom('case_blocks').select(['block_number', 'description']).where('case_id', '=', cases[lang]).execute();
+      const blocks = await app.db.selectFrom('case_blocks').select(['block_number', 'description']).where('case_id', '=', cases[lang]).execute();
       expect(blocks).toEqual([{ block_number: '1', description: expected }]);
       // And on the page: the block with its description, the photo among the case's images.
       await poll(() => page.getByTestId('blocks').textContent()).toContain(expected);
@@ -135,7 +128,7 @@ describe('Gross sampling with photo and voice, in Chromium', () => {
       expect(await shown.getAttribute('alt')).toBe(w.photo);
       await shot(page, `lab-gross-sampled-${lang}`);
       await page.close();
-      expect(pageErrors).toEqual([]);
+      expect(app.pageErrors).toEqual([]);
     }, 120_000);
   }
 });

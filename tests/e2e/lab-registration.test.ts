@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import registration from '../../schemas/pages/CaseRegistration.json';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
@@ -19,20 +19,10 @@ const checkText = (i: number, lang: Lang) => contract.rules.checks[i].message[la
  * saved, it opens the new case with its specimens awaiting receipt.
  */
 describe('the full registration form, in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = e2eApp();
 
-  const open = (lang: Lang): Promise<Page> => signedInPage(browser, server.url, lang, 'registrar', { errors: pageErrors, options: { viewport: { width: 1440, height: 1000 } } });
+  const open = (lang: Lang): Promise<Page> => app.page(lang, 'registrar', { options: { viewport: { width: 1440, height: 1000 } } });
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
   for (const lang of LANGS) {
@@ -74,7 +64,6 @@ describe('the full registration form, in Chromium', () => {
       await form.locator('#root_admission_number').fill(`ZY-E2E-${lang}`);
       await form.getByTestId('specimen-0-fixed_at').fill('2026-11-20T10:20');
       const answer = page.waitForResponse((r) => r.url().endsWith('/api/pathology/register') && r.request().method() === 'POST');
-      await page.waitForTimeout(600);
       await form.getByTestId('form-save').click();
       const res = await answer;
       expect(res.status()).toBe(200);
@@ -84,9 +73,9 @@ describe('the full registration form, in Chromium', () => {
       await detail.waitFor();
       await poll(() => detail.getByTestId('specimens').textContent()).toContain('颈部淋巴结');
       expect(await detail.textContent()).toContain(patient);
-      const stored = await server.db.selectFrom('cases').select(['admission_number', 'bed_number', 'treat_type', 'id_number']).where('id', '=', id).executeTakeFirstOrThrow();
+      const stored = await app.db.selectFrom('cases').select(['admission_number', 'bed_number', 'treat_type', 'id_number']).where('id', '=', id).executeTakeFirstOrThrow();
       expect(stored).toEqual({ admission_number: `ZY-E2E-${lang}`, bed_number: '3-15', treat_type: 'hospital', id_number: '11010119790101002X' });
-      const specimens = await server.db.selectFrom('case_specimens').select(['name', 'fixative', 'leave_body_at', 'fixed_at']).where('case_id', '=', id).orderBy('seq').execute();
+      const specimens = await app.db.selectFrom('case_specimens').select(['name', 'fixative', 'leave_body_at', 'fixed_at']).where('case_id', '=', id).orderBy('seq').execute();
       expect(specimens).toEqual([
         { name: '甲状腺左叶', fixative: '10% NBF', leave_body_at: '2026-11-20T10:00', fixed_at: '2026-11-20T10:20' },
         { name: '颈部淋巴结', fixative: null, leave_body_at: null, fixed_at: null },
@@ -94,7 +83,7 @@ describe('the full registration form, in Chromium', () => {
       await shot(page, `lab-registration-opened-${lang}`);
       expect(word('admission_number', lang)).toBeTruthy();
       await page.close();
-      expect(pageErrors).toEqual([]);
+      expect(app.pageErrors).toEqual([]);
     }, 120_000);
   }
 });

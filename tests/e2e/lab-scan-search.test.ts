@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { labelsOf } from '../../server/modules/cases/labels.js';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
@@ -14,38 +14,31 @@ const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_
  * finds by "contains".
  */
 describe('A scanned label code in the list search box, in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   const codes = { cassette: '', slide: '' };
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
-    const now = new Date().toISOString();
-    const addCase = async (pathology_number: string, patient_name: string) => (await server.db.insertInto('cases').values({
-      hospital_id, pathology_number, patient_name, case_type: 'routine', main_phase: 'slide_making', sub_phase: 'cut', expedite_status: 0, extra: '{}', registration_at: now, created_at: now, updated_at: now,
-    }).returning('id').executeTakeFirstOrThrow()).id;
-    const caseId = await addCase('E2E-SCAN-1', 'E2E 扫码 甲');
-    // Its number starts the other's: a "contains" search for the number finds both, a scan only the first.
-    await addCase('E2E-SCAN-10', 'E2E 扫码 乙');
-    const specimen = (await server.db.insertInto('case_specimens').values({ hospital_id, case_id: caseId, seq: 1, name: '胃窦', status: 'sampled', created_at: now, updated_at: now } as never)
-      .returning('id').executeTakeFirstOrThrow()).id;
-    const block = (await server.db.insertInto('case_blocks').values({ hospital_id, case_id: caseId, specimen_id: specimen, block_number: 'A', outside: 0, created_at: now } as never)
-      .returning('id').executeTakeFirstOrThrow()).id;
-    await server.db.insertInto('slide_sections').values({ hospital_id, case_id: caseId, block_id: block, block_number: 'A', section_number: 2, stain: 'HE', label: null, slide_id: null, outside: 0, created_at: now } as never).execute();
-    // The codes the printed labels carry.
-    const row = await server.db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow();
-    codes.cassette = (await labelsOf(server.db, row as never, 'cassette', 'code128'))[0].code;
-    codes.slide = (await labelsOf(server.db, row as never, 'slide', 'code128'))[0].code;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = e2eApp({
+    async setup(server) {
+      const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      const addCase = async (pathology_number: string, patient_name: string) => (await server.db.insertInto('cases').values({
+        hospital_id, pathology_number, patient_name, case_type: 'routine', main_phase: 'slide_making', sub_phase: 'cut', expedite_status: 0, extra: '{}', registration_at: now, created_at: now, updated_at: now,
+      }).returning('id').executeTakeFirstOrThrow()).id;
+      const caseId = await addCase('E2E-SCAN-1', 'E2E 扫码 甲');
+      // Its number starts the other's: a "contains" search for the number finds both, a scan only the first.
+      await addCase('E2E-SCAN-10', 'E2E 扫码 乙');
+      const specimen = (await server.db.insertInto('case_specimens').values({ hospital_id, case_id: caseId, seq: 1, name: '胃窦', status: 'sampled', created_at: now, updated_at: now } as never)
+        .returning('id').executeTakeFirstOrThrow()).id;
+      const block = (await server.db.insertInto('case_blocks').values({ hospital_id, case_id: caseId, specimen_id: specimen, block_number: 'A', outside: 0, created_at: now } as never)
+        .returning('id').executeTakeFirstOrThrow()).id;
+      await server.db.insertInto('slide_sections').values({ hospital_id, case_id: caseId, block_id: block, block_number: 'A', section_number: 2, stain: 'HE', label: null, slide_id: null, outside: 0, created_at: now } as never).execute();
+      // The codes the printed labels carry.
+      const row = await server.db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow();
+      codes.cassette = (await labelsOf(server.db, row as never, 'cassette', 'code128'))[0].code;
+      codes.slide = (await labelsOf(server.db, row as never, 'slide', 'code128'))[0].code;
+    },
   });
 
-  const open = (lang: Lang): Promise<Page> => signedInPage(browser, server.url, lang, 'admin', { errors: pageErrors });
+  const open = (lang: Lang): Promise<Page> => app.page(lang, 'admin');
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   const numbers = (page: Page) => page.getByTestId('data-table').locator('tbody tr[data-row-key] td[data-column="pathology_number"]').allTextContents();
 
@@ -63,7 +56,7 @@ describe('A scanned label code in the list search box, in Chromium', () => {
       expect(codes.cassette).toBe('E2E-SCAN-1-A');
       expect(codes.slide).toBe('E2E-SCAN-1-A-2');
       const page = await open(lang);
-      await page.goto(`${server.url}/manage/case/list?tab=all`);
+      await page.goto(`${app.url}/manage/case/list?tab=all`);
       await page.getByTestId('data-table').locator('tbody tr[data-row-key]').first().waitFor();
       await scan(page, 'E2E-SCAN-1');
       await poll(() => numbers(page)).toEqual(['E2E-SCAN-10', 'E2E-SCAN-1']);
@@ -76,7 +69,7 @@ describe('A scanned label code in the list search box, in Chromium', () => {
       await scan(page, 'E2E-SCAN-9-A');
       await poll(() => page.getByTestId('data-table').locator('tbody tr[data-row-key]').count()).toBe(0);
       await page.close();
-      expect(pageErrors).toEqual([]);
+      expect(app.pageErrors).toEqual([]);
     }, 120_000);
   }
 });

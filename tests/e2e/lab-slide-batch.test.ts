@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import caseList from '../../schemas/pages/CaseList.json';
 import labEnums from '../../schemas/enums/lab.json';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
@@ -24,33 +24,26 @@ const CASES = [
  * code's status and confirms only when all are ready. Both languages.
  */
 describe('slide making in batch on CaseList, in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
-    const now = new Date().toISOString();
-    for (const c of CASES) {
-      const { id } = await server.db.insertInto('cases').values({ ...c, hospital_id, case_type: 'routine', main_phase: 'slide_making', sub_phase: 'dehydration', expedite_status: 0, extra: '{}', registration_at: now, created_at: now, updated_at: now })
-        .returning('id').executeTakeFirstOrThrow();
-      await server.db.insertInto('case_blocks').values({ hospital_id, case_id: id, block_number: '1', outside: 0, created_at: now }).execute();
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = e2eApp({
+    async setup(server) {
+      const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      for (const c of CASES) {
+        const { id } = await server.db.insertInto('cases').values({ ...c, hospital_id, case_type: 'routine', main_phase: 'slide_making', sub_phase: 'dehydration', expedite_status: 0, extra: '{}', registration_at: now, created_at: now, updated_at: now })
+          .returning('id').executeTakeFirstOrThrow();
+        await server.db.insertInto('case_blocks').values({ hospital_id, case_id: id, block_number: '1', outside: 0, created_at: now }).execute();
+      }
+    },
   });
 
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   const rowOf = (page: Page, patient: string) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: patient });
-  const phase = async (n: string) => (await server.db.selectFrom('cases').select('sub_phase').where('pathology_number', '=', n).executeTakeFirstOrThrow()).sub_phase;
+  const phase = async (n: string) => (await app.db.selectFrom('cases').select('sub_phase').where('pathology_number', '=', n).executeTakeFirstOrThrow()).sub_phase;
 
   it('zh-CN: two selected cases are dehydrated in one batch; the step starts as the one they share', async () => {
-    const page = await signedInPage(browser, server.url, 'zh-CN', 'technician', { errors: pageErrors });
-    await page.goto(`${server.url}/manage/case/list?tab=slide_making`);
+    const page = await app.page('zh-CN', 'technician');
+    await page.goto(`${app.url}/manage/case/list?tab=slide_making`);
     for (const [i, c] of CASES.slice(0, 2).entries()) {
       await rowOf(page, c.patient_name).locator('input[type="checkbox"]').click();
       await page.getByText(`已选择 ${i + 1} 条`).waitFor();
@@ -74,8 +67,8 @@ describe('slide making in batch on CaseList, in Chromium', () => {
   });
 
   it('en-US: scans a cassette and a case number, a stray code is flagged and removed, then both move on', async () => {
-    const page = await signedInPage(browser, server.url, 'en-US', 'technician', { errors: pageErrors });
-    await page.goto(`${server.url}/manage/case/list?tab=slide_making`);
+    const page = await app.page('en-US', 'technician');
+    await page.goto(`${app.url}/manage/case/list?tab=slide_making`);
     await rowOf(page, CASES[0].patient_name).waitFor();
     await page.locator('[data-action="scan_slides"]').click();
     const dialog = page.getByTestId('scan-dialog');
@@ -111,13 +104,13 @@ describe('slide making in batch on CaseList, in Chromium', () => {
     expect([await phase('E2E-BAT-1'), await phase('E2E-BAT-2'), await phase('E2E-BAT-3')]).toEqual(['cut', 'cut', 'dehydration']);
     await poll(() => rowOf(page, CASES[0].patient_name).locator('td[data-column="case_status"]').textContent()).toBe(statusWord('cut', 'en-US'));
     await shot(page, 'lab-batch-scanned-en-US');
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
     await page.close();
   });
 
   it('zh-CN: the scan dialog speaks Chinese', async () => {
-    const page = await signedInPage(browser, server.url, 'zh-CN', 'technician', { errors: pageErrors });
-    await page.goto(`${server.url}/manage/case/list?tab=slide_making`);
+    const page = await app.page('zh-CN', 'technician');
+    await page.goto(`${app.url}/manage/case/list?tab=slide_making`);
     await rowOf(page, CASES[2].patient_name).waitFor();
     await page.locator('[data-action="scan_slides"]').click();
     const dialog = page.getByTestId('scan-dialog');

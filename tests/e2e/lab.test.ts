@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import labEnums from '../../schemas/enums/lab.json';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { afterConfirmThrottle, e2eApp, SHOTS } from './harness.js';
 import { startHisDouble } from '../api/his-double.js';
 
 type Lang = 'zh-CN' | 'en-US';
@@ -32,43 +32,33 @@ const actionWord = (action: string, lang: Lang) => (({ 'zh-CN': zhCN, 'en-US': e
  * shows the spec §4 status in both languages; the detail timeline shows every step with who did it.
  */
 describe('the case lifecycle in the lab, in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
   let his: Awaited<ReturnType<typeof startHisDouble>>;
-  let browser: Browser;
   let caseId = 0;
-  const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    his = await startHisDouble({ 'MZ-E2E-1': HIS_PATIENT });
-    server = await startServer({ his: { adapter: 'http', url: his.url, token: 'his-secret' } });
-    browser = await launchBrowser();
-    const now = new Date().toISOString();
-    await server.db.insertInto('reagents').values({ name: 'Ki-67', type: 'ihc', clone_no: 'MIB-1', manufacturer: null, specification: null, status: 1, rank: 1, remark: null, created_at: now, updated_at: now }).execute();
-  });
+  // The HIS double first: the server is configured with its address. It stops after the server.
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
     await his?.close();
   });
+  const app = e2eApp(async () => {
+    his = await startHisDouble({ 'MZ-E2E-1': HIS_PATIENT });
+    return {
+      his: { adapter: 'http', url: his.url, token: 'his-secret' },
+      async setup(server) {
+        const now = new Date().toISOString();
+        await server.db.insertInto('reagents').values({ name: 'Ki-67', type: 'ihc', clone_no: 'MIB-1', manufacturer: null, specification: null, status: 1, rank: 1, remark: null, created_at: now, updated_at: now }).execute();
+      },
+    };
+  });
 
-  async function open(user: string, lang: Lang): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login`);
-    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-    await signIn(page, server.url, user, user === 'admin' ? 'dsms-admin' : 'dsms-demo');
-    await page.getByTestId('dashboard').waitFor();
-    return page;
-  }
+  const open = (user: string, lang: Lang): Promise<Page> => app.page(lang, user);
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   const rowOf = (page: Page) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: PATIENT });
   const caseList = async (page: Page) => {
     // The "all" tab by name: the list remembers the last tab chosen on this route.
-    await page.goto(`${server.url}/manage/case/list?tab=all`);
+    await page.goto(`${app.url}/manage/case/list?tab=all`);
     await rowOf(page).waitFor();
   };
   const detail = async (page: Page) => {
-    await page.goto(`${server.url}/case/${caseId}`);
+    await page.goto(`${app.url}/case/${caseId}`);
     await page.getByTestId('case-detail').waitFor();
   };
   const answer = (page: Page, url: RegExp) => page.waitForResponse((r) => url.test(new URL(r.url()).pathname) && r.request().method() === 'POST');
@@ -110,6 +100,7 @@ describe('the case lifecycle in the lab, in Chromium', () => {
     await form.waitFor();
     // Required fields are asked for before anything is sent.
     await form.getByTestId('form-confirm').click();
+    const refusedAt = Date.now();
     await form.getByText(zhCN.dialog.required).first().waitFor();
     // The outpatient number looks the patient up in the HIS (Enter, as a barcode scanner sends it).
     await form.getByTestId('form-field-outpatient_number').fill('MZ-UNKNOWN');
@@ -126,7 +117,7 @@ describe('the case lifecycle in the lab, in Chromium', () => {
     await form.getByTestId('form-field-specimens-0-name').fill('胃窦');
     await form.getByTestId('form-field-specimens-1-name').fill('胃体');
     await shot(page, 'lab-register-form-zh-CN');
-    await page.waitForTimeout(600); // the confirm is throttled (spec §9)
+    await afterConfirmThrottle(refusedAt); // the confirm is throttled (spec §9)
     const registered = answer(page, /\/api\/pathology\/register$/);
     await form.getByTestId('form-confirm').click();
     const res = await registered;
@@ -208,7 +199,7 @@ describe('the case lifecycle in the lab, in Chromium', () => {
   it('allocator: assigns the case to the first-diagnosis doctor on CaseDistribution', async () => {
     const pages = await both('allocator');
     const page = pages['zh-CN'];
-    await page.goto(`${server.url}/manage/case/distribution`);
+    await page.goto(`${app.url}/manage/case/distribution`);
     await rowOf(page).waitFor();
     await shot(page, 'lab-distribution-zh-CN');
     await rowOf(page).locator('[data-action="distribute"]').click();
@@ -224,8 +215,8 @@ describe('the case lifecycle in the lab, in Chromium', () => {
     await prompt.waitFor({ state: 'detached' });
     await statusIs(pages, 'to_first');
     await closeAll(pages);
-    const primary = await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
-    const row = await server.db.selectFrom('cases').select(['first_doctor', 'main_phase', 'sub_phase']).where('id', '=', caseId).executeTakeFirstOrThrow();
+    const primary = await app.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
+    const row = await app.db.selectFrom('cases').select(['first_doctor', 'main_phase', 'sub_phase']).where('id', '=', caseId).executeTakeFirstOrThrow();
     expect(row).toEqual({ first_doctor: primary.id, main_phase: 'diagnosis', sub_phase: 'to_first' });
   });
 
@@ -302,7 +293,7 @@ describe('the case lifecycle in the lab, in Chromium', () => {
     // The diagnosis side: the editor lists the same orders, in each language.
     for (const lang of LANGS) {
       const page = pages[lang];
-      await page.goto(`${server.url}/diagnosis/${caseId}`);
+      await page.goto(`${app.url}/diagnosis/${caseId}`);
       const orders = page.getByTestId('diagnosis-editor').getByTestId('orders');
       await poll(() => orders.locator('[data-order]').count()).toBe(2);
       expect(await orders.locator('[data-order]').nth(1).textContent()).toBe(lang === 'zh-CN' ? '深切 · 蜡块 2 · × 1 · 待执行' : 'Deep cut · Block 2 · × 1 · Open');
@@ -315,7 +306,7 @@ describe('the case lifecycle in the lab, in Chromium', () => {
         .toBe(lang === 'zh-CN' ? '技特' : 'Technical orderSpecial exam');
     }
     await closeAll(pages);
-    const timeline = await server.db.selectFrom('case_timeline').select('action').where('case_id', '=', caseId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const timeline = await app.db.selectFrom('case_timeline').select('action').where('case_id', '=', caseId).orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(timeline.action).toBe('order');
   });
 
@@ -323,7 +314,7 @@ describe('the case lifecycle in the lab, in Chromium', () => {
     for (const lang of LANGS) {
       const page = await open('admin', lang);
       for (const [alias, uri] of [['SlideApply', 'case/slide-apply'], ['MissCaseSearch', 'case/miss'], ['SettingPathological', 'setting/pathological'], ['CaseDistribution', 'case/distribution']]) {
-        await page.goto(`${server.url}/manage/${uri}`);
+        await page.goto(`${app.url}/manage/${uri}`);
         await page.getByTestId('list-page').waitFor();
         await shot(page, `lab-page-${alias}-${lang}`);
       }
@@ -338,10 +329,10 @@ describe('the case lifecycle in the lab, in Chromium', () => {
       await page.locator('[data-action="export"]').click();
       expect((await download).suggestedFilename()).toMatch(/^cases-\d{4}-\d{2}-\d{2}\.xlsx$/);
       // The numbering rule of the default library exists since the first registration (P + year + 5 digits).
-      await page.goto(`${server.url}/manage/setting/pathological`);
+      await page.goto(`${app.url}/manage/setting/pathological`);
       await page.getByTestId('data-table').locator('tbody tr[data-row-key]').first().waitFor();
       await page.close();
     }
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 });

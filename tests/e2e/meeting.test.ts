@@ -1,11 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { RealtimeConfig } from '../../server/realtime/config.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { launchBrowser, SHOTS, signIn, startPeer, startServer } from './harness.js';
+import { e2eApp, SHOTS, signIn, startPeer } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -18,7 +19,9 @@ const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_
  * with two app processes sharing the database and the broker, presenter on one and participant on the other.
  */
 const rabbit = process.env.TEST_RABBITMQ_URL ? new URL(process.env.TEST_RABBITMQ_URL) : undefined;
-const prefix = `dsmse2e-${Date.now().toString(36)}-`;
+// The RabbitMQ users this run provisions: its own prefix (the sweep of each app touches only its prefix), so files and
+// runs side by side on one broker never take or remove each other's; they are removed after the file.
+const prefix = `dsmse2e-${process.pid.toString(36)}-${randomBytes(4).toString('hex')}-`;
 
 interface Variant { name: string; presenterLang: Lang; participantLang: Lang; realtime?: RealtimeConfig; peerEnv?: Record<string, string> }
 const variants: Variant[] = [
@@ -34,44 +37,50 @@ const variants: Variant[] = [
     peerEnv: { RABBITMQ_URL: process.env.TEST_RABBITMQ_URL!, RABBITMQ_USER_PREFIX: prefix },
   }] : []),
 ];
+if (rabbit) afterAll(async () => {
+  const management = `http://${rabbit.hostname}:15672/api/users`;
+  const authorization = `Basic ${Buffer.from(`${decodeURIComponent(rabbit.username)}:${decodeURIComponent(rabbit.password)}`).toString('base64')}`;
+  const users = await (await fetch(management, { headers: { authorization } })).json() as { name: string }[];
+  const ours = users.map((u) => u.name).filter((name) => name.startsWith(prefix));
+  if (ours.length) await fetch(`${management}/bulk-delete`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ users: ours }) });
+});
 if (!rabbit) console.warn('meeting e2e: TEST_RABBITMQ_URL is unset, so the RabbitMQ variant (two app processes, one broker) is skipped');
 
 for (const variant of variants) {
   describe(`a reading meeting in Chromium (${variant.name})`, () => {
-    let server: Awaited<ReturnType<typeof startServer>>;
     let peer: Awaited<ReturnType<typeof startPeer>> | null = null;
-    let browser: Browser;
     const slides: string[] = [];
     let annotationId = 0;
 
-    beforeAll(async () => {
-      server = await startServer({ peerDataDir: true, realtime: variant.realtime });
-      const dir = path.join(server.dir, 'slides', 'e2e');
-      fs.mkdirSync(dir, { recursive: true });
-      const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
-      for (const [i, name] of ['MEET-A', 'MEET-B'].entries()) {
-        const out = path.join(dir, `${name}.tiff`);
-        await generateDemoSlide({ out, width: 4096, height: 3072, mpp: 0.25, seed: 41 + i, slideId: name, label: false });
-        await registerSlide(server.db, server.dir, out, { name, hospital_id: hospital.id, case_id: null, uploaded_by: null });
-        slides.push(name);
-      }
-      const first = await server.db.selectFrom('slides').select('id').where('name', '=', 'MEET-A').executeTakeFirstOrThrow();
-      const now = new Date().toISOString();
-      annotationId = (await server.db.insertInto('slide_annotations').values({
-        slide_id: first.id, hospital_id: hospital.id, user_id: 1, username: 'admin', type: 'rectangle', points: JSON.stringify([[1200, 900], [2400, 1800]]),
-        name: 'BOARD-ROI', description: '', color: '#00aa00', classification: '', length_um: null, area_um2: null, perimeter_um: null, version: 1, created_at: now, updated_at: now,
-      }).returning('id').executeTakeFirstOrThrow()).id;
-      if (variant.peerEnv) peer = await startPeer(server.dir, variant.peerEnv);
-      browser = await launchBrowser();
+    const app = e2eApp({
+      peerDataDir: true,
+      realtime: variant.realtime,
+      async setup(server) {
+        const dir = path.join(server.dir, 'slides', 'e2e');
+        fs.mkdirSync(dir, { recursive: true });
+        const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
+        for (const [i, name] of ['MEET-A', 'MEET-B'].entries()) {
+          const out = path.join(dir, `${name}.tiff`);
+          await generateDemoSlide({ out, width: 4096, height: 3072, mpp: 0.25, seed: 41 + i, slideId: name, label: false });
+          await registerSlide(server.db, server.dir, out, { name, hospital_id: hospital.id, case_id: null, uploaded_by: null });
+          slides.push(name);
+        }
+        const first = await server.db.selectFrom('slides').select('id').where('name', '=', 'MEET-A').executeTakeFirstOrThrow();
+        const now = new Date().toISOString();
+        annotationId = (await server.db.insertInto('slide_annotations').values({
+          slide_id: first.id, hospital_id: hospital.id, user_id: 1, username: 'admin', type: 'rectangle', points: JSON.stringify([[1200, 900], [2400, 1800]]),
+          name: 'BOARD-ROI', description: '', color: '#00aa00', classification: '', length_um: null, area_um2: null, perimeter_um: null, version: 1, created_at: now, updated_at: now,
+        }).returning('id').executeTakeFirstOrThrow()).id;
+        if (variant.peerEnv) peer = await startPeer(server.dir, variant.peerEnv);
+      },
     });
+    // The peer stops before the server it shares the database with.
     afterAll(async () => {
-      await browser?.close();
       await peer?.close();
-      await server?.close();
     });
 
     async function signedIn(url: string, user: string, lang: Lang): Promise<Page> {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: lang });
+      const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: lang });
       const page = await context.newPage();
       await page.goto(`${url}/login`);
       await page.evaluate((l) => localStorage.setItem('lang', l), lang);
@@ -111,14 +120,14 @@ for (const variant of variants) {
     }
 
     it(`follows the presenter, hands control over and back, switches slides and ends (${variant.presenterLang} presenter, ${variant.participantLang} participant)`, async () => {
-      const presenterUrl = server.url;
-      const participantUrl = peer?.url ?? server.url;
+      const presenterUrl = app.url;
+      const participantUrl = peer?.url ?? app.url;
       const presenter = await signedIn(presenterUrl, 'primary', variant.presenterLang);
       // The side menu offers the meetings page, under the slides (in a window of its own, as the viewer).
       await presenter.getByTestId('side-menu').getByText(variant.presenterLang === 'zh-CN' ? '切片管理' : 'Slides', { exact: true }).click();
       await expect(presenter.locator('[data-alias=ReadingMeeting]').first().getAttribute('href')).resolves.toBe('/meeting/view');
       // Started from the viewer's Share tab: the slide comes chosen.
-      const first = await server.db.selectFrom('slides').select('id').where('name', '=', slides[0]!).executeTakeFirstOrThrow();
+      const first = await app.db.selectFrom('slides').select('id').where('name', '=', slides[0]!).executeTakeFirstOrThrow();
       await presenter.goto(`${presenterUrl}/slide/view?id=${first.id}`);
       await presenter.getByTestId('tab-share').click();
       await presenter.getByTestId('share-meeting').click();

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { sendMessages } from '../../server/modules/messages/queries.js';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 import enums from '../../schemas/enums/common.json';
 
@@ -14,21 +14,11 @@ const words = { 'zh-CN': zhCN, 'en-US': enUS } as const;
  * counts it, the message centre shows it unread, opening it reads it and the badge goes. In both languages.
  */
 describe('messages in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = e2eApp();
 
   async function open(lang: Lang, user: string): Promise<Page> {
-    return signedInPage(browser, server.url, lang, user, { errors: pageErrors });
+    return app.page(lang, user);
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 
@@ -78,7 +68,7 @@ describe('messages in Chromium', () => {
     await reader.locator('html[data-realtime="live"]').waitFor({ state: 'attached' });
     // The auditor writes through the API from their own page, as the message centre does.
     const writer = await open('en-US', 'auditor');
-    const primaryId = (await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow()).id;
+    const primaryId = (await app.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow()).id;
     const sent = Date.now();
     const status = await writer.evaluate(async (to) => (await fetch('/api/messages/send', {
       method: 'POST',
@@ -98,11 +88,11 @@ describe('messages in Chromium', () => {
     it(`a message asking for a clinical answer is answered in the message centre: handled, with a note (${lang})`, async () => {
       const t = words[lang].messages;
       const title = `${lang} critical finding`;
-      const ids = Object.fromEntries((await server.db.selectFrom('users').select(['id', 'name']).where('name', 'in', ['primary', 'auditor']).execute()).map((u) => [u.name, u.id]));
-      const hospital = (await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
-      await sendMessages(server.db, { userId: ids.primary, hospitalId: hospital }, [ids.auditor], { kind: 'message', level: 2, title, content: 'Please call the lab.', clinical: true });
+      const ids = Object.fromEntries((await app.db.selectFrom('users').select(['id', 'name']).where('name', 'in', ['primary', 'auditor']).execute()).map((u) => [u.name, u.id]));
+      const hospital = (await app.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+      await sendMessages(app.db, { userId: ids.primary, hospitalId: hospital }, [ids.auditor], { kind: 'message', level: 2, title, content: 'Please call the lab.', clinical: true });
       const reader = await open(lang, 'auditor');
-      await reader.goto(`${server.url}/manage/messages`);
+      await reader.goto(`${app.url}/manage/messages`);
       const row = reader.getByTestId('message-row').filter({ hasText: title });
       await expect.poll(() => row.textContent()).toContain(t.clinical.status.none);
       await row.click();
@@ -114,7 +104,7 @@ describe('messages in Chromium', () => {
       await reader.getByTestId('clinical-handled').click();
       expect((await sent).status()).toBe(200);
       await expect.poll(() => answer.textContent()).toContain(t.clinical.status.handled);
-      const stored = await server.db.selectFrom('messages').select(['clinical_status', 'clinical_note']).where('title', '=', title).executeTakeFirstOrThrow();
+      const stored = await app.db.selectFrom('messages').select(['clinical_status', 'clinical_note']).where('title', '=', title).executeTakeFirstOrThrow();
       expect(stored).toEqual({ clinical_status: 'handled', clinical_note: 'Patient recalled.' });
       await reader.keyboard.press('Escape');
       await expect.poll(() => row.textContent()).toContain(t.clinical.status.handled);
@@ -128,7 +118,7 @@ describe('messages in Chromium', () => {
       const typeLabel = (value: string) => enums.notice_type.find((o) => o.value === value)!.label[lang];
       const title = `${lang} stain QC failed on batch 7`;
       const admin = await open(lang, 'admin');
-      await admin.goto(`${server.url}/manage/messages`);
+      await admin.goto(`${app.url}/manage/messages`);
       await admin.getByRole('button', { name: t.publishNotice }).click();
       await admin.getByTestId('message-title').fill(title);
       await admin.getByTestId('notice-type').click();
@@ -140,7 +130,7 @@ describe('messages in Chromium', () => {
       await admin.close();
 
       const reader = await open(lang, 'auditor');
-      await reader.goto(`${server.url}/manage/messages`);
+      await reader.goto(`${app.url}/manage/messages`);
       const row = reader.getByTestId('message-row').filter({ hasText: title });
       await expect.poll(() => row.getByTestId('message-type').textContent()).toBe(typeLabel('quality'));
       await reader.getByTestId('message-type-filter').click();
@@ -157,6 +147,6 @@ describe('messages in Chromium', () => {
   }
 
   it('raised no page errors', () => {
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const WORDS = {
@@ -15,17 +15,7 @@ const WORDS = {
  * the row is the working hospital's and is what spec §7's `config/dict/qc/lists` answers.
  */
 describe('QC dictionary page in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = e2eApp();
 
   const menuLink = async (page: Page, lang: Lang) => {
     if ((await page.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await page.getByTestId('menu-toggle').click();
@@ -37,7 +27,7 @@ describe('QC dictionary page in Chromium', () => {
 
   it.each(['zh-CN', 'en-US'] as const)('opens from the menu, adds an entry and lists it (%s)', async (lang) => {
     const errors: string[] = [];
-    const page = await signedInPage(browser, server.url, lang, 'qc', { errors });
+    const page = await app.page(lang, 'qc', { errors });
     const w = WORDS[lang];
     const link = await menuLink(page, lang);
     await link.click();
@@ -61,7 +51,7 @@ describe('QC dictionary page in Chromium', () => {
     const row = list.locator('tbody tr[data-row-key]', { hasText: w.entry });
     await row.waitFor();
     expect(await row.textContent()).toContain(w.list);
-    const stored = await server.db.selectFrom('qc_dict').select(['type', 'enabled']).where('name', '=', w.entry).execute();
+    const stored = await app.db.selectFrom('qc_dict').select(['type', 'enabled']).where('name', '=', w.entry).execute();
     expect(stored).toEqual([{ type: 'special_advice', enabled: 1 }]);
     const spec = await page.evaluate(async () => {
       const res = await fetch('/api/config/dict/qc/lists?type=special_advice', { headers: { Authorization: `Bearer ${sessionStorage.getItem('access_token')}` } });

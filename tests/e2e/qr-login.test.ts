@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eApp, SHOTS, signIn } from './harness.js';
 import en from '../../src/i18n/locales/en-US/pages/qr-login.json';
 import zh from '../../src/i18n/locales/zh-CN/pages/qr-login.json';
 
@@ -14,24 +14,15 @@ const words = { 'zh-CN': zh.qrLogin, 'en-US': en.qrLogin } as const;
  * refused on the phone afterwards. In both languages.
  */
 describe('QR login in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = e2eApp();
 
   async function fresh(lang: Lang, viewport = { width: 1280, height: 860 }): Promise<Page> {
-    const context = await browser.newContext({ viewport, locale: lang });
+    const context = await app.browser.newContext({ viewport, locale: lang });
     const page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${app.url}/login`);
     await page.evaluate((l) => localStorage.setItem('lang', l), lang);
     await page.reload();
     return page;
@@ -49,9 +40,9 @@ describe('QR login in Chromium', () => {
       await screen.screenshot({ path: path.join(SHOTS, `qr-login-${lang}.png`) });
 
       const phone = await fresh(lang, { width: 390, height: 800 });
-      await signIn(phone, server.url, 'primary', 'dsms-demo');
+      await signIn(phone, app.url, 'primary', 'dsms-demo');
       await phone.getByTestId('dashboard').waitFor();
-      await phone.goto(`${server.url}/h5/qr-login?c=${code}`);
+      await phone.goto(`${app.url}/h5/qr-login?c=${code}`);
       await phone.getByTestId('qr-approve-yes').waitFor();
       await phone.screenshot({ path: path.join(SHOTS, `qr-approve-${lang}.png`) });
       await phone.getByTestId('qr-approve-yes').click();
@@ -60,11 +51,11 @@ describe('QR login in Chromium', () => {
       await screen.getByTestId('dashboard').waitFor();
       expect(new URL(screen.url()).pathname.startsWith('/manage')).toBe(true);
       const who = await screen.evaluate(() => sessionStorage.getItem('user_id'));
-      const primary = await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
+      const primary = await app.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
       expect(Number(who)).toBe(primary.id);
 
       // The same code again: refused with its words.
-      await phone.goto(`${server.url}/h5/qr-login?c=${code}`);
+      await phone.goto(`${app.url}/h5/qr-login?c=${code}`);
       await expect.poll(() => phone.getByTestId('qr-approve-result').textContent()).toBe(lang === 'zh-CN' ? '二维码已被使用，请刷新后重新扫描' : 'This QR code has already been used; refresh it and scan again');
       await phone.context().close();
       await screen.context().close();

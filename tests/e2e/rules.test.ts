@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, launchBrowser, setCode, SHOTS, signedInPage, startServer } from './harness.js';
+import { codeOf, e2eApp, setCode, SHOTS } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 /**
@@ -11,20 +11,14 @@ import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
  * half, changes the page and the search at once, and a rollback to the base puts both back.
  */
 describe('rule sets in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
+  const app = e2eApp();
   let page: Page;
-  const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await signedInPage(browser, server.url, 'zh-CN', 'admin', { errors: pageErrors });
+    page = await app.page('zh-CN', 'admin');
   });
-  afterAll(async () => {
-    expect(pageErrors).toEqual([]);
-    await browser?.close();
-    await server?.close();
+  afterAll(() => {
+    expect(app.pageErrors).toEqual([]);
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
@@ -34,13 +28,13 @@ describe('rule sets in Chromium', () => {
   };
   /** The system configuration form (SettingOther): is the ftp account field shown? */
   const ftpShown = async () => {
-    await page.goto(`${server.url}/manage/setting/other`);
+    await page.goto(`${app.url}/manage/setting/other`);
     await page.getByTestId('form-page').locator('#root_upload_protocol').waitFor();
     return page.locator('#root_ftpname').count();
   };
   /** The operators the user list's custom search offers for the account name (a text item). */
   const nameOperators = async (t: typeof zhCN) => {
-    await page.goto(`${server.url}/manage/system/user`);
+    await page.goto(`${app.url}/manage/system/user`);
     await page.getByTestId('list-page').waitFor();
     await page.getByTestId('search-more').click();
     const drawer = page.getByTestId('search-drawer');
@@ -54,7 +48,7 @@ describe('rule sets in Chromium', () => {
   };
   const editor = () => page.getByTestId('rule-editor');
   const openRuleSet = async (name: string, t: typeof zhCN = zhCN) => {
-    await page.goto(`${server.url}/manage/system/schema`);
+    await page.goto(`${app.url}/manage/system/schema`);
     await page.getByTestId('schema-kind-page').click(); // the merge-patch editor (the designer opens first)
     await page.getByTestId('schema-editor').waitFor();
     await page.getByTestId('schema-kind').getByRole('tab', { name: t.schemaEditor.kindRules }).click();

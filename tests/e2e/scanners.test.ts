@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { analyseFocus } from '../../server/modules/focus/analyse.js';
 import { saveFocus } from '../../server/modules/focus/queries.js';
 import { newScannerKey } from '../../server/modules/scanners/keys.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { sharpAndBlurred } from '../api/focus-slides.js';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
@@ -18,56 +18,52 @@ const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_
  * in both languages.
  */
 describe('scanners, QC and the focus overlay in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let key = '';
   let slideId = 0;
 
-  beforeAll(async () => {
-    server = await startServer({ ownDataDir: true });
-    browser = await launchBrowser();
-    const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
-    const made = newScannerKey();
-    key = made.key;
-    const now = new Date().toISOString();
-    await server.db.insertInto('scanners').values({
-      hospital_id: hospital.id, name: 'KF-PRO-400', model: 'KF-PRO-400', area: 'Main', location: 'Lab 2', ip: '10.0.0.21', status: 'offline',
-      key_hash: made.hash, key_prefix: made.prefix, created_at: now, updated_at: now,
-    } as never).execute();
-    // One scanner without a key for each language's "Issue key" test.
-    for (const lang of ['zh-CN', 'en-US']) {
+  const app = e2eApp({
+    timeout: 120_000,
+    ownDataDir: true,
+    async setup(server) {
+      const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
+      const made = newScannerKey();
+      key = made.key;
+      const now = new Date().toISOString();
       await server.db.insertInto('scanners').values({
-        hospital_id: hospital.id, name: `KEYLESS-${lang}`, model: 'KF-PRO-120', area: 'Main', status: 'offline', created_at: now, updated_at: now,
+        hospital_id: hospital.id, name: 'KF-PRO-400', model: 'KF-PRO-400', area: 'Main', location: 'Lab 2', ip: '10.0.0.21', status: 'offline',
+        key_hash: made.hash, key_prefix: made.prefix, created_at: now, updated_at: now,
       } as never).execute();
-    }
-    const slides = await sharpAndBlurred(path.join(server.dataDir!, 'focus-src'));
-    const dir = path.join(server.dataDir!, 'slides', 'e2e');
-    fs.mkdirSync(dir, { recursive: true });
-    for (const which of ['sharp', 'blurred'] as const) {
-      const file = path.join(dir, `${which}.tiff`);
-      fs.copyFileSync(slides[which], file);
-      const id = await registerSlide(server.db, server.dataDir!, file, { name: `FOCUS-${which}`, hospital_id: hospital.id, case_id: null, uploaded_by: null });
-      // What the job queue's focus job does (the e2e server runs no job runner).
-      await saveFocus(server.db, { id, hospital_id: hospital.id }, await analyseFocus(file), 0, 0.1);
-      if (which === 'blurred') slideId = id;
-    }
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+      // One scanner without a key for each language's "Issue key" test.
+      for (const lang of ['zh-CN', 'en-US']) {
+        await server.db.insertInto('scanners').values({
+          hospital_id: hospital.id, name: `KEYLESS-${lang}`, model: 'KF-PRO-120', area: 'Main', status: 'offline', created_at: now, updated_at: now,
+        } as never).execute();
+      }
+      const slides = await sharpAndBlurred(path.join(server.dataDir!, 'focus-src'));
+      const dir = path.join(server.dataDir!, 'slides', 'e2e');
+      fs.mkdirSync(dir, { recursive: true });
+      for (const which of ['sharp', 'blurred'] as const) {
+        const file = path.join(dir, `${which}.tiff`);
+        fs.copyFileSync(slides[which], file);
+        const id = await registerSlide(server.db, server.dataDir!, file, { name: `FOCUS-${which}`, hospital_id: hospital.id, case_id: null, uploaded_by: null });
+        // What the job queue's focus job does (the e2e server runs no job runner).
+        await saveFocus(server.db, { id, hospital_id: hospital.id }, await analyseFocus(file), 0, 0.1);
+        if (which === 'blurred') slideId = id;
+      }
+    },
   });
 
   async function open(lang: Lang, user: string): Promise<Page> {
-    return signedInPage(browser, server.url, lang, user);
+    return app.page(lang, user);
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-  const beat = (status: string) => fetch(`${server.url}/api/scanner-agent/heartbeat`, {
+  const beat = (status: string) => fetch(`${app.url}/api/scanner-agent/heartbeat`, {
     method: 'POST', headers: { 'x-scanner-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ status }),
   }).then((r) => r.status);
 
   it.each(['zh-CN', 'en-US'] as const)('ScannerList follows a heartbeat without reload [%s]', async (lang) => {
     const page = await open(lang, 'scanner');
-    await page.goto(`${server.url}/manage/scanner/list`);
+    await page.goto(`${app.url}/manage/scanner/list`);
     const row = page.getByRole('row').filter({ hasText: 'KF-PRO-400' }).first();
     await row.waitFor();
     const before = lang === 'zh-CN' ? '离线' : 'Offline';
@@ -88,8 +84,8 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
   });
 
   it.each(['zh-CN', 'en-US'] as const)('ScannerList issues a key, shown once, that the scanner then heartbeats with [%s]', async (lang) => {
-    const page = await signedInPage(browser, server.url, lang, 'scanner', { options: { permissions: ['clipboard-read', 'clipboard-write'] } });
-    await page.goto(`${server.url}/manage/scanner/list`);
+    const page = await app.page(lang, 'scanner', { options: { permissions: ['clipboard-read', 'clipboard-write'] } });
+    await page.goto(`${app.url}/manage/scanner/list`);
     const row = page.getByRole('row').filter({ hasText: `KEYLESS-${lang}` }).first();
     await row.locator('[data-action="issueKey"]').click();
     // The confirmation says that a new key replaces the old one.
@@ -106,7 +102,7 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(issued);
     await shot(page, `scanner-issue-key-${lang}`);
     // The scanner, configured with the key read from the dialog, is let in; the list shows its new state.
-    const res = await fetch(`${server.url}/api/scanner-agent/heartbeat`, {
+    const res = await fetch(`${app.url}/api/scanner-agent/heartbeat`, {
       method: 'POST', headers: { 'x-scanner-key': issued, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'idle' }),
     });
     expect(res.status).toBe(200);
@@ -120,7 +116,7 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
 
   it.each(['zh-CN', 'en-US'] as const)('SlideQC lists the blurred slide first; its "Unqualified" starts with blurry image, and takes another reason [%s]', async (lang) => {
     const page = await open(lang, 'qc');
-    await page.goto(`${server.url}/manage/slide/qc`);
+    await page.goto(`${app.url}/manage/slide/qc`);
     const first = page.getByRole('row').nth(1);
     const blurry = lang === 'zh-CN' ? '图像模糊' : 'Blurry image';
     const wrongArea = lang === 'zh-CN' ? '扫描区域错误' : 'Wrong scan area';
@@ -130,7 +126,7 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
     await shot(page, `slide-qc-${lang}`);
 
     // The focus check's suggestion is already chosen in the prompt; a second reason is added beside it.
-    const qcRow = () => server.db.selectFrom('slide_qc').select(['grade', 'reasons', 'version']).where('slide_id', '=', slideId).executeTakeFirstOrThrow();
+    const qcRow = () => app.db.selectFrom('slide_qc').select(['grade', 'reasons', 'version']).where('slide_id', '=', slideId).executeTakeFirstOrThrow();
     const before = await qcRow();
     await first.locator('[data-action="unqualified"]').click();
     const dialog = page.getByTestId('prompt-dialog');
@@ -151,7 +147,7 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
 
   it.each(['zh-CN', 'en-US'] as const)('the viewer draws the focus heat map [%s]', async (lang) => {
     const page = await open(lang, 'primary');
-    await page.goto(`${server.url}/slide/view?id=${slideId}`);
+    await page.goto(`${app.url}/slide/view?id=${slideId}`);
     await page.getByTestId('focus-toggle').click();
     await page.getByTestId('focus-overlay').waitFor();
     await poll(() => page.getByTestId('focus-legend').textContent()).toMatch(/%/);

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { codeOf, launchBrowser, setCode, SHOTS, signedInPage, startServer } from './harness.js';
+import { afterConfirmThrottle, animationsDone, codeOf, e2eApp, setCode, SHOTS } from './harness.js';
 
 /**
  * The schema engine in Chromium on SystemUser (schemas/pages/SystemUser.json), as the administrator:
@@ -12,19 +12,11 @@ import { codeOf, launchBrowser, setCode, SHOTS, signedInPage, startServer } from
  * server's 422 on its field. Screenshots of the list, the drawer and the form in both languages.
  */
 describe('schema engine in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
 
+  const app = e2eApp();
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await signedInPage(browser, server.url, 'zh-CN', 'admin', { errors: pageErrors });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = await app.page('zh-CN', 'admin');
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
@@ -38,7 +30,7 @@ describe('schema engine in Chromium', () => {
     await page.getByRole(multiple ? 'menuitemcheckbox' : 'option', { name: option, exact: true }).click();
   };
   const openList = async () => {
-    await page.goto(`${server.url}/manage/system/user`);
+    await page.goto(`${app.url}/manage/system/user`);
     await page.getByTestId('list-page').waitFor();
     await expect.poll(async () => (await rowKeys()).length).toBeGreaterThan(5);
   };
@@ -120,7 +112,7 @@ describe('schema engine in Chromium', () => {
     await expect.poll(rowKeys).toEqual(['11', '10', '9', '8', '7', '6', '5', '4', '3', '2']);
 
     // An address without list keys (the menu entry, or typed) takes the stored copy for the route.
-    await page.goto(`${server.url}/manage/system/user`);
+    await page.goto(`${app.url}/manage/system/user`);
     await expect.poll(() => query().get('filter')).toBe(new URL(before).searchParams.get('filter'));
     await expect.poll(rowKeys).toEqual(['11', '10', '9', '8', '7', '6', '5', '4', '3', '2']);
   });
@@ -163,7 +155,7 @@ describe('schema engine in Chromium', () => {
   });
 
   it('adds a field to the SystemUser form in the schema editor: checked as typed, previewed, saved, seen in the form, rolled back', async () => {
-    await page.goto(`${server.url}/manage/system/schema`);
+    await page.goto(`${app.url}/manage/system/schema`);
     await page.getByTestId('schema-kind-page').click(); // the merge-patch editor (the designer opens first)
     const editor = page.getByTestId('schema-editor');
     await editor.waitFor();
@@ -217,7 +209,7 @@ describe('schema engine in Chromium', () => {
     await page.keyboard.press('Escape');
 
     // Roll back to the base: a new version whose override is empty.
-    await page.goto(`${server.url}/manage/system/schema`);
+    await page.goto(`${app.url}/manage/system/schema`);
     await page.getByTestId('schema-kind-page').click(); // the merge-patch editor (the designer opens first)
     await pick(editor.getByRole('combobox', { name: zhCN.schemaEditor.page }), 'SystemUser');
     await editor.getByTestId('schema-versions').getByRole('row').filter({ hasText: zhCN.schemaEditor.baseVersion }).getByRole('button', { name: zhCN.schemaEditor.rollback }).click();
@@ -245,17 +237,17 @@ describe('schema engine in Chromium', () => {
       ['/manage/system/role', 'list-page'], ['/manage/system/account', 'form-page'],
     ];
     for (const [route, testId] of routes) {
-      await page.goto(`${server.url}${route}`);
+      await page.goto(`${app.url}${route}`);
       await page.getByTestId(testId).waitFor();
       expect(await page.getByTestId('engine-error').count(), route).toBe(0);
     }
     // The account form loads the signed-in user's own profile.
-    await page.goto(`${server.url}/manage/system/account`);
+    await page.goto(`${app.url}/manage/system/account`);
     await expect.poll(() => page.locator('#root_realname').inputValue()).toBe('系统管理员');
     await shot('engine-account-form-zh-CN');
 
     // The menu tree: collapsed to its roots, then everything at once.
-    await page.goto(`${server.url}/manage/system/menu`);
+    await page.goto(`${app.url}/manage/system/menu`);
     await expect.poll(async () => (await rowKeys()).length).toBeGreaterThan(3);
     const roots = (await rowKeys()).length;
     await table().getByRole('button', { name: zhCN.table.expandAll }).click();
@@ -264,7 +256,7 @@ describe('schema engine in Chromium', () => {
 
     // Drag "诊断列表" onto "病例列表" (siblings): the new ranks are saved and the order comes back changed.
     // (First let the layout settle: the click collapsed the side menu, which slides away.)
-    await page.waitForTimeout(800);
+    await animationsDone(page);
     const keyOf = (text: string) => table().locator('tbody tr', { hasText: text }).first().getAttribute('data-row-key');
     const [caseList, diagnosis] = [await keyOf('病例列表'), await keyOf('诊断列表')];
     const position = async (key: string | null) => (await rowKeys()).indexOf(key!);
@@ -273,10 +265,11 @@ describe('schema engine in Chromium', () => {
     await table().locator(`tbody tr[data-row-key="${diagnosis}"] [draggable="true"]`).dragTo(table().locator(`tbody tr[data-row-key="${caseList}"]`));
     expect((await patched).status()).toBe(200);
     await expect.poll(async () => (await position(diagnosis)) < (await position(caseList))).toBe(true);
-    await page.waitForTimeout(600);
+    // The dragged row settles into its place first.
+    await animationsDone(page);
     await table().getByRole('button', { name: zhCN.table.collapseAll }).click();
     await expect.poll(async () => (await rowKeys()).length).toBe(roots);
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 
   it('shows the list, the drawer and the form in English', async () => {
@@ -332,9 +325,10 @@ describe('schema engine in Chromium', () => {
     const box = page.getByTestId('password-confirm');
     await box.locator('input[type=password]').fill('not-my-password');
     await box.locator('input[type=password]').press('Enter');
+    const refusedAt = Date.now();
     await box.getByText(enUS.lock.wrongPassword).waitFor();
     // The confirm is throttled at 500 ms (spec §9); a person retyping takes longer than that.
-    await page.waitForTimeout(600);
+    await afterConfirmThrottle(refusedAt);
     const deleted = page.waitForResponse((r) => r.url().endsWith('/destroy'));
     await box.locator('input[type=password]').fill('dsms-admin');
     await box.locator('input[type=password]').press('Enter');
@@ -344,7 +338,7 @@ describe('schema engine in Chromium', () => {
 
   it('parses a deep link, jumps from an empty page to the last one, pages, filters by tab and by keyword', async () => {
     // Page 9 of 5-row pages does not exist (11 users): the list jumps to the last page, 3.
-    await page.goto(`${server.url}/manage/system/user?page=9&page_size=5&sort_by=%7B%22id%22%3A%22asc%22%7D&keep=me`);
+    await page.goto(`${app.url}/manage/system/user?page=9&page_size=5&sort_by=%7B%22id%22%3A%22asc%22%7D&keep=me`);
     await expect.poll(() => query().get('page')).toBe('3');
     expect(query().get('keep')).toBe('me');
     await expect.poll(rowKeys).toEqual(['11']);
@@ -372,6 +366,6 @@ describe('schema engine in Chromium', () => {
     await expect.poll(() => query().get('search')).toBeNull();
     await box.click();
     await expect.poll(() => page.getByRole('option', { name: 'sign', exact: true }).count()).toBe(1);
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { putSetting } from '../../server/modules/settings/queries.js';
 import { insertCredential } from '../../server/modules/webauthn/queries.js';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import { e2eApp, SHOTS, signIn } from './harness.js';
 import enCore from '../../src/i18n/locales/en-US.json';
 import zhCore from '../../src/i18n/locales/zh-CN.json';
 import en from '../../src/i18n/locales/en-US/pages/security-keys.json';
@@ -19,30 +19,23 @@ const words = { 'zh-CN': { ...zh.securityKey, core: zhCore }, 'en-US': { ...en.s
  * http://localhost:<port>: WebAuthn needs a host name (an IP address cannot be a relying party id).
  */
 describe('security keys in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let url: string;
-  let browser: Browser;
   const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    server = await startServer();
-    url = server.url.replace('127.0.0.1', 'localhost');
-    browser = await launchBrowser();
-    // What an administrator saves on System › Security keys: primary's role may sign in with a key.
-    const roles = await server.db.selectFrom('user_roles').innerJoin('users', 'users.id', 'user_roles.user_id')
-      .select('user_roles.role_id').where('users.name', '=', 'primary').execute();
-    await putSetting(server.db, 'webauthn_login', { role_ids: roles.map((r) => r.role_id) }, true);
+  const app = e2eApp({
+    async setup(server) {
+      // What an administrator saves on System › Security keys: primary's role may sign in with a key.
+      const roles = await server.db.selectFrom('user_roles').innerJoin('users', 'users.id', 'user_roles.user_id')
+        .select('user_roles.role_id').where('users.name', '=', 'primary').execute();
+      await putSetting(server.db, 'webauthn_login', { role_ids: roles.map((r) => r.role_id) }, true);
+    },
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  /** WebAuthn needs a host name: the app as http://localhost:<port>. */
+  const url = () => app.url.replace('127.0.0.1', 'localhost');
 
   async function fresh(lang: Lang): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: lang });
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 860 }, locale: lang });
     const page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${url}/login`);
+    await page.goto(`${url()}/login`);
     await page.evaluate((l) => localStorage.setItem('lang', l), lang);
     await page.reload();
     return page;
@@ -60,9 +53,9 @@ describe('security keys in Chromium', () => {
         options: { protocol: 'ctap2', transport, hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
       });
 
-      await signIn(page, url, 'primary', 'dsms-demo');
+      await signIn(page, url(), 'primary', 'dsms-demo');
       await page.getByTestId('dashboard').waitFor();
-      await page.goto(`${url}/manage/system/account`);
+      await page.goto(`${url()}/manage/system/account`);
       const panel = page.getByTestId('security-keys');
       await panel.waitFor();
       expect(await panel.textContent()).toContain(w.title);
@@ -93,20 +86,20 @@ describe('security keys in Chromium', () => {
       // No user name, no password: the key says whose it is.
       await button.click();
       await page.getByTestId('dashboard').waitFor();
-      const primary = await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
+      const primary = await app.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
       expect(Number(await page.evaluate(() => sessionStorage.getItem('user_id')))).toBe(primary.id);
-      const log = await server.db.selectFrom('login_logs').select(['reason', 'success']).where('user_id', '=', primary.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const log = await app.db.selectFrom('login_logs').select(['reason', 'success']).where('user_id', '=', primary.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
       expect(log).toEqual({ reason: 'webauthn', success: 1 });
 
       // The list now shows when the key was last used; deleting it (confirmed) leaves none.
-      await page.goto(`${url}/manage/system/account`);
+      await page.goto(`${url()}/manage/system/account`);
       const row = page.getByTestId('security-key-row').first();
       await row.waitFor();
       expect(await row.textContent()).not.toContain(w.never);
       await row.getByTestId('security-key-delete').click();
       await page.getByTestId('confirm-dialog').getByRole('button', { name: w.core.common.confirm }).click();
       await panel.getByText(w.none).waitFor();
-      expect(await server.db.selectFrom('webauthn_credentials').select('id').execute()).toEqual([]);
+      expect(await app.db.selectFrom('webauthn_credentials').select('id').execute()).toEqual([]);
       await page.context().close();
     });
   }
@@ -114,9 +107,9 @@ describe('security keys in Chromium', () => {
   it('shows the administrator the roles that may use keys (System › Security keys)', async () => {
     for (const lang of ['zh-CN', 'en-US'] as const) {
       const page = await fresh(lang);
-      await signIn(page, url, 'admin', 'dsms-admin');
+      await signIn(page, url(), 'admin', 'dsms-admin');
       await page.getByTestId('dashboard').waitFor();
-      await page.goto(`${url}/manage/setting/security-keys`);
+      await page.goto(`${url()}/manage/setting/security-keys`);
       await page.getByTestId('form-page').waitFor();
       await expect.poll(() => page.getByTestId('form-page').textContent()).toContain(lang === 'zh-CN' ? '可使用安全密钥登录的角色' : 'Roles that may sign in with a security key');
       await page.screenshot({ path: path.join(SHOTS, `security-keys-setting-${lang}.png`) });
@@ -125,17 +118,17 @@ describe('security keys in Chromium', () => {
   });
 
   it('lets the administrator remove a user’s lost key on System › Security keys, in both languages', async () => {
-    const registrar = await server.db.selectFrom('users').select(['id', 'realname']).where('name', '=', 'registrar').executeTakeFirstOrThrow();
+    const registrar = await app.db.selectFrom('users').select(['id', 'realname']).where('name', '=', 'registrar').executeTakeFirstOrThrow();
     for (const lang of ['zh-CN', 'en-US'] as const) {
       const m = words[lang].members;
       const name = lang === 'zh-CN' ? '登记台 USB 密钥' : 'Registration desk key';
-      const id = (await insertCredential(server.db, {
+      const id = (await insertCredential(app.db, {
         userId: registrar.id, credentialId: `e2e-member-${lang}`, publicKey: 'pk', counter: 0, userHandle: `e2e-${lang}`, transports: ['usb'], name,
       }))!;
       const page = await fresh(lang);
-      await signIn(page, url, 'admin', 'dsms-admin');
+      await signIn(page, url(), 'admin', 'dsms-admin');
       await page.getByTestId('dashboard').waitFor();
-      await page.goto(`${url}/manage/setting/security-keys`);
+      await page.goto(`${url()}/manage/setting/security-keys`);
       const panel = page.getByTestId('member-security-keys');
       await panel.waitFor();
       expect(await panel.textContent()).toContain(m.title);
@@ -150,7 +143,7 @@ describe('security keys in Chromium', () => {
       await page.screenshot({ path: path.join(SHOTS, `security-keys-members-confirm-${lang}.png`) });
       await dialog.getByRole('button', { name: words[lang].core.common.confirm }).click();
       await row.waitFor({ state: 'detached' });
-      expect(await server.db.selectFrom('webauthn_credentials').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+      expect(await app.db.selectFrom('webauthn_credentials').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
       await page.context().close();
     }
   });

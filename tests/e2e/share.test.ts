@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { e2eApp, SHOTS, viewsSettled } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -15,50 +15,45 @@ const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_
  * and tiles are refused.
  */
 describe('slide sharing in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let slideId = 0;
 
-  beforeAll(async () => {
-    server = await startServer({ ownDataDir: true });
-    browser = await launchBrowser();
-    const dir = path.join(server.dataDir!, 'slides', 'e2e');
-    fs.mkdirSync(dir, { recursive: true });
-    const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
-    const kase = await server.db.selectFrom('cases').select('id').where('hospital_id', '=', hospital.id).where('pathology_number', '=', 'P2026-00001').executeTakeFirstOrThrow();
-    const out = path.join(dir, 'SHARE-A.tiff');
-    await generateDemoSlide({ out, width: 4096, height: 3072, mpp: 0.25, seed: 31, slideId: 'SHARE-A', label: true });
-    slideId = await registerSlide(server.db, server.dataDir!, out, { name: 'SHARE-A', hospital_id: hospital.id, case_id: kase.id, uploaded_by: null });
-    const now = new Date().toISOString();
-    await server.db.insertInto('slide_annotations').values({
-      slide_id: slideId, hospital_id: hospital.id, user_id: 1, username: 'admin', type: 'rectangle', points: JSON.stringify([[500, 500], [1500, 1200]]),
-      name: 'TUMOUR-AREA', description: '', color: '#ff0000', classification: '', length_um: null, area_um2: null, perimeter_um: null, version: 1, created_at: now, updated_at: now,
-    }).execute();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = e2eApp({
+    ownDataDir: true,
+    async setup(server) {
+      const dir = path.join(server.dataDir!, 'slides', 'e2e');
+      fs.mkdirSync(dir, { recursive: true });
+      const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
+      const kase = await server.db.selectFrom('cases').select('id').where('hospital_id', '=', hospital.id).where('pathology_number', '=', 'P2026-00001').executeTakeFirstOrThrow();
+      const out = path.join(dir, 'SHARE-A.tiff');
+      await generateDemoSlide({ out, width: 4096, height: 3072, mpp: 0.25, seed: 31, slideId: 'SHARE-A', label: true });
+      slideId = await registerSlide(server.db, server.dataDir!, out, { name: 'SHARE-A', hospital_id: hospital.id, case_id: kase.id, uploaded_by: null });
+      const now = new Date().toISOString();
+      await server.db.insertInto('slide_annotations').values({
+        slide_id: slideId, hospital_id: hospital.id, user_id: 1, username: 'admin', type: 'rectangle', points: JSON.stringify([[500, 500], [1500, 1200]]),
+        name: 'TUMOUR-AREA', description: '', color: '#ff0000', classification: '', length_um: null, area_um2: null, perimeter_um: null, version: 1, created_at: now, updated_at: now,
+      }).execute();
+    },
   });
 
   async function signedIn(lang: Lang): Promise<Page> {
-    return signedInPage(browser, server.url, lang, 'primary');
+    return app.page(lang, 'primary');
   }
   /** A context of its own: no cookie, no session storage, as someone the link was sent to. */
   async function stranger(lang: Lang): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: lang });
+    const context = await app.browser.newContext({ viewport: { width: 1440, height: 900 }, locale: lang });
     const page = await context.newPage();
-    await page.goto(`${server.url}/404`);
+    await page.goto(`${app.url}/404`);
     await page.evaluate((l) => localStorage.setItem('lang', l), lang);
     return page;
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
   const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
-  const tileUrl = (token: string, level = 8) => `${server.url}/api/tiles/share/${token}/${slideId}_files/${level}/0_0.jpeg`;
+  const tileUrl = (token: string, level = 8) => `${app.url}/api/tiles/share/${token}/${slideId}_files/${level}/0_0.jpeg`;
 
   for (const lang of ['zh-CN', 'en-US'] as const) {
     it(`makes a link in the viewer that shows only what it permits, then revokes it (${lang})`, async () => {
       const owner = await signedIn(lang);
-      await owner.goto(`${server.url}/slide/view?id=${slideId}`);
+      await owner.goto(`${app.url}/slide/view?id=${slideId}`);
       await owner.getByTestId('tab-share').click();
       await owner.getByTestId('share-panel').waitFor();
       await owner.getByTestId('share-diagnosis').click(); // diagnosis on; annotations stay off
@@ -69,11 +64,11 @@ describe('slide sharing in Chromium', () => {
       const link = await owner.getByTestId('share-link').inputValue();
       expect(link).toContain('/share/view?token=');
       await shot(owner, `share-panel-${lang}`);
-      const auditor = (await server.db.selectFrom('users').select('id').where('name', '=', 'auditor').executeTakeFirstOrThrow()).id;
-      const told = await server.db.selectFrom('messages').select(['user_id', 'link']).where('message_key', '=', 'message.system.share_received').where('link', '=', new URL(link).pathname + new URL(link).search).execute();
+      const auditor = (await app.db.selectFrom('users').select('id').where('name', '=', 'auditor').executeTakeFirstOrThrow()).id;
+      const told = await app.db.selectFrom('messages').select(['user_id', 'link']).where('message_key', '=', 'message.system.share_received').where('link', '=', new URL(link).pathname + new URL(link).search).execute();
       expect(told.map((m) => m.user_id)).toEqual([auditor]);
-      const reader = await signedInPage(browser, server.url, lang, 'auditor');
-      await reader.goto(`${server.url}/manage/messages`);
+      const reader = await app.page(lang, 'auditor');
+      await reader.goto(`${app.url}/manage/messages`);
       const message = reader.getByTestId('message-row').filter({ hasText: 'SHARE-A' }).first();
       await message.waitFor();
       await message.click();
@@ -89,18 +84,18 @@ describe('slide sharing in Chromium', () => {
       await expect(guest.getByTestId('share-diagnosis').textContent()).resolves.toContain('P2026-00001');
       // Annotations were not shared: neither listed nor drawn, nor in the API answer.
       expect(await guest.getByTestId('share-annotations').count()).toBe(0);
-      const api = await guest.request.get(`${server.url}/api/share/view?token=${tokenOf(link)}`);
+      const api = await guest.request.get(`${app.url}/api/share/view?token=${tokenOf(link)}`);
       expect(api.status()).toBe(200);
       expect((await api.json()).data.annotations).toBeNull();
       // The link opens that slide only: another slide's tiles through it are refused, as are the plain tile routes.
-      expect((await guest.request.get(`${server.url}/api/tiles/share/${tokenOf(link)}/999999.dzi`)).status()).toBe(404);
-      expect((await guest.request.get(`${server.url}/api/tiles/${slideId}.dzi`)).status()).toBe(401);
-      await guest.waitForTimeout(500);
+      expect((await guest.request.get(`${app.url}/api/tiles/share/${tokenOf(link)}/999999.dzi`)).status()).toBe(404);
+      expect((await guest.request.get(`${app.url}/api/tiles/${slideId}.dzi`)).status()).toBe(401);
+      await viewsSettled(guest, 'share-pane');
       await shot(guest, `share-view-${lang}`);
 
       await owner.getByTestId('share-revoke').first().click();
       await poll(() => owner.getByTestId('share-item').first().getAttribute('data-state')).toBe('revoked');
-      expect((await guest.request.get(`${server.url}/api/share/view?token=${tokenOf(link)}`)).status()).toBe(403);
+      expect((await guest.request.get(`${app.url}/api/share/view?token=${tokenOf(link)}`)).status()).toBe(403);
       expect((await guest.request.get(tileUrl(tokenOf(link)))).status()).toBe(403);
       await guest.reload();
       await expect(guest.getByTestId('share-refused').getAttribute('data-reason')).resolves.toBe('revoked');
@@ -113,24 +108,26 @@ describe('slide sharing in Chromium', () => {
   it('refuses the page, API call and tiles of a link once it has expired', async () => {
     const owner = await signedIn('en-US');
     const bearer = await owner.evaluate(() => sessionStorage.getItem('access_token'));
-    const made = await owner.request.post(`${server.url}/api/shares`, {
+    const made = await owner.request.post(`${app.url}/api/shares`, {
       headers: { authorization: `Bearer ${bearer}` },
       data: { slide_id: slideId, expires_in_seconds: 30, permissions: { annotation: true } },
     });
     expect(made.status()).toBe(200);
     const { token, path: sharePath, expires_at } = (await made.json()).data;
     const guest = await stranger('en-US');
-    await guest.goto(server.url + sharePath);
+    await guest.goto(app.url + sharePath);
     await guest.getByTestId('share-view').waitFor();
     await expect(guest.getByTestId('share-annotations').textContent()).resolves.toContain('TUMOUR-AREA');
     // Drawn over the slide once it has opened.
     await poll(() => guest.locator('[data-testid="share-pane"] [data-testid="annotation-overlay"] g *').count()).toBeGreaterThan(0);
     expect((await guest.request.get(tileUrl(token))).status()).toBe(200);
-    // Wait out the link's life (30 s: long enough for this busy machine to open the page first), by the server's own clock in its answer.
-    await guest.waitForTimeout(Math.max(0, new Date(expires_at).getTime() - Date.now()) + 500);
-    expect((await guest.request.get(`${server.url}/api/share/view?token=${token}`)).status()).toBe(410);
+    // Wait out the link's life (30 s: long enough for this busy machine to open the page first), by the server's own
+    // clock: its answer turns to 410 once the link has expired.
+    const life = Math.max(0, new Date(expires_at).getTime() - Date.now());
+    await expect.poll(async () => (await guest.request.get(`${app.url}/api/share/view?token=${token}`)).status(), { timeout: life + 20_000 }).toBe(410);
+    expect((await guest.request.get(`${app.url}/api/share/view?token=${token}`)).status()).toBe(410);
     expect((await guest.request.get(tileUrl(token))).status()).toBe(410);
-    expect((await guest.request.get(`${server.url}/api/tiles/share/${token}/${slideId}.dzi`)).status()).toBe(410);
+    expect((await guest.request.get(`${app.url}/api/tiles/share/${token}/${slideId}.dzi`)).status()).toBe(410);
     await guest.reload();
     await expect(guest.getByTestId('share-refused').getAttribute('data-reason')).resolves.toBe('expired');
     await shot(guest, 'share-expired-en-US');

@@ -1,24 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, signIn, startServer } from './harness.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eApp } from './harness.js';
 import { zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 /** Side menu and header rules of spec §2, at a 1280 px window (below the 1440 px collapse width). */
 describe('shell behaviour in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let page: Page;
-
+  const app = e2eApp();
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
-    await signIn(page, server.url, 'admin', 'dsms-admin');
-    await page.getByTestId('dashboard').waitFor();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = await app.page('zh-CN', 'admin', { options: { viewport: { width: 1280, height: 800 } } });
   });
 
   const menu = () => page.getByTestId('side-menu');
@@ -58,10 +48,10 @@ describe('shell behaviour in Chromium', () => {
   });
 
   it('hides the header on scanner detail and shows it elsewhere', async () => {
-    await page.goto(`${server.url}/manage/scanner/detail`);
+    await page.goto(`${app.url}/manage/scanner/detail`);
     await page.getByTestId('detail-page').waitFor();
     expect(await page.getByTestId('header').count()).toBe(0);
-    await page.goto(`${server.url}/manage/scanner/list`);
+    await page.goto(`${app.url}/manage/scanner/list`);
     await page.getByTestId('header').waitFor();
   });
 });

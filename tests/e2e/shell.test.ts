@@ -1,9 +1,9 @@
 import path from 'node:path';
 import zlib from 'node:zlib';
 import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS, signIn, startServer } from './harness.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eApp, SHOTS, signIn } from './harness.js';
 import menus from '../../schemas/menus.json';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
@@ -31,31 +31,27 @@ const PROBE = {
 const PENDING = pendingMenuEntry() ?? PROBE;
 
 describe('shell in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let page: Page;
   const scripts = new Set<string>();
   const pageErrors: string[] = [];
 
+  const app = e2eApp({
+    async setup(server) {
+      if (PENDING === PROBE) {
+        const parent = await server.db.selectFrom('menus').select('id').where('route_name', '=', 'StatisticsGroup').executeTakeFirstOrThrow();
+        await server.db.insertInto('menus').values({
+          parent_id: parent.id, uri: '/manage/statistics/shell-probe', alias: 'ShellBudgetProbe', route_name: 'ShellBudgetProbe', name: '外壳预算探针', en_name: 'Shell budget probe',
+          is_show: '1', icon: 'chart', external_link: 0, active_menu: null, rank: 999,
+        }).execute();
+      }
+    },
+  });
   beforeAll(async () => {
-    server = await startServer();
-    if (PENDING === PROBE) {
-      const parent = await server.db.selectFrom('menus').select('id').where('route_name', '=', 'StatisticsGroup').executeTakeFirstOrThrow();
-      await server.db.insertInto('menus').values({
-        parent_id: parent.id, uri: '/manage/statistics/shell-probe', alias: 'ShellBudgetProbe', route_name: 'ShellBudgetProbe', name: '外壳预算探针', en_name: 'Shell budget probe',
-        is_show: '1', icon: 'chart', external_link: 0, active_menu: null, rank: 999,
-      }).execute();
-    }
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
+    page = await app.browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('request', (req) => {
       if (req.resourceType() === 'script') scripts.add(new URL(req.url()).pathname);
     });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   // Animations finished first: a dialog caught mid fade-in shows the page behind it.
@@ -92,7 +88,7 @@ describe('shell in Chromium', () => {
 
   it('logs in as admin, sees the server menu in zh-CN, switches to en-US, locks and unlocks, logs out', async () => {
     // A menu entry that is still pending (no page yet), so the budget below measures the shell alone.
-    await page.goto(`${server.url}${PENDING.uri}`);
+    await page.goto(`${app.url}${PENDING.uri}`);
     await page.waitForURL(/\/login\?redirect=/);
     await page.locator('input[name=username]').waitFor();
     await shot('login-zh-CN');
@@ -107,7 +103,7 @@ describe('shell in Chromium', () => {
     for (const name of ['首页', '病例管理', '切片管理', '系统管理']) await expect.poll(() => sideMenu().getByText(name, { exact: true }).count()).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('page-pending').textContent()).toContain(PENDING.alias);
     await expect.poll(() => page.title()).toBe(`${PENDING.name} - ${zhCN.app.titleSuffix}`);
-    await page.goto(`${server.url}/manage`);
+    await page.goto(`${app.url}/manage`);
     await page.getByTestId('dashboard').waitFor();
     await shot('shell-zh-CN');
 
@@ -135,18 +131,18 @@ describe('shell in Chromium', () => {
     await page.getByRole('menuitem', { name: enUS.user.logout }).click();
     await page.waitForURL(/\/login$/);
     // The server ended the session too, not only the browser.
-    expect((await fetch(`${server.url}/api/system_management/users/permission`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await fetch(`${app.url}/api/system_management/users/permission`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     await page.getByRole('button', { name: enUS.login.submit }).waitFor();
     await shot('login-en-US');
 
     // Logged out means the token is gone: the shell is not reachable any more.
-    await page.goto(`${server.url}/manage/dashboard`);
+    await page.goto(`${app.url}/manage/dashboard`);
     await page.waitForURL(/\/login\?redirect=/);
     expect(pageErrors).toEqual([]);
   });
 
   it("shows the server's login failure, and once signed in sends unknown paths to /404", async () => {
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${app.url}/login`);
     const login = async (password: string) => {
       await page.locator('input[name=username]').fill('registrar');
       await page.locator('input[name=password]').fill(password);
@@ -161,7 +157,7 @@ describe('shell in Chromium', () => {
     await expect.poll(() => page.getByTestId('side-menu').getByText('Cases', { exact: true }).count()).toBe(1);
     for (const absent of ['Slides', 'Logs']) expect(await page.getByTestId('side-menu').getByText(absent, { exact: true }).count()).toBe(0);
     for (const unknown of ['/no/such/page', '/manage/not-a-menu-entry']) {
-      await page.goto(`${server.url}${unknown}`);
+      await page.goto(`${app.url}${unknown}`);
       await page.waitForURL(/\/404$/);
       await page.getByTestId('not-found').waitFor();
     }
@@ -173,12 +169,12 @@ describe('shell in Chromium', () => {
     const lab = ['SlideApply', 'CaseDistribution', 'MissCaseSearch', 'SettingPathological'];
     const entries = leaves(menus as Entry[]).filter((e) => lab.includes(e.alias ?? ''));
     expect(entries.map((e) => e.alias).sort()).toEqual([...lab].sort());
-    const admin = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'en-US' });
+    const admin = await app.browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'en-US' });
     admin.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(admin, server.url, 'admin', 'dsms-admin');
+    await signIn(admin, app.url, 'admin', 'dsms-admin');
     await admin.getByTestId('dashboard').waitFor();
     for (const e of entries) {
-      await admin.goto(`${server.url}${e.uri}`);
+      await admin.goto(`${app.url}${e.uri}`);
       await admin.locator(`[data-testid="list-page"][data-alias="${e.alias}"]`).waitFor();
       expect(await admin.getByTestId('page-pending').count()).toBe(0);
     }

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { caseMessages } from '../../server/modules/cases/messages.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { launchBrowser, SHOTS, signIn, startServer, uploadThroughPage } from './harness.js';
+import { afterConfirmThrottle, e2eApp, SHOTS, uploadThroughPage } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 /** The labels the page schemas give (schemas/pages/DssUploaded.json, SlideLibrary.json). */
@@ -24,63 +24,53 @@ const unknownNumber = (lang: Lang, number: string) => caseMessages['case.not_fou
  * hospital-scoped list with the header's show-all-data switch.
  */
 describe('slide pages in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   let dir: string;
-  const pageErrors: string[] = [];
   const files: Record<Lang, string> = { 'zh-CN': '', 'en-US': '' };
 
-  beforeAll(async () => {
-    server = await startServer({ ownDataDir: true });
-    browser = await launchBrowser();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-slides-'));
-    files['zh-CN'] = path.join(dir, 'e2e-slide-zh.tiff');
-    files['en-US'] = path.join(dir, 'e2e-slide-en.tiff');
-    await generateDemoSlide({ out: files['zh-CN'], width: 3000, height: 2000, seed: 11 });
-    await generateDemoSlide({ out: files['en-US'], width: 2400, height: 1800, seed: 12 });
+  const app = e2eApp({
+    ownDataDir: true,
+    async setup() {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-slides-'));
+      files['zh-CN'] = path.join(dir, 'e2e-slide-zh.tiff');
+      files['en-US'] = path.join(dir, 'e2e-slide-en.tiff');
+      await generateDemoSlide({ out: files['zh-CN'], width: 3000, height: 2000, seed: 11 });
+      await generateDemoSlide({ out: files['en-US'], width: 2400, height: 1800, seed: 12 });
+    },
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  afterAll(() => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function open(user: string, password: string, lang: Lang): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang, acceptDownloads: true });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login`);
-    await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-    await signIn(page, server.url, user, password);
-    await page.getByTestId('dashboard').waitFor();
-    return page;
-  }
+  const open = (user: string, lang: Lang): Promise<Page> => app.page(lang, user, { options: { acceptDownloads: true } });
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
   const rowOf = (page: Page, name: string) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: name });
   const imageLoaded = (img: Locator) => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth);
   const tab = (page: Page, key: string) => page.getByTestId('list-tabs').locator(`[data-tab="${key}"]`);
 
   /** Through the upload page, as a person would; the upload binds the file as a slide without a case. */
-  const upload = (page: Page, file: string) => uploadThroughPage(page, server.url, file);
+  const upload = (page: Page, file: string) => uploadThroughPage(page, app.url, file);
 
   /** The prompt refuses an empty value with the page's message, shows the server's message for an unknown number, then binds. */
   async function answerPrompt(page: Page, lang: Lang, shotName: string) {
     const prompt = page.getByTestId('prompt-dialog');
     await prompt.waitFor();
     await prompt.getByTestId('prompt-confirm').click();
+    let confirmedAt = Date.now();
     await prompt.getByText(required[lang]).waitFor();
     await shot(page, `${shotName}-required`);
 
     // The confirm is throttled at 500 ms (spec §9); a person typing takes longer than that.
-    await page.waitForTimeout(600);
+    await afterConfirmThrottle(confirmedAt);
     await prompt.getByTestId('prompt-input').fill('NOPE-404');
     const refused = page.waitForResponse((r) => r.url().endsWith('/api/data/kfb/move'));
     await prompt.getByTestId('prompt-confirm').click();
+    confirmedAt = Date.now();
     expect((await refused).status()).toBe(404);
     await prompt.getByText(unknownNumber(lang, 'NOPE-404')).waitFor();
     await shot(page, `${shotName}-unknown`);
 
     // The pathology numbers come from the cases resource: pick one from the list.
-    await page.waitForTimeout(600);
+    await afterConfirmThrottle(confirmedAt);
     await prompt.getByTestId('prompt-input').fill('');
     await prompt.getByTestId('prompt-input').click();
     await page.getByRole('option', { name: 'P2026-00001', exact: true }).click();
@@ -94,7 +84,7 @@ describe('slide pages in Chromium', () => {
 
   /** In the slide library: the row shows the case's number and patient, and its thumbnail really loaded. */
   async function seeInLibrary(page: Page, name: string, lang: Lang) {
-    await page.goto(`${server.url}/manage/slide/library`);
+    await page.goto(`${app.url}/manage/slide/library`);
     const row = rowOf(page, name);
     await row.waitFor();
     await poll(() => row.locator('td[data-column="pathology_number"]').textContent()).toBe('P2026-00001');
@@ -104,10 +94,10 @@ describe('slide pages in Chromium', () => {
   }
 
   it('zh-CN: a technician uploads a demo slide, binds it to a case in the uploaded list, and sees it in the slide library', async () => {
-    const page = await open('technician', 'dsms-demo', 'zh-CN');
+    const page = await open('technician', 'zh-CN');
     await upload(page, files['zh-CN']);
 
-    await page.goto(`${server.url}/manage/slide/uploaded`);
+    await page.goto(`${app.url}/manage/slide/uploaded`);
     await page.getByTestId('list-page').waitFor();
     // "Not bound" is the first, default tab.
     await poll(() => new URL(page.url()).searchParams.get('tab')).toBe('unbound');
@@ -133,10 +123,10 @@ describe('slide pages in Chromium', () => {
   });
 
   it('en-US: unbinds, then binds two slides at once with one request, and finds them in the library cards and the slide search', async () => {
-    const page = await open('technician', 'dsms-demo', 'en-US');
+    const page = await open('technician', 'en-US');
     await upload(page, files['en-US']);
 
-    await page.goto(`${server.url}/manage/slide/uploaded`);
+    await page.goto(`${app.url}/manage/slide/uploaded`);
     await page.getByTestId('list-page').waitFor();
     await tab(page, 'bound').click();
     const bound = rowOf(page, 'e2e-slide-zh');
@@ -182,7 +172,7 @@ describe('slide pages in Chromium', () => {
     await page.getByTestId('data-table').waitFor();
 
     // The slide search: cards found by the number on the label.
-    await page.goto(`${server.url}/manage/slide/search`);
+    await page.goto(`${app.url}/manage/slide/search`);
     const box = page.getByTestId('keyword-box');
     await box.fill('P2026-00001');
     await box.press('Enter');
@@ -194,13 +184,13 @@ describe('slide pages in Chromium', () => {
     await box.fill('no-such-slide');
     await box.press('Enter');
     await page.getByTestId('card-grid').getByText(enUS.table.empty).waitFor();
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
     await page.close();
   });
 
   it('as administrator: downloads a slide through its signed link, reads the slide data and search pages in both languages, and shows all hospitals\' data', async () => {
-    const page = await open('admin', 'dsms-admin', 'zh-CN');
-    await page.goto(`${server.url}/manage/slide/library`);
+    const page = await open('admin', 'zh-CN');
+    await page.goto(`${app.url}/manage/slide/library`);
     const row = rowOf(page, 'e2e-slide-zh');
     await row.waitFor();
     await shot(page, 'slides-library-admin-zh-CN');
@@ -214,7 +204,7 @@ describe('slide pages in Chromium', () => {
         await page.evaluate(() => localStorage.setItem('lang', 'en-US'));
         await page.reload();
       }
-      await page.goto(`${server.url}/manage/slide/data`);
+      await page.goto(`${app.url}/manage/slide/data`);
       const data = rowOf(page, 'e2e-slide-en');
       await data.waitFor();
       expect(await data.locator('td[data-column="pathology_number"]').textContent()).toBe('P2026-00001');
@@ -222,20 +212,20 @@ describe('slide pages in Chromium', () => {
       expect(await data.locator('td[data-column="dimensions"]').textContent()).toBe('2400 × 1800');
       await shot(page, `slides-data-${lang}`);
 
-      await page.goto(`${server.url}/manage/slide/search`);
+      await page.goto(`${app.url}/manage/slide/search`);
       await poll(() => page.getByTestId('card-grid').locator('article').count()).toBe(2);
       await poll(() => page.getByTestId('keyword-box').getAttribute('placeholder'))
         .toBe(lang === 'zh-CN' ? '输入病理号、患者姓名或切片名称' : 'Pathology number, patient or slide name');
       await shot(page, `slides-search-${lang}`);
 
-      await page.goto(`${server.url}/manage/slide/uploaded`);
+      await page.goto(`${app.url}/manage/slide/uploaded`);
       await tab(page, 'bound').click();
       await rowOf(page, 'e2e-slide-en').locator('[data-action="unbind"]').waitFor();
       await shot(page, `slides-uploaded-bound-${lang}`);
     }
 
     // Spec §6: the show-all-data switch sends X-Show-All-Data and the list reloads with every hospital's cases.
-    await page.goto(`${server.url}/manage/case/list`);
+    await page.goto(`${app.url}/manage/case/list`);
     const cases = page.getByTestId('data-table').locator('tbody tr[data-row-key]');
     await cases.first().waitFor();
     await poll(() => cases.count()).toBe(5);
@@ -246,7 +236,7 @@ describe('slide pages in Chromium', () => {
     await shot(page, 'slides-show-all-data-en-US');
     await page.getByTestId('show-all-data').click();
     await poll(() => cases.count()).toBe(5);
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
     await page.close();
   });
 
@@ -255,8 +245,8 @@ describe('slide pages in Chromium', () => {
     await generateDemoSlide({ out: file, width: 1600, height: 1200, seed: 13 });
     for (const lang of ['en-US', 'zh-CN'] as const) {
       const text = lang === 'en-US' ? enUS : zhCN;
-      const page = await open('technician', 'dsms-demo', lang);
-      await page.goto(`${server.url}/manage/slide/upload`);
+      const page = await open('technician', lang);
+      await page.goto(`${app.url}/manage/slide/upload`);
       await page.getByTestId('dss-upload').waitFor();
       if (lang === 'en-US') {
         await page.getByTestId('upload-case-number').fill('NOPE-77');
@@ -275,7 +265,7 @@ describe('slide pages in Chromium', () => {
       await shot(page, 'slides-upload-case-zh-CN');
       await expect.poll(() => task.getAttribute('data-state'), { timeout: 60_000 }).toBe('success');
       await task.waitFor({ state: 'detached', timeout: 20_000 });
-      await page.goto(`${server.url}/manage/slide/library`);
+      await page.goto(`${app.url}/manage/slide/library`);
       const row = rowOf(page, 'e2e-slide-direct');
       await row.waitFor();
       await poll(() => row.locator('td[data-column="pathology_number"]').textContent()).toBe('P2026-00002');

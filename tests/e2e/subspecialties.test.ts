@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eApp, SHOTS } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const WORDS = {
@@ -18,17 +18,7 @@ const GI_PATIENT = '张伟';
  * Breast case and not the GI one (the server narrows, the page only shows what it is given).
  */
 describe('subspecialty directories in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = e2eApp();
 
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
   const rowsText = (page: Page) => page.getByTestId('data-table').locator('tbody').textContent();
@@ -42,11 +32,11 @@ describe('subspecialty directories in Chromium', () => {
   it.each(['zh-CN', 'en-US'] as const)('the administrator grants Breast; the doctor sees the Breast case, not the GI case (%s)', async (lang: Lang) => {
     const w = WORDS[lang];
     const errors: string[] = [];
-    const admin = await signedInPage(browser, server.url, lang, 'admin', { errors });
-    await server.db.deleteFrom('user_subspecialties').execute();
+    const admin = await app.page(lang, 'admin', { errors });
+    await app.db.deleteFrom('user_subspecialties').execute();
 
     // The dictionary, rendered from its schema.
-    await admin.goto(`${server.url}/manage/setting/subspecialty`);
+    await admin.goto(`${app.url}/manage/setting/subspecialty`);
     const dict = admin.locator('[data-testid="list-page"][data-alias="SettingSubspecialty"]');
     await dict.waitFor();
     await expect.poll(() => rowsText(admin)).toContain(w.breast);
@@ -54,8 +44,8 @@ describe('subspecialty directories in Chromium', () => {
     await shot(admin, `subspecialty-dictionary-${lang}`);
 
     // SystemUser: edit primary, choose Breast among the directories.
-    const primary = await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
-    await admin.goto(`${server.url}/manage/system/user`);
+    const primary = await app.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
+    await admin.goto(`${app.url}/manage/system/user`);
     const row = admin.getByTestId('data-table').locator(`tbody tr[data-row-key="${primary.id}"]`);
     await row.waitFor();
     await row.locator('button[data-action="edit"]').click();
@@ -68,13 +58,13 @@ describe('subspecialty directories in Chromium', () => {
     await drawer.getByTestId('form-save').click();
     expect((await saved).status()).toBe(200);
     await drawer.waitFor({ state: 'detached' });
-    const held = await server.db.selectFrom('user_subspecialties').innerJoin('subspecialties', 'subspecialties.id', 'user_subspecialties.subspecialty_id')
+    const held = await app.db.selectFrom('user_subspecialties').innerJoin('subspecialties', 'subspecialties.id', 'user_subspecialties.subspecialty_id')
       .select('subspecialties.en_name').where('user_subspecialties.user_id', '=', primary.id).execute();
     expect(held).toEqual([{ en_name: 'Breast' }]);
 
     // The doctor's case list: the Breast case, not the GI one; the subspecialty column names the directory.
-    const doctor = await signedInPage(browser, server.url, lang, 'primary', { errors });
-    await doctor.goto(`${server.url}/manage/case/list?tab=all`);
+    const doctor = await app.page(lang, 'primary', { errors });
+    await doctor.goto(`${app.url}/manage/case/list?tab=all`);
     await doctor.getByTestId('list-page').waitFor();
     await expect.poll(() => rowsText(doctor)).toContain(BREAST_PATIENT);
     // The directory's name comes with the select's options, loaded after the rows.

@@ -3,31 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
 import enUS from '../../src/i18n/locales/en-US.json';
-import { launchBrowser, SHOTS, signIn, startServer, uploadThroughPage } from './harness.js';
+import { e2eApp, SHOTS, signIn, uploadThroughPage } from './harness.js';
 
 /** Spec §2, §4, §7: the slide upload page sends a file in 2 MiB chunks and the floating list shows it uploaded. */
 describe('slide upload in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer({ ownDataDir: true });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = e2eApp({ ownDataDir: true });
 
   async function upload(locale: 'zh-CN' | 'en-US', text: typeof zhCN) {
-    const page: Page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale });
+    const page: Page = await app.browser.newPage({ viewport: { width: 1366, height: 800 }, locale });
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/manage/slide/upload`);
+    await page.goto(`${app.url}/manage/slide/upload`);
     await page.waitForURL(/\/login\?redirect=/);
     if (locale === 'en-US') {
       await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'English' }).click()]);
@@ -90,13 +81,13 @@ describe('slide upload in Chromium', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-slide-'));
     const file = path.join(dir, 'e2e-demo-slide.tiff');
     await generateDemoSlide({ out: file, width: 3000, height: 2000, seed: 7 });
-    const page: Page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
+    const page: Page = await app.browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await signIn(page, server.url, 'technician', 'dsms-demo');
+    await signIn(page, app.url, 'technician', 'dsms-demo');
     await page.getByTestId('dashboard').waitFor();
-    await uploadThroughPage(page, server.url, file);
+    await uploadThroughPage(page, app.url, file);
 
-    await page.goto(`${server.url}/manage/slide/library`);
+    await page.goto(`${app.url}/manage/slide/library`);
     const row = page.getByTestId('list-page').getByRole('row').filter({ hasText: 'e2e-demo-slide' });
     await row.waitFor();
     const thumb = row.locator('img');
@@ -107,9 +98,9 @@ describe('slide upload in Chromium', () => {
   });
 
   it('offers an unfinished upload after a reload and resumes it from the re-picked file', async () => {
-    const page: Page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
+    const page: Page = await app.browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'zh-CN' });
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${server.url}/login?redirect=/manage/slide/upload`);
+    await page.goto(`${app.url}/login?redirect=/manage/slide/upload`);
     await page.locator('input[name=username]').fill('technician');
     await page.locator('input[name=password]').fill('dsms-demo');
     await page.locator('button[type=submit]').click();

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { animationsDone, e2eApp, SHOTS, viewsSettled } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 type Pt = [number, number];
@@ -19,41 +19,35 @@ const B = { name: 'TOOLS-B', width: 4096, height: 3072, mpp: 0.25, seed: 32 };
  * flip, the label image, the shortcut help, full screen, the view logged; and every route into the viewer.
  */
 describe('slide viewer tools and routes in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   const ids = { a: 0, b: 0 };
   let caseId = 0;
   let filePath = '';
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer({ ownDataDir: true });
-    browser = await launchBrowser();
-    const dir = path.join(server.dataDir!, 'slides', 'e2e-tools');
-    fs.mkdirSync(dir, { recursive: true });
-    const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
-    const kase = await server.db.selectFrom('cases').select('id').where('hospital_id', '=', hospital.id).where('pathology_number', '=', 'P2026-00002').executeTakeFirstOrThrow();
-    caseId = kase.id;
-    for (const [key, s] of [['a', A], ['b', B]] as const) {
-      const out = path.join(dir, `${s.name}.tiff`);
-      await generateDemoSlide({ out, width: s.width, height: s.height, mpp: s.mpp, seed: s.seed, slideId: s.name, label: true });
-      ids[key] = await registerSlide(server.db, server.dataDir!, out, { name: s.name, hospital_id: hospital.id, case_id: caseId, uploaded_by: null });
-    }
-    filePath = (await server.db.selectFrom('slides').select('file_path').where('id', '=', ids.a).executeTakeFirstOrThrow()).file_path;
-    const now = new Date().toISOString();
-    await server.db.insertInto('slide_sections').values({ hospital_id: hospital.id, case_id: caseId, block_number: 'B2', section_number: 3, stain: 'HE', label: null, slide_id: ids.b, created_by: null, created_at: now }).execute();
-    // The case is allotted to the primary doctor for diagnosis (SlideRead), and slide B is one of their favourites.
-    const primary = await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
-    await server.db.updateTable('cases').set({ first_doctor: primary.id, main_phase: 'diagnosis' }).where('id', '=', caseId).execute();
-    await server.db.insertInto('collections').values({ user_id: primary.id, category_id: null, slide_id: ids.b, remark: null, created_at: now }).execute();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = e2eApp({
+    ownDataDir: true,
+    async setup(server) {
+      const dir = path.join(server.dataDir!, 'slides', 'e2e-tools');
+      fs.mkdirSync(dir, { recursive: true });
+      const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
+      const kase = await server.db.selectFrom('cases').select('id').where('hospital_id', '=', hospital.id).where('pathology_number', '=', 'P2026-00002').executeTakeFirstOrThrow();
+      caseId = kase.id;
+      for (const [key, s] of [['a', A], ['b', B]] as const) {
+        const out = path.join(dir, `${s.name}.tiff`);
+        await generateDemoSlide({ out, width: s.width, height: s.height, mpp: s.mpp, seed: s.seed, slideId: s.name, label: true });
+        ids[key] = await registerSlide(server.db, server.dataDir!, out, { name: s.name, hospital_id: hospital.id, case_id: caseId, uploaded_by: null });
+      }
+      filePath = (await server.db.selectFrom('slides').select('file_path').where('id', '=', ids.a).executeTakeFirstOrThrow()).file_path;
+      const now = new Date().toISOString();
+      await server.db.insertInto('slide_sections').values({ hospital_id: hospital.id, case_id: caseId, block_number: 'B2', section_number: 3, stain: 'HE', label: null, slide_id: ids.b, created_by: null, created_at: now }).execute();
+      // The case is allotted to the primary doctor for diagnosis (SlideRead), and slide B is one of their favourites.
+      const primary = await server.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
+      await server.db.updateTable('cases').set({ first_doctor: primary.id, main_phase: 'diagnosis' }).where('id', '=', caseId).execute();
+      await server.db.insertInto('collections').values({ user_id: primary.id, category_id: null, slide_id: ids.b, remark: null, created_at: now }).execute();
+    },
   });
 
   async function open(lang: Lang, hasTouch = false): Promise<Page> {
-    return signedInPage(browser, server.url, lang, 'primary', { errors: pageErrors, options: { hasTouch } });
+    return app.page(lang, 'primary', { options: { hasTouch } });
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
   const items = (page: Page) => page.getByTestId('annotation-item');
@@ -85,9 +79,9 @@ describe('slide viewer tools and routes in Chromium', () => {
     await page.getByTestId(`tool-${tool}`).click();
     await poll(() => page.getByTestId(`tool-${tool}`).getAttribute('aria-pressed')).toBe('true');
   }
-  const rows = () => server.db.selectFrom('slide_annotations').selectAll().where('slide_id', '=', ids.a).orderBy('id').execute();
+  const rows = () => app.db.selectFrom('slide_annotations').selectAll().where('slide_id', '=', ids.a).orderBy('id').execute();
   const viewerOn = async (page: Page, url: string) => {
-    await page.goto(`${server.url}${url}`);
+    await page.goto(`${app.url}${url}`);
     await page.getByTestId('viewer-pane-0').locator('[data-testid="current-magnification"]').waitFor();
     return page.getByTestId('viewer-pane-0').getAttribute('data-slide').then(Number);
   };
@@ -97,7 +91,7 @@ describe('slide viewer tools and routes in Chromium', () => {
     expect(await viewerOn(page, `/slide/view?id=${ids.a}`)).toBe(ids.a);
     await page.getByTestId('mag-10').click();
     await poll(() => page.getByTestId('viewer-pane-0').getAttribute('data-magnification').then(Number)).toBeCloseTo(10, 0);
-    await page.waitForTimeout(600);
+    await viewsSettled(page, 'viewer-pane-0');
     const [cx, cy] = await centreInImage(page);
     const at = (dx: number, dy: number) => toPage(page, [cx + dx, cy + dy]);
 
@@ -158,14 +152,14 @@ describe('slide viewer tools and routes in Chromium', () => {
     const before = JSON.parse(back.points) as Pt[];
     const edge = await at(0, 0);
     await drag(page, edge, [edge[0] + 50, edge[1] + 25]);
-    await poll(async () => JSON.parse((await server.db.selectFrom('slide_annotations').select('points').where('id', '=', back.id).executeTakeFirstOrThrow()).points)[0][0]).toBeGreaterThan(before[0]![0] + 150);
-    const moved = JSON.parse((await server.db.selectFrom('slide_annotations').select('points').where('id', '=', back.id).executeTakeFirstOrThrow()).points) as Pt[];
+    await poll(async () => JSON.parse((await app.db.selectFrom('slide_annotations').select('points').where('id', '=', back.id).executeTakeFirstOrThrow()).points)[0][0]).toBeGreaterThan(before[0]![0] + 150);
+    const moved = JSON.parse((await app.db.selectFrom('slide_annotations').select('points').where('id', '=', back.id).executeTakeFirstOrThrow()).points) as Pt[];
     expect(moved[1]![1] - before[1]![1]).toBeCloseTo(moved[0]![1] - before[0]![1], 0);
     const handle = page.getByTestId('vertex-handle').last();
     const hb = (await handle.boundingBox())!;
     await drag(page, [hb.x + hb.width / 2, hb.y + hb.height / 2], [hb.x + hb.width / 2 + 40, hb.y + hb.height / 2 + 40]);
-    await poll(async () => JSON.parse((await server.db.selectFrom('slide_annotations').select('points').where('id', '=', back.id).executeTakeFirstOrThrow()).points)[1][0]).toBeGreaterThan(moved[1]![0] + 100);
-    const edited = JSON.parse((await server.db.selectFrom('slide_annotations').select('points').where('id', '=', back.id).executeTakeFirstOrThrow()).points) as Pt[];
+    await poll(async () => JSON.parse((await app.db.selectFrom('slide_annotations').select('points').where('id', '=', back.id).executeTakeFirstOrThrow()).points)[1][0]).toBeGreaterThan(moved[1]![0] + 100);
+    const edited = JSON.parse((await app.db.selectFrom('slide_annotations').select('points').where('id', '=', back.id).executeTakeFirstOrThrow()).points) as Pt[];
     expect(edited[0]).toEqual(moved[0]);
 
     // Next / previous walk the list (buttons and N / Shift+N).
@@ -182,11 +176,11 @@ describe('slide viewer tools and routes in Chromium', () => {
     await page.keyboard.press('Shift+N');
     await poll(selected).toBe(first);
     await page.close();
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 
   it('shows a grid, rotates by any angle, flips, shows the label, the shortcut help and full screen; the view is logged', async () => {
-    const logged = async () => (await server.db.selectFrom('section_logs').select('id').where('slide_id', '=', ids.a).where('action', '=', 'view').execute()).length;
+    const logged = async () => (await app.db.selectFrom('section_logs').select('id').where('slide_id', '=', ids.a).where('action', '=', 'view').execute()).length;
     const views = await logged();
     const page = await open('zh-CN');
     await viewerOn(page, `/slide/view?id=${ids.a}`);
@@ -204,7 +198,7 @@ describe('slide viewer tools and routes in Chromium', () => {
     expect(await det()).toBeGreaterThan(0);
     await page.getByTestId('flip').click();
     await poll(det).toBeLessThan(0);
-    await page.waitForTimeout(800);
+    await viewsSettled(page, 'viewer-pane-0');
     await shot(page, 'viewer-rotated-zh-CN');
     await page.getByTestId('flip').click();
     await page.getByTestId('rotation').fill('0');
@@ -225,7 +219,7 @@ describe('slide viewer tools and routes in Chromium', () => {
     await page.keyboard.press('f');
     await poll(() => page.evaluate(() => document.fullscreenElement === null)).toBe(true);
     await page.close();
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 
   it('opens by path, by section, by case (with its strip), by the short and rewritten routes; outer and h5 are read-only', async () => {
@@ -241,7 +235,7 @@ describe('slide viewer tools and routes in Chromium', () => {
     expect(await viewerOn(page, `/inner/view?slide_id=${ids.a}&sync=0`)).toBe(ids.a);
     expect(new URL(page.url()).pathname).toBe('/slide/view');
 
-    await page.goto(`${server.url}/kfb/section/${caseId}/B2-9`);
+    await page.goto(`${app.url}/kfb/section/${caseId}/B2-9`);
     await page.getByTestId('viewer-locating').getByRole('alert').waitFor();
     expect(await page.getByTestId('viewer-locating').textContent()).toBe('The slide cannot be found, or you may not view it');
 
@@ -255,7 +249,7 @@ describe('slide viewer tools and routes in Chromium', () => {
     expect(await page.getByTestId('navigator').count()).toBe(0);
     expect(await page.getByTestId('annotation-panel').count()).toBe(0);
     await page.close();
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 
   for (const lang of ['en-US', 'zh-CN'] as const) {
@@ -263,7 +257,7 @@ describe('slide viewer tools and routes in Chromium', () => {
       const page = await open(lang, true);
       await page.setViewportSize({ width: 412, height: 860 });
       expect(await viewerOn(page, `/h5/view?id=${ids.b}`)).toBe(ids.b);
-      await page.waitForTimeout(600);
+      await viewsSettled(page, 'viewer-pane-0');
       expect(await page.getByTestId('tool-rectangle').count()).toBe(0);
       const box = (await page.getByTestId('viewer-pane-0').boundingBox())!;
       const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
@@ -288,32 +282,33 @@ describe('slide viewer tools and routes in Chromium', () => {
       const before = Number(await page.getByTestId('viewer-pane-0').getAttribute('data-magnification'));
       await gesture([{ id: 1, x: cx - 30, y: cy }, { id: 2, x: cx + 30, y: cy }], [{ id: 1, x: cx - 150, y: cy }, { id: 2, x: cx + 150, y: cy }]);
       await poll(() => page.getByTestId('viewer-pane-0').getAttribute('data-magnification').then(Number)).toBeGreaterThan(before * 2);
-      await page.waitForTimeout(800);
+      await viewsSettled(page, 'viewer-pane-0');
       await shot(page, `viewer-h5-${lang}`);
       await page.close();
-      expect(pageErrors).toEqual([]);
+      expect(app.pageErrors).toEqual([]);
     });
   }
 
   for (const lang of ['en-US', 'zh-CN'] as const) {
     it(`opens the viewer from the reading list and from a favourite (${lang})`, async () => {
       const page = await open(lang);
-      await page.goto(`${server.url}/manage/slide/read`);
+      await page.goto(`${app.url}/manage/slide/read`);
       const card = page.getByRole('link', { name: A.name });
       await card.waitFor();
-      await page.waitForTimeout(300);
+      await poll(() => card.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).complete))).toBe(true);
+      await animationsDone(page);
       await shot(page, `slide-read-${lang}`);
       await card.click();
       await page.waitForURL(`**/kfb/${caseId}/${ids.a}`);
       await page.getByTestId('current-magnification').waitFor();
       expect(await page.getByTestId('strip-slide').count()).toBe(2);
 
-      await page.goto(`${server.url}/manage/case/collection`);
+      await page.goto(`${app.url}/manage/case/collection`);
       await page.getByRole('link', { name: B.name }).click();
       await page.waitForURL(`**/slide/view?id=${ids.b}`);
       await page.getByTestId('current-magnification').waitFor();
       await page.close();
-      expect(pageErrors).toEqual([]);
+      expect(app.pageErrors).toEqual([]);
     });
   }
 });

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { launchBrowser, SHOTS, signedInPage, startServer } from './harness.js';
+import { animationsDone, e2eApp, SHOTS, viewsSettled } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -18,31 +18,25 @@ const B = { name: 'VIEW-B', width: 6144, height: 4096, mpp: 0.5, seed: 22 };
  * slide and into another, linked split screen, colour adjustment changing the canvas pixels.
  */
 describe('slide viewer in Chromium', () => {
-  let server: Awaited<ReturnType<typeof startServer>>;
-  let browser: Browser;
   const ids: Record<'a' | 'b', number> = { a: 0, b: 0 };
-  const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    server = await startServer({ ownDataDir: true });
-    browser = await launchBrowser();
-    const dir = path.join(server.dataDir!, 'slides', 'e2e');
-    fs.mkdirSync(dir, { recursive: true });
-    const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
-    const kase = await server.db.selectFrom('cases').select('id').where('hospital_id', '=', hospital.id).where('pathology_number', '=', 'P2026-00001').executeTakeFirstOrThrow();
-    for (const [key, s] of [['a', A], ['b', B]] as const) {
-      const out = path.join(dir, `${s.name}.tiff`);
-      await generateDemoSlide({ out, width: s.width, height: s.height, mpp: s.mpp, seed: s.seed, slideId: s.name, label: true });
-      ids[key] = await registerSlide(server.db, server.dataDir!, out, { name: s.name, hospital_id: hospital.id, case_id: kase.id, uploaded_by: null });
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const app = e2eApp({
+    ownDataDir: true,
+    async setup(server) {
+      const dir = path.join(server.dataDir!, 'slides', 'e2e');
+      fs.mkdirSync(dir, { recursive: true });
+      const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
+      const kase = await server.db.selectFrom('cases').select('id').where('hospital_id', '=', hospital.id).where('pathology_number', '=', 'P2026-00001').executeTakeFirstOrThrow();
+      for (const [key, s] of [['a', A], ['b', B]] as const) {
+        const out = path.join(dir, `${s.name}.tiff`);
+        await generateDemoSlide({ out, width: s.width, height: s.height, mpp: s.mpp, seed: s.seed, slideId: s.name, label: true });
+        ids[key] = await registerSlide(server.db, server.dataDir!, out, { name: s.name, hospital_id: hospital.id, case_id: kase.id, uploaded_by: null });
+      }
+    },
   });
 
   async function open(lang: Lang): Promise<Page> {
-    return signedInPage(browser, server.url, lang, 'primary', { errors: pageErrors, options: { acceptDownloads: true } });
+    return app.page(lang, 'primary', { options: { acceptDownloads: true } });
   }
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
   const magnification = (page: Page, pane = 0) => page.getByTestId(`viewer-pane-${pane}`).getAttribute('data-magnification').then(Number);
@@ -82,7 +76,7 @@ describe('slide viewer in Chromium', () => {
     let tiles = 0;
     page.on('response', (r) => { if (/\/api\/tiles\/\d+_files\/\d+\/\d+_\d+\.jpeg$/.test(r.url()) && r.status() === 200) tiles++; });
 
-    await page.goto(`${server.url}/manage/slide/library`);
+    await page.goto(`${app.url}/manage/slide/library`);
     const row = page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: A.name });
     await row.getByRole('link', { name: A.name }).click();
     await page.waitForURL(`**/slide/view?id=${ids.a}`);
@@ -95,7 +89,7 @@ describe('slide viewer in Chromium', () => {
     await poll(() => tiles).toBeGreaterThan(atOpen);
     await expect(page.getByTestId('current-magnification')).toBeDefined();
     expect(await page.getByTestId('current-magnification').textContent()).toContain('40×');
-    await page.waitForTimeout(600);
+    await viewsSettled(page, 'viewer-pane-0');
 
     // A rectangle and a polygon around the centre, and a ruler over a known 800 image pixels (200 µm at 0.25 µm/px).
     const [cx, cy] = await centreInImage(page);
@@ -109,9 +103,9 @@ describe('slide viewer in Chromium', () => {
     await page.getByTestId('tool-ruler').click();
     await drag(page, await toPage(page, [cx - 400, cy + 150]), await toPage(page, [cx + 400, cy + 150]));
     await poll(() => items(page).count()).toBe(3);
-    const ruler = await server.db.selectFrom('slide_annotations').select(['length_um', 'points']).where('slide_id', '=', ids.a).where('type', '=', 'ruler').executeTakeFirstOrThrow();
+    const ruler = await app.db.selectFrom('slide_annotations').select(['length_um', 'points']).where('slide_id', '=', ids.a).where('type', '=', 'ruler').executeTakeFirstOrThrow();
     expect(Math.abs(ruler.length_um! - 200) / 200).toBeLessThan(0.01);
-    const polygon = await server.db.selectFrom('slide_annotations').select('points').where('type', '=', 'polygon').executeTakeFirstOrThrow();
+    const polygon = await app.db.selectFrom('slide_annotations').select('points').where('type', '=', 'polygon').executeTakeFirstOrThrow();
     expect(JSON.parse(polygon.points)).toHaveLength(3);
     await shot(page, 'viewer-en-US');
 
@@ -129,15 +123,15 @@ describe('slide viewer in Chromium', () => {
     const geo = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(geo.type).toBe('FeatureCollection');
     expect(geo.features.map((f: { properties: { objectType: string } }) => f.properties.objectType)).toEqual(['annotation', 'annotation', 'annotation']);
-    await page.goto(`${server.url}/slide/view?id=${ids.b}`);
+    await page.goto(`${app.url}/slide/view?id=${ids.b}`);
     await page.getByTestId('current-magnification').waitFor();
     await page.getByTestId('geojson-file').setInputFiles(file);
     await poll(() => items(page).count()).toBe(3);
-    const moved = await server.db.selectFrom('slide_annotations').select('type').where('slide_id', '=', ids.b).orderBy('id').execute();
+    const moved = await app.db.selectFrom('slide_annotations').select('type').where('slide_id', '=', ids.b).orderBy('id').execute();
     expect(moved.map((r) => r.type)).toEqual(['rectangle', 'polygon', 'ruler']);
 
     // Split screen: A beside B, linked: 10× on the left is 10× on the right, though B is a 20× scan.
-    await page.goto(`${server.url}/slide/view?id=${ids.a}`);
+    await page.goto(`${app.url}/slide/view?id=${ids.a}`);
     await page.getByTestId('current-magnification').waitFor();
     await page.getByTestId('split-2').click();
     await page.getByTestId('viewer-pane-1').locator('[data-testid="current-magnification"]').waitFor();
@@ -145,12 +139,13 @@ describe('slide viewer in Chromium', () => {
     await page.getByTestId('mag-10').click();
     await poll(() => magnification(page, 0)).toBeCloseTo(10, 0);
     await poll(() => magnification(page, 1)).toBeCloseTo(10, 0);
-    await page.waitForTimeout(800);
+    await viewsSettled(page, 'viewer-pane-0', 'viewer-pane-1');
     await shot(page, 'viewer-split-en-US');
     await page.getByTestId('split-1').click();
 
     // Colour: brightness changes what the canvas holds, reset brings it back.
-    await page.waitForTimeout(800);
+    await page.getByTestId('viewer-pane-1').waitFor({ state: 'detached' });
+    await viewsSettled(page, 'viewer-pane-0');
     const before = await canvasMean(page);
     await page.getByTestId('colour-open').click();
     await page.getByTestId('colour-brightness').fill('200');
@@ -176,23 +171,24 @@ describe('slide viewer in Chromium', () => {
     await page.getByTestId('edit-title').fill('Tumour margin');
     await page.getByTestId('edit-save').click();
     await poll(() => canvas.getAttribute('data-saved-id')).toBeTruthy();
-    const saved = await server.db.selectFrom('case_images').selectAll().executeTakeFirstOrThrow();
+    const saved = await app.db.selectFrom('case_images').selectAll().executeTakeFirstOrThrow();
     expect(saved).toMatchObject({ title: 'Tumour margin', slide_id: ids.a });
     const size = await page.evaluate(() => { const c = document.querySelector<HTMLCanvasElement>('[data-testid="edit-canvas"]')!; return [c.width, c.height]; });
     // Cropped: the saved image is a part of the view, not all of it.
     expect(size[0]).toBeLessThan(1000);
     await page.close();
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 
   it('shows the viewer, split screen and annotation list in Chinese', async () => {
     const page = await open('zh-CN');
-    await page.goto(`${server.url}/slide/view?id=${ids.a}`);
+    await page.goto(`${app.url}/slide/view?id=${ids.a}`);
     await page.getByTestId('current-magnification').waitFor();
     await poll(() => items(page).count()).toBe(3);
     expect(await page.getByTestId('current-magnification').textContent()).toContain('当前倍率');
     await page.getByTestId('mag-20').click();
-    await page.waitForTimeout(1000);
+    await poll(() => magnification(page)).toBeCloseTo(20, 0);
+    await viewsSettled(page, 'viewer-pane-0');
     await shot(page, 'viewer-zh-CN');
     await items(page).first().click();
     await page.getByTestId('annotation-form').waitFor();
@@ -204,14 +200,16 @@ describe('slide viewer in Chromium', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('split-4').click();
     await page.getByTestId('viewer-pane-3').locator('[data-testid="current-magnification"]').waitFor();
-    await page.waitForTimeout(1000);
+    await viewsSettled(page, 'viewer-pane-0', 'viewer-pane-1', 'viewer-pane-2', 'viewer-pane-3');
     await shot(page, 'viewer-split-zh-CN');
     await page.getByTestId('split-1').click();
     await page.getByTestId('screenshot').click();
     await page.getByTestId('edit-canvas').waitFor();
-    await page.waitForTimeout(500);
+    // The capture is drawn: the canvas takes the image's size (a canvas not drawn yet is 300 × 150) as it draws it.
+    await page.waitForFunction(() => document.querySelector<HTMLCanvasElement>('[data-testid="edit-canvas"]')!.width !== 300);
+    await animationsDone(page);
     await shot(page, 'image-edit-zh-CN');
     await page.close();
-    expect(pageErrors).toEqual([]);
+    expect(app.pageErrors).toEqual([]);
   });
 });
