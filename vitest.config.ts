@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './tests/support/sequencer.js';
 
 /**
  * How many test files run at once. The suite waits far more than it computes (browsers, PostgreSQL, child servers,
@@ -19,6 +20,7 @@ export default defineConfig({
   test: {
     reporters: ['verbose', './tests/support/timing-reporter.ts'],
     maxWorkers,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { test: { name: 'unit', include: ['src/**/*.test.ts', 'server/**/*.test.ts', 'tests/unit/**/*.test.ts'], environment: 'node', setupFiles } },
       // Each API file runs once per database, as a project of its own: the two run side by side, and each has its time.

@@ -1,7 +1,8 @@
 /**
  * Turns test-results/timing.json (written by tests/support/timing-reporter.ts on every vitest run) into the timing
  * table of docs/testing.md: each file with its project, test cases, `expect` calls and seconds, slowest first, and per
- * project the sum of file times and the wall-clock span. `--print` writes the per-project summary to stdout only.
+ * project the sum of file times and the wall-clock span; and tests/support/durations.json, the order the next runs
+ * start files in (longest first). `--print` writes the per-project summary to stdout only.
  *
  *   npm run test:timing            # runs the whole suite, then rewrites the table
  *   npx tsx scripts/test-timing.ts [--print] [--title "…"]
@@ -44,6 +45,11 @@ const table = [
     .map((r) => `| ${r.file} | ${r.project} | ${r.tests}${r.failed ? ` (${r.failed} failed)` : ''}${r.skipped ? ` (+${r.skipped} skipped)` : ''} | ${r.expects} | ${seconds(r.end - r.start)} |`),
   '',
 ].join('\n');
+
+// The order the next runs start files in (tests/support/sequencer.ts): longest first.
+const durations = Object.fromEntries([...rows].sort((a, b) => a.project.localeCompare(b.project) || a.file.localeCompare(b.file))
+  .map((r) => [`${r.project}:${r.file}`, Math.round((r.end - r.start) / 100) / 10]));
+fs.writeFileSync('tests/support/durations.json', `${JSON.stringify(durations, null, 1)}\n`);
 
 const doc = 'docs/testing.md';
 const start = '<!-- timing:start -->', end = '<!-- timing:end -->';
