@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { isCombinator, isOperator, normaliseFilter, paramsToFilter, type FilterCondition } from '../../src/core/filters.js';
 import { labelSearchCondition } from '../../src/core/labelCode.js';
 import { AppError } from '../http/errors.js';
@@ -7,6 +8,29 @@ import { LIST_LIMITS } from './limits.js';
 
 export const MAX_PAGE_SIZE = 2000;
 export const DEFAULT_PAGE_SIZE = 100;
+
+/** How far a list may be paged: its page size when none is asked, the largest it serves, the last page it reaches. */
+export interface PageLimits { defaultSize: number; maxSize: number; maxPage: number }
+
+const RESOURCE_PAGES: PageLimits = { defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE, maxPage: 1_000_000 };
+
+/**
+ * A list's `page` and `page_size` query params as its route schema declares them: text, read by `pageParams` (not
+ * by the validator, which takes `1e309` for an integer, Infinity, and lets it reach SQL).
+ */
+export const PageParam = Type.Optional(Type.String({ description: 'a whole number from 1' }));
+
+/**
+ * `page` and `page_size` of a request (query string text or body values), checked: whole numbers from 1 within
+ * `limits`, else the translated 422 `resource.bad_page`. Every list reads its paging through here, the resource
+ * lists and the hand-written ones (messages, meetings, case status lists …), so each refuses a bad page alike.
+ */
+export function pageParams(raw: { page?: unknown; page_size?: unknown }, limits: PageLimits = RESOURCE_PAGES): { page: number; pageSize: number } {
+  const page = positiveInt(raw.page, 1);
+  const pageSize = positiveInt(raw.page_size, limits.defaultSize);
+  if (pageSize > limits.maxSize || page > limits.maxPage) throw new AppError(422, 'resource.bad_page');
+  return { page, pageSize };
+}
 
 export interface ListQuery {
   page: number;
@@ -27,9 +51,7 @@ export interface ListQuery {
  * goes on to SQL.
  */
 export function parseListQuery(raw: Record<string, unknown>, def: ResourceDef): ListQuery {
-  const page = positiveInt(raw.page, 1);
-  const pageSize = positiveInt(raw.page_size, DEFAULT_PAGE_SIZE);
-  if (pageSize > MAX_PAGE_SIZE || page > 1_000_000) throw new AppError(422, 'resource.bad_page');
+  const { page, pageSize } = pageParams(raw);
 
   const sortBy = parseSort(json(raw.sort_by, 'sort_by') ?? def.defaultSort ?? { id: 'desc' }, def);
   const params = json(raw.params, 'params') ?? {};

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PageParam, pageParams } from '../../resources/list-query.js';
 import { doctorsCovering } from './subspecialty.js';
 import { directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
@@ -29,6 +30,8 @@ import { HisUnavailable } from '../his/index.js';
 
 const tags = ['resource:cases'];
 const perm = (permission: string) => ({ access: { permission } });
+/** The case status lists' paging (pageParams): 100 a page by default, at most 500. */
+const CASE_PAGES = { defaultSize: 100, maxSize: 500, maxPage: 1_000_000 };
 
 /**
  * The case's life in the lab as commands (issue 10): each route checks its permission code (guard), the case's
@@ -93,14 +96,15 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
       tags,
       querystring: Type.Object({
         status: Type.String({ minLength: 1, maxLength: 400, pattern: '^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$', description: 'status keys, comma-separated' }),
-        page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-        page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+        page: PageParam,
+        page_size: PageParam,
         view: View,
       }),
     },
   }, async (r) => {
     const { hospitals, resolve } = await scopedRules(r);
-    return ok(await casesByStatus(deps.db, hospitals, resolve, r.query.status.split(',').slice(0, 20), r.query.page ?? 1, r.query.page_size ?? 100, r.query.view, directoryScope(r)));
+    const { page, pageSize } = pageParams(r.query, CASE_PAGES);
+    return ok(await casesByStatus(deps.db, hospitals, resolve, r.query.status.split(',').slice(0, 20), page, pageSize, r.query.view, directoryScope(r)));
   });
 
   app.get('/api/pathology/stuck', {
@@ -110,11 +114,11 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
       querystring: Type.Object({
         hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 366, description: 'in the phase longer than this; omitted: each phase\'s own limit (setting case_phase_hours)' })),
         main_phase: Type.Optional(Type.Union(CASE_PHASES.map((p) => Type.Literal(p)))),
-        page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-        page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+        page: PageParam,
+        page_size: PageParam,
       }),
     },
-  }, async (r) => ok(await stuckCases(deps.db, scopeOf(r), { hours: r.query.hours, mainPhase: r.query.main_phase, page: r.query.page ?? 1, pageSize: r.query.page_size ?? 100, directories: directoryScope(r) })));
+  }, async (r) => ok(await stuckCases(deps.db, scopeOf(r), { hours: r.query.hours, mainPhase: r.query.main_phase, ...pageParams(r.query, CASE_PAGES), directories: directoryScope(r) })));
 
   // Labels (issue 10): the print-ready data of a case's cassettes or slides, and the print itself logged on the timeline.
   const LabelKind = Type.Union([Type.Literal('cassette'), Type.Literal('slide')]);

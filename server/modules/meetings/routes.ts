@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PageParam, pageParams } from '../../resources/list-query.js';
 import type { FastifyRequest } from 'fastify';
 import { MEETING_NAME_MAX, MEETING_SLIDES_MAX, meetingTopic, presenterAfterRelease, takeRefusal } from '../../../src/core/meeting.js';
 import type { Db } from '../../db/connect.js';
@@ -92,11 +93,12 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
     config: user,
     schema: { tags, summary: 'Reading meetings of my hospital, open ones first', querystring: Type.Object({
       status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('ended')])),
-      page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
-      page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
+      page: PageParam,
+      page_size: PageParam,
     }) },
   }, async (request) => {
-    const { status, page = 1, page_size: pageSize = 20 } = request.query;
+    const { status } = request.query;
+    const { page, pageSize } = pageParams(request.query, { defaultSize: 20, maxSize: 200, maxPage: 100_000 });
     const hospitals = hospitalScope({ scope: 'hospital' }, request)!;
     const { rows, total } = await listMeetings(db, hospitals, { status, page, pageSize });
     return ok({ data: rows.map((r) => ({ ...wire(r), host_name: r.host_name ?? '', presenter_name: r.presenter_name ?? '' })), total, current_page: page, per_page: pageSize, total_pages: Math.ceil(total / pageSize) });

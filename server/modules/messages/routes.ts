@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PageParam, pageParams } from '../../resources/list-query.js';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { directoryScope } from '../../http/directory-scope.js';
@@ -13,10 +14,8 @@ import { answerClinical, audience, deleteFor, foreignIds, inbox, markRead, membe
 
 const MAX_IDS = 500;
 const Ids = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: MAX_IDS });
-const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
-  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
-};
+const PageQuery = { page: PageParam, page_size: PageParam };
+const PAGES = { defaultSize: 20, maxSize: 200, maxPage: 100_000 };
 const Level = Type.Integer({ minimum: 0, maximum: 2, default: 0 });
 const Text = { title: Type.String({ maxLength: 200, default: '' }), content: Type.String({ maxLength: 4000, default: '' }) };
 const tags = ['messages'];
@@ -36,7 +35,8 @@ export function messageRoutes(app: TypedApp, db: Db): void {
       type: Type.Optional(MessageType),
     }) },
   }, async (request) => {
-    const { page = 1, page_size: pageSize = 20, unread, include, type } = request.query;
+    const { unread, include, type } = request.query;
+    const { page, pageSize } = pageParams(request.query, PAGES);
     const { rows, total } = await inbox(db, request.auth!.id, { page, pageSize }, unread === 1, type, directoryScope(request));
     const withSender = (include ?? '').split(',').includes('fromUser');
     return ok({
@@ -53,7 +53,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
   app.get('/api/messages/send-by-me', {
     config: user, schema: { tags, summary: 'What I sent, one entry per sending, with how many read it', querystring: Type.Object(PageQuery) },
   }, async (request) => {
-    const { page = 1, page_size: pageSize = 20 } = request.query;
+    const { page, pageSize } = pageParams(request.query, PAGES);
     const { rows, total } = await sent(db, request.auth!.id, { page, pageSize });
     return ok({ data: rows, total, current_page: page, per_page: pageSize });
   });

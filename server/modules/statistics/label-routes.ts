@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PageParam, pageParams } from '../../resources/list-query.js';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { caseRefWithin, directoryScope, slideRefWithin } from '../../http/directory-scope.js';
@@ -54,10 +55,9 @@ export function labelRoutes(app: TypedApp, db: Db): void {
 
   app.get('/api/config/labels/maintenance_record', {
     config: { ...perm, audit: false },
-    schema: { tags, querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })), page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }, { additionalProperties: false }) },
+    schema: { tags, querystring: Type.Object({ page: PageParam, page_size: PageParam }, { additionalProperties: false }) },
   }, async (request) => {
-    const page = request.query.page ?? 1;
-    const size = request.query.page_size ?? 20;
+    const { page, pageSize: size } = pageParams(request.query, { defaultSize: 20, maxSize: 200, maxPage: 100_000 });
     const directories = directoryScope(request);
     const base = db.selectFrom('slide_labels as sl').where('sl.hospital_id', 'in', hospitalScope({ scope: 'hospital' }, request)!)
       .$if(directories !== undefined, (w) => w.where((eb) => slideRefWithin(eb, 'sl.slide_id', directories!)));
