@@ -1,8 +1,7 @@
 /**
- * Compiles the server to JavaScript (`npm run build`, after the front end): server/main.ts and everything of ours it
- * imports (server/, src/core/, JSON) bundled into dist-server/main.js, with a source map; npm packages stay
- * imports, resolved from node_modules at run time. The upload worker thread's entry is a second bundle,
- * dist-server/upload-worker.js, which server/modules/upload/worker-client.ts starts when running compiled.
+ * Compiles the server to JavaScript (`npm run build`, after the front end): each entry below and everything of ours
+ * it imports (server/, src/core/, JSON) bundled into dist-server/<name>.js, with source maps. npm packages stay
+ * imports, resolved from node_modules at run time; our modules imported dynamically become chunks of their own.
  * Files the server reads at run time (schemas/, seed JSON, dist/, the OpenSlide child script) are read from the
  * app's root directory (server/paths.ts), not copied.
  */
@@ -10,6 +9,11 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/**
+ * The server (main.ts) and what it starts as processes or threads of its own: the setup process (migrations, seed)
+ * and the upload worker thread (upload/worker-client.ts).
+ */
+const ENTRIES = ['server/main.ts', 'server/setup.ts', 'server/modules/upload/upload-worker.ts'];
 const root = path.resolve(import.meta.dirname, '..');
 const outdir = path.join(root, 'dist-server');
 const started = performance.now();
@@ -17,7 +21,8 @@ const started = performance.now();
 fs.rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'server/main.ts', 'upload-worker': 'server/modules/upload/upload-worker.ts' },
+  // Each entry is dist-server/<its file's name>.js (server/paths.ts entryArgs counts on that).
+  entryPoints: ENTRIES.map((source) => ({ in: source, out: path.basename(source, '.ts') })),
   outdir,
   bundle: true,
   packages: 'external',
@@ -25,13 +30,19 @@ const result = await build({
   format: 'esm',
   target: 'node20.19',
   sourcemap: true,
+  // Dynamic imports of our own modules become chunks (dist-server/chunk-*.js, beside main.js: server/paths.ts counts
+  // on one level below the root), so the npm packages only they import load with them: a cluster primary never loads
+  // the HTTP app, a worker never the migrations and jobs (server/main.ts).
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   // Class and function names as written, for logs and stack traces.
   keepNames: true,
   metafile: true,
   logLevel: 'warning',
 });
 
-const sizes = Object.entries(result.metafile.outputs)
-  .filter(([file]) => file.endsWith('.js'))
-  .map(([file, out]) => `${path.relative(root, path.resolve(root, file))} ${(out.bytes / 1024).toFixed(0)} KiB`);
-console.log(`server compiled in ${((performance.now() - started) / 1000).toFixed(1)} s: ${sizes.join(', ')}`);
+const outputs = Object.entries(result.metafile.outputs).filter(([file]) => file.endsWith('.js'))
+  .map(([file, out]) => ({ file: path.basename(file), kib: out.bytes / 1024 }));
+const chunks = outputs.filter((o) => o.file.startsWith('chunk-'));
+const entries = outputs.filter((o) => !o.file.startsWith('chunk-')).map((o) => `${o.file} ${o.kib.toFixed(0)} KiB`);
+console.log(`server compiled into dist-server/ in ${((performance.now() - started) / 1000).toFixed(1)} s: ${entries.join(', ')}, ${chunks.length} chunks ${chunks.reduce((s, c) => s + c.kib, 0).toFixed(0)} KiB`);

@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/connect.js';
+import { lazyValidators } from './http/lazy-validators.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { serverWithFastLanes, type FastLane } from './http/fast-lanes.js';
 import { registerGuard } from './http/guard.js';
@@ -97,6 +98,8 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     routerOptions: { querystringParser: parseQuery },
     // allowUnionTypes: a body may take one of several scalar types as is (registration's added fields, lifecycle-bodies.ts).
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, allowUnionTypes: true } },
+    // Each route's request schemas compiled at its first request, not all at start (lazy-validators.ts).
+    schemaController: { compilersFactory: { buildValidator: lazyValidators } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // First, so every answer gets the headers, plugins' and errors' included.
   const realtimeConfig = config.realtime ?? parseRealtimeConfig({});

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker } from './worker-messages.js';
-import { appPath } from '../../paths.js';
+import { appPath, COMPILED } from '../../paths.js';
 
 /**
  * One upload worker thread, started on first use: posts requests and matches the answers to them.
@@ -62,7 +62,7 @@ export class WorkerClient {
  * worker boots through tsx's API.
  */
 function spawnUploadWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(appPath('dist-server', 'upload-worker.js'));
+  if (COMPILED) return new Worker(appPath('dist-server', 'upload-worker.js'));
   const entry = new URL('./upload-worker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`, { eval: true });
