@@ -9,7 +9,8 @@ interface Listed { id: number; user_id: number; username: string; realname: stri
 
 /**
  * An administrator removes another user's security key (a lost key): only with `system_user`, only for users of
- * the hospital they work in (another hospital's user: 404, key kept), written to the operation log, and nothing
+ * the hospital they work in (another hospital's user: 404, key kept), and for a sub-centre's administrator only
+ * users wholly within their hospitals, as the users resource has it; written to the operation log, and nothing
  * else of the owner's ends: their session and their other keys stay.
  */
 describe.each(databases)('administrators remove users’ security keys [%s]', (kind) => {
@@ -56,8 +57,9 @@ describe.each(databases)('administrators remove users’ security keys [%s]', (k
     // The administrator works in the general hospital: the branch-only user's key is not theirs to see.
     expect(await listed(admin)).toEqual(expect.arrayContaining([mine, shared]));
     expect(await listed(admin)).not.toContain(branchOnly);
-    // The branch's administrator sees the branch's users (primary works in both), never the general hospital's only.
-    expect((await listed(sub)).sort()).toEqual([shared, branchOnly].sort());
+    // The branch's administrator sees the branch's own users only: primary works in both hospitals, so (as on the
+    // users resource) is not theirs to manage; the general hospital's only users are not either.
+    expect(await listed(sub)).toEqual([branchOnly]);
     const row = ((await call(h.app, 'GET', KEYS, { token: admin })).json().data.data as Listed[]).find((k) => k.id === mine)!;
     expect(row).toMatchObject({ username: 'registrar', name: 'Registrar desk key', user_id: await userId(h.db, 'registrar') });
     expect(Object.keys(row)).not.toContain('public_key');
@@ -99,6 +101,38 @@ describe.each(databases)('administrators remove users’ security keys [%s]', (k
     // The branch's administrator removes the branch user's key.
     expect((await remove(sub, branchKey)).statusCode).toBe(200);
     expect(await keyExists(branchKey)).toBe(false);
+  });
+
+  // Issue 27, finding 2: the branch's administrator listed and removed the keys of every user with a row for the
+  // branch, the group administrator's included, while the users resource answers 404 for those same users.
+  it('keeps users who also belong to a hospital the sub-centre administrator does not manage out of their reach', async () => {
+    const adminKey = await keyOf('admin', 'Group administrator key');
+    const primaryKey = await keyOf('primary', 'Primary second key');
+    const branchKey = await keyOf('subuser', 'Branch key 3');
+    const adminId = await userId(h.db, 'admin');
+    // The group administrator and primary both belong to the branch (and to the general hospital).
+    const rows = await h.db.selectFrom('user_hospitals').select(['user_id', 'hospital_id']).where('hospital_id', '=', branch)
+      .where('user_id', 'in', [adminId, await userId(h.db, 'primary')]).execute();
+    expect(rows).toHaveLength(2);
+    for (const user of ['admin', 'primary']) {
+      // The users resource: as if they did not exist.
+      expect((await call(h.app, 'GET', `${USERS}/item/${await userId(h.db, user)}`, { token: sub })).statusCode, user).toBe(404);
+    }
+    const listed = ((await call(h.app, 'GET', KEYS, { token: sub })).json().data.data as Listed[]).map((k) => k.id);
+    expect(listed).toContain(branchKey);
+    expect(listed).not.toContain(adminKey);
+    expect(listed).not.toContain(primaryKey);
+    expect((await call(h.app, 'GET', KEYS, { token: sub })).json().data.data.map((k: Listed) => k.username)).not.toContain('admin');
+    for (const [key, lang, message] of [[adminKey, 'en-US', 'No such security key'], [primaryKey, 'zh-CN', '安全密钥不存在'], [adminKey, 'zh-CN', '安全密钥不存在'], [primaryKey, 'en-US', 'No such security key']] as const) {
+      const res = await remove(sub, key, lang);
+      expect(res.statusCode, `${key} ${lang}`).toBe(404);
+      expect(res.json().message).toBe(message);
+    }
+    expect(await keyExists(adminKey)).toBe(true);
+    expect(await keyExists(primaryKey)).toBe(true);
+    // The group administrator still reaches them (working in the general hospital, where both belong).
+    expect((await remove(admin, primaryKey)).statusCode).toBe(200);
+    expect((await remove(admin, adminKey)).statusCode).toBe(200);
   });
 
   it('refuses without system_user, unsigned and with a malformed id, changing nothing', async () => {
