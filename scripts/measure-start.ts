@@ -1,7 +1,7 @@
 /**
  * How fast the server answers after being spawned, and how much memory its processes hold when idle.
  *
- *   npm run build && node --import tsx scripts/measure-start.ts [--runs 3] [--settle 10] [--workers N] [--tsx] [--keep]
+ *   npm run build && node --import tsx scripts/measure-start.ts [--runs 3] [--settle 10] [--workers N] [--tsx] [--nice N] [--keep]
  *
  * Each run starts the server as `npm start` does (`node --enable-source-maps dist-server/main.js`; `--tsx`:
  * `node --import tsx server/main.ts`, the TypeScript server) twice on one new DATA_DIR: first fresh (migrations,
@@ -9,6 +9,8 @@
  * of `GET /api/auth/challenge`, then, `--settle` seconds later, VmRSS (/proc/<pid>/status) and CPU time of the
  * primary and every process below it (its cluster workers) and their sum, then stops it with SIGTERM and reports
  * how it exited. WORKERS is left to the server's default (the number of cores) unless `--workers` is given.
+ * `--nice -10` runs the server (and so every process it starts) at that niceness, to measure its own cost on a
+ * machine that other work keeps busy (needs root for a negative value).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,6 +29,7 @@ const runs = Number(opt('runs', '3'));
 const settleMs = Number(opt('settle', '10')) * 1000;
 const workers = opt('workers', '');
 const tsx = flag('tsx');
+const niceness = args.includes('--nice') ? Number(opt('nice', '0')) : undefined;
 const root = path.resolve(import.meta.dirname, '..');
 const command = tsx ? ['--import', 'tsx', 'server/main.ts'] : ['--enable-source-maps', 'dist-server/main.js'];
 if (!tsx && !fs.existsSync(path.join(root, 'dist-server/main.js'))) {
@@ -91,6 +94,8 @@ async function measure(dataDir: string): Promise<Result> {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ...(workers ? { WORKERS: workers } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Before node has booted, so the processes it starts inherit it.
+  if (niceness !== undefined) os.setPriority(child.pid!, niceness);
   child.stdout.on('data', (d) => { output += String(d); });
   child.stderr.on('data', (d) => { output += String(d); });
   const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)));
@@ -114,7 +119,7 @@ async function measure(dataDir: string): Promise<Result> {
   return { firstAnswerMs, processes, totalMiB, exit: `${how} after ${Math.round(performance.now() - stopping)} ms`, errors: errors.length };
 }
 
-console.log(`${tsx ? 'node --import tsx server/main.ts' : 'node --enable-source-maps dist-server/main.js'}; WORKERS=${workers || `default (${os.availableParallelism()} cores)`}; RSS ${settleMs / 1000} s after the first answer; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`${tsx ? 'node --import tsx server/main.ts' : 'node --enable-source-maps dist-server/main.js'}; WORKERS=${workers || `default (${os.availableParallelism()} cores)`}; RSS ${settleMs / 1000} s after the first answer${niceness !== undefined ? `; nice ${niceness}` : ''}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 const rows: { run: string; r: Result }[] = [];
 for (let i = 1; i <= runs; i++) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-measure-'));
