@@ -3,16 +3,21 @@ import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
- * Writes test-results/timing.json (or TIMING_FILE): each test file's project, wall-clock start and end, test cases run and `expect`
- * calls made (counted by tests/support/count-expects.ts). scripts/test-timing.ts turns it into docs/testing.md, and
+ * Writes test-results/timing.json (or TIMING_FILE): each test file's project, wall-clock start (taken by a worker,
+ * before its imports) and end, test cases run and `expect` calls made (counted by tests/support/count-expects.ts). scripts/test-timing.ts turns it into docs/testing.md, and
  * .ci/run prints each project's span from it.
  */
 export default class TimingReporter implements Reporter {
   private started = new Map<string, number>();
   private rows: Array<{ file: string; project: string; start: number; end: number; tests: number; failed: number; skipped: number; expects: number }> = [];
 
-  onTestModuleStart(module: TestModule): void {
+  // Queued is when a worker takes the file, before it imports it: importing is part of what a file costs.
+  onTestModuleQueued(module: TestModule): void {
     this.started.set(this.key(module), Date.now());
+  }
+
+  onTestModuleStart(module: TestModule): void {
+    if (!this.started.has(this.key(module))) this.started.set(this.key(module), Date.now());
   }
 
   onTestModuleEnd(module: TestModule): void {
