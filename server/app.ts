@@ -55,7 +55,6 @@ import { openSealedFields } from './modules/auth/sealed-fields.js';
 import { resourceHooks } from './modules/resource-hooks.js';
 import { databaseSlideResolver } from './modules/slides/resolver.js';
 import { slideRoutes } from './modules/slides/routes.js';
-import { slidesDirResolver } from './modules/tiles/resolver.js';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
@@ -180,8 +179,9 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir, db);
+  // Slides only through the slides table (their hospital and directory checked): no file-name path (issue 27).
   const tiles = tileRoutes(app, db, config, {
-    resolveSlide: databaseSlideResolver(db, dataDir, slidesDirResolver(path.join(dataDir, 'slides'))),
+    resolveSlide: databaseSlideResolver(db, dataDir),
     resolveSession: sessions,
   });
   const tileLane = tileFastLane(tiles, sessions);

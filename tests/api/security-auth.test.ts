@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageKey } from '../../server/i18n/messages.js';
 import { translate, type Params } from '../../server/i18n/translate.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
-import { call, databases, loginAs, passwordOf, seal, startApp, testApp, tokenFor, userId, type Harness } from './harness.js';
+import { call, databases, ingested, loginAs, passwordOf, seal, startApp, testApp, tokenFor, userId, type Harness } from './harness.js';
 
 /**
  * Issue 8, login security: the five-failures lockout under concurrency (item 3), the lock screen (item 7), anonymous
@@ -28,10 +28,16 @@ describe.each(databases)('login security [%s]', (kind) => {
   /** The app with a slide folder, for the tile route, listening: the tile fast lane only sees real sockets. */
   let app: FastifyInstance;
   let base: string;
+  /** lock-1.tiff bound where it lies (slides are served by id only): its slide id. */
+  let lockSlide: number;
   beforeAll(async () => {
     h = await startApp(kind);
     app = await testApp(h.db, { dataDir: slidesDir });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const admin = await tokenFor(app, 'admin');
+    const bound = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: 'slides/lock-1.tiff' } });
+    expect(bound.statusCode, bound.body).toBe(200);
+    lockSlide = (await ingested(app, admin, bound.json().data.id)).id;
   });
   afterAll(async () => {
     await app.close();
@@ -136,8 +142,8 @@ describe.each(databases)('login security [%s]', (kind) => {
       const me = await userId(h.db, 'admin');
       const reads = [
         '/api/system_management/users/lists',
-        '/api/tiles/lock-1.dzi',
-        '/api/tiles/lock-1_files/0/0_0.jpeg',
+        `/api/tiles/${lockSlide}.dzi`,
+        `/api/tiles/${lockSlide}_files/0/0_0.jpeg`,
       ];
       for (const url of reads) expect((await call(app, 'GET', url, { token })).statusCode, url).toBe(200);
       // Over a socket, a tile this process has served comes from the fast lane.

@@ -9,11 +9,11 @@ import { translate } from '../../server/i18n/translate.js';
 import { hashToken } from '../../server/modules/auth/tokens.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { tileFastLane } from '../../server/modules/tiles/fast-lane.js';
-import { slidesDirResolver } from '../../server/modules/tiles/resolver.js';
+import { databaseSlideResolver } from '../../server/modules/slides/resolver.js';
 import { cachedSessionResolver } from '../../server/modules/tiles/session-cache.js';
 import { TileService } from '../../server/modules/tiles/tile-service.js';
 import { sessionFromToken } from '../../server/modules/users/queries.js';
-import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /**
  * The tile fast lane (server/modules/tiles/fast-lane.ts) answers cached tiles before Fastify's router. It only
@@ -55,16 +55,23 @@ describe.each(databases)('tile fast lane [%s]', (kind) => {
     app = await testApp(h.db, { dataDir: dir });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     token = await tokenFor(app, 'admin');
+    // Bound where it lies: slides are reached by id only (issue 27).
+    const bound = await call(app, 'POST', '/api/data/kfb/bind', { token, payload: { path: 'slides/lane.tiff' } });
+    expect(bound.statusCode, bound.body).toBe(200);
+    slide = String((await ingested(app, token, bound.json().data.id)).id);
+    tile = `/api/tiles/${slide}_files/${LEVEL}/2_1.jpeg`;
   });
   afterAll(async () => {
     await app.close();
     await h.close();
   });
 
-  const tile = `/api/tiles/lane_files/${LEVEL}/2_1.jpeg`;
+  /** The bound slide's id, and a tile of it. */
+  let slide: string;
+  let tile: string;
 
   it('answers only what it already holds, with the bytes and headers of the route, and passes everything else on', async () => {
-    const service = new TileService({ resolveSlide: slidesDirResolver(path.join(dir, 'slides')) });
+    const service = new TileService({ resolveSlide: databaseSlideResolver(h.db, dir) });
     const sessions = cachedSessionResolver((t) => sessionFromToken(h.db, t));
     const lane = tileFastLane(service, sessions);
     // What the lane passes on gets 599 here, so every answer below says which side gave it.
@@ -75,7 +82,7 @@ describe.each(databases)('tile fast lane [%s]', (kind) => {
       expect((await get(laneBase, tile, cookie)).status).toBe(599); // nothing known yet
       await sessions(token);
       expect((await get(laneBase, tile, cookie)).status).toBe(599); // slide not opened
-      const handle = await service.open('lane');
+      const handle = await service.open(slide);
       expect((await get(laneBase, tile, cookie)).status).toBe(599); // tile not cached
       await service.dziTile(handle, LEVEL, 2, 1);
 
@@ -91,7 +98,7 @@ describe.each(databases)('tile fast lane [%s]', (kind) => {
       // Not for the lane: no token, an unknown one, a token in the query, any query, HEAD, a tile not in memory, other routes.
       for (const [url, headers, method] of [
         [tile, {}, 'GET'], [tile, { cookie: 'dsms_image=nope' }, 'GET'], [`${tile}?token=${token}`, {}, 'GET'], [`${tile}?x=1`, cookie, 'GET'],
-        [tile, cookie, 'HEAD'], [`/api/tiles/lane_files/${LEVEL}/3_1.jpeg`, cookie, 'GET'], ['/api/tiles/lane.dzi', cookie, 'GET'],
+        [tile, cookie, 'HEAD'], [`/api/tiles/${slide}_files/${LEVEL}/3_1.jpeg`, cookie, 'GET'], [`/api/tiles/${slide}.dzi`, cookie, 'GET'],
       ] as const) expect((await get(laneBase, url, headers, method)).status, `${method} ${url}`).toBe(599);
 
       sessions.forget(hashToken(token));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate } from '../../server/i18n/translate.js';
 import { generateDemoSlide, type DemoSlideResult } from '../../server/modules/slides/demo-slide/generate.js';
 import { mulberry32 } from '../../server/modules/slides/demo-slide/random.js';
-import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { REAL_DIR, realSlides } from '../support/real-slides.js';
 
 /**
@@ -37,12 +37,23 @@ describe.each(databases)('tiles [%s]', (kind) => {
   let h: Harness;
   let app: FastifyInstance;
   let token: string;
+  /** The demo slide's id: images are reached through the slides table only, never by file name (issue 27). */
+  let S: string;
+  /** An operator's file under slides/, bound where it lies (bind by path): its slide id. */
+  const bindInPlace = async (file: string) => {
+    const res = await call(app, 'POST', '/api/data/kfb/bind', { token, payload: { path: `slides/${file}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    return ingested(app, token, res.json().data.id);
+  };
   beforeAll(async () => {
     h = await startApp(kind);
     // A second app on the harness database, pointed at this suite's slide folder.
     app = await testApp(h.db, { dataDir: dir });
     await app.ready();
     token = await tokenFor(app, 'admin');
+    const row = await bindInPlace('demo-7.tiff');
+    expect(row.status).toBe('ready');
+    S = String(row.id);
   });
   afterAll(async () => {
     await app.close();
@@ -52,14 +63,14 @@ describe.each(databases)('tiles [%s]', (kind) => {
   const get = (url: string, headers: Record<string, string> = {}) => call(app, 'GET', url, { token, headers });
 
   it('describes the slide as Deep Zoom with the file tile size and no overlap', async () => {
-    const res = await get('/api/tiles/demo-7.dzi');
+    const res = await get(`/api/tiles/${S}.dzi`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/xml/);
     expect(res.body).toContain(`TileSize="${T}"`);
     expect(res.body).toContain('Overlap="0"');
     expect(res.body).toContain('Format="jpeg"');
     expect(res.body).toContain(`<Size Width="${W}" Height="${H}"/>`);
-    const again = await get('/api/tiles/demo-7.dzi', { 'if-none-match': String(res.headers.etag) });
+    const again = await get(`/api/tiles/${S}.dzi`, { 'if-none-match': String(res.headers.etag) });
     expect(again.statusCode).toBe(304);
   });
 
@@ -74,7 +85,7 @@ describe.each(databases)('tiles [%s]', (kind) => {
       const col = Math.floor(rand() * Math.ceil(lw / T)), row = Math.floor(rand() * Math.ceil(lh / T));
       const tw = Math.min(T, lw - col * T), th = Math.min(T, lh - row * T);
 
-      const res = await get(`/api/tiles/demo-7_files/${level}/${col}_${row}.jpeg`);
+      const res = await get(`/api/tiles/${S}_files/${level}/${col}_${row}.jpeg`);
       expect(res.statusCode, `tile ${level}/${col}_${row}`).toBe(200);
       expect(res.headers['content-type']).toBe('image/jpeg');
       const got = await rgb(res.rawPayload);
@@ -107,35 +118,39 @@ describe.each(databases)('tiles [%s]', (kind) => {
   });
 
   it('answers 404 outside the image and for unknown or unsafe slide keys', async () => {
-    expect((await get(`/api/tiles/demo-7_files/${MAX_LEVEL}/99_0.jpeg`)).statusCode).toBe(404);
-    expect((await get(`/api/tiles/demo-7_files/${MAX_LEVEL + 1}/0_0.jpeg`)).statusCode).toBe(404);
+    expect((await get(`/api/tiles/${S}_files/${MAX_LEVEL}/99_0.jpeg`)).statusCode).toBe(404);
+    expect((await get(`/api/tiles/${S}_files/${MAX_LEVEL + 1}/0_0.jpeg`)).statusCode).toBe(404);
     const missing = await get('/api/tiles/nothing-here.dzi');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: translate('zh-CN', 'slide.not_found') });
     expect((await get('/api/tiles/..%2Fslides%2Fdemo-7.dzi')).statusCode).toBe(404);
+    // The file's name is no key: slides are reached through the slides table only (issue 27).
+    for (const byName of ['/api/tiles/demo-7.dzi', '/api/tiles/demo-7.tiff.dzi', `/api/tiles/demo-7_files/${MAX_LEVEL}/0_0.jpeg`, '/api/iiif/demo-7/info.json']) {
+      expect((await get(byName)).statusCode, byName).toBe(404);
+    }
     expect((await get('/api/iiif/..%2F..%2Fetc%2Fpasswd/info.json')).statusCode).toBe(404);
   });
 
   it('revalidates with a strong ETag and long-lived cache headers', async () => {
-    const url = `/api/tiles/demo-7_files/${MAX_LEVEL}/3_2.jpeg`;
+    const url = `/api/tiles/${S}_files/${MAX_LEVEL}/3_2.jpeg`;
     const first = await get(url);
     expect(first.headers.etag).toMatch(/^"[^"]+"$/);
     expect(first.headers['cache-control']).toBe('private, max-age=31536000, immutable');
     const again = await get(url, { 'if-none-match': String(first.headers.etag) });
     expect(again.statusCode).toBe(304);
     expect(again.rawPayload.length).toBe(0);
-    const other = await get(`/api/tiles/demo-7_files/${MAX_LEVEL}/3_3.jpeg`);
+    const other = await get(`/api/tiles/${S}_files/${MAX_LEVEL}/3_3.jpeg`);
     expect(other.headers.etag).not.toBe(first.headers.etag);
   });
 
   it('refuses tiles without a session, accepts the image cookie and never a token in the query', async () => {
-    const url = `/api/tiles/demo-7_files/${MAX_LEVEL}/1_1.jpeg`;
+    const url = `/api/tiles/${S}_files/${MAX_LEVEL}/1_1.jpeg`;
     const anonymous = await call(app, 'GET', url, { lang: 'en-US' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toEqual({ message: translate('en-US', 'error.unauthenticated') });
     expect((await call(app, 'GET', url, { headers: { cookie: 'dsms_image=not-a-token' } })).statusCode).toBe(401);
     expect((await call(app, 'GET', `${url}?token=${encodeURIComponent(token)}`)).statusCode).toBe(401);
-    expect((await call(app, 'GET', `/api/iiif/demo-7/info.json`)).statusCode).toBe(401);
+    expect((await call(app, 'GET', `/api/iiif/${S}/info.json`)).statusCode).toBe(401);
     const viaCookie = await call(app, 'GET', url, { headers: { cookie: `dsms_image=${token}` } });
     expect(viaCookie.statusCode).toBe(200);
     expect(viaCookie.rawPayload.equals((await get(url)).rawPayload)).toBe(true);
@@ -143,22 +158,22 @@ describe.each(databases)('tiles [%s]', (kind) => {
 
   it('stops a logged-out token at once on the header path', async () => {
     const own = await tokenFor(app, 'technician');
-    const url = `/api/tiles/demo-7_files/${MAX_LEVEL}/0_0.jpeg`;
+    const url = `/api/tiles/${S}_files/${MAX_LEVEL}/0_0.jpeg`;
     expect((await call(app, 'GET', url, { token: own })).statusCode).toBe(200);
     expect((await call(app, 'POST', '/api/auth/logout', { token: own })).statusCode).toBe(200);
     expect((await call(app, 'GET', url, { token: own })).statusCode).toBe(401);
   });
 
   it('serves the label the generator wrote beside the pyramid, and 404 for images the slide lacks', async () => {
-    const label = await get('/api/tiles/demo-7/associated/label');
+    const label = await get(`/api/tiles/${S}/associated/label`);
     expect(label.statusCode).toBe(200);
     const meta = await sharp(label.rawPayload).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 600, 400]);
-    expect((await get('/api/tiles/demo-7/associated/macro')).statusCode).toBe(404);
+    expect((await get(`/api/tiles/${S}/associated/macro`)).statusCode).toBe(404);
   });
 
   it('publishes IIIF Image API 3 information', async () => {
-    const res = await get('/api/iiif/demo-7/info.json');
+    const res = await get(`/api/iiif/${S}/info.json`);
     expect(res.statusCode).toBe(200);
     const info = res.json();
     expect(info).toMatchObject({
@@ -169,12 +184,12 @@ describe.each(databases)('tiles [%s]', (kind) => {
       width: W,
       height: H,
     });
-    expect(info.id).toMatch(/^http:\/\/[^/]+\/api\/iiif\/demo-7$/);
+    expect(info.id).toMatch(new RegExp(`^http://[^/]+/api/iiif/${S}$`));
     expect(info.tiles).toEqual([{ width: T, height: T, scaleFactors: [1, 2, 4, 8, 16] }]);
     expect(info.sizes).toContainEqual({ width: 250, height: 188 });
-    const base = await get('/api/iiif/demo-7');
+    const base = await get(`/api/iiif/${S}`);
     expect(base.statusCode).toBe(303);
-    expect(base.headers.location).toBe('demo-7/info.json');
+    expect(base.headers.location).toBe(`${S}/info.json`);
   });
 
   it('answers IIIF region, size, rotation and quality requests with the right image', async () => {
@@ -187,30 +202,30 @@ describe.each(databases)('tiles [%s]', (kind) => {
       ['3900,2900,500,500/max/0/default.jpg', 100, 100, 'jpeg'],
     ];
     for (const [request, width, height, format] of cases) {
-      const res = await get(`/api/iiif/demo-7/${request}`);
+      const res = await get(`/api/iiif/${S}/${request}`);
       expect(res.statusCode, request).toBe(200);
       const meta = await sharp(res.rawPayload).metadata();
       expect([meta.width, meta.height, meta.format], request).toEqual([width, height, format]);
     }
-    const gray = await sharp((await get('/api/iiif/demo-7/square/64,/0/gray.png')).rawPayload).stats();
+    const gray = await sharp((await get(`/api/iiif/${S}/square/64,/0/gray.png`)).rawPayload).stats();
     expect(gray.isOpaque).toBe(true);
-    const region = await rgb((await get('/api/iiif/demo-7/1024,512,256,256/256,/0/default.png')).rawPayload);
+    const region = await rgb((await get(`/api/iiif/${S}/1024,512,256,256/256,/0/default.png`)).rawPayload);
     const reference = await rgb(sharp(demoFile, { page: 0 }).extract({ left: 1024, top: 512, width: 256, height: 256 }));
     expect(meanAbsDiff(region, reference)).toBeLessThan(1);
   });
 
   it('serves an IIIF request on the tile grid as the Deep Zoom tile itself', async () => {
-    const iiif = await get('/api/iiif/demo-7/512,256,256,256/256,/0/default.jpg');
-    const dzi = await get(`/api/tiles/demo-7_files/${MAX_LEVEL}/2_1.jpeg`);
+    const iiif = await get(`/api/iiif/${S}/512,256,256,256/256,/0/default.jpg`);
+    const dzi = await get(`/api/tiles/${S}_files/${MAX_LEVEL}/2_1.jpeg`);
     expect(iiif.rawPayload.equals(dzi.rawPayload)).toBe(true);
-    const coarse = await get('/api/iiif/demo-7/2048,2048,1952,952/244,119/0/default.jpg');
-    const coarseDzi = await get(`/api/tiles/demo-7_files/${MAX_LEVEL - 3}/1_1.jpeg`);
+    const coarse = await get(`/api/iiif/${S}/2048,2048,1952,952/244,119/0/default.jpg`);
+    const coarseDzi = await get(`/api/tiles/${S}_files/${MAX_LEVEL - 3}/1_1.jpeg`);
     expect(coarse.rawPayload.equals(coarseDzi.rawPayload)).toBe(true);
   });
 
   it('refuses malformed IIIF requests with translated 400s and unsupported features with 501', async () => {
     const expectError = async (request: string, status: number, key: Parameters<typeof translate>[1], value: string) => {
-      const res = await call(app, 'GET', `/api/iiif/demo-7/${request}`, { token, lang: 'en-US' });
+      const res = await call(app, 'GET', `/api/iiif/${S}/${request}`, { token, lang: 'en-US' });
       expect(res.statusCode, request).toBe(status);
       expect(res.json().message).toBe(translate('en-US', key, { value }));
     };
@@ -222,22 +237,33 @@ describe.each(databases)('tiles [%s]', (kind) => {
   });
 
   describe.runIf(realSlides())('real Aperio SVS files (shared/data/real)', () => {
-    beforeAll(() => {
+    let cmu: string;
+    let tcga: string;
+    beforeAll(async () => {
       for (const f of ['CMU-1-Small-Region.svs', 'tcga-cr-7395-01a-01-ts1.svs']) {
         const link = path.join(dir, 'slides', f);
         if (!fs.existsSync(link)) fs.symlinkSync(path.join(REAL_DIR, f), link);
       }
-    });
+      const cmuRow = await bindInPlace('CMU-1-Small-Region.svs');
+      expect(cmuRow.status).toBe('ready');
+      cmu = String(cmuRow.id);
+      // Bind queues the JPEG 2000 file's conversion (status converting), which no runner does here: the row is set
+      // ready on the original, as a slide bound before conversions existed, so the route reads the file itself.
+      const tcgaRow = await bindInPlace('tcga-cr-7395-01a-01-ts1.svs');
+      expect(tcgaRow.status).toBe('converting');
+      await h.db.updateTable('slides').set({ status: 'ready' }).where('id', '=', tcgaRow.id).execute();
+      tcga = String(tcgaRow.id);
+    }, 120_000);
 
     it('reads the CMU SVS pyramid and serves RGB-photometric JPEG tiles in true colour', async () => {
-      const dzi = await get('/api/tiles/CMU-1-Small-Region.svs.dzi');
+      const dzi = await get(`/api/tiles/${cmu}.dzi`);
       expect(dzi.body).toContain('TileSize="240"');
       expect(dzi.body).toContain('<Size Width="2220" Height="2967"/>');
-      const info = (await get('/api/iiif/CMU-1-Small-Region.svs/info.json')).json();
+      const info = (await get(`/api/iiif/${cmu}/info.json`)).json();
       expect([info.width, info.height]).toEqual([2220, 2967]);
 
       // Level 12 is the full image (ceil(log2(2967))); tile (3, 4) is an interior stored tile.
-      const res = await get('/api/tiles/CMU-1-Small-Region.svs_files/12/3_4.jpeg');
+      const res = await get(`/api/tiles/${cmu}_files/12/3_4.jpeg`);
       expect(res.statusCode).toBe(200);
       const body = res.rawPayload;
       expect(body.indexOf(Buffer.from([0xff, 0xee, 0x00, 0x0e, 0x41, 0x64, 0x6f, 0x62, 0x65]))).toBe(2);
@@ -248,18 +274,18 @@ describe.each(databases)('tiles [%s]', (kind) => {
       const unmarked = Buffer.concat([body.subarray(0, 2), body.subarray(2 + 16)]);
       expect(meanAbsDiff(await rgb(unmarked), expected)).toBeGreaterThan(20);
 
-      const edge = await rgb((await get('/api/tiles/CMU-1-Small-Region.svs_files/12/9_12.jpeg')).rawPayload);
+      const edge = await rgb((await get(`/api/tiles/${cmu}_files/12/9_12.jpeg`)).rawPayload);
       expect([edge.width, edge.height]).toEqual([2220 - 9 * 240, 2967 - 12 * 240]);
-      const low = await rgb((await get('/api/tiles/CMU-1-Small-Region.svs_files/8/0_0.jpeg')).rawPayload);
+      const low = await rgb((await get(`/api/tiles/${cmu}_files/8/0_0.jpeg`)).rawPayload);
       expect([low.width, low.height]).toEqual([139, 186]);
-      const label = await sharp((await get('/api/tiles/CMU-1-Small-Region.svs/associated/label')).rawPayload).metadata();
+      const label = await sharp((await get(`/api/tiles/${cmu}/associated/label`)).rawPayload).metadata();
       expect([label.width, label.height]).toEqual([387, 463]);
     });
 
     it('describes the JPEG 2000 TCGA slide and explains that its tiles cannot be decoded', async () => {
-      const info = (await get('/api/iiif/tcga-cr-7395-01a-01-ts1.svs/info.json')).json();
+      const info = (await get(`/api/iiif/${tcga}/info.json`)).json();
       expect([info.width, info.height]).toEqual([4443, 3567]);
-      const res = await call(app, 'GET', '/api/tiles/tcga-cr-7395-01a-01-ts1.svs_files/13/0_0.jpeg', { token, lang: 'en-US' });
+      const res = await call(app, 'GET', `/api/tiles/${tcga}_files/13/0_0.jpeg`, { token, lang: 'en-US' });
       expect(res.statusCode).toBe(415);
       expect(res.json().message).toBe(translate('en-US', 'tile.compression_unsupported', { compression: 'JPEG 2000 (Aperio 33005)' }));
     });

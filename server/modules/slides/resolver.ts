@@ -6,14 +6,17 @@ import { fromStored } from './paths.js';
 export const PROCESSING = new Set(['ingesting', 'converting']);
 
 /**
- * Slide key → file, hospital and its case's subspecialty directory: an integer key is a `slides` id (only ready rows are served; one being ingested or converted answers `processing`); any other key goes to
- * `fallback` (the file-name resolver, kept for demo files and links made before the table existed).
+ * Slide key → file, hospital and its case's subspecialty directory, from the slides table only: the key is a `slides`
+ * id (only ready rows are served; one being ingested or converted answers `processing`). Any other key is no slide
+ * (null: 404). There is no file-name path: a file under slides/ is reached only once bound, through its row, so its
+ * hospital and directory are checked as for every slide (issue 27: a name carried no hospital, and any slide_view
+ * holder read another hospital's bound file by it).
  * Answers are remembered for `ttlMs` so a viewer's burst of tile requests costs one query.
  */
-export function databaseSlideResolver(db: Db, dataDir: string, fallback: SlideResolver, ttlMs = 5_000): SlideResolver {
+export function databaseSlideResolver(db: Db, dataDir: string, ttlMs = 5_000): SlideResolver {
   const known = new Map<string, { file: ResolvedSlide | null; at: number }>();
   return async (key) => {
-    if (!/^[1-9]\d{0,9}$/.test(key)) return fallback(key);
+    if (!/^[1-9]\d{0,9}$/.test(key) || Number(key) > 2_147_483_647) return null;
     const hit = known.get(key);
     if (hit && Date.now() - hit.at < ttlMs) return hit.file;
     const row = await db.selectFrom('slides').leftJoin('cases', 'cases.id', 'slides.case_id')

@@ -4,7 +4,10 @@ import path from 'node:path';
 /** A slide file and, for slides of the slides table, the hospital it belongs to. */
 export interface ResolvedSlide {
   file: string;
-  /** Only users of this hospital may read the slide; undefined: anyone with slide_view (demo files by name). */
+  /**
+   * Only users of this hospital may read the slide. The app's resolver (the slides table's) always sets it; undefined
+   * only from the file-name resolver below, which serves no route (tests of the tile service alone).
+   */
   hospitalId?: number;
   /** Bound but not yet read or converted: nothing of it may be served (tile-service answers 409 slide.processing). */
   processing?: boolean;
@@ -15,7 +18,7 @@ export interface ResolvedSlide {
 /** Maps a slide key from the URL to an absolute file path (or a file with its hospital), or null when there is no such slide. */
 export type SlideResolver = (key: string) => Promise<string | ResolvedSlide | null>;
 
-/** Keys are plain file names: no separators, no `..`, nothing hidden; the slides table will replace this later. */
+/** Keys are plain file names: no separators, no `..`, nothing hidden. */
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 const EXTENSIONS = ['', '.tiff', '.tif', '.svs', '.btf'];
 
@@ -24,7 +27,9 @@ export function isSafeSlideKey(key: string): boolean {
 }
 
 /**
- * The resolver used until slides live in the database: `<dir>/<key>`, or `<dir>/<key>.tiff|.tif|.svs|.btf`.
+ * A folder of files by name, for the tile service on its own (benchmarks, tests of the service): `<dir>/<key>`, or
+ * `<dir>/<key>.tiff|.tif|.svs|.btf`. No route uses it: it knows no hospital, so the app reaches slides only through
+ * the slides table (server/modules/slides/resolver.ts; issue 27, a bound file read by its name from any hospital).
  * Answers are remembered for `ttlMs` so a tile request does not stat the disk; a replaced file is still
  * noticed by the slide store, which compares size and mtime.
  */

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../../config.js';
@@ -9,15 +8,18 @@ import { imageCookieToken } from '../../http/image-cookie.js';
 import { sessionFromToken } from '../users/queries.js';
 import { IMAGE_PERMISSION, IMAGE_SECURITY, mayViewImages } from './image-access.js';
 import { parseIiifRequest } from './iiif.js';
-import { slidesDirResolver, type SlideResolver } from './resolver.js';
+import type { SlideResolver } from './resolver.js';
 import { cachedSessionResolver, type CachedSessionResolver } from './session-cache.js';
 import type { CachedImage } from './tile-cache.js';
 import { etagMatches, IMMUTABLE, parseDziTilePath, REVALIDATE } from './tile-http.js';
 import { mayView, SlideProcessing, TileService, type SlideHandle } from './tile-service.js';
 
 export interface TileRoutesOptions {
-  /** Slide key → absolute file path. Defaults to files under `<dataDir>/slides/`; the slides table will replace it. */
-  resolveSlide?: SlideResolver;
+  /**
+   * Slide key → file with its hospital and directory: the app passes the slides table's (databaseSlideResolver).
+   * No default, and no file-name path: every image this serves is a slide row's, checked by mayView.
+   */
+  resolveSlide: SlideResolver;
   /**
    * Token → session for the image cookie; defaults to the guard's lookup behind a 5-second cache. The app passes
    * the guard's own cache, so one logout or administrator's change clears both paths.
@@ -45,9 +47,9 @@ const IiifImagePath = Type.Object({ slideKey: Str, region: Str, size: Str, rotat
  * only so that the guard lets cookie requests reach the check below; none answers without a session. A token in
  * the query is not read: the bearer token never goes in a URL. Cached tiles usually never get here: see fast-lane.ts.
  */
-export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: TileRoutesOptions = {}): TileService {
+export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: TileRoutesOptions): TileService {
   const service = new TileService({
-    resolveSlide: options.resolveSlide ?? slidesDirResolver(path.join(config.dataDir ?? path.resolve('data'), 'slides')),
+    resolveSlide: options.resolveSlide,
     cacheBytes: (config.tileCacheMb ?? 256) * 2 ** 20,
   });
   const sessions = options.resolveSession ?? cachedSessionResolver((token) => sessionFromToken(db, token));
