@@ -131,19 +131,22 @@ describe.each(databases)('tile fast lane [%s]', (kind) => {
 
   it("never answers a tile of a slide from a hospital that is not the user's (the route then says 404)", async () => {
     const file = path.join(dir, 'slides', 'lane.tiff');
-    const service = new TileService({ resolveSlide: async (key) => (key === 'foreign' ? { file, hospitalId: 999_999 } : { file, hospitalId: undefined }) });
+    const own = (await h.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    // 'nobody': a file of no hospital, as the file-name path once served (issue 27).
+    const service = new TileService({ resolveSlide: async (key) => ({ file, hospitalId: key === 'foreign' ? 999_999 : key === 'nobody' ? undefined : own }) });
     const sessions = cachedSessionResolver((t) => sessionFromToken(h.db, t));
     const lane = tileFastLane(service, sessions);
     const server = http.createServer((req, res) => { if (!lane(req, res)) res.writeHead(599).end(); });
     const laneBase = await listen(server);
     try {
       await sessions(token);
-      for (const key of ['foreign', 'open']) {
+      for (const key of ['foreign', 'open', 'nobody']) {
         const handle = await service.open(key);
         await service.dziTile(handle, LEVEL, 2, 1);
       }
       expect((await get(laneBase, `/api/tiles/open_files/${LEVEL}/2_1.jpeg`, { cookie: `dsms_image=${token}` })).status).toBe(200);
       expect((await get(laneBase, `/api/tiles/foreign_files/${LEVEL}/2_1.jpeg`, { cookie: `dsms_image=${token}` })).status).toBe(599);
+      expect((await get(laneBase, `/api/tiles/nobody_files/${LEVEL}/2_1.jpeg`, { cookie: `dsms_image=${token}` })).status).toBe(599);
     } finally {
       server.close();
     }

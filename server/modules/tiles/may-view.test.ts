@@ -20,7 +20,8 @@ describe('tiles: who may view a slide (hospital and subspecialty directory, spec
     expect(mayView(handle(7, GI), { identification: ['primary_doctor'], hospitalIds: [7] })).toBe(true);
   });
 
-  it('files served by name (no hospital, no case) stay open to anyone with slide_view', () => {
-    expect(mayView(handle(undefined, undefined), breastDoctor)).toBe(true);
+  it('a file of no hospital (once served by name, issue 27) is nobody’s, an administrator’s neither', () => {
+    expect(mayView(handle(undefined, undefined), breastDoctor)).toBe(false);
+    expect(mayView(handle(undefined, null), { identification: ['admin'], hospitalIds: [7] })).toBe(false);
   });
 });

@@ -22,7 +22,7 @@ export interface TileServiceOptions {
 export interface SlideHandle {
   slide: OpenedSlide;
   geometry: DziGeometry;
-  /** The slide's hospital (slides table); undefined for files served by name. */
+  /** The slide's hospital (slides table); undefined only from a resolver of bare files, and then nobody's (mayView). */
   hospitalId?: number;
   /** The subspecialty directory of the slide's case; null or undefined: every directory's. */
   subspecialtyId?: number | null;
@@ -31,9 +31,10 @@ export interface SlideHandle {
 /**
  * Spec §6: a slide is seen by users of its hospital (any of theirs, as its thumbnail is), never by another's, and,
  * when its case is filed under a subspecialty directory, only by users of that directory (src/core/subspecialty.ts).
+ * A file of no hospital is nobody's: no image route or fast lane serves it (issue 27, files once read by name).
  */
 export const mayView = (handle: Pick<SlideHandle, 'hospitalId' | 'subspecialtyId'>, viewer: DirectoryHolder & { hospitalIds: readonly number[] }): boolean =>
-  (handle.hospitalId === undefined || viewer.hospitalIds.includes(handle.hospitalId)) && coversCase(directoryRestriction(viewer), handle.subspecialtyId);
+  handle.hospitalId !== undefined && viewer.hospitalIds.includes(handle.hospitalId) && coversCase(directoryRestriction(viewer), handle.subspecialtyId);
 
 /**
  * A slide whose ingest or conversion has not finished: a clear 409, never half a file; whose hospital and directory
