@@ -29,17 +29,20 @@ describe.each(databases)('page params of the hand-written lists [%s]', (kind) =>
   const url = (list: string, param: string, value: string) => `${list}${list.includes('?') ? '&' : '?'}${param}=${value}`;
 
   it('answers a page or page size of 1e309 (and other non-pages) with the translated 422 of the resource lists', async () => {
+    // Every answer that is not that 422, so a failure names all the lists and values at once.
+    const wrong: string[] = [];
     for (const list of LISTS) {
       for (const param of ['page', 'page_size']) {
         for (const value of BAD) {
           for (const lang of ['zh-CN', 'en-US'] as const) {
             const res = await call(h.app, 'GET', url(list, param, value), { token: admin, lang });
-            expect(res.statusCode, `${list} ${param}=${value} ${lang}: ${res.body}`).toBe(422);
-            expect(res.json().message, `${list} ${param}=${value} ${lang}`).toBe(translate(lang, 'resource.bad_page'));
+            const message = res.statusCode === 422 ? (res.json() as { message?: string }).message : undefined;
+            if (message !== translate(lang, 'resource.bad_page')) wrong.push(`${list} ${param}=${value} ${lang}: ${res.statusCode} ${res.body}`);
           }
         }
       }
     }
+    expect(wrong).toEqual([]);
   });
 
   it('still pages as before with good values', async () => {
