@@ -1,7 +1,8 @@
 /**
  * Our server as the benchmark runs it: the real app (buildApp, SQLite file, logger off) listening on
- * loopback, optionally as several node:cluster workers sharing the port. The primary migrates, seeds and
- * issues a bearer token, then prints `READY <token>`.
+ * loopback, optionally as several node:cluster workers sharing the port. The primary migrates, seeds, binds the
+ * slide file under `DIR/slides/` to the administrator's hospital (slides are served by id only) and issues a bearer
+ * token, then prints `READY <token> <slide id>`.
  *
  *   node --import tsx scripts/bench/tiles/dsms-server.ts --data DIR --port 18001 [--workers 2]
  */
@@ -14,6 +15,7 @@ import { connect } from '../../../server/db/connect.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { seed } from '../../../server/db/seed/index.js';
 import { issueToken } from '../../../server/modules/auth/tokens.js';
+import { acceptSlide } from '../../../server/modules/slides/register.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, port: { type: 'string' }, workers: { type: 'string', default: '1' } } });
 const dataDir = path.resolve(values.data!);
@@ -38,6 +40,12 @@ if (cluster.isPrimary) {
   await seed(db, true);
   const admin = await db.selectFrom('users').select('id').where('name', '=', 'admin').executeTakeFirstOrThrow();
   const token = await issueToken(db, admin.id, null, 3600);
+  // The one file the runner linked under slides/, bound in place and marked ready: the benchmark serves it as it is.
+  const file = fs.readdirSync(path.join(dataDir, 'slides')).find((f) => !f.startsWith('.') && f !== 'thumbs');
+  if (!file) throw new Error(`no slide file under ${path.join(dataDir, 'slides')}`);
+  const hospital = await db.selectFrom('user_hospitals').select('hospital_id').where('user_id', '=', admin.id).orderBy('hospital_id').executeTakeFirstOrThrow();
+  const slideId = await acceptSlide(db, dataDir, path.join(dataDir, 'slides', file), { name: file, hospital_id: hospital.hospital_id, case_id: null, uploaded_by: admin.id });
+  await db.updateTable('slides').set({ status: 'ready' }).where('id', '=', slideId).execute();
   await db.destroy();
   if (workers <= 1) {
     await serve();
@@ -51,7 +59,7 @@ if (cluster.isPrimary) {
       process.exit(0);
     });
   }
-  console.log(`READY ${token}`);
+  console.log(`READY ${token} ${slideId}`);
 } else {
   await serve();
 }

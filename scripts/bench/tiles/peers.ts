@@ -30,10 +30,12 @@ export interface BenchPaths {
  */
 export function dsmsServer(p: BenchPaths, port: number, workers: number, slideKey: string, auth: 'cookie' | 'header' = 'cookie'): Server {
   let token = '';
+  // The slide's id, which the server prints when ready: tiles are reached by id only (the file is linked by name).
+  let slideId = '';
   return {
     name: `dsms (${workers > 1 ? `${workers} workers` : '1 process'}${auth === 'header' ? ', bearer header' : ''})`,
     port,
-    path: (t) => `/api/tiles/${slideKey}_files/${t.level}/${t.col}_${t.row}.jpeg`,
+    path: (t) => `/api/tiles/${slideId}_files/${t.level}/${t.col}_${t.row}.jpeg`,
     authorization: auth === 'header' ? () => `Bearer ${token}` : undefined,
     cookie: auth === 'cookie' ? () => `${IMAGE_COOKIE}=${token}` : undefined,
     async start(track) {
@@ -48,8 +50,8 @@ export function dsmsServer(p: BenchPaths, port: number, workers: number, slideKe
       track(proc);
       const until = Date.now() + 60_000;
       while (Date.now() < until) {
-        const m = fs.readFileSync(log, 'utf8').match(/READY (\S+)/);
-        if (m) { token = m[1]; return; }
+        const m = fs.readFileSync(log, 'utf8').match(/READY (\S+) (\d+)/);
+        if (m) { [, token, slideId] = m; return; }
         if (proc.child.exitCode !== null) break;
         await new Promise((r) => setTimeout(r, 200));
       }
