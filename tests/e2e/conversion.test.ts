@@ -68,6 +68,12 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     // Fluent's tab draws its content twice (the second reserves the bold width): the first is the count shown.
     const readyCount = () => page.locator('[data-testid="list-page"][data-alias="SlideLibrary"] [data-tab="ready"] [data-count]').first().getAttribute('data-count').then(Number);
     const readyBefore = await readyCount();
+    // Held at its last step, the row's answer stays the same: the list asks again all the same (twice more here), or it
+    // would never see the conversion end (seen on a busy machine: one unchanged answer stopped the polling, the bar stayed).
+    await app.server.conversionHeld();
+    let answers = 0;
+    page.on('response', (r) => { if (new URL(r.url()).pathname.endsWith('/lists')) answers++; });
+    await expect.poll(() => answers, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     app.server.releaseConversions();
     await bar.waitFor({ state: 'detached', timeout: 180_000 });
     await expect.poll(readyCount, { timeout: 30_000 }).toBe(readyBefore + 1);

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
+import { configureSecrets } from '../../server/security/sealed-secrets.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { DIALOG_CONFIRM_THROTTLE_MS } from '../../src/core/constants';
 import { seed } from '../../server/db/seed/index.js';
@@ -21,11 +22,6 @@ import { freePort, startServer as startProcess, type ServerProcess } from '../ap
 export const SHOTS = path.resolve('test-results/e2e');
 const DIST = path.resolve('dist');
 
-/**
- * The real server, on a fresh SQLite file, serving the built front end on a free port. `realtime`: its broker
- * (default embedded); `peerDataDir`: slide files in the database's own directory, so a peer process (startPeer)
- * started on that directory shares both.
- */
 export interface ServerOptions {
   ownDataDir?: boolean;
   realtime?: RealtimeConfig;
@@ -39,17 +35,27 @@ export interface ServerOptions {
 }
 export type E2eServer = Awaited<ReturnType<typeof startServer>>;
 
+/**
+ * The real server, on a fresh SQLite file, serving the built front end on a free port. `realtime`: its broker
+ * (default embedded); `peerDataDir`: slide files in the database's own directory, so a peer process (startPeer)
+ * started on that directory shares both.
+ */
 export async function startServer(options: ServerOptions = {}) {
   let jobs: JobRunner | null = null;
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e tests run against the build (npm test builds first)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-'));
+  // Every server keeps its files (attachments, upload parts, report files, the secrets key) in a directory of its own,
+  // removed with it: files run side by side, and the checkout's data/ is no test's. `ownDataDir` adds the slide jobs.
+  const dataDir = options.peerDataDir ? dir : path.join(dir, 'data');
+  const slideJobs = !!(options.peerDataDir || options.ownDataDir);
+  // Before the migrations and the seed, as server/main.ts does: whatever they seal, this server opens.
+  configureSecrets({ dataDir });
   const db = connect({ sqliteFile: path.join(dir, 'dsms.sqlite') });
   await migrateToLatest(db);
   await seed(db, true);
-  const dataDir = options.peerDataDir ? dir : options.ownDataDir ? path.join(dir, 'data') : undefined;
   const build = (publicPort?: number) => buildApp({
     db, config: {
-      tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', ...(dataDir ? { dataDir } : {}), ...(options.realtime ? { realtime: options.realtime } : {}),
+      tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', dataDir, ...(options.realtime ? { realtime: options.realtime } : {}),
       ...(options.his ? { his: options.his } : {}),
       // A port chosen beforehand (freePort) makes the public address known before start: single sign-on's callback needs it.
       ...(publicPort ? { publicUrl: `http://127.0.0.1:${publicPort}` } : {}),
@@ -77,24 +83,29 @@ export async function startServer(options: ServerOptions = {}) {
   const quiet = { info() {}, warn() {}, error() {} };
   // Slide ingest always runs, as in server/main.ts: a bound slide is 'ingesting' until its job reads it.
   let releaseHeld = () => {};
+  let reachHold = () => {};
+  let holdReached = Promise.resolve();
   const held = (type: JobType<unknown>, gate: Promise<void>): JobType<unknown> => ({
     ...type,
     run: (ctx) => type.run({
       ...ctx,
       async progress(value, message) {
         const kept = await ctx.progress(value, message);
-        if (value >= 96) await Promise.race([gate, new Promise((resolve) => ctx.signal.addEventListener('abort', resolve))]);
+        if (value >= 96) {
+          reachHold();
+          await Promise.race([gate, new Promise((resolve) => ctx.signal.addEventListener('abort', resolve))]);
+        }
         return kept;
       },
     }),
   });
-  let ingest = dataDir ? startJobRunner(db, { types: [slideIngestJob(dataDir, 30_000) as JobType<unknown>], log: quiet, pollMs: 200 }) : null;
+  let ingest = slideJobs ? startJobRunner(db, { types: [slideIngestJob(dataDir, 30_000) as JobType<unknown>], log: quiet, pollMs: 200 }) : null;
   return {
     url: `http://127.0.0.1:${port}`,
     db,
     /** The directory of the SQLite file (and, with `peerDataDir`, of the slide files). */
     dir,
-    /** With `ownDataDir`: where the server keeps slide files (a test may put one there). */
+    /** Where the server keeps its files (with `ownDataDir`, slide files a test may put there). */
     dataDir,
     /**
      * Starts every background job (ingest, conversion, focus) as server/main.ts does; a test chooses when. Needs
@@ -102,11 +113,16 @@ export async function startServer(options: ServerOptions = {}) {
      * 'converting') until `releaseConversions`, so a test sees the work under way however fast the file converts.
      */
     startJobs(options: { holdConversion?: boolean } = {}) {
-      if (!dataDir) throw new Error('startJobs needs ownDataDir');
+      if (!slideJobs) throw new Error('startJobs needs ownDataDir');
       if (jobs) return;
       const gate = new Promise<void>((resolve) => { releaseHeld = resolve; });
+      holdReached = new Promise<void>((resolve) => { reachHold = resolve; });
       const types = jobTypesFor({ dataDir, jobLeaseMs: 30_000 });
       jobs = startJobRunner(db, { types: options.holdConversion ? types.map((t) => (t.type === SLIDE_CONVERSION ? held(t, gate) : t)) : types, log: quiet, pollMs: 200 });
+    },
+    /** Resolves once a conversion of this startJobs({ holdConversion }) has stopped at its last step. */
+    conversionHeld(): Promise<void> {
+      return holdReached;
     },
     /** Lets every held conversion finish (and later ones run through). */
     releaseConversions() {

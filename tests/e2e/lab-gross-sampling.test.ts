@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -46,7 +45,7 @@ describe('Gross sampling with photo and voice, in Chromium', () => {
   const app = e2eApp({
     async setup(server) {
       photo = await gradientPng();
-      photoFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-gross-')), 'gross.png');
+      photoFile = path.join(server.dir, 'gross.png');
       fs.writeFileSync(photoFile, photo);
       const { hospital_id } = await server.db.selectFrom('cases').select('hospital_id').where('patient_name', '=', '张伟').executeTakeFirstOrThrow();
       const now = new Date().toISOString();

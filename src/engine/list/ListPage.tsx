@@ -1,6 +1,6 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import type { RowSelectionState } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionVisible } from '../../core/actions';
 import { cardColumns, layoutsOf } from '../../core/cardFields';
@@ -84,12 +84,14 @@ export default function ListPage({ page, basePath }: RendererProps) {
 
   const [poll, setPoll] = useState(0);
   const repoll = useCallback(() => setPoll((n) => n + 1), []);
+  const answered = useRef(() => {});
   const { rows, total, counts, loading } = useListData({
     resource, params, items, tabs, preload, reload, poll,
     onJump: (page) => setParams({ page }),
     onRows: () => setSelection({}),
+    onAnswer: () => answered.current(),
   });
-  useWorkPolling(rows, list.columns, repoll, preview || !!preload);
+  answered.current = useWorkPolling(rows, list.columns, repoll, preview || !!preload);
   // Live states (scanners): pushed over the realtime channel, the schema's interval as fallback; not while a form is open.
   useLiveRefresh({ live: list.live, refreshSeconds: list.refreshSeconds, off: preview || !!preload || !!formMode, refetch: repoll });
 

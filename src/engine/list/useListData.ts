@@ -20,6 +20,8 @@ const REQUEST_DEBOUNCE_MS = 100;
 export function useListData(opts: {
   resource: ResourceInfo | null; params: ListParams; items: readonly SearchField[]; tabs: readonly TabSchema[];
   preload?: Preload | null; reload: number; onJump(page: number): void; onRows?(): void;
+  /** Each list answer, changed or not (work polling asks again a moment after it). */
+  onAnswer?(): void;
   /** Bumped to ask again quietly (work under way): no loading state, the selection stays. */
   poll?: number;
 }) {
@@ -85,6 +87,7 @@ export function useListData(opts: {
           if (!quiet) latest.current.onRows?.();
           const jump = pageToJumpTo(params.page, res.data.length, res.total, params.pageSize);
           if (jump) latest.current.onJump(jump);
+          latest.current.onAnswer?.();
         })
         .catch((e) => {
           if (!live) return;
