@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The server (main.ts) and what it starts as processes or threads of its own: the setup process (migrations, seed)
- * and the upload worker thread (upload/worker-client.ts).
+ * The server (main.ts) and what it starts as processes or threads of its own: the setup process (migrations, seed),
+ * the demo slide painter a first start's setup runs beside it, and the upload worker thread (upload/worker-client.ts).
  */
-const ENTRIES = ['server/main.ts', 'server/setup.ts', 'server/modules/upload/upload-worker.ts'];
+const ENTRIES = ['server/main.ts', 'server/setup.ts', 'server/db/seed/write-demo-slides.ts', 'server/modules/upload/upload-worker.ts'];
 const root = path.resolve(import.meta.dirname, '..');
 const outdir = path.join(root, 'dist-server');
 const started = performance.now();

@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
 import cluster from 'node:cluster';
 import path from 'node:path';
-import { pino } from 'pino';
 import { loadConfig, type ServerConfig } from './config.js';
-import { connect, type Db } from './db/connect.js';
-import { superviseWorkers } from './workers.js';
-import { entryArgs } from './paths.js';
+import type { Db } from './db/connect.js';
+import { runEntry } from './paths.js';
 import { configureSecrets, secrets } from './security/sealed-secrets.js';
 
 // Each process loads only what it runs (dynamic imports below; `npm run build` makes them chunks of their own): the
@@ -16,17 +13,14 @@ const config = loadConfig();
 // Before the migrations (0033 seals old plaintext secrets); a malformed SECRETS_KEY stops the start here.
 configureSecrets(config.secrets);
 secrets();
-const openDb = () => connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite') });
+// The primary starts the setup process (migrations, seed: setup.ts) before it loads anything more, since everything
+// else waits for it; this process loads the job runner meanwhile, and the workers build their app (see below).
+const setup = cluster.isPrimary ? runEntry('server/setup.ts') : undefined;
+setup?.catch(() => {}); // awaited below; a failure must not count as unhandled while the imports load
+const { connect } = await import('./db/connect.js');
+const { pino } = await import('pino');
+const openDb = (openAfter?: Promise<void>) => connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite'), openAfter });
 const where = `http://localhost:${config.port} (${config.databaseUrl ? 'PostgreSQL' : 'SQLite'})`;
-
-/** Runs server/setup.ts (migrations, indexes, seed) as a child process; resolves when it succeeded. */
-function runSetup(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, entryArgs('server/setup.ts'), { stdio: 'inherit' });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`setup (migrations, seed) failed: ${signal ?? `exit code ${code}`}`))));
-  });
-}
 
 /** Between the primary and a worker started while the setup process runs (setupFinished). */
 type SetupMessage = { dsmsSetup: 'ask' | 'done' };
@@ -49,13 +43,12 @@ function setupFinished(): Promise<void> {
 }
 
 /**
- * Builds the app and listens; SIGINT/SIGTERM close it (a cluster worker gets SIGTERM from the primary). The app's
- * code loads first; the database is opened once `setupDone` (when given) resolves.
+ * Builds the app on `db` and listens once `setupDone` (when given) resolves: a worker builds it while the setup
+ * process still runs, on a `db` that reaches the database only after the setup (building the app asks it nothing).
+ * SIGINT/SIGTERM close it (a cluster worker gets SIGTERM from the primary).
  */
-async function serve(openDatabase: () => Db, cfg: ServerConfig, setupDone?: Promise<void>): Promise<void> {
+async function serve(db: Db, cfg: ServerConfig, setupDone?: Promise<void>): Promise<void> {
   const { buildApp } = await import('./app.js');
-  await setupDone;
-  const db = openDatabase();
   const app = await buildApp({ db, config: cfg });
   let closing: Promise<void> | undefined;
   const shutdown = () => {
@@ -67,19 +60,18 @@ async function serve(openDatabase: () => Db, cfg: ServerConfig, setupDone?: Prom
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  await setupDone;
   await app.listen({ port: cfg.port, host: cfg.host });
   if (cluster.isPrimary) app.log.info(`DSMS listening on ${where}`);
 }
 
-if (cluster.isPrimary) {
-  // Migrations and the seed run once, before any worker opens the database, in a process of their own (setup.ts);
-  // meanwhile this one loads the job runner, and the workers (WORKERS > 1) start and load the app's code: each
-  // opens the database only once the setup is done (setupFinished).
-  const setup = runSetup();
-  setup.catch(() => {}); // awaited below; a failure must not count as unhandled while the imports load
+if (setup) {
+  // Migrations and the seed run once, before any worker opens the database. The workers (WORKERS > 1) start now and
+  // build their app: each opens the database and listens only once the setup is done (setupFinished).
   const log = pino({ level: config.logLevel });
   let workersListening: Promise<void> | undefined;
   if (config.workers > 1) {
+    const { superviseWorkers } = await import('./workers.js');
     cluster.on('message', (worker, m: unknown) => {
       if (!isSetupMessage(m, 'ask')) return;
       setup.then(() => { if (worker.isConnected()) worker.send({ dsmsSetup: 'done' } satisfies SetupMessage, () => {}); }, () => {});
@@ -107,8 +99,9 @@ if (cluster.isPrimary) {
     // This process both serves and runs jobs, on two handles: a job queued through the serving one (a bind's ingest)
     // starts at once instead of at the runner's next poll.
     onEvent(db, 'jobs.queued', () => jobs.wake());
-    await serve(() => db, config);
+    await serve(db, config);
   }
 } else {
-  await serve(openDb, config, setupFinished());
+  const setupDone = setupFinished();
+  await serve(openDb(setupDone), config, setupDone);
 }

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,4 +25,13 @@ export function entryArgs(source: string): string[] {
   return COMPILED
     ? ['--enable-source-maps', appPath('dist-server', `${path.basename(source, '.ts')}.js`)]
     : ['--import', 'tsx', appPath(source)];
+}
+
+/** Runs one of the server's own entry points (see entryArgs) as a child process sharing this one's output; resolves once it exited with 0. */
+export function runEntry(source: string, args: string[] = []): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...entryArgs(source), ...args], { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${path.basename(source, '.ts')} failed: ${signal ?? `exit code ${code}`}`))));
+  });
 }

@@ -20,6 +20,11 @@ export interface DbOptions {
   log?: LogConfig;
   /** PostgreSQL cancels a statement running longer (0: never); default DB_STATEMENT_TIMEOUT_MS, else 15 s. */
   statementTimeoutMs?: number;
+  /**
+   * Nothing reaches the database until this resolves: the file is opened, or the pool made, at the first query
+   * after it. A cluster worker builds its app while the setup process still migrates (server/main.ts).
+   */
+  openAfter?: Promise<unknown>;
 }
 
 export type Db = Kysely<Database>;
@@ -28,8 +33,9 @@ export type Db = Kysely<Database>;
 const pgDriver = () => createRequire(import.meta.url)('pg') as typeof pgModule;
 
 export function connect(opts: DbOptions): Db {
+  const { openAfter } = opts;
   if (opts.databaseUrl?.startsWith('postgres')) {
-    const pool = new (pgDriver().Pool)({
+    const makePool = () => new (pgDriver().Pool)({
       connectionString: opts.databaseUrl,
       max: 10,
       // A runaway query (a costly filter, a lock never released) gives its connection back instead of holding
@@ -38,18 +44,23 @@ export function connect(opts: DbOptions): Db {
       statement_timeout: opts.statementTimeoutMs ?? statementTimeoutMs(),
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
+    const pool = openAfter ? async () => { await openAfter; return makePool(); } : makePool();
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });
   }
-  const file = opts.sqliteFile ?? ':memory:';
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = opts.sqliteImage ? new Sqlite(opts.sqliteImage) : new Sqlite(file);
-  sqlite.pragma('journal_mode = WAL');
-  // FULL: a commit reaches the disk before it is answered. NORMAL would keep WAL commits in the page cache until
-  // a checkpoint, and a power cut could take back writes the user was told were saved.
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: opts.log });
+  const open = () => {
+    const file = opts.sqliteFile ?? ':memory:';
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    const sqlite = opts.sqliteImage ? new Sqlite(opts.sqliteImage) : new Sqlite(file);
+    sqlite.pragma('journal_mode = WAL');
+    // FULL: a commit reaches the disk before it is answered. NORMAL would keep WAL commits in the page cache until
+    // a checkpoint, and a power cut could take back writes the user was told were saved.
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    return withStatementCache(sqlite);
+  };
+  const database = openAfter ? async () => { await openAfter; return open(); } : open();
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }), log: opts.log });
 }
 
 // Any database shape: migrations and index builds ask it too, before schema.ts describes their tables.
