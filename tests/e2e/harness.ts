@@ -20,7 +20,8 @@ import type { HisConfig } from '../../server/modules/his/index.js';
 import { freePort, startServer as startProcess, type ServerProcess } from '../api/server-process.js';
 
 export const SHOTS = path.resolve('test-results/e2e');
-const DIST = path.resolve('dist');
+/** The built front end the servers serve: dist/, or E2E_DIST_DIR (a build of its own, which a rebuild of dist/ by someone else meanwhile leaves alone). */
+export const DIST = path.resolve(process.env.E2E_DIST_DIR ?? 'dist');
 
 export interface ServerOptions {
   ownDataDir?: boolean;
@@ -42,7 +43,7 @@ export type E2eServer = Awaited<ReturnType<typeof startServer>>;
  */
 export async function startServer(options: ServerOptions = {}) {
   let jobs: JobRunner | null = null;
-  if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error('dist/ is missing: the e2e tests run against the build (npm test builds first)');
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST} is missing: the e2e tests run against the build (npm test builds first)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-e2e-'));
   // Every server keeps its files (attachments, upload parts, report files, the secrets key) in a directory of its own,
   // removed with it: files run side by side, and the checkout's data/ is no test's. `ownDataDir` adds the slide jobs.

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eApp, SHOTS, signIn } from './harness.js';
+import { DIST, e2eApp, SHOTS, signIn } from './harness.js';
 import menus from '../../schemas/menus.json';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
@@ -108,7 +108,7 @@ describe('shell in Chromium', () => {
     await shot('shell-zh-CN');
 
     // Sized from the build on disk, gzipped as a server would send them.
-    const sizes = Object.fromEntries([...scripts].map((p) => [p, zlib.gzipSync(fs.readFileSync(path.join('dist', p))).length]));
+    const sizes = Object.fromEntries([...scripts].map((p) => [p, zlib.gzipSync(fs.readFileSync(path.join(DIST, p))).length]));
     const loaded = Object.values(sizes).reduce((a, b) => a + b, 0);
     fs.writeFileSync(path.join(SHOTS, 'js-budget.json'), JSON.stringify({ bytes_gzip: loaded, budget: JS_BUDGET_BYTES, files: sizes }, null, 2));
     console.log(`login + shell JavaScript: ${(loaded / 1024).toFixed(1)} KB gzipped (budget ${JS_BUDGET_BYTES / 1024} KB)`);
