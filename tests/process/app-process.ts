@@ -17,10 +17,7 @@ import { freePort, type Answer } from '../api/server-process.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const STARTUP_MS = 120_000;
 
-/**
- * The node arguments that run the server: the build's dist-server/main.js, as `npm start` does. The one place of the
- * fallback while that build is being added: without it, the TypeScript source through tsx.
- */
+/** The node arguments that run the server: the build's dist-server/main.js, as `npm start` does. */
 function serverArgs(): string[] {
   const built = path.join(ROOT, 'dist-server', 'main.js');
   // The app as users run it, or nothing: a TypeScript stand-in would not test the build.
