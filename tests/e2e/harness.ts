@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
@@ -202,7 +202,12 @@ async function watchCsp(context: BrowserContext): Promise<void> {
       if (message.type() === 'error') remember(page, `console: ${text}`);
     });
     page.on('pageerror', (error) => remember(page, `page error: ${error.message}`));
-    page.on('requestfailed', (request) => remember(page, `failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+    page.on('requestfailed', (request) => {
+      remember(page, `failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`);
+      pendingOf(page).delete(request);
+    });
+    page.on('request', (request) => pendingOf(page).set(request, Date.now()));
+    page.on('requestfinished', (request) => pendingOf(page).delete(request));
     page.on('response', (response) => {
       if (response.status() >= 400) remember(page, `${response.status()}: ${response.request().method()} ${response.url()}`);
     });
@@ -214,6 +219,12 @@ async function watchCsp(context: BrowserContext): Promise<void> {
  * CI machine hits ("waiting for locator …") otherwise says nothing of the screen it waited on.
  */
 const troubles = new WeakMap<Page, string[]>();
+/** Each page's requests still without an answer, and since when: what a page stuck on a spinner is waiting for. */
+const pending = new WeakMap<Page, Map<Request, number>>();
+function pendingOf(page: Page): Map<Request, number> {
+  if (!pending.has(page)) pending.set(page, new Map());
+  return pending.get(page)!;
+}
 const browsers: Browser[] = [];
 function remember(page: Page, line: string): void {
   const lines = troubles.get(page) ?? [];
@@ -224,8 +235,11 @@ afterEach(async (context) => {
   if (context.task.result?.state !== 'fail') return;
   const report: string[] = [];
   for (const page of browsers.flatMap((b) => b.contexts().flatMap((c) => c.pages()))) {
-    const text = await page.evaluate(() => document.body?.innerText ?? '').catch((e: Error) => `(unreadable: ${e.message})`);
-    report.push(`${page.url()}\n  shows: ${text.replace(/\s+/g, ' ').slice(0, 300)}\n  ${(troubles.get(page) ?? []).join('\n  ')}`);
+    const text = (await page.evaluate(() => document.body?.innerText ?? '').catch((e: Error) => `(unreadable: ${e.message})`)).replace(/\s+/g, ' ');
+    // Its end too: a dialog is drawn last.
+    const shown = text.length > 500 ? `${text.slice(0, 300)} … ${text.slice(-200)}` : text;
+    const waiting = [...pendingOf(page)].map(([request, since]) => `waiting ${Math.round((Date.now() - since) / 1000)} s for: ${request.method()} ${request.url()}`);
+    report.push(`${page.url()}\n  shows: ${shown}\n  ${[...(troubles.get(page) ?? []), ...waiting.slice(-8)].join('\n  ')}`);
   }
   if (report.length) throw new Error(`The pages when the test failed:\n${report.join('\n')}`);
 });
@@ -391,6 +405,20 @@ export async function animationsDone(page: Page): Promise<void> {
  */
 export async function viewsSettled(page: Page, ...testIds: string[]): Promise<void> {
   for (const id of testIds) await page.locator(`[data-testid="${id}"][data-settled="true"]`).waitFor();
+}
+
+/**
+ * A double click at (x, y) as a mouse sends one: its four button events go out together. page.mouse.dblclick waits for
+ * each event's round trip before sending the next, and on a busy machine the two clicks then arrive further apart than
+ * the page's double-click time (OpenSeadragon's 300 ms), which makes them two clicks.
+ */
+export async function doubleClick(page: Page, x: number, y: number): Promise<void> {
+  await page.mouse.move(x, y);
+  const cdp = await page.context().newCDPSession(page);
+  const button = (type: 'mousePressed' | 'mouseReleased', clickCount: number) =>
+    cdp.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount });
+  await Promise.all([button('mousePressed', 1), button('mouseReleased', 1), button('mousePressed', 2), button('mouseReleased', 2)]);
+  await cdp.detach();
 }
 
 /** Replaces the whole text of a CodeMirror editor (the JSON editors of the schema editor) as a person typing would. */

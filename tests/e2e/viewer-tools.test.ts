@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { animationsDone, e2eApp, SHOTS, viewsSettled } from './harness.js';
+import { animationsDone, doubleClick, e2eApp, SHOTS, viewsSettled } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 type Pt = [number, number];
@@ -107,7 +107,7 @@ describe('slide viewer tools and routes in Chromium', () => {
     await poll(() => items(page).count()).toBe(2);
     await pick(page, 'polyline');
     for (const p of [[0, -1200], [300, -1000]] as Pt[]) await page.mouse.click(...(await at(...p)));
-    await page.mouse.dblclick(...(await at(600, -1200)));
+    await doubleClick(page, ...(await at(600, -1200)));
     await poll(() => items(page).count()).toBe(3);
     await pick(page, 'arrow');
     await drag(page, await at(900, -1200), await at(1500, -800));

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { animationsDone, e2eApp, SHOTS, viewsSettled } from './harness.js';
+import { animationsDone, doubleClick, e2eApp, SHOTS, viewsSettled } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -98,7 +98,7 @@ describe('slide viewer in Chromium', () => {
     await poll(() => items(page).count()).toBe(1);
     await page.getByTestId('tool-polygon').click();
     for (const p of [[cx + 100, cy - 250], [cx + 300, cy - 250]] as [number, number][]) await page.mouse.click(...(await toPage(page, p)));
-    await page.mouse.dblclick(...(await toPage(page, [cx + 200, cy - 80])));
+    await doubleClick(page, ...(await toPage(page, [cx + 200, cy - 80])));
     await poll(() => items(page).count()).toBe(2);
     await page.getByTestId('tool-ruler').click();
     await drag(page, await toPage(page, [cx - 400, cy + 150]), await toPage(page, [cx + 400, cy + 150]));
