@@ -327,14 +327,14 @@ export function e2eApp(options: E2eAppOptions | (() => E2eAppOptions | Promise<E
   const pageErrors: string[] = [];
   beforeAll(async () => {
     const { setup, timeout: _timeout, ...serverOptions } = typeof options === 'function' ? await options() : options;
-    const started = await Promise.allSettled([
+    const results = await Promise.allSettled([
       startServer(serverOptions).then(async (s) => {
         server = s;
         await setup?.(s);
       }),
       launchBrowser().then((b) => { browser = b; }),
     ]);
-    for (const result of started) if (result.status === 'rejected') throw result.reason;
+    for (const result of results) if (result.status === 'rejected') throw result.reason;
   }, typeof options === 'function' ? undefined : options.timeout);
   afterAll(async () => {
     try {
