@@ -24,12 +24,15 @@ describe.each(databases)('what share links show [%s]', (kind) => {
   beforeAll(async () => {
     h = await startApp(kind);
     admin = await tokenFor(h.app, 'admin');
-    // A demo slide of the first hospital bound to a case, filed under no subspecialty directory (everyone's).
-    const row = await h.db.selectFrom('slides').innerJoin('cases', 'cases.id', 'slides.case_id')
-      .select(['slides.id', 'slides.hospital_id', 'cases.pathology_number']).where('cases.subspecialty_id', 'is', null)
-      .orderBy('slides.hospital_id').orderBy('slides.id').executeTakeFirstOrThrow();
-    [slideId, hospitalId, pathologyNumber] = [row.id, row.hospital_id, row.pathology_number ?? ''];
+    // A slide of a demo case of the first hospital filed under no subspecialty directory (everyone's).
+    hospitalId = (await h.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    const kase = await h.db.selectFrom('cases').select(['id', 'pathology_number']).where('hospital_id', '=', hospitalId).where('subspecialty_id', 'is', null)
+      .orderBy('id').executeTakeFirstOrThrow();
+    pathologyNumber = kase.pathology_number;
     const now = new Date().toISOString();
+    slideId = (await h.db.insertInto('slides').values({
+      hospital_id: hospitalId, case_id: kase.id, name: 'FLAGS-1', file_path: 'shares/FLAGS-1.tiff', file_size: 0, status: 'ready', has_label: 0, has_macro: 0, created_at: now, updated_at: now,
+    } as never).returning('id').executeTakeFirstOrThrow()).id;
     await h.db.insertInto('slide_annotations').values({
       slide_id: slideId, hospital_id: hospitalId, user_id: await userId(h.db, 'admin'), username: 'admin', type: 'rectangle', points: JSON.stringify([[1, 1], [9, 9]]),
       name: 'TUMOUR-AREA', description: '', color: '#ff0000', classification: '', length_um: null, area_um2: null, perimeter_um: null, version: 1, created_at: now, updated_at: now,
