@@ -23,6 +23,7 @@ import { qcDictMessages } from '../modules/qc/dict-messages.js';
 import { ssoMessages } from '../modules/sso/messages.js';
 import { webauthnMessages } from '../modules/webauthn/messages.js';
 import { outerMessages } from '../modules/outer/messages.js';
+import { roleMessages } from '../modules/roles/messages.js';
 
 /**
  * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
@@ -60,10 +61,12 @@ const coreMessages = {
   'case.subspecialty_unknown': { 'zh-CN': '亚专科目录不存在或不属于本院', 'en-US': 'The subspecialty directory does not exist or belongs to another hospital' },
   'user.hospital_not_yours': { 'zh-CN': '只能分配您所管理的医院（分中心）', 'en-US': 'You can only assign the hospitals (sub-centres) you manage' },
   'user.admin_role_not_yours': { 'zh-CN': '只有系统管理员可以授予管理员角色', 'en-US': 'Only a system administrator can grant an administrator role' },
+  'user.role_not_grantable': { 'zh-CN': '只有系统管理员可以授予角色“{{role}}”：它含有分中心不能授予的权限 {{permissions}}', 'en-US': 'Only a system administrator can grant the role “{{role}}”: it holds {{permissions}}, which a sub-centre cannot hand out' },
+  'user.own_roles': { 'zh-CN': '不能修改自己的角色，请联系系统管理员', 'en-US': 'You cannot change your own roles; ask a system administrator' },
   'setting.key_required': { 'zh-CN': '请提供设置项名称 settings_key', 'en-US': 'settings_key is required' },
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...outerMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...outerMessages, ...roleMessages };
 
 export type MessageKey = keyof typeof messages;

@@ -4,8 +4,8 @@
  *
  * Names are compared whole (trimmed, case and inner spaces folded), never as a substring: a "sub-center
  * administrator" (分中心管理员, a labelled role of its own in spec §6) is not an administrator. A role's name is
- * written only by holders of `system_role`, who can already give any role every permission, so recognising
- * by name opens no way up that was not there.
+ * written only by holders of `system_role`, and one who is not an administrator may not name or code a role so
+ * (server/modules/roles/hooks.ts), so recognising by name opens no way up.
  */
 export const ADMIN_IDENTIFICATION = 'admin';
 

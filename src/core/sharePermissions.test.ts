@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SHARE_SECONDS, parseSharePermissions, shareState } from './sharePermissions';
+import { DEFAULT_SHARE_SECONDS, flagsHeld, flagsNotHeld, NO_SHARE_PERMISSIONS, parseSharePermissions, shareState } from './sharePermissions';
 
 describe('share permissions', () => {
   it('reads only true flags, anything else off', () => {
@@ -12,5 +12,21 @@ describe('share permissions', () => {
     expect(shareState({ expires_at: '2026-01-01T00:00:01.000Z', revoked_at: null }, now)).toBe('active');
     expect(shareState({ expires_at: now, revoked_at: null }, now)).toBe('expired');
     expect(shareState({ expires_at: '2027-01-01T00:00:00.000Z', revoked_at: now }, now)).toBe('revoked');
+  });
+  it('names the flags whose permission is not held (issue 27: a link shows no more than its creator may see)', () => {
+    const all = { diagnosis: true, remark: true, labels: true, annotation: true, need_login: true };
+    const technician = (code: string) => ['case_view', 'slide_view'].includes(code);
+    expect(flagsNotHeld(all, technician)).toEqual(['annotation']);
+    const clinician = (code: string) => ['slide_view', 'slide_annotation_view'].includes(code);
+    expect(flagsNotHeld(all, clinician)).toEqual(['diagnosis', 'labels']);
+    expect(flagsNotHeld(NO_SHARE_PERMISSIONS, () => false)).toEqual([]);
+  });
+  it('shows a flag only while every holder holds its permission; need_login stays as stored', () => {
+    const link = { diagnosis: true, remark: false, labels: false, annotation: true, need_login: true };
+    const creator = (code: string) => ['case_view', 'slide_view', 'slide_annotation_view'].includes(code);
+    const viewer = (code: string) => ['case_view', 'slide_view'].includes(code);
+    expect(flagsHeld(link, creator)).toEqual(link);
+    expect(flagsHeld(link, creator, viewer)).toEqual({ ...link, annotation: false });
+    expect(flagsHeld(link, () => false)).toEqual({ ...NO_SHARE_PERMISSIONS, need_login: true });
   });
 });

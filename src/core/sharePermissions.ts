@@ -14,6 +14,34 @@ export interface SharePermissions {
 
 export const SHARE_PERMISSION_KEYS = ['diagnosis', 'remark', 'labels', 'annotation', 'need_login'] as const;
 
+/**
+ * The flags that show something, each with the permission that shows the same in the app: a link may carry a flag
+ * only when its creator holds it, and it shows only while the creator still does (and, on a need-login link, while
+ * the viewer does too), so a link never shows more than the people behind it may see.
+ */
+export const SHARE_FLAG_PERMISSION = {
+  diagnosis: 'case_view',
+  remark: 'slide_view',
+  labels: 'case_view',
+  annotation: 'slide_annotation_view',
+} as const satisfies Record<Exclude<keyof SharePermissions, 'need_login'>, string>;
+
+export type ShareFlag = keyof typeof SHARE_FLAG_PERMISSION;
+
+const FLAGS = Object.keys(SHARE_FLAG_PERMISSION) as ShareFlag[];
+
+/** The flags set in `permissions` whose permission `holds` says no to. */
+export function flagsNotHeld(permissions: SharePermissions, holds: (code: string) => boolean): ShareFlag[] {
+  return FLAGS.filter((f) => permissions[f] && !holds(SHARE_FLAG_PERMISSION[f]));
+}
+
+/** What a link shows now: each flag stays on only if every one of `holders` holds its permission; need_login is kept. */
+export function flagsHeld(permissions: SharePermissions, ...holders: ((code: string) => boolean)[]): SharePermissions {
+  const held = { ...permissions };
+  for (const f of FLAGS) held[f] = permissions[f] && holders.every((holds) => holds(SHARE_FLAG_PERMISSION[f]));
+  return held;
+}
+
 /** Spec §9: share expiry default 3 hours. */
 export const DEFAULT_SHARE_SECONDS = 3 * 3600;
 /** The longest a link may live: 30 days. */

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { isGranted } from '../core/actions';
-import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, type SharePermissions } from '../core/sharePermissions';
+import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, SHARE_FLAG_PERMISSION, type SharePermissions } from '../core/sharePermissions';
 import { useGrants } from '../engine/useGrants';
 import { useSession } from '../store/session';
 import { createShare, myShares, revokeShare, shareRecipients, type CreatedShare, type MyShare, type ShareRecipient } from './shareApi';
@@ -38,9 +38,10 @@ export function SharePanel({ slideId }: { slideId: number }) {
     reload();
   };
   const when = (iso: string) => new Date(iso).toLocaleString(i18n.language);
-  const flag = (key: keyof typeof perms) => (
+  // A flag the user's own permissions do not show is not offered: the server would refuse the link (403).
+  const flag = (key: keyof typeof perms) => (key !== 'need_login' && !isGranted(SHARE_FLAG_PERMISSION[key], grants) ? null : (
     <Checkbox label={t(`share.permission.${key}`)} checked={perms[key]} data-testid={`share-${key}`} onChange={(_, d) => setPerms((p) => ({ ...p, [key]: d.checked === true }))} />
-  );
+  ));
 
   return (
     <div className={s.root} data-testid="share-panel">

@@ -90,6 +90,10 @@ describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) =
     const adminRole = await configure({ create_unknown: true, default_role_id: await roleId('admin') });
     expect(adminRole.statusCode).toBe(422);
     expect(adminRole.json().errors.default_role_id[0]).toMatch(/administrator role/);
+    // A role named like the administrator in English only makes administrators too (the session reads both names).
+    const { id: namedAdmin } = await db.insertInto('roles').values({ name: '值班', en_name: 'Administrator', identification: 'sso_named_admin', description: null, extra: '[]', created_at: new Date().toISOString() })
+      .returning('id').executeTakeFirstOrThrow();
+    expect((await configure({ create_unknown: true, default_role_id: namedAdmin })).statusCode).toBe(422);
     expect((await configure({ create_unknown: true })).statusCode).toBe(422);
     expect((await call(app, 'POST', '/api/config/sso', { token: admin, payload: { hospital_id: 99999 } })).statusCode).toBe(403);
     expect(await db.selectFrom('sso_configs').selectAll().executeTakeFirstOrThrow()).toEqual(before);

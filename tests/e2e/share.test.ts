@@ -12,7 +12,7 @@ const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_
 /**
  * Slide share links in Chromium (issue 12): made in the viewer's share tab, opened in a fresh context without a
  * session, showing only what the link permits; once expired or revoked, the page says so and the link's API call
- * and tiles are refused.
+ * and tiles are refused. The tab offers only the flags its user may give (issue 27).
  */
 describe('slide sharing in Chromium', () => {
   let slideId = 0;
@@ -104,6 +104,17 @@ describe('slide sharing in Chromium', () => {
       await owner.close();
     });
   }
+
+  it('offers only the flags the user may give: a technician (no slide_annotation_view) gets no annotations box', async () => {
+    const technician = await app.page('en-US', 'technician');
+    await technician.goto(`${app.url}/slide/view?id=${slideId}`);
+    await technician.getByTestId('tab-share').click();
+    await technician.getByTestId('share-panel').waitFor();
+    expect(await technician.getByTestId('share-diagnosis').count()).toBe(1);
+    expect(await technician.getByTestId('share-need_login').count()).toBe(1);
+    expect(await technician.getByTestId('share-annotation').count()).toBe(0);
+    await technician.close();
+  });
 
   it('refuses the page, API call and tiles of a link once it has expired', async () => {
     const owner = await signedIn('en-US');

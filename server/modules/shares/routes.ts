@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { directoryScope } from '../../http/directory-scope.js';
 import type { FastifyRequest } from 'fastify';
-import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, SHARE_PERMISSION_KEYS, type SharePermissions } from '../../../src/core/sharePermissions.js';
+import { DEFAULT_SHARE_SECONDS, flagsHeld, flagsNotHeld, MAX_SHARE_SECONDS, SHARE_FLAG_PERMISSION, SHARE_PERMISSION_KEYS, type SharePermissions } from '../../../src/core/sharePermissions.js';
 import { isAdmin } from '../../../src/core/admin.js';
+import { hasPermission } from '../../http/access.js';
 import { coversCase, directoryRestriction } from '../../../src/core/subspecialty.js';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
@@ -16,6 +17,7 @@ import { slideIn } from '../slides/queries.js';
 import { etagMatches, parseDziTilePath, REVALIDATE } from '../tiles/tile-http.js';
 import type { TileService } from '../tiles/tile-service.js';
 import { membersOf, recipientsOf } from '../messages/queries.js';
+import { roleAccessOf } from '../users/queries.js';
 import { notify } from '../messages/notify.js';
 import { createShare, revokeShare, shareById, shareByToken, sharedCaseDirectory, sharedSlide, sharesBy } from './queries.js';
 
@@ -51,6 +53,9 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
       throw new AppError(422, 'error.validation', {}, { recipient_id: [{ key: 'share.recipient_unknown' }] });
     }
     const perms = Object.fromEntries(SHARE_PERMISSION_KEYS.map((k) => [k, permissions?.[k] === true])) as unknown as SharePermissions;
+    // A link shows no more than its creator may see: each flag wants its permission (an administrator holds all).
+    const [flag] = flagsNotHeld(perms, (code) => hasPermission(request.auth!, code));
+    if (flag) throw new AppError(403, 'share.flag_not_yours', { flag: `msg:share.flag.${flag}`, permission: SHARE_FLAG_PERMISSION[flag] });
     const share = await createShare(db, {
       slideId: slide_id, hospitalId: row.hospital_id, userId: request.auth!.id, permissions: perms, seconds: expires_in_seconds ?? DEFAULT_SHARE_SECONDS, recipientId,
     });
@@ -89,7 +94,7 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
     return ok(null);
   });
 
-  /** The share behind a token if it may be used now by this request, else the refusal. */
+  /** The share behind a token if it may be used now by this request, else the refusal; `viewer`: a need-login link's session. */
   const usable = async (request: FastifyRequest, token: string, cookieSession: boolean) => {
     const share = await shareByToken(db, token);
     if (!share) throw new AppError(404, 'share.not_found');
@@ -107,27 +112,32 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
       // directories hold as its hospitals do (spec §6). A link without it is its own grant: anyone holding it may
       // open it signed out, so holding a signed-in user to their directories there would protect nothing.
       if (!coversCase(directoryRestriction(session), await sharedCaseDirectory(db, share.slide_id))) throw new AppError(401, 'share.login_required');
+      return { share, viewer: session };
     }
-    return share;
+    return { share, viewer: null };
   };
 
   app.get('/api/share/view', {
     config: { access: 'public' },
     schema: { tags: ['shares'], querystring: Type.Object({ token: Token }), summary: 'What a share link shows: the slide and what its permissions allow' },
   }, async (request) => {
-    const share = await usable(request, request.query.token, false);
-    const slide = await sharedSlide(db, share.slide_id, share.permissions);
+    const { share, viewer } = await usable(request, request.query.token, false);
+    // What it shows now: each flag while its creator still holds the permission, and on a need-login link while
+    // the viewer holds it too (a link is no way round what their own roles show them).
+    const creator = await roleAccessOf(db, share.created_by);
+    const permissions = flagsHeld(share.permissions, (code) => hasPermission(creator, code), ...(viewer ? [(code: string) => hasPermission(viewer, code)] : []));
+    const slide = await sharedSlide(db, share.slide_id, permissions);
     if (!slide) throw new AppError(404, 'share.not_found');
     return ok({
-      slide, permissions: share.permissions, expires_at: share.expires_at,
-      annotations: share.permissions.annotation ? (await annotationsOf(db, share.slide_id)).map(wire) : null,
+      slide, permissions, expires_at: share.expires_at,
+      annotations: permissions.annotation ? (await annotationsOf(db, share.slide_id)).map(wire) : null,
       dzi: `/api/tiles/share/${request.query.token}/${share.slide_id}.dzi`,
     });
   });
 
   // The slide's tiles through the link: only that slide, only while the link holds.
   const tileOf = async (request: FastifyRequest, token: string, key: string) => {
-    const share = await usable(request, token, true);
+    const { share } = await usable(request, token, true);
     if (key !== String(share.slide_id)) throw new AppError(404, 'slide.not_found');
     return tiles.open(key);
   };

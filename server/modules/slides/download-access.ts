@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import { hasPermission } from '../../http/access.js';
-import { mergePermissions, rolesOf } from '../users/queries.js';
+import { roleAccessOf } from '../users/queries.js';
 
 /**
  * Whether the user a download link names may fetch a slide of `hospitalId` now, not only when the link
@@ -11,10 +11,10 @@ export async function mayDownload(db: Db, userId: number, hospitalId: number): P
   const now = new Date().toISOString();
   const user = await db.selectFrom('users').select(['status', 'locked', 'expires_at']).where('id', '=', userId).executeTakeFirst();
   if (!user || user.status !== 1 || user.locked === 1 || (user.expires_at && user.expires_at <= now)) return false;
-  const [roles, member] = await Promise.all([
-    rolesOf(db, userId),
+  const [access, member] = await Promise.all([
+    roleAccessOf(db, userId),
     db.selectFrom('user_hospitals').select('hospital_id').where('user_id', '=', userId).where('hospital_id', '=', hospitalId).executeTakeFirst(),
   ]);
   if (!member) return false;
-  return hasPermission({ identification: roles.map((r) => r.identification), roleNames: roles.flatMap((r) => (r.en_name ? [r.name, r.en_name] : [r.name])), permissions: mergePermissions(roles) }, 'slide_download');
+  return hasPermission(access, 'slide_download');
 }

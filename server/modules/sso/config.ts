@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import type { SsoConfigTable } from '../../db/schema.js';
-import { ADMIN_IDENTIFICATION, isAdminRoleName } from '../../../src/core/admin.js';
+import { isAdminRole } from '../../../src/core/subCentreGrants.js';
 import { AppError } from '../../http/errors.js';
 import type { MessageKey } from '../../i18n/messages.js';
 import { sealSecret } from '../../security/sealed-secrets.js';
@@ -131,9 +131,10 @@ async function checkConfig(db: Db, row: SsoConfigTable): Promise<void> {
     if (row.default_role_id === null) throw field('default_role_id', 'sso.required');
   }
   if (row.default_role_id !== null) {
-    const role = await db.selectFrom('roles').select(['id', 'identification', 'name']).where('id', '=', row.default_role_id).executeTakeFirst();
+    const role = await db.selectFrom('roles').select(['id', 'identification', 'name', 'en_name']).where('id', '=', row.default_role_id).executeTakeFirst();
     if (!role) throw field('default_role_id', 'sso.role_unknown');
-    // Whoever the provider vouches for would otherwise become an administrator of the whole installation.
-    if (role.identification === ADMIN_IDENTIFICATION || isAdminRoleName(role.name)) throw field('default_role_id', 'sso.role_admin');
+    // Whoever the provider vouches for would otherwise become an administrator of the whole installation (by the
+    // role's code, or its name in either language: the session counts both).
+    if (isAdminRole(role)) throw field('default_role_id', 'sso.role_admin');
   }
 }

@@ -2,15 +2,19 @@ import { AppError } from '../../http/errors.js';
 import type { Kysely } from 'kysely';
 import { isAdmin } from '../../../src/core/admin.js';
 import { directoriesOutside } from '../../../src/core/subspecialty.js';
+import { beyondSubCentre, isAdminRole } from '../../../src/core/subCentreGrants.js';
 import type { Database } from '../../db/schema.js';
 import type { ResourceHooks, WriteContext } from '../../resources/hooks/types.js';
 import { endOtherSessions } from '../auth/end-sessions.js';
 import { hashPassword } from '../auth/passwords.js';
+import { parseRoleExtra } from './queries.js';
 
 /**
  * What a manager who is not an administrator (a sub-centre's administrator, spec §6) may give: hospitals among their
- * own, at least one for a new user (else the user would be nobody's to manage), and no administrator role. Which
- * users they may touch at all is the resource's 'members' scope (server/resources/user-scope.ts).
+ * own, at least one for a new user (else the user would be nobody's to manage), no administrator role, and no role
+ * holding a permission a sub-centre may not hand out (src/core/subCentreGrants.ts), else they could give someone,
+ * or through them themselves, the roles page and from there every permission. Their own roles are not theirs to
+ * change at all. Which users they may touch is the resource's 'members' scope (server/resources/user-scope.ts).
  */
 async function checkManagerReach(data: Record<string, unknown>, ctx: WriteContext, db: Kysely<Database>): Promise<void> {
   const me = ctx.user;
@@ -19,10 +23,18 @@ async function checkManagerReach(data: Record<string, unknown>, ctx: WriteContex
   if (ctx.creating && !hospitals?.length) throw new AppError(422, 'user.hospital_required');
   if (hospitals?.some((h) => !me.hospitalIds.includes(h))) throw new AppError(403, 'user.hospital_not_yours');
   if (ctx.id !== undefined && ctx.id === me.id && hospitals && !sameSet(hospitals, me.hospitalIds)) throw new AppError(403, 'user.hospital_not_yours');
-  const roles = Array.isArray(data.role_ids) ? data.role_ids.map(Number) : [];
+  if (!Array.isArray(data.role_ids)) return;
+  const roles = [...new Set(data.role_ids.map(Number))];
+  const held = ctx.id === undefined ? [] : (await db.selectFrom('user_roles').select('role_id').where('user_id', '=', ctx.id).execute()).map((r) => r.role_id);
+  if (ctx.id === me.id && !sameSet(roles, held)) throw new AppError(403, 'user.own_roles');
   if (!roles.length) return;
-  const given = await db.selectFrom('roles').select(['name', 'identification']).where('id', 'in', roles).execute();
-  if (given.some((r) => isAdmin({ identification: [r.identification], roleNames: [r.name] }))) throw new AppError(403, 'user.admin_role_not_yours');
+  const given = await db.selectFrom('roles').select(['id', 'name', 'en_name', 'identification', 'extra']).where('id', 'in', roles).execute();
+  if (given.some(isAdminRole)) throw new AppError(403, 'user.admin_role_not_yours');
+  // Roles the user already holds stay as an administrator gave them; only what is added now must be within reach.
+  for (const role of given.filter((r) => !held.includes(r.id))) {
+    const beyond = beyondSubCentre(parseRoleExtra(role.extra));
+    if (beyond.length) throw new AppError(403, 'user.role_not_grantable', { role: role.name, permissions: beyond.join(', ') });
+  }
 }
 
 /**

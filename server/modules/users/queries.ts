@@ -6,6 +6,9 @@ import { isPostgres, type Db } from '../../db/connect.js';
 import type { SessionUser } from '../../http/types.js';
 import { hashToken } from '../auth/tokens.js';
 
+/** What a user's roles allow: what hasPermission and isAdmin read. */
+export type RoleAccess = Pick<SessionUser, 'identification' | 'roleNames' | 'permissions'>;
+
 export interface RoleSummary { id: number; name: string; en_name: string | null; identification: string; extra: string[] }
 
 /** Permissions from each role's extra JSON, merged and de-duplicated (spec §6). */
@@ -27,6 +30,12 @@ export async function rolesOf(db: Db, userId: number): Promise<RoleSummary[]> {
     .select(['roles.id', 'roles.name', 'roles.en_name', 'roles.identification', 'roles.extra'])
     .where('user_roles.user_id', '=', userId).orderBy('roles.id').execute();
   return rows.map((r) => ({ ...r, extra: parseRoleExtra(r.extra) }));
+}
+
+/** What user `userId`'s roles allow now, read afresh (as their next session would have it): for checks made without their session. */
+export async function roleAccessOf(db: Db, userId: number): Promise<RoleAccess> {
+  const roles = await rolesOf(db, userId);
+  return { identification: roles.map((r) => r.identification), roleNames: roles.flatMap((r) => (r.en_name ? [r.name, r.en_name] : [r.name])), permissions: mergePermissions(roles) };
 }
 
 export async function hospitalsOf(db: Db, userId: number) {
@@ -116,8 +125,6 @@ export async function sessionFromToken(db: Db, token: string): Promise<SessionUs
     screenLocked: row.locked_at !== null,
   };
 }
-
-type RoleAccess = Pick<SessionUser, 'identification' | 'roleNames' | 'permissions'>;
 
 /** Role sets seen lately, by their JSON text: a few distinct ones serve every session (one per combination of roles). */
 const ROLE_ACCESS_KEPT = 256;
