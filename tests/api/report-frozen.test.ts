@@ -33,7 +33,7 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     return res.json().data;
   };
   const act = (who: string, report: { id: number; version: number }, action: string, extra: object = {}) =>
-    send(who, 'POST', `/api/diagnosis/reports/${report.id}/actions/${action}`, { version: report.version, ...extra }) as Promise<Report>;
+    send(who, 'POST', `/api/diagnosis/reports/${report.id}/actions/${action}`, { version: report.version, ...extra }) as unknown as Promise<Report>;
   const get = (url: string, lang = 'zh-CN', who = 'signer') => call(h.app, 'GET', url, { token: t[who], lang });
   const pdfOf = async (id: number, lang = 'zh-CN') => {
     const res = await get(`/api/diagnosis/reports/${id}/pdf`, lang);

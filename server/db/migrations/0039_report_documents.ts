@@ -22,7 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     // The report version the signing wrote: one document per signing, whatever races.
     .addColumn('report_version', 'integer', (c) => c.notNull())
     // A supplementary report's document names the signed document it supplements.
-    .addColumn('supplements_document_id', 'integer', (c) => c.references('report_documents.id'))
+    .addColumn('supplements_document_id', 'integer', (c) => c.references('report_documents.id').onDelete('set null'))
     .addColumn('verify_code', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('content', 'text', (c) => c.notNull())
     .addColumn('content_sha256', 'varchar(64)', (c) => c.notNull())
