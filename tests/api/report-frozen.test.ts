@@ -74,24 +74,6 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     const before = { zh: await pdfOf(report.id, 'zh-CN'), en: await pdfOf(report.id, 'en-US'), fhir: await fhirOf(report.id) };
     const code = report.verify_code!;
     const verifiedBefore = await verify(code);
-    expect(before.zh.kind).toBe('frozen');
-    expect(before.zh.sha256).toBe(sha256(before.zh.bytes));
-    expect(before.en.bytes.equals(before.zh.bytes)).toBe(false);
-    expect(textOf(before.zh.bytes)).toContain('欧阳娜娜');
-    expect(textOf(before.zh.bytes)).toContain('示范医院总院');
-    expect(textOf(before.zh.bytes)).toContain('赵签发');
-    expect(textOf(before.en.bytes)).toContain('DemoGeneralHospital');
-    expect(verifiedBefore).toContain('data-genuine="true"');
-    // The page names the stored PDFs' SHA-256, so a holder of a copy can check it.
-    expect(verifiedBefore).toContain(sha256(before.zh.bytes));
-    expect(verifiedBefore).toContain(sha256(before.en.bytes));
-    expect(before.fhir.presentedForm[0]).toMatchObject({
-      data: before.zh.bytes.toString('base64'), size: before.zh.bytes.length, language: 'zh-CN', hash: createHash('sha1').update(before.zh.bytes).digest('base64'),
-    });
-    const listed = await documents(report.id);
-    expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ kind: 'signed', verify_code: code, superseded_at: null });
-    expect(listed[0].pdfs.map((p) => [p.language, p.sha256]).sort()).toEqual([['en-US', sha256(before.en.bytes)], ['zh-CN', sha256(before.zh.bytes)]]);
 
     // After signing: the registrar corrects the patient's name, the hospital is renamed, the signer's name changes.
     const c = await h.db.selectFrom('cases').select('hospital_id').where('id', '=', caseId).executeTakeFirstOrThrow();
@@ -104,16 +86,36 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     expect((await send('primary', 'GET', `/api/diagnosis/${caseId}`) as { report: { sign_doctor_name: string } }).report.sign_doctor_name).toBe('改名医生');
 
     const after = { zh: await pdfOf(report.id, 'zh-CN'), en: await pdfOf(report.id, 'en-US'), fhir: await fhirOf(report.id) };
+    // The report still says what was signed, to the byte, in both languages.
+    const signedText = textOf(after.zh.bytes);
+    for (const signed of ['欧阳娜娜', '示范医院总院', '赵签发']) expect(signedText).toContain(signed);
+    for (const later of ['欧阳改名', '更名医院', '改名医生']) expect(signedText).not.toContain(later);
+    expect(textOf(after.en.bytes)).toContain('DemoGeneralHospital');
     expect(after.zh.bytes.equals(before.zh.bytes)).toBe(true);
     expect(after.en.bytes.equals(before.en.bytes)).toBe(true);
+    expect(after.en.bytes.equals(after.zh.bytes)).toBe(false);
     expect(after.fhir.presentedForm).toEqual(before.fhir.presentedForm);
+    expect(after.fhir.presentedForm[0]).toMatchObject({
+      data: before.zh.bytes.toString('base64'), size: before.zh.bytes.length, language: 'zh-CN', hash: createHash('sha1').update(before.zh.bytes).digest('base64'),
+    });
     // The rest of the FHIR resource says what was signed too.
     expect(after.fhir.subject.display).toBe('欧阳娜娜');
     expect(after.fhir.performer).toEqual([{ display: '示范医院总院' }]);
     expect(after.fhir.resultsInterpreter).toEqual(before.fhir.resultsInterpreter);
+    // The verification page: the same page, genuine, with the stored PDFs' SHA-256 so a holder can check a copy.
     const verifiedAfter = await verify(code);
     expect(verifiedAfter).toBe(verifiedBefore);
-    expect(verifiedAfter).not.toContain('更名医院');
+    expect(verifiedAfter).toContain('data-genuine="true"');
+    expect(verifiedAfter).toContain('示范医院总院');
+    expect(verifiedAfter).toContain(sha256(before.zh.bytes));
+    expect(verifiedAfter).toContain(sha256(before.en.bytes));
+    // What each answer is: the stored document, with its hash.
+    expect(after.zh.kind).toBe('frozen');
+    expect(after.zh.sha256).toBe(sha256(after.zh.bytes));
+    const listed = await documents(report.id);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ kind: 'signed', verify_code: code, superseded_at: null });
+    expect(listed[0].pdfs.map((p) => [p.language, p.sha256]).sort()).toEqual([['en-US', sha256(before.en.bytes)], ['zh-CN', sha256(before.zh.bytes)]]);
     // The preview is a page of the same PDF.
     const preview = await get(`/api/diagnosis/reports/${report.id}/preview?page=1`);
     expect(preview.headers['x-report-document']).toBe('frozen');
