@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import PizZip from 'pizzip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
 import { caseAtFirstDiagnosis, type Send } from './diagnosis-setup.js';
@@ -21,6 +22,15 @@ interface Fhir { status: string; subject: { display: string }; performer: { disp
 interface Listed { id: number; kind: string; verify_code: string; superseded_at: string | null; supplements_document_id: number | null; content_sha256: string; pdfs: { language: string; sha256: string; size: number }[] }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** A minimal .docx whose one paragraph is `text` (as tests/api/diagnosis-output.test.ts builds it). */
+function docx(text: string): Buffer {
+  const zip = new PizZip();
+  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
+  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
+  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p></w:body></w:document>`);
+  return zip.generate({ type: 'nodebuffer' });
+}
 
 describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
   let h: Harness;
@@ -116,9 +126,15 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ kind: 'signed', verify_code: code, superseded_at: null });
     expect(listed[0].pdfs.map((p) => [p.language, p.sha256]).sort()).toEqual([['en-US', sha256(before.en.bytes)], ['zh-CN', sha256(before.zh.bytes)]]);
-    // The preview is a page of the same PDF.
+    // The preview is a page of the same PDF; a Word report is filled with the values that were signed.
     const preview = await get(`/api/diagnosis/reports/${report.id}/preview?page=1`);
     expect(preview.headers['x-report-document']).toBe('frozen');
+    const template = await send('admin', 'POST', '/api/config/report/template/word/report/create', {
+      template_name: '签发值', type: 'routine', file_name: 'signed.docx', data: docx('{patient_name}|{hospital_name}|{sign_doctor}').toString('base64'),
+    }) as { id: number };
+    const word = await get(`/api/diagnosis/reports/${report.id}/word?template_id=${template.id}`);
+    expect(word.statusCode).toBe(200);
+    expect(new PizZip(word.rawPayload).file('word/document.xml')!.asText()).toContain('欧阳娜娜|示范医院总院|赵签发');
 
     // Sending delivers the signed PDF, in the hospital's issuing language.
     await act('signer', await act('signer', report, 'print'), 'send');
