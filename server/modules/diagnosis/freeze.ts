@@ -20,7 +20,7 @@ export const verifyUrl = (publicUrl: string, code: string | null) => (code ? `${
  */
 export async function freezeSigning(deps: DiagnosisDeps, signed: ReportRow, kind: Frozen['kind']): Promise<Frozen> {
   const languages = reportLanguages(await deps.rulesFor(signed.hospital_id));
-  const { lang: _lang, ...data } = await reportDocument(deps.db, signed.id, [signed.hospital_id], languages[0], signed);
+  const { lang: _lang, ...data } = await reportDocument(deps.db, signed, languages[0]);
   // The seal is over the content, so the content cannot hold it.
   const content: FrozenContent = { ...data, report: { ...data.report, verify_hash: null }, languages };
   const text = JSON.stringify(content);

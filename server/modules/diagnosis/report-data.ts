@@ -41,13 +41,12 @@ export async function reportVisible(db: Db, id: number, hospitalIds: number[], d
   return report;
 }
 
-export async function reportDocument(db: Db, id: number, hospitalIds: number[], lang: Language, known?: ReportRow, directories?: number[]): Promise<ReportDocument> {
-  const report = known ?? await reportInScope(db, id, hospitalIds);
+/** What `report` (already in the reader's scope: reportVisible) says, with its case, hospital, doctors and images as they are now. */
+export async function reportDocument(db: Db, report: ReportRow, lang: Language): Promise<ReportDocument> {
   const c = await db.selectFrom('cases').select([
     'id', 'pathology_number', 'patient_name', 'gender', 'age', 'age_unit', 'inspection_department', 'inspection_doctor', 'specimen_name',
     'clinical_diagnosis', 'outpatient_number', 'admission_number', 'bed_number', 'registration_at',
-  ]).where('id', '=', report.case_id)
-    .$if(directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories!))).executeTakeFirst();
+  ]).where('id', '=', report.case_id).executeTakeFirst();
   if (!c) throw new AppError(404, 'diagnosis.report_not_found');
   const hospital = await db.selectFrom('hospitals').select(['id', 'name', 'en_name', 'logo']).where('id', '=', report.hospital_id).executeTakeFirstOrThrow();
   const names = await userNames(db, [report.first_doctor, report.audit_doctor, report.sign_doctor]);

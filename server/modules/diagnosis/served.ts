@@ -33,7 +33,7 @@ export async function served(deps: DiagnosisDeps, report: ReportRow, lang?: Lang
   const document = isSigned(report) ? await currentDocument(deps.db, report.id) : undefined;
   if (document) return fromDocument(deps, report, document, lang);
   const issuing = reportLanguages(await deps.rulesFor(report.hospital_id))[0];
-  const doc = await reportDocument(deps.db, report.id, [report.hospital_id], lang ?? issuing, report);
+  const doc = await reportDocument(deps.db, report, lang ?? issuing);
   const kind: ServedKind = isSigned(report) ? 'unfrozen' : 'draft';
   return {
     kind, doc, document: null, sha256: null,

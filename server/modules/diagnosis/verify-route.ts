@@ -75,7 +75,7 @@ async function ofDocument(deps: DiagnosisDeps, document: DocumentRow, report: Re
 
 /** Signed before documents were kept: the seal over what the report says, the rest as it is now. */
 async function ofLiveReport(deps: DiagnosisDeps, report: ReportRow, lang: Language): Promise<Verdict> {
-  const doc = await reportDocument(deps.db, report.id, [report.hospital_id], lang, report);
+  const doc = await reportDocument(deps.db, report, lang);
   const genuine = await sealHolds(deps.verifyKeys, report);
   return { genuine, word: genuine ? 'genuine' : 'altered', doc, pdfs: [], unfrozen: true };
 }
