@@ -46,7 +46,8 @@ export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: stri
     const qr = await QRCode.toBuffer(opts.verifyUrl, { type: 'png', margin: 1, width: 160 });
     pdf.image(qr, pdf.page.width - 48 - 64, 40, { width: 64 });
   }
-  if (opts.unfrozen) pdf.moveDown(0.2).fontSize(8).fillColor('#c50f1f').text(w('unfrozen'), { align: 'center' }).fillColor('black');
+  // Kept clear of the QR code in the top right corner.
+  if (opts.unfrozen) pdf.moveDown(0.2).fontSize(8).fillColor('#c50f1f').text(w('unfrozen'), 48 + 72, pdf.y, { width: width - 144, align: 'center' }).fillColor('black');
   pdf.moveDown(0.8);
 
   const c = doc.case;
