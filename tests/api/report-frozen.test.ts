@@ -22,6 +22,8 @@ interface Fhir { status: string; subject: { display: string }; performer: { disp
 interface Listed { id: number; kind: string; verify_code: string; superseded_at: string | null; supplements_document_id: number | null; content_sha256: string; pdfs: { language: string; sha256: string; size: number }[] }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+/** Each test signs (two PDFs rendered), fetches and reads PDFs: more than vitest's default 30 s on a loaded machine. */
+const PDF_WORK_MS = 120_000;
 
 /** A minimal .docx whose one paragraph is `text` (as tests/api/diagnosis-output.test.ts builds it). */
 function docx(text: string): Buffer {
@@ -144,7 +146,7 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     expect(sent[0].presentedForm).toEqual(before.fhir.presentedForm);
     expect(sent[0].subject.display).toBe('欧阳娜娜');
     expect(sent[0].status).toBe('final');
-  });
+  }, PDF_WORK_MS);
 
   it('two signings at once: one is signed and stores one document, the other is refused', async () => {
     const { report } = await toSign('钱多多', '结肠腺瘤');
@@ -156,7 +158,7 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     const stored = await h.db.selectFrom('reports').select('verify_code').where('id', '=', report.id).executeTakeFirstOrThrow();
     expect(rows).toEqual([{ verify_code: stored.verify_code }]);
     expect(await verify(stored.verify_code!)).toContain('data-genuine="true"');
-  });
+  }, PDF_WORK_MS);
 
   it('a recalled signing keeps its document, superseded and retrievable; signing again makes a new one', async () => {
     const { report: toBeSigned } = await toSign('孙小美', '乳腺纤维腺瘤');
@@ -184,7 +186,7 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     const foreign = await get(`/api/diagnosis/reports/${report.id}/documents/${listed[1].id + 1000}/pdf`, 'zh-CN');
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().message).toBe('该报告没有此签发文件');
-  });
+  }, PDF_WORK_MS);
 
   it('a supplementary report is a document of its own that names the signed report it supplements', async () => {
     const { caseId, report: toBeSigned } = await toSign('周芷若', '乳腺浸润性导管癌');
@@ -212,7 +214,7 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     expect(await verify(sup.verify_code!)).toContain('data-genuine="true"');
     // The supplemented report itself is untouched.
     expect((await pdfOf(main.id)).bytes.equals(mainPdf.bytes)).toBe(true);
-  });
+  }, PDF_WORK_MS);
 
   it('a report signed before documents were kept is served from live data and says so', async () => {
     const { report: toBeSigned } = await toSign('吴用', '慢性阑尾炎');
@@ -227,5 +229,5 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     expect(page).toContain('data-genuine="true"');
     expect(page).toContain('data-unfrozen="true"');
     expect(await documents(report.id)).toEqual([]);
-  });
+  }, PDF_WORK_MS);
 });
