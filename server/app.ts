@@ -74,7 +74,7 @@ declare module 'fastify' {
 
 export interface AppOptions {
   db: Db;
-  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr'>>;
+  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound'>>;
   logger?: boolean;
   /** Where the request log goes instead of stdout (tests read it); turns the log on. */
   logStream?: { write(line: string): void };
@@ -175,7 +175,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
   lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: async (hospitalId) => schemas.formOfContract(await contracts.ownContractFor(schemas.base('CaseRegistration'), hospitalId)), his: hisAdapter(config.his ?? parseHisConfig(process.env)) });
-  diagnosisModule(app, { db, rules, dataDir, publicUrl: config.publicUrl ?? 'http://localhost:8001' });
+  diagnosisModule(app, { db, rules, dataDir, publicUrl: config.publicUrl ?? 'http://localhost:8001', outbound: config.reportOutbound });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir, db);

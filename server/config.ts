@@ -40,6 +40,8 @@ export interface ServerConfig {
   realtime: RealtimeConfig;
   /** The hospital information system registration looks patients up in (HIS_ADAPTER, HIS_URL, …: modules/his). */
   his: HisConfig;
+  /** Where a sent report goes (REPORT_OUTBOUND: `none` or `outbox`; modules/diagnosis/outbound.ts). */
+  reportOutbound?: string;
   /** The key secrets are stored sealed with: SECRETS_KEY, else secrets.key in the data directory (security/sealed-secrets.ts). */
   secrets: SecretsConfig;
 }
@@ -67,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     jobLeaseMs: Math.max(1, Number(env.JOB_LEASE_SECONDS) || 60) * 1000,
     realtime: parseRealtimeConfig(env),
     his: parseHisConfig(env),
+    reportOutbound: env.REPORT_OUTBOUND || undefined,
     secrets: { dataDir, key: env.SECRETS_KEY || undefined },
     ocr: {
       binary: env.TESSERACT_PATH || undefined,

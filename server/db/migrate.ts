@@ -34,6 +34,7 @@ import * as m0035 from './migrations/0035_share_recipient.js';
 import * as m0036 from './migrations/0036_application_steps.js';
 import * as m0037 from './migrations/0037_subspecialties.js';
 import * as m0038 from './migrations/0038_message_case.js';
+import * as m0039 from './migrations/0039_report_documents.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0036_application_steps': m0036,
   '0037_subspecialties': m0037,
   '0038_message_case': m0038,
+  '0039_report_documents': m0039,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -117,8 +117,41 @@ export interface DictRuleTable {
   updated_at: string;
 }
 
+/** A signed report as issued (migration 0039_report_documents, issue 27): what was signed, fixed. */
+export interface ReportDocumentTable {
+  id: Generated<number>;
+  hospital_id: number;
+  report_id: number;
+  /** 'signed' (the case's report) or 'supplementary' (an accepted supplementary report). */
+  kind: string;
+  /** The report version the signing wrote (unique per report). */
+  report_version: number;
+  supplements_document_id: number | null;
+  verify_code: string;
+  /** The report data the PDFs were rendered from (JSON of report-documents.ts's FrozenContent). */
+  content: string;
+  content_sha256: string;
+  /** "<key id>.<HMAC-SHA256 of content_sha256>". */
+  seal: string;
+  signed_by: number | null;
+  created_at: string;
+  /** Set when the signing was recalled; the document stays retrievable. */
+  superseded_at: string | null;
+}
+
+/** The PDF of a report document in one language. */
+export interface ReportDocumentPdfTable {
+  document_id: number;
+  language: string;
+  pdf: Buffer;
+  sha256: string;
+  size: number;
+}
+
 export interface ReportTables {
   reports: ReportTable;
+  report_documents: ReportDocumentTable;
+  report_document_pdfs: ReportDocumentPdfTable;
   diagnosis_templates: DiagnosisTemplateTable;
   diagnosis_phrases: DiagnosisPhraseTable;
   report_templates: ReportTemplateTable;

@@ -16,6 +16,8 @@ export interface DiagnosisDeps {
   verifyKeys: SigningKeys;
   /** Where a sent report goes (HIS, clinical side): a pluggable adapter. */
   outbound: ReportOutbound;
+  /** Where report PDFs find their images, and the address their QR code's verification link starts with. */
+  output: { dataDir: string; publicUrl: string };
 }
 
 export { scopeOf };

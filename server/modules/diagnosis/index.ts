@@ -7,6 +7,8 @@ import { reportOutbound } from './outbound.js';
 import { diagnosisRoutes } from './routes.js';
 import { workflowConfigRoutes } from './config-workflow.js';
 import { outputRoutes } from './output-routes.js';
+import { documentRoutes } from './document-routes.js';
+import { verifyRoute } from './verify-route.js';
 import { reportConfigRoutes } from './config-report.js';
 import { templateRoutes } from './template-routes.js';
 
@@ -14,16 +16,19 @@ import { templateRoutes } from './template-routes.js';
 const SEAL_LIFETIME_MS = 100 * 365 * 24 * 3600 * 1000;
 
 /** The diagnosis and report module (issue 15), wired from the app in one call. */
-export function diagnosisModule(app: TypedApp, opts: { db: Db; rules: RuleStore; dataDir: string; publicUrl: string }): DiagnosisDeps {
+export function diagnosisModule(app: TypedApp, opts: { db: Db; rules: RuleStore; dataDir: string; publicUrl: string; outbound?: string }): DiagnosisDeps {
   const deps: DiagnosisDeps = {
     db: opts.db, rules: opts.rules, rulesFor: (h) => opts.rules.resolverFor(h),
     verifyKeys: new SigningKeys(opts.db, 'report_verify', SEAL_LIFETIME_MS),
-    outbound: reportOutbound(process.env.REPORT_OUTBOUND, opts.dataDir),
+    outbound: reportOutbound(opts.outbound, opts.dataDir),
+    output: { dataDir: opts.dataDir, publicUrl: opts.publicUrl },
   };
   diagnosisRoutes(app, deps);
   workflowConfigRoutes(app, deps);
   reportConfigRoutes(app, deps);
   templateRoutes(app, deps);
-  outputRoutes(app, deps, { dataDir: opts.dataDir, publicUrl: opts.publicUrl });
+  outputRoutes(app, deps);
+  documentRoutes(app, deps);
+  verifyRoute(app, deps);
   return deps;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { fromStored } from '../slides/paths.js';
 import type { ReportDocument } from './report-data.js';
-import { reportWord, type ReportWord } from './report-words.js';
+import { reportPhrase, reportWord, type ReportWord } from './report-words.js';
 
 /**
  * Debian's Noto CJK (package fonts-noto-cjk, installed by .ci/run): pdfkit embeds the subset of glyphs the report
@@ -21,8 +21,12 @@ export function reportFont(): string {
   return found;
 }
 
-/** Renders the report as an A4 PDF: header, patient block, the report's texts, images, doctors, the verification QR code. */
-export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: string; verifyUrl: string | null }): Promise<Buffer> {
+/**
+ * Renders the report as an A4 PDF: header, patient block, the report's texts, images, doctors, the verification QR
+ * code; a supplementary report names the signed report it supplements and that report's diagnosis. `unfrozen`: a
+ * report signed before signed documents were kept, rendered from live data, says so under its title.
+ */
+export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: string; verifyUrl: string | null; unfrozen?: boolean }): Promise<Buffer> {
   // Large packages only reports need: loaded by the first report, not at every process's start.
   const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
   const w = (k: ReportWord) => reportWord(doc.lang, k);
@@ -42,6 +46,8 @@ export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: stri
     const qr = await QRCode.toBuffer(opts.verifyUrl, { type: 'png', margin: 1, width: 160 });
     pdf.image(qr, pdf.page.width - 48 - 64, 40, { width: 64 });
   }
+  // Kept clear of the QR code in the top right corner.
+  if (opts.unfrozen) pdf.moveDown(0.2).fontSize(8).fillColor('#c50f1f').text(w('unfrozen'), 48 + 72, pdf.y, { width: width - 144, align: 'center' }).fillColor('black');
   pdf.moveDown(0.8);
 
   const c = doc.case;
@@ -62,6 +68,12 @@ export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: stri
   }
   if (c.clinical_diagnosis) pdf.text(`${w('clinical_diagnosis')}：${c.clinical_diagnosis}`, 48, pdf.y, { width });
   rule(pdf);
+  if (doc.supplements) {
+    const s = doc.supplements;
+    pdf.fontSize(10).text(reportPhrase(doc.lang, 'supplements', { date: s.sign_at?.slice(0, 10) ?? '', code: s.verify_code ?? '' }), 48, pdf.y, { width });
+    if (s.diagnosis?.trim()) pdf.moveDown(0.2).text(`${w('supplemented_diagnosis')}：${s.diagnosis.trim()}`, 48, pdf.y, { width });
+    rule(pdf);
+  }
 
   const section = (k: ReportWord, text: string | null, size = 11) => {
     if (!text?.trim()) return;

@@ -33,7 +33,17 @@ const WORDS = {
   recalled: { 'zh-CN': '报告已撤回，尚未签发', 'en-US': 'This report was recalled and is not signed' },
   verify_title: { 'zh-CN': '病理报告验证', 'en-US': 'Pathology report verification' },
   hospital: { 'zh-CN': '医院', 'en-US': 'Hospital' },
+  // Issue 27: signed reports are fixed documents.
+  supplements: { 'zh-CN': '本报告补充 {{date}} 签发的病理报告（验证码 {{code}}）', 'en-US': 'This report supplements the pathology report signed on {{date}} (verification code {{code}})' },
+  supplemented_diagnosis: { 'zh-CN': '原报告病理诊断', 'en-US': 'Diagnosis of the supplemented report' },
+  unfrozen: { 'zh-CN': '本报告签发于系统保存签发文件之前，此文件按当前数据生成，可能与签发时不同', 'en-US': 'Signed before signed documents were kept: this copy is rendered from current data and may differ from what was signed' },
+  superseded: { 'zh-CN': '该次签发已撤回，此验证码不再代表有效报告', 'en-US': 'This signing was recalled: this code no longer stands for a valid report' },
+  document_sha256: { 'zh-CN': '报告文件 SHA-256（{{language}}）', 'en-US': 'Report file SHA-256 ({{language}})' },
 } as const;
 
 export type ReportWord = keyof typeof WORDS;
 export const reportWord = (lang: Language, key: ReportWord) => WORDS[key][lang];
+
+/** A word with `{{name}}` placeholders filled. */
+export const reportPhrase = (lang: Language, key: ReportWord, params: Record<string, string>) =>
+  reportWord(lang, key).replace(/\{\{(\w+)\}\}/g, (_m, name: string) => params[name] ?? '');

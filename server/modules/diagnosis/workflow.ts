@@ -1,6 +1,6 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { directoryScope } from '../../http/directory-scope.js';
-import type { Updateable } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import type { ReportTable } from '../../db/schema/reports.js';
 import { AppError } from '../../http/errors.js';
 import {
@@ -9,9 +9,13 @@ import {
 import { notify } from '../messages/notify.js';
 import { addTimeline, caseInScope, openOrdersOf } from '../cases/lifecycle-queries.js';
 import { scopeOf, type DiagnosisDeps, type Req } from './deps.js';
+import { insertDocument, supersedeDocuments } from './document-queries.js';
+import { diagnosticReport } from './fhir.js';
+import { freezeSigning } from './freeze.js';
 import { reportInScope, reportsOfCase, syncCase, writeReport, type ReportRow } from './queries.js';
+import { signingStamp, TEXT_FIELDS } from './seal.js';
+import { served } from './served.js';
 
-export const TEXT_FIELDS = ['gross_description', 'microscopic', 'diagnosis', 'advice', 'postscript'] as const;
 export type ReportText = Partial<Record<(typeof TEXT_FIELDS)[number], string>> & { images?: number[] };
 
 /** The role check of schemas/rules/workflow.json for the report's hospital (403 naming the step). */
@@ -33,11 +37,18 @@ const textPatch = (body: ReportText): Updateable<ReportTable> => ({
   ...(body.images ? { images: JSON.stringify([...new Set(body.images)]) } : {}),
 });
 
-/** Runs one report step in a transaction with its timeline entry on the case. */
-async function step(deps: DiagnosisDeps, r: Req, current: ReportRow, action: string, patch: Updateable<ReportTable>, detail?: unknown): Promise<ReportRow> {
+/**
+ * Runs one report step in a transaction with its timeline entry on the case; `within` adds writes that stand or fall
+ * with the step (a signing's document), run only once the report write passed its version check.
+ */
+async function step(
+  deps: DiagnosisDeps, r: Req, current: ReportRow, action: string, patch: Updateable<ReportTable>, detail?: unknown,
+  within?: (trx: Kysely<Database>, row: ReportRow, now: string) => Promise<unknown>,
+): Promise<ReportRow> {
   const now = new Date().toISOString();
   return deps.db.transaction().execute(async (trx) => {
     const row = await writeReport(trx, current, patch, now);
+    if (within) await within(trx, row, now);
     const c = await trx.selectFrom('cases').select(['main_phase', 'sub_phase']).where('id', '=', row.case_id).executeTakeFirstOrThrow();
     await addTimeline(trx, row.hospital_id, row.case_id, { action: `report_${action}`, actor: r.auth!, to: c, detail: { report_id: row.id, ...(detail as object) } }, now);
     return row;
@@ -120,24 +131,40 @@ export async function runAction(deps: DiagnosisDeps, r: Req, id: number, action:
     case 'approve':
       return step(deps, r, current, action, { sub_phase: 'to_sign', audit_doctor: r.auth!.id, audit_at: iso });
     case 'sign': {
-      const signed = await sealed(deps, current, iso, r.auth!.id);
-      if (body.issue === 'later') {
-        const issueAt = new Date(now.getTime() + hesitationMinutes(resolve) * 60_000).toISOString();
-        return step(deps, r, current, action, { ...signed, sub_phase: 'to_issue', issue_at: issueAt }, { issue_at: issueAt });
-      }
-      return step(deps, r, current, action, { ...signed, sub_phase: 'signed', release_status: 'yes', issue_at: iso });
+      const stamp = await signingStamp(deps.verifyKeys, current, iso, r.auth!.id);
+      const later = body.issue === 'later';
+      const issueAt = later ? new Date(now.getTime() + hesitationMinutes(resolve) * 60_000).toISOString() : iso;
+      const patch = later ? { ...stamp, sub_phase: 'to_issue', issue_at: issueAt } : { ...stamp, sub_phase: 'signed', release_status: 'yes', issue_at: iso };
+      // Rendered before the transaction, stored within it: a report changed meanwhile refuses the signing (409).
+      const frozen = await freezeSigning(deps, { ...current, ...patch }, 'signed');
+      return step(deps, r, current, action, patch, later ? { issue_at: issueAt } : undefined, (trx, row, at) => insertDocument(trx, frozen, row, at));
     }
     case 'recall':
       if (!canRecall(current, now)) throw new AppError(409, 'diagnosis.recall_too_late');
-      return step(deps, r, current, action, { sub_phase: 'to_sign', issue_at: null, sign_at: null, sign_doctor: null, verify_code: null, verify_hash: null });
+      // The recalled signing's document stays, superseded; signing again makes a new one.
+      return step(deps, r, current, action, { sub_phase: 'to_sign', issue_at: null, sign_at: null, sign_doctor: null, verify_code: null, verify_hash: null }, undefined,
+        (trx, _row, at) => supersedeDocuments(trx, current.id, at));
     case 'print':
       return step(deps, r, current, action, { print_at: current.print_at ?? iso });
-    case 'send':
+    case 'send': {
+      // What goes out is what was signed (its stored PDF, issuing language); delivered before the send is recorded,
+      // so a failed delivery is not recorded as sent.
+      const out = await served(deps, current);
+      await deps.outbound.deliver(diagnosticReport(out.doc, await out.pdf(), deps.output.publicUrl)).catch((err: unknown) => {
+        r.log.error({ err, report: current.id, outbound: deps.outbound.name }, 'report delivery failed');
+        throw new AppError(502, 'diagnosis.send_failed');
+      });
       return step(deps, r, current, action, { deliver_at: current.deliver_at ?? iso });
+    }
     case 'supplement_submit':
       if (!current.diagnosis?.trim()) throw new AppError(422, 'diagnosis.diagnosis_required');
       return step(deps, r, current, action, { sub_phase: 'new', first_at: iso });
-    case 'accept':
+    case 'accept': {
+      // Accepting signs the supplementary report: stamped, sealed and frozen like a signing, naming what it supplements.
+      const patch = { ...await signingStamp(deps.verifyKeys, current, iso, r.auth!.id), sub_phase: 'accept', audit_doctor: r.auth!.id, audit_at: iso };
+      const frozen = await freezeSigning(deps, { ...current, ...patch }, 'supplementary');
+      return step(deps, r, current, action, patch, undefined, (trx, row, at) => insertDocument(trx, frozen, row, at));
+    }
     case 'reject':
       return step(deps, r, current, action, { sub_phase: action, audit_doctor: r.auth!.id, audit_at: iso });
   }
@@ -150,32 +177,6 @@ async function tellReturned(deps: DiagnosisDeps, r: Req, report: ReportRow, reas
   await notify(deps.db, report.hospital_id, [report.first_doctor], 'report_returned', {
     number: c.pathology_number ?? '', by: r.auth!.realname ?? r.auth!.name, reason,
   }, `/diagnosis/${report.case_id}`, report.case_id);
-}
-
-/**
- * What signing stamps: who and when, and the verification seal behind the report's QR code: a random code for the
- * link and an HMAC (key id + signature) over the hash of what the report says, so the public page can tell a
- * genuine, unchanged report from anything else.
- */
-async function sealed(deps: DiagnosisDeps, report: ReportRow, signAt: string, signer: number): Promise<Updateable<ReportTable>> {
-  const key = await deps.verifyKeys.current();
-  const hash = contentHash({ ...report, sign_at: signAt });
-  return {
-    sign_at: signAt, sign_doctor: signer, verify_code: randomBytes(12).toString('hex'),
-    verify_hash: `${key.keyId}.${createHmac('sha256', key.secret).update(hash).digest('hex')}`,
-  };
-}
-
-/** The hash of what a signed report says (its texts, case and signing time). */
-export const contentHash = (r: Pick<ReportRow, 'case_id' | 'sign_at' | (typeof TEXT_FIELDS)[number]>) =>
-  createHash('sha256').update(JSON.stringify([r.case_id, r.sign_at, ...TEXT_FIELDS.map((f) => r[f] ?? '')])).digest('hex');
-
-/** True when the report's seal matches what it says now. */
-export async function sealHolds(deps: DiagnosisDeps, report: ReportRow): Promise<boolean> {
-  const [keyId, sig] = (report.verify_hash ?? '').split('.');
-  const key = keyId ? await deps.verifyKeys.byId(keyId) : undefined;
-  if (!key || !sig) return false;
-  return createHmac('sha256', key.secret).update(contentHash(report)).digest('hex') === sig;
 }
 
 /**
