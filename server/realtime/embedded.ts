@@ -10,8 +10,11 @@ import { workerRelay } from './cluster-relay.js';
 import { encodePayload, type RealtimeHub } from './hub.js';
 import { SessionConnections } from './session-connections.js';
 
-/** `id`: the connection's own, unique across workers (an MQTT client id is the client's choice). */
-interface Connected { token: string; session: SessionUser; id: string }
+/**
+ * `id`: the connection's own, unique across workers (an MQTT client id is the client's choice). `filters`: what it
+ * subscribed to, counted as each is authorized (one SUBSCRIBE packet's filters are authorized all at once).
+ */
+interface Connected { token: string; session: SessionUser; id: string; filters: Set<string> }
 
 /**
  * What one connection may hold in this process. A packet (the WebSocket frame carrying it) is at most
@@ -83,17 +86,21 @@ export async function embeddedHub(server: Server, path: string, resolveSession: 
     if (!token || token.length > 512) return done(Object.assign(new Error('bad credentials'), { returnCode: 4 }), false);
     resolveSession(token).then((session) => {
       if (!session || session.screenLocked) return done(Object.assign(new Error('not authorized'), { returnCode: 5 }), false);
-      opened(client, { token, session, id: `${process.pid}-${++serial}` });
+      opened(client, { token, session, id: `${process.pid}-${++serial}`, filters: new Set() });
       done(null, true);
     }, (error: Error) => done(Object.assign(error, { returnCode: 3 }) as AuthenticateError, false));
   };
   broker.authorizeSubscribe = (client, sub, done) => {
     const who = client && clients.get(client);
-    const held = client ? (client as unknown as { subscriptions: Record<string, unknown> }).subscriptions : {};
-    const room = Object.hasOwn(held, sub.topic) || Object.keys(held).length < MAX_SUBSCRIPTIONS;
+    const allowed = !!who && maySubscribe(who.session, sub.topic) && (who.filters.has(sub.topic) || who.filters.size < MAX_SUBSCRIPTIONS);
+    if (allowed) who.filters.add(sub.topic);
     // A refusal is a SUBACK failure (0x80); the connection stays. QoS 0: nothing is kept for an unacknowledged delivery.
-    done(null, who && room && maySubscribe(who.session, sub.topic) ? { ...sub, qos: 0 } : null);
+    done(null, allowed ? { ...sub, qos: 0 } : null);
   };
+  broker.on('unsubscribe', (filters, client) => {
+    const who = clients.get(client);
+    for (const f of filters) who?.filters.delete(f);
+  });
   broker.authorizePublish = (client, packet, done) => {
     const who = client && clients.get(client);
     if (!who || !mayPublish(who.session, packet.topic)) return done(new Error('publish refused'));
