@@ -57,7 +57,7 @@ export async function embeddedHub(server: Server, path: string, resolveSession: 
     clients.set(client, c);
     byId.set(c.id, client);
     // aedes says nothing of a client whose socket closes before it is registered: the socket itself does.
-    client.conn.once('close', () => forget(client));
+    (client.conn as NodeJS.EventEmitter).once('close', () => forget(client));
     if (relay) relay.opened(c.session.tokenHash, c.id);
     else for (const over of ledger!.opened(c.session.tokenHash, c.id, null)) closeConnection(over.id);
   };
@@ -68,6 +68,10 @@ export async function embeddedHub(server: Server, path: string, resolveSession: 
     byId.delete(c.id);
     if (relay) relay.closed(c.id);
     else ledger!.closed(c.id);
+  };
+  const drop = (client: Client) => {
+    forget(client);
+    client.close();
   };
   const closeConnection = (id: string) => {
     const client = byId.get(id);
@@ -92,10 +96,10 @@ export async function embeddedHub(server: Server, path: string, resolveSession: 
   };
   broker.authorizeSubscribe = (client, sub, done) => {
     const who = client && clients.get(client);
-    const allowed = !!who && maySubscribe(who.session, sub.topic) && (who.filters.has(sub.topic) || who.filters.size < MAX_SUBSCRIPTIONS);
-    if (allowed) who.filters.add(sub.topic);
     // A refusal is a SUBACK failure (0x80); the connection stays. QoS 0: nothing is kept for an unacknowledged delivery.
-    done(null, allowed ? { ...sub, qos: 0 } : null);
+    if (!who || !maySubscribe(who.session, sub.topic) || (!who.filters.has(sub.topic) && who.filters.size >= MAX_SUBSCRIPTIONS)) return done(null, null);
+    who.filters.add(sub.topic);
+    done(null, { ...sub, qos: 0 });
   };
   broker.on('unsubscribe', (filters, client) => {
     const who = clients.get(client);
@@ -122,10 +126,6 @@ export async function embeddedHub(server: Server, path: string, resolveSession: 
   };
   server.on('upgrade', onUpgrade);
 
-  const drop = (client: Client) => {
-    forget(client);
-    client.close();
-  };
   const endLocally = (tokenHash: string) => {
     for (const [client, c] of clients) if (c.session.tokenHash === tokenHash) drop(client);
   };
