@@ -27,8 +27,9 @@ describe.each(databases)('a hospital rule’s cost is bounded [%s]', (kind) => {
   });
   afterAll(async () => { await h.close(); });
 
-  const saveStatusRule = (status: unknown, lang = 'en-US') =>
-    call(h.app, 'PUT', '/api/rules/case-status', { token: admin, lang, payload: { override: { rules: { status } } } });
+  /** Replaces case-status.status (a merge patch: the base's `if` removed, the new operation added). */
+  const saveStatusRule = (status: object, lang = 'en-US') =>
+    call(h.app, 'PUT', '/api/rules/case-status', { token: admin, lang, payload: { override: { rules: { status: { if: null, ...status } } } } });
   const version = async () => (await call(h.app, 'GET', '/api/rules/case-status', { token: admin })).json().data.version as number;
 
   it('refuses at save a nested map over literal lists, translated and by path, and saves nothing', async () => {
