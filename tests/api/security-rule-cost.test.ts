@@ -53,10 +53,10 @@ describe.each(databases)('a hospital rule’s cost is bounded [%s]', (kind) => {
 
     const stopped = await call(h.app, 'GET', '/api/pathology/status-counts', { token: registrar, lang: 'en-US' });
     expect(stopped.statusCode, stopped.body).toBe(422);
-    expect(stopped.json().message).toBe(`A rule configured for this hospital needed more work than allowed (more than ${RULE_LIMITS.operations} operations) and was stopped; an administrator can check or roll it back in Rule sets`);
+    expect(stopped.json().message).toBe(`A rule configured for this hospital needed more work than allowed (more than ${RULE_LIMITS.operations} operations) and was stopped; an administrator can check or roll back the hospital’s rule sets and configuration`);
     const zh = await call(h.app, 'GET', '/api/pathology/status-counts', { token: registrar, lang: 'zh-CN' });
     expect(zh.statusCode).toBe(422);
-    expect(zh.json().message).toBe(`本院配置的一条规则计算量超出上限（运算步数超过 ${RULE_LIMITS.operations}），已中止；请管理员在“规则集”中检查或回滚该规则`);
+    expect(zh.json().message).toBe(`本院配置的一条规则计算量超出上限（运算步数超过 ${RULE_LIMITS.operations}），已中止；请管理员检查或回滚本院的规则集与配置`);
     // Every request that shows a case status runs into it: a list by status too.
     expect((await call(h.app, 'GET', '/api/pathology/by-status?status=to_register', { token: registrar })).statusCode).toBe(422);
 

@@ -5,8 +5,8 @@ export const ruleMessages = {
   'contract.invalid': { 'zh-CN': '字段扩展不符合规范：{{detail}}', 'en-US': 'The field extension is not valid: {{detail}}' },
   'rule.invalid': { 'zh-CN': '规则集不符合规范：{{detail}}', 'en-US': 'The rule set is not valid: {{detail}}' },
   'rule.too_costly': {
-    'zh-CN': '本院配置的一条规则计算量超出上限（{{limit}}超过 {{max}}），已中止；请管理员在“规则集”中检查或回滚该规则',
-    'en-US': 'A rule configured for this hospital needed more work than allowed (more than {{max}} {{limit}}) and was stopped; an administrator can check or roll it back in Rule sets',
+    'zh-CN': '本院配置的一条规则计算量超出上限（{{limit}}超过 {{max}}），已中止；请管理员检查或回滚本院的规则集与配置',
+    'en-US': 'A rule configured for this hospital needed more work than allowed (more than {{max}} {{limit}}) and was stopped; an administrator can check or roll back the hospital’s rule sets and configuration',
   },
   // The limits of src/core/ruleBudget.ts, named in rule.too_costly.
   'rule.limit_operations': { 'zh-CN': '运算步数', 'en-US': 'operations' },
