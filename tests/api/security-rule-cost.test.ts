@@ -1,6 +1,9 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
+import type { Db } from '../../server/db/connect.js';
 import { RULE_LIMITS } from '../../src/core/ruleBudget.js';
-import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+import { call, databases, seededDatabase, tokenFor } from './harness.js';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 /** A list the rule builds by doubling: its length does not show in the rule, only when it runs. */
@@ -10,22 +13,34 @@ const built = (steps: number) => ({ reduce: [range(steps), { merge: [{ var: 'acc
  * A hospital's json-logic rule cannot stall the worker every hospital shares (issue 27 item 5): a rule whose cost
  * shows (a nested map over literal lists) is refused when saved, translated and by path, and nothing is saved; one
  * whose cost shows only when it runs (a nested map over lists it builds) stops at the evaluation bound with a
- * translated 422 for its own hospital, while another hospital's requests answer normally.
+ * translated 422 for its own hospital (and a line in the server's log), while another hospital's requests answer
+ * normally.
  */
 describe.each(databases)('a hospital rule’s cost is bounded [%s]', (kind) => {
-  let h: Harness;
+  const h = {} as { app: FastifyInstance; db: Db; drop(): Promise<void> };
   let admin: string;
   let registrar: string;
   let branchUser: string;
+  const logged: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
-    h = await startApp(kind);
+    const { db, drop } = await seededDatabase(kind);
+    Object.assign(h, { db, drop });
+    // The app as main.ts builds it, its warnings and errors captured.
+    h.app = await buildApp({
+      db, config: { tokenTtlSeconds: 3600, distDir: '/nonexistent', logLevel: 'warn' },
+      logStream: { write: (line: string) => { logged.push(JSON.parse(line) as Record<string, unknown>); } },
+    });
+    await h.app.ready();
     [admin, registrar, branchUser] = await Promise.all([tokenFor(h.app, 'admin'), tokenFor(h.app, 'registrar'), tokenFor(h.app, 'primary')]);
     // admin and registrar work in the general hospital (H001); this session of primary works in the branch (H002).
     const branch = (await h.db.selectFrom('hospitals').select('id').where('code', '=', 'H002').executeTakeFirstOrThrow()).id;
     expect((await call(h.app, 'POST', '/api/auth/switch_hospital', { token: branchUser, payload: { hospital_id: branch } })).statusCode).toBe(200);
   });
-  afterAll(async () => { await h.close(); });
+  afterAll(async () => {
+    await h.app.close();
+    await h.drop();
+  });
 
   /** Replaces case-status.status (a merge patch: the base's `if` removed, the new operation added). */
   const saveStatusRule = (status: object, lang = 'en-US') =>
@@ -57,6 +72,10 @@ describe.each(databases)('a hospital rule’s cost is bounded [%s]', (kind) => {
     const zh = await call(h.app, 'GET', '/api/pathology/status-counts', { token: registrar, lang: 'zh-CN' });
     expect(zh.statusCode).toBe(422);
     expect(zh.json().message).toBe(`本院配置的一条规则计算量超出上限（运算步数超过 ${RULE_LIMITS.operations}），已中止；请管理员检查或回滚本院的规则集与配置`);
+    expect(logged.filter((l) => l.msg === 'rule evaluation stopped: too costly')).toEqual([
+      expect.objectContaining({ level: 50, limit: 'operations', max: RULE_LIMITS.operations, url: '/api/pathology/status-counts' }),
+      expect.objectContaining({ level: 50, limit: 'operations', url: '/api/pathology/status-counts' }),
+    ]);
     // Every request that shows a case status runs into it: a list by status too.
     expect((await call(h.app, 'GET', '/api/pathology/by-status?status=to_register', { token: registrar })).statusCode).toBe(422);
 
