@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyBounded, RULE_LIMITS, RuleCostError } from './ruleBudget.js';
-import { logicCostProblems } from './ruleCost.js';
+import { logicCostProblems, schemaCostProblems } from './ruleCost.js';
 import { checkRuleSet } from './rulesCheck.js';
 import type { RuleSet } from './rules.js';
 
@@ -38,5 +38,17 @@ describe('the cost of a rule, seen before it runs', () => {
     const outer = set('outer', { all: { map: [range(200), { rule: 'inner.each' }] } });
     expect(checkRuleSet(outer, [inner])).toEqual([{ path: '/rules/all', message: `needs more than the ${RULE_LIMITS.operations} operations an evaluation may use` }]);
     expect(checkRuleSet(set('outer', { all: { map: [range(2), { rule: 'inner.each' }] } }), [inner])).toEqual([]);
+  });
+
+  it('costs the json-logic a page schema or contract extension carries: actions, and form rules by field', () => {
+    const heavy = nestedMap(200);
+    const page = {
+      list: { rowActions: [{ key: 'a', visibleIf: { '==': [1, 1] } }, { key: 'b', visibleIf: heavy }] },
+      form: { contract: { rules: { visibleIf: { ok: true, hidden: heavy }, requiredIf: { x: heavy }, checks: [{ field: 'y', rule: heavy, message: 'm' }] } } },
+    };
+    expect(schemaCostProblems(page).map((p) => p.path)).toEqual([
+      '/list/rowActions/1/visibleIf', '/form/contract/rules/visibleIf/hidden', '/form/contract/rules/requiredIf/x', '/form/contract/rules/checks/0/rule',
+    ]);
+    expect(schemaCostProblems({ rules: { visibleIf: { ftpuser: { '==': [{ var: 'upload_protocol' }, 'ftp'] } } } })).toEqual([]);
   });
 });

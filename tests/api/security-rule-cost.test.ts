@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import type { Db } from '../../server/db/connect.js';
+import systemUser from '../../schemas/pages/SystemUser.json';
 import { RULE_LIMITS } from '../../src/core/ruleBudget.js';
 import { call, databases, seededDatabase, tokenFor } from './harness.js';
 
@@ -57,6 +58,15 @@ describe.each(databases)('a hospital rule’s cost is bounded [%s]', (kind) => {
     expect(zh.statusCode).toBe(422);
     expect(zh.json().message).toMatch(/^规则集不符合规范：\/rules\/status /);
     expect(await version()).toBe(0);
+  });
+
+  it('refuses the same in a page schema: an action shown by a nested map over literal lists', async () => {
+    const freezing = { some: [range(300), { some: [range(300), { '==': [{ var: '' }, -1] }] }] };
+    const rowActions = systemUser.list.rowActions.map((a) => (a.key === 'disable' ? { ...a, visibleIf: freezing } : a));
+    const res = await call(h.app, 'PUT', '/api/schemas/SystemUser', { token: admin, lang: 'en-US', payload: { override: { list: { rowActions } } } });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().message).toBe(`The page schema is not valid: /list/rowActions/1/visibleIf needs more than the ${RULE_LIMITS.operations} operations an evaluation may use`);
+    expect((await call(h.app, 'GET', '/api/schemas/SystemUser', { token: admin })).json().data.version).toBe(0);
   });
 
   it('stops at run a rule whose cost shows only then, with a translated 422; another hospital answers normally', async () => {
