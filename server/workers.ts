@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { relayBetweenWorkers, RELAY_ENV } from './realtime/cluster-relay.js';
+import { sessionConnectionLimit } from './realtime/config.js';
 
 /** Milliseconds before replacing a worker that died, growing while workers keep dying soon after they start. */
 export function restartDelayMs(quickDeaths: number): number {
@@ -25,7 +26,7 @@ export function superviseWorkers(count: number, log: Logger): Promise<void> {
   let listening = 0;
   let ready: () => void;
   const allListening = new Promise<void>((resolve) => { ready = resolve; });
-  relayBetweenWorkers();
+  relayBetweenWorkers({ maxConnectionsPerSession: sessionConnectionLimit() });
 
   const fork = () => {
     const started = Date.now();

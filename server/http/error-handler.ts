@@ -1,16 +1,22 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
 import { translate } from '../i18n/translate.js';
+import { RULE_LIMITS, RuleCostError } from '../../src/core/ruleBudget.js';
 
 /** One place turns every failure into `{ message, errors }` in the caller's language; no stack leaves the server. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((err: FastifyError | AppError | RuleCostError, request, reply) => {
     const lang = request.lang;
     if (err instanceof AppError) {
       const errors = err.fieldErrors
         ? Object.fromEntries(Object.entries(err.fieldErrors).map(([f, list]) => [f, list.map((e) => translate(lang, e.key, e.params))]))
         : undefined;
       return reply.status(err.status).send({ message: translate(lang, err.key, err.params), ...(errors ? { errors } : {}) });
+    }
+    if (err instanceof RuleCostError) {
+      // A hospital's rule, not the request, is at fault: the log says which request ran into it.
+      request.log.error({ limit: err.limit, max: RULE_LIMITS[err.limit], url: request.url, hospitalId: request.auth?.hospitalId }, 'rule evaluation stopped: too costly');
+      return reply.status(422).send({ message: translate(lang, 'rule.too_costly', { limit: `msg:rule.limit_${err.limit}`, max: RULE_LIMITS[err.limit] }) });
     }
     if (err.validation) {
       return reply.status(422).send(validationBody(request, err));

@@ -1,14 +1,18 @@
 import cluster, { type Worker } from 'node:cluster';
 import mqemitter, { type MQEmitter } from 'mqemitter';
+import { RetainedStore } from './retained-store.js';
+import { SessionConnections } from './session-connections.js';
 
 /**
  * The embedded broker across node:cluster workers (WORKERS > 1 on one machine). Each worker's aedes delivers through
  * an mq that emits locally and also sends the packet to the primary, which forwards it to every other worker, which
  * emits it locally only: every subscriber receives every publish, whichever worker it and the sender landed on.
  * Retained packets from another worker are stored here too, and the primary keeps them for a worker that starts
- * later (one replaced after a crash). Session ends (logout, lock) and user re-checks travel the same way, so every
- * worker drops the connections at once. Plain JSON over the cluster's IPC channel, payloads as base64; MQTT 5
- * properties are not carried (the browser and the server speak 3.1.1).
+ * later (one replaced after a crash), within RETAINED_LIMITS. Session ends (logout, lock) and user re-checks travel
+ * the same way, so every worker drops the connections at once. The primary also counts each session's connections
+ * over all workers (session-connections.ts) and tells the worker holding the oldest one to close it when a session
+ * holds more than its limit. Plain JSON over the cluster's IPC channel, payloads as base64; MQTT 5 properties are
+ * not carried (the browser and the server speak 3.1.1).
  */
 
 /** Set by the primary on the workers it forks (superviseWorkers): only then is there a primary that relays. */
@@ -35,7 +39,15 @@ type RelayMessage =
   | { dsmsRealtime: 'recheckUser'; userId: number }
   /** A worker's broker is up: the primary answers with the retained packets it knows. */
   | { dsmsRealtime: 'hello' }
-  | { dsmsRealtime: 'retained'; packets: WirePacket[] };
+  | { dsmsRealtime: 'retained'; packets: WirePacket[] }
+  /** A worker took (or lost) a connection of a session (its token hash); the primary counts them all. */
+  | { dsmsRealtime: 'opened'; session: string; id: string }
+  | { dsmsRealtime: 'closed'; id: string }
+  /** The primary to the worker holding it: this connection is its session's oldest past the limit. */
+  | { dsmsRealtime: 'closeConnection'; id: string };
+
+/** What the primary keeps of retained packets for workers started later; the oldest go first past either. */
+export const RETAINED_LIMITS = { packets: 1000, bytes: 8 * 1024 * 1024 } as const;
 
 const isRelayMessage = (m: unknown): m is RelayMessage =>
   typeof m === 'object' && m !== null && typeof (m as { dsmsRealtime?: unknown }).dsmsRealtime === 'string';
@@ -53,6 +65,8 @@ export interface LocalBroker {
   storeRetained(packet: Packet): Promise<void>;
   endSession(tokenHash: string): void;
   recheckUser(userId: number): void;
+  /** Closes this worker's connection `id` (its session holds too many). */
+  closeConnection(id: string): void;
 }
 
 export interface WorkerRelay {
@@ -66,6 +80,9 @@ export interface WorkerRelay {
   /** Tells the other workers (this one handles its own). */
   endSession(tokenHash: string): void;
   recheckUser(userId: number): void;
+  /** Tells the primary, which counts the session's connections on every worker. */
+  opened(session: string, id: string): void;
+  closed(id: string): void;
   close(): void;
 }
 
@@ -110,6 +127,8 @@ export function workerRelay(): WorkerRelay | undefined {
           local.endSession(m.tokenHash);
         } else if (m.dsmsRealtime === 'recheckUser') {
           local.recheckUser(m.userId);
+        } else if (m.dsmsRealtime === 'closeConnection') {
+          local.closeConnection(m.id);
         }
       };
       process.on('message', onMessage);
@@ -120,6 +139,8 @@ export function workerRelay(): WorkerRelay | undefined {
     },
     endSession: (tokenHash) => toPrimary({ dsmsRealtime: 'endSession', tokenHash }),
     recheckUser: (userId) => toPrimary({ dsmsRealtime: 'recheckUser', userId }),
+    opened: (session, id) => toPrimary({ dsmsRealtime: 'opened', session, id }),
+    closed: (id) => toPrimary({ dsmsRealtime: 'closed', id }),
     close() {
       if (onMessage) process.off('message', onMessage);
       process.off('disconnect', loaded);
@@ -128,25 +149,40 @@ export function workerRelay(): WorkerRelay | undefined {
 }
 
 /**
- * The primary's side: forwards each worker's relay messages to every other worker, and keeps the retained packets
- * (the last per topic; an empty payload clears it) for workers that start later. Answers the function that stops it.
+ * The primary's side: forwards each worker's relay messages to every other worker, keeps the retained packets (the
+ * last per topic; an empty payload clears it) for workers that start later, and holds every session to
+ * `maxConnectionsPerSession` connections over all workers. Answers the function that stops it.
  */
-export function relayBetweenWorkers(): () => void {
-  const retained = new Map<string, WirePacket>();
+export function relayBetweenWorkers({ maxConnectionsPerSession }: { maxConnectionsPerSession: number }): () => void {
+  const retained = new RetainedStore<WirePacket>(RETAINED_LIMITS.packets, RETAINED_LIMITS.bytes);
+  const connections = new SessionConnections<Worker>(maxConnectionsPerSession);
   const send = (to: Worker, m: RelayMessage) => { if (to.isConnected()) to.send(m, ignore); };
   const onMessage = (from: Worker, m: unknown) => {
     if (!isRelayMessage(m)) return;
-    if (m.dsmsRealtime === 'hello') {
-      send(from, { dsmsRealtime: 'retained', packets: [...retained.values()] });
-      return;
-    }
-    if (m.dsmsRealtime === 'retained') return;
-    if (m.dsmsRealtime === 'publish' && m.packet.retain) {
-      if (m.packet.payload) retained.set(m.packet.topic, m.packet);
-      else retained.delete(m.packet.topic);
+    switch (m.dsmsRealtime) {
+      case 'hello':
+        send(from, { dsmsRealtime: 'retained', packets: retained.values() });
+        return;
+      case 'opened':
+        for (const over of connections.opened(m.session, m.id, from)) send(over.holder, { dsmsRealtime: 'closeConnection', id: over.id });
+        return;
+      case 'closed':
+        connections.closed(m.id);
+        return;
+      case 'retained':
+      case 'closeConnection':
+        return;
+      case 'publish':
+        if (m.packet.retain) retained.set(m.packet.topic, m.packet);
     }
     for (const worker of Object.values(cluster.workers ?? {})) if (worker && worker !== from) send(worker, m);
   };
+  // A worker that died took its connections with it (its replacement starts with none).
+  const onExit = (worker: Worker) => connections.dropHolder(worker);
   cluster.on('message', onMessage);
-  return () => { cluster.off('message', onMessage); };
+  cluster.on('exit', onExit);
+  return () => {
+    cluster.off('message', onMessage);
+    cluster.off('exit', onExit);
+  };
 }

@@ -4,9 +4,15 @@
  * several app nodes share one broker; the app provisions per-session credentials through the management API.
  */
 export type RealtimeConfig =
-  | { kind: 'embedded'; path: string; sweepMs: number }
+  | {
+    kind: 'embedded'; path: string; sweepMs: number;
+    /** REALTIME_SESSION_CONNECTIONS: past it a session's oldest connection is closed (counted over all workers). */
+    maxConnectionsPerSession: number;
+  }
   | {
     kind: 'rabbitmq';
+    /** REALTIME_SESSION_CONNECTIONS: RabbitMQ refuses a session's connection past it (its per-user max-connections). */
+    maxConnectionsPerSession: number;
     /** The management HTTP API, credentials included (provisions per-session users and topic permissions). */
     managementUrl: string;
     /** Where this server publishes (an MQTT or MQTT-over-WebSocket URL, credentials included). */
@@ -18,10 +24,17 @@ export type RealtimeConfig =
     sweepMs: number;
   };
 
+/** How many realtime connections one session may hold (REALTIME_SESSION_CONNECTIONS, default 20, at least 1). */
+export function sessionConnectionLimit(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Math.trunc(Number(env.REALTIME_SESSION_CONNECTIONS));
+  return n >= 1 ? n : 20;
+}
+
 export function parseRealtimeConfig(env: NodeJS.ProcessEnv = process.env): RealtimeConfig {
   const sweepMs = Math.max(1, Number(env.REALTIME_SWEEP_SECONDS) || 5) * 1000;
+  const maxConnectionsPerSession = sessionConnectionLimit(env);
   const amqp = env.RABBITMQ_URL ? new URL(env.RABBITMQ_URL) : undefined;
-  if (!amqp && !env.MQTT_URL) return { kind: 'embedded', path: env.REALTIME_PATH || '/mqtt', sweepMs };
+  if (!amqp && !env.MQTT_URL) return { kind: 'embedded', path: env.REALTIME_PATH || '/mqtt', sweepMs, maxConnectionsPerSession };
   const host = amqp?.hostname ?? new URL(env.MQTT_URL!).hostname;
   const user = decodeURIComponent(amqp?.username || 'guest');
   const pass = decodeURIComponent(amqp?.password || 'guest');
@@ -33,6 +46,7 @@ export function parseRealtimeConfig(env: NodeJS.ProcessEnv = process.env): Realt
     publicUrl: env.MQTT_PUBLIC_URL || undefined,
     userPrefix: env.RABBITMQ_USER_PREFIX || 'dsms-',
     sweepMs,
+    maxConnectionsPerSession,
   };
 }
 

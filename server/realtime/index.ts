@@ -12,6 +12,6 @@ export type { RealtimeHub } from './hub.js';
 /** The realtime channel this configuration asks for (see config.ts). */
 export function createRealtime(config: RealtimeConfig, server: Server, db: Db, resolveSession: SessionResolver, log?: FastifyBaseLogger): Promise<RealtimeHub> {
   return config.kind === 'embedded'
-    ? embeddedHub(server, config.path, resolveSession, config.sweepMs, log)
+    ? embeddedHub(server, config.path, resolveSession, config.sweepMs, config.maxConnectionsPerSession, log)
     : rabbitHub(db, config);
 }

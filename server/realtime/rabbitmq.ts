@@ -17,15 +17,18 @@ const RESOURCES = { configure: '^mqtt-subscription-.*$', write: '^(amq\\.topic|m
  * permissions on amq.topic written from the same rules as the embedded broker (rabbitTopicPatterns): RabbitMQ itself
  * refuses a subscription or publish outside them. A session that ends loses its user and its connections: at once on
  * this node (logout, lock), within `sweepMs` from any node's sweep otherwise (revoked, expired, hospitals changed).
+ * RabbitMQ also holds each such user to `maxConnectionsPerSession` connections (its per-user max-connections
+ * limit, RabbitMQ 3.8.10 and later): past it, it refuses the session's new connection; it cannot close the oldest.
  */
 export async function rabbitHub(db: Db, config: Extract<RealtimeConfig, { kind: 'rabbitmq' }>): Promise<RealtimeHub> {
-  const { managementUrl, serverUrl, publicUrl, sweepMs, userPrefix: USER_PREFIX } = config;
+  const { managementUrl, serverUrl, publicUrl, sweepMs, userPrefix: USER_PREFIX, maxConnectionsPerSession } = config;
   const api = managementApi(managementUrl);
   // The server's own publisher (the RABBITMQ_URL user, unrestricted); mqtt.js reconnects by itself.
   const publisher: MqttClient = await mqtt.connectAsync(serverUrl, { clientId: `dsms-server-${process.pid}-${Date.now().toString(36)}`, reconnectPeriod: 2_000, connectTimeout: 10_000 });
 
   const provision = async (name: string, password: string, who: TopicHolder) => {
     await api('PUT', `/api/users/${encodeURIComponent(name)}`, { password, tags: '' });
+    await api('PUT', `/api/user-limits/${encodeURIComponent(name)}/max-connections`, { value: maxConnectionsPerSession });
     await api('PUT', `/api/permissions/${VHOST}/${encodeURIComponent(name)}`, RESOURCES);
     await api('PUT', `/api/topic-permissions/${VHOST}/${encodeURIComponent(name)}`, { exchange: 'amq.topic', ...rabbitTopicPatterns(who) });
   };

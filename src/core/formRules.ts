@@ -1,5 +1,6 @@
 import jsonLogic from 'json-logic-js';
 import { resolveLabel, type Translate } from './labels.js';
+import { applyBounded, RuleCostError } from './ruleBudget.js';
 import type { FormSchema, JsonLogic } from './pageSchema.js';
 
 type Json = Record<string, unknown>;
@@ -49,14 +50,16 @@ function substitute(logic: unknown, resolve: RuleResolver | undefined, depth = 0
 
 /**
  * json-logic truthiness (`jsonLogic.truthy`: `[]` is false, unlike JavaScript's `!!`) of a rule against the
- * data plus `$creating`; undefined when the rule cannot be evaluated (unknown operation or rule name).
+ * data plus `$creating`; undefined when the rule cannot be evaluated (unknown operation or rule name). A rule
+ * past the work an evaluation may do throws RuleCostError (src/core/ruleBudget.ts): no answer stands for it.
  */
 export function evaluateRule(rule: JsonLogic | undefined, data: Json, creating: boolean, resolve?: RuleResolver): boolean | undefined {
   if (rule === undefined) return true;
   if (typeof rule === 'boolean') return rule;
   try {
-    return jsonLogic.truthy(jsonLogic.apply(substitute(rule, resolve) as never, { ...data, $creating: creating }));
-  } catch {
+    return jsonLogic.truthy(applyBounded(substitute(rule, resolve), { ...data, $creating: creating }));
+  } catch (e) {
+    if (e instanceof RuleCostError) throw e;
     return undefined;
   }
 }

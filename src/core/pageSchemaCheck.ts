@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import metaSchema from '../../schemas/meta/page.schema.json';
 import { checkExtension, type Contract, type ContractExtension } from './contract.js';
+import { schemaCostProblems } from './ruleCost.js';
 
 /** One reason a page schema is refused: where (a JSON pointer) and what. */
 export interface SchemaProblem { path: string; message: string }
@@ -11,11 +12,11 @@ let validateExtension: ValidateFunction | undefined;
 /**
  * Checks a page schema against schemas/meta/page.schema.json, the same check the server makes before
  * saving an override (server/modules/schemas/meta-validator.ts), so the schema editor can show the
- * problems while the administrator types.
+ * problems while the administrator types. Its json-logic must also not cost visibly more than an evaluation may do.
  */
 export function checkPageSchema(page: unknown): SchemaProblem[] {
   validate ??= new Ajv({ allErrors: true, strict: false }).compile(metaSchema);
-  if (validate(page)) return [];
+  if (validate(page)) return schemaCostProblems(page);
   return problemsOf(validate.errors);
 }
 
@@ -27,7 +28,8 @@ export function checkContractExtension(ext: unknown, base: Contract): SchemaProb
     validateExtension = ajv.compile({ $ref: `${metaSchema.$id}#/definitions/contractExtension` });
   }
   if (!validateExtension(ext)) return problemsOf(validateExtension.errors);
-  return checkExtension(base, ext as ContractExtension);
+  const costly = schemaCostProblems(ext);
+  return costly.length ? costly : checkExtension(base, ext as ContractExtension);
 }
 
 function problemsOf(errors: ErrorObject[] | null | undefined): SchemaProblem[] {

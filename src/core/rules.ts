@@ -1,12 +1,14 @@
-import jsonLogic from 'json-logic-js';
 import type { InlineLabel } from './pageSchema.js';
+import { applyBounded, RuleCostError } from './ruleBudget.js';
 
 /**
  * Rules as data (schemas/rules/<set>.json, checked by schemas/meta/rule.schema.json): named json-logic,
  * layered per hospital like page schemas. A page, the custom search or the case status refers to a
  * rule as `{ "rule": "<set>.<rule>" }`, alone or inside other json-logic. This module is the one
  * evaluator on server and browser: a rule that is missing, malformed or throws falls back to the
- * caller's empty value with one warning (spec §5), never an exception.
+ * caller's empty value with one warning (spec §5). The one exception is a rule that exceeds the work an
+ * evaluation may do (ruleBudget.ts): it throws RuleCostError, so the request (or the page part) stops
+ * with a translated message instead of showing a value the hospital's rule never gave.
  */
 export interface RuleSet {
   name: string;
@@ -156,15 +158,16 @@ export interface EvaluateOptions<T> {
 
 /**
  * Evaluates json-logic (inline, a reference, or inline with references inside) against `data`.
- * Never throws: every failure is the fallback plus a warning.
+ * Every failure is the fallback plus a warning, except RuleCostError (thrown on: see the module comment).
  */
 export function evaluateRule<T>(logic: unknown, data: unknown, { resolve = noRules, fallback, warn = defaultWarn }: EvaluateOptions<T>): unknown {
   try {
     const expanded = expand(logic, resolve);
     const problems = logicProblems(expanded);
     if (problems.length) throw new RuleError(problems.map((p) => `${p.path || '/'} ${p.message}`).join('; '));
-    return jsonLogic.apply(expanded as never, data as never);
+    return applyBounded(expanded, data);
   } catch (e) {
+    if (e instanceof RuleCostError) throw e;
     warn(e instanceof RuleError ? e.message : `rule failed: ${(e as Error).message}`);
     return fallback;
   }

@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import metaSchema from '../../schemas/meta/rule.schema.json';
 import { searchOperatorProblems } from './customSearch.js';
+import { logicCostProblems } from './ruleCost.js';
 import { logicProblems, ruleResolver, type RuleProblem, type RuleResolver, type RuleSet } from './rules.js';
 
 let validate: ValidateFunction | undefined;
@@ -13,8 +14,9 @@ const SET_CHECKS: Record<string, (set: RuleSet, resolve: RuleResolver) => RulePr
 /**
  * Everything that makes a rule set unusable, as JSON pointers: the meta-schema
  * (schemas/meta/rule.schema.json), operations json-logic does not have (or we refuse), malformed
- * references, references that do not resolve among `others` and the set itself, and the set's own
- * promise (search operators must be operators the server executes).
+ * references, references that do not resolve among `others` and the set itself, a cost visibly past
+ * what an evaluation may do (ruleCost.ts, with references expanded), and the set's own promise
+ * (search operators must be operators the server executes).
  * The server refuses such a file at start and such an override at save; the schema editor shows them as typed.
  */
 export function checkRuleSet(set: unknown, others: RuleSet[] = []): RuleProblem[] {
@@ -36,12 +38,17 @@ export function checkRuleShape(set: unknown): RuleProblem[] {
       message: e.keyword === 'additionalProperties' ? `unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"` : e.message ?? e.keyword,
     }));
   }
-  return Object.entries((set as RuleSet).rules).flatMap(([name, logic]) => logicProblems(logic, `/rules/${name}`));
+  return Object.entries((set as RuleSet).rules).flatMap(([name, logic]) => {
+    const structure = logicProblems(logic, `/rules/${name}`);
+    // Costed only once well-formed: the estimate walks the rule as deep as it goes.
+    return structure.length ? structure : logicCostProblems(logic, `/rules/${name}`);
+  });
 }
 
 /**
- * References that do not resolve across `sets` (a missing rule, a cycle). The last set is the one
- * being saved: its problems are JSON pointers into it, the others' are named `<set>.<rule>`.
+ * References that do not resolve across `sets` (a missing rule, a cycle), and rules whose cost with their
+ * references expanded is visibly too high. The last set is the one being saved: its problems are JSON
+ * pointers into it, the others' are named `<set>.<rule>`.
  */
 export function referenceProblems(sets: RuleSet[]): RuleProblem[] {
   const own = sets[sets.length - 1];
@@ -51,7 +58,8 @@ export function referenceProblems(sets: RuleSet[]): RuleProblem[] {
   for (const set of sets) {
     for (const rule of Object.keys(set.rules)) {
       current = set === own ? `/rules/${rule}` : `${set.name}.${rule}`;
-      resolve(`${set.name}.${rule}`);
+      const expanded = resolve(`${set.name}.${rule}`);
+      if (expanded !== undefined) problems.push(...logicCostProblems(expanded, current));
     }
   }
   return problems;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { logLocalError } from '../db/errorLog';
 import { useSession } from '../store/session';
 import { ErrorPanel } from './ErrorPanel';
+import { ruleCostText } from './ruleCostText';
 
 /** The page alias around a schema part, for the error panel's text. */
 const AliasContext = createContext('');
@@ -20,7 +21,8 @@ interface Props {
  * without a deploy, so a bad one (a widget rjsf does not know, a column its cell cannot draw) must
  * break one part of one page — shown with the alias and the schema path of the part, so the
  * administrator knows what to roll back in the schema editor — never the menu or the other pages
- * (the app's own ErrorBoundary would send the user to /error). The innermost part catches.
+ * (the app's own ErrorBoundary would send the user to /error). The innermost part catches. A hospital rule
+ * stopped at its work limit (src/core/ruleBudget.ts) says so in the user's language.
  */
 export class SchemaBoundary extends Component<Props, { error: Error | null }> {
   state: { error: Error | null } = { error: null };
@@ -57,7 +59,7 @@ function PartFailed({ path, alias, error, onRetry }: { path: string; alias?: str
   const name = alias ?? around;
   return (
     <div data-testid="schema-error" data-alias={name} data-path={path}>
-      <ErrorPanel title={t('engine.partFailed', { alias: name })} text={t('engine.partFailedText', { path, message: firstLine(error.message) })} onRetry={onRetry} />
+      <ErrorPanel title={t('engine.partFailed', { alias: name })} text={ruleCostText(t, error) ?? t('engine.partFailedText', { path, message: firstLine(error.message) })} onRetry={onRetry} />
     </div>
   );
 }

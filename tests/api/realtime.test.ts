@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import mqtt, { type MqttClient } from 'mqtt';
+import { randomUUID } from 'node:crypto';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/connect.js';
 import type { RealtimeConfig } from '../../server/realtime/config.js';
@@ -11,11 +12,14 @@ import { listenOnLoopback } from './loopback.js';
 /**
  * The realtime channel's ACL and session ends, on the embedded broker and (TEST_RABBITMQ_URL set) on RabbitMQ's
  * Web-MQTT plugin: a user subscribes and publishes only within their hospitals and their own user topic; a session
- * that ends (logout, revoked elsewhere) loses its connection and cannot come back.
+ * that ends (logout, revoked elsewhere) loses its connection and cannot come back; a session holds at most
+ * SESSION_CONNECTIONS connections. On the embedded broker, what a client sends cannot make it keep more (issue 27
+ * item 4): no retained packets from clients, QoS 0 subscriptions, clean sessions, capped subscriptions.
  */
 const rabbit = process.env.TEST_RABBITMQ_URL ? new URL(process.env.TEST_RABBITMQ_URL) : undefined;
+const SESSION_CONNECTIONS = 5;
 const backends: { name: string; config: () => RealtimeConfig }[] = [
-  { name: 'embedded', config: () => ({ kind: 'embedded', path: '/mqtt', sweepMs: 500 }) },
+  { name: 'embedded', config: () => ({ kind: 'embedded', path: '/mqtt', sweepMs: 500, maxConnectionsPerSession: SESSION_CONNECTIONS }) },
   ...(rabbit ? [{
     name: 'rabbitmq',
     config: (): RealtimeConfig => ({
@@ -24,6 +28,7 @@ const backends: { name: string; config: () => RealtimeConfig }[] = [
       serverUrl: `ws://${rabbit.username}:${rabbit.password}@${rabbit.hostname}:15675/ws`,
       userPrefix: `dsmstest-${Date.now().toString(36)}-`,
       sweepMs: 500,
+      maxConnectionsPerSession: SESSION_CONNECTIONS,
     }),
   }] : []),
 ];
@@ -53,16 +58,36 @@ for (const kind of databases) {
 
       const hospitals = async () => (await db.selectFrom('hospitals').select('id').orderBy('id').execute()).map((h) => h.id);
 
-      /** Connects the way the browser does: asks the API where and how, then speaks MQTT over WebSocket. */
-      async function connect(token: string): Promise<MqttClient> {
+      /** Where and how a session connects, as the browser asks the API. */
+      async function where(token: string): Promise<{ url: string; options: IClientOptions }> {
         const res = await call(app, 'GET', '/api/realtime/connection', { token });
         expect(res.statusCode).toBe(200);
         const conn = res.json().data as Conn;
         const url = conn.url.startsWith('/') ? base + conn.url : conn.url.startsWith(':') ? `ws://127.0.0.1${conn.url}` : conn.url;
-        const client = await mqtt.connectAsync(url, { username: conn.username, password: conn.password ?? token, reconnectPeriod: 0, connectTimeout: 10_000 });
+        return { url, options: { username: conn.username, password: conn.password ?? token, reconnectPeriod: 0, connectTimeout: 10_000 } };
+      }
+
+      /** Connects the way the browser does: asks the API where and how, then speaks MQTT over WebSocket. */
+      async function connect(token: string, options: IClientOptions = {}): Promise<MqttClient> {
+        const to = await where(token);
+        const client = await mqtt.connectAsync(to.url, { ...to.options, ...options });
         open.push(client);
         return client;
       }
+
+      /** 'connected', or 'refused': an error or a closed socket before any CONNACK success (RabbitMQ just closes). */
+      async function tryConnect(token: string): Promise<'connected' | 'refused'> {
+        const to = await where(token);
+        const client = mqtt.connect(to.url, to.options);
+        open.push(client);
+        return new Promise((resolve) => {
+          client.once('connect', () => resolve('connected'));
+          client.once('error', () => resolve('refused'));
+          client.once('close', () => resolve('refused'));
+        });
+      }
+
+      const settle = <T>(p: Promise<T>) => Promise.race([p, new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref())]);
 
       /**
        * 'granted', or 'refused' (SUBACK failure, or the broker closed the connection: RabbitMQ), each on a connection of
@@ -188,6 +213,87 @@ for (const kind of databases) {
         again.end(true);
         expect(outcome).toBe('refused');
       });
+
+      it(`holds a session to ${SESSION_CONNECTIONS} connections: ${backend.name === 'embedded' ? 'the oldest is closed' : 'RabbitMQ refuses the next'}`, async () => {
+        const token = await tokenFor(app, 'qc');
+        const first = await connect(token);
+        const others: MqttClient[] = [];
+        for (let i = 1; i < SESSION_CONNECTIONS; i++) others.push(await connect(token));
+        // Another session of the same user has its own count.
+        const elsewhere = await connect(await tokenFor(app, 'qc'));
+        if (backend.name === 'embedded') {
+          const gone = closed(first);
+          others.push(await connect(token));
+          await settle(gone); // never later than 10 s: the assertion then says which stayed
+          expect(first.connected, 'the oldest connection').toBe(false);
+        } else {
+          expect(await tryConnect(token)).toBe('refused');
+          expect(first.connected, 'the oldest connection').toBe(true);
+        }
+        expect(others.map((c) => c.connected)).toEqual(others.map(() => true));
+        expect(elsewhere.connected).toBe(true);
+      });
+
+      if (backend.name === 'embedded') {
+        it('delivers a client’s retained publish live but keeps it for nobody: a later subscriber never gets it', async () => {
+          const [h1] = await hospitals();
+          const me = await userId(db, 'registrar');
+          const topic = `dsms/h/${h1}/p/${me}/kept`;
+          const marker = `dsms/h/${h1}/p/${me}/marker`;
+          const listener = await connect(await tokenFor(app, 'admin'));
+          await listener.subscribeAsync(`dsms/h/${h1}/p/${me}/#`);
+          const live = until(listener, topic);
+          const publisher = await connect(await tokenFor(app, 'registrar'));
+          await publisher.publishAsync(topic, JSON.stringify({ big: 'x'.repeat(1000) }), { qos: 1, retain: true });
+          expect(await live).toEqual([topic]);
+          // A subscriber that comes later: anything retained would reach it before the marker.
+          const later = await connect(await tokenFor(app, 'admin'));
+          const seen = until(later, marker);
+          await later.subscribeAsync(`dsms/h/${h1}/p/${me}/#`);
+          await app.realtime.publish(marker, {});
+          expect(await seen).toEqual([marker]);
+        });
+
+        it('keeps nothing per client a client could grow: QoS 0 deliveries, clean sessions, capped subscriptions', async () => {
+          const token = await tokenFor(app, 'allocator');
+          const me = await userId(db, 'allocator');
+          // Asked for QoS 1, delivered at QoS 0: no unacknowledged delivery is kept for it.
+          const receiver = await connect(token);
+          await receiver.subscribeAsync(`dsms/u/${me}/#`, { qos: 1 });
+          const qos = new Promise<number>((resolve) => receiver.once('message', (_t, _p, packet) => resolve(packet.qos)));
+          await (await connect(token)).publishAsync(`dsms/u/${me}/q`, '1', { qos: 1 });
+          expect(await qos).toBe(0);
+          receiver.end(true);
+
+          // A persistent session is not kept: coming back with the same client id finds none.
+          const clientId = `rt-test-${randomUUID().slice(0, 8)}`;
+          const persistent = await connect(token, { clean: false, clientId });
+          await persistent.subscribeAsync(`dsms/u/${me}/offline`, { qos: 1 });
+          const left = closed(persistent);
+          persistent.end(true);
+          await left;
+          const to = await where(token);
+          const back = mqtt.connect(to.url, { ...to.options, clean: false, clientId });
+          open.push(back);
+          const present = await new Promise<boolean>((resolve) => back.once('connect', (ack) => resolve(ack.sessionPresent)));
+          expect(present).toBe(false);
+          back.end(true);
+
+          // 32 topic filters a connection, however many one SUBSCRIBE carries; one already held may be renewed.
+          const many = await connect(token);
+          /** The SUBACK's grants (mqtt.js rejects a SUBACK with a refusal in it, the packet attached). */
+          const grants = (topics: string[]) => many.subscribeAsync(topics, { qos: 0 }).then(
+            (granted) => granted.map((g) => g.qos),
+            (e: { packet?: { granted?: number[] } }) => { if (!e.packet?.granted) throw e; return e.packet.granted; },
+          );
+          const filters = Array.from({ length: 40 }, (_, i) => `dsms/u/${me}/f/${i}`);
+          expect(await grants(filters)).toEqual([...Array(32).fill(0), ...Array(8).fill(128)]);
+          expect(await grants([filters[0]!])).toEqual([0]);
+          await many.unsubscribeAsync(filters[1]!);
+          expect(await grants([filters[35]!])).toEqual([0]);
+          expect(await grants([filters[36]!])).toEqual([128]);
+        });
+      }
 
       it('drops a session revoked elsewhere (straight in the database) at its next sweep', async () => {
         const token = await tokenFor(app, 'technician');

@@ -1,12 +1,15 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import systemUser from '../../schemas/pages/SystemUser.json';
+import { RULE_LIMITS } from '../../src/core/ruleBudget.js';
 import { e2eApp, SHOTS } from './harness.js';
 
 /**
  * A bad hospital override breaks one part of one page, not the app: the form of SystemUser with a widget
  * rjsf does not know shows the engine's error panel (alias and schema path) in place of the form, while
- * the list, the menu and the other pages keep working. And the client caches follow this browser's writes:
+ * the list, the menu and the other pages keep working; a hospital rule the browser stops at its work limit says so
+ * in the user's language in place of the part it broke. And the client caches follow this browser's writes:
  * a role created on the role page is in the user form's role select without a page reload.
  */
 describe('engine resilience in Chromium', () => {
@@ -96,6 +99,35 @@ describe('engine resilience in Chromium', () => {
     expect(await page.getByTestId('schema-error').count()).toBe(0);
     await page.keyboard.press('Escape');
     await page.getByTestId('form-drawer').waitFor({ state: 'detached' });
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('says in the user’s language that a rule was stopped at its work limit, in place of the list it broke', async () => {
+    // A row action shown by a runaway rule (a list doubled 40 times): the browser evaluates it for every row.
+    const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+    const runaway = { some: [{ reduce: [range(40), { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, [0]] }, { '==': [{ var: '' }, 1] }] };
+    const rowActions = systemUser.list.rowActions.map((a) => (a.key === 'disable' ? { ...a, visibleIf: runaway } : a));
+    expect(await saveOverride('SystemUser', { list: { rowActions } })).toBe(200);
+    await page.goto(`${app.url}/manage/system/user`);
+    const panel = page.locator('[data-testid="schema-error"][data-alias="SystemUser"]');
+    await panel.waitFor();
+    expect(await panel.textContent()).toContain(`本院配置的一条规则计算量超出上限（生成的列表长度超过 ${RULE_LIMITS.items}），已中止。`);
+    await shot('engine-rule-too-costly-zh-CN');
+    // The page stays, and the menu leads to the other pages.
+    expect(new URL(page.url()).pathname).toBe('/manage/system/user');
+    await (await menuLink('SystemRole')).click();
+    await listShowsRows('SystemRole');
+
+    await page.evaluate(() => localStorage.setItem('lang', 'en-US'));
+    await page.goto(`${app.url}/manage/system/user`);
+    await panel.waitFor();
+    expect(await panel.textContent()).toContain(`A rule configured for this hospital needed more work than allowed (more than ${RULE_LIMITS.items} items in a list it builds) and was stopped.`);
+    await page.evaluate(() => localStorage.setItem('lang', 'zh-CN'));
+
+    expect(await saveOverride('SystemUser', {})).toBe(200);
+    await page.goto(`${app.url}/manage/system/user`);
+    await listShowsRows('SystemUser');
+    expect(await page.getByTestId('schema-error').count()).toBe(0);
     expect(app.pageErrors).toEqual([]);
   });
 

@@ -32,7 +32,7 @@ const variants: Variant[] = [
     participantLang: 'en-US' as const,
     realtime: {
       kind: 'rabbitmq', managementUrl: `http://${rabbit.username}:${rabbit.password}@${rabbit.hostname}:15672`,
-      serverUrl: `ws://${rabbit.username}:${rabbit.password}@${rabbit.hostname}:15675/ws`, userPrefix: prefix, sweepMs: 5000,
+      serverUrl: `ws://${rabbit.username}:${rabbit.password}@${rabbit.hostname}:15675/ws`, userPrefix: prefix, sweepMs: 5000, maxConnectionsPerSession: 20,
     } as RealtimeConfig,
     peerEnv: { RABBITMQ_URL: process.env.TEST_RABBITMQ_URL!, RABBITMQ_USER_PREFIX: prefix },
   }] : []),

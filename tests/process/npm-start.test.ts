@@ -15,10 +15,11 @@ import { alive, connectionTo, connectionToOtherThan, listening, startAppProcess,
  * for a given worker, so the cluster spreads them over both. Which worker did what comes from the server's log
  * (each line has its pid): "incoming request" with the request's URL, "realtime client connected" with the MQTT
  * client id. The sessions' sweep is set to an hour, so a connection that closes after a logout was closed by the
- * logout itself.
+ * logout itself. A session may hold SESSION_CONNECTIONS realtime connections.
  */
 const SLIDE = 'CMU-1-Small-Region.svs';
 const md5 = (b: Uint8Array) => createHash('md5').update(b).digest('hex');
+const SESSION_CONNECTIONS = 6;
 
 describe('npm start: primary and two worker processes', () => {
   let app: AppProcess;
@@ -27,7 +28,7 @@ describe('npm start: primary and two worker processes', () => {
   const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) });
 
   beforeAll(async () => {
-    app = await startAppProcess({ REALTIME_SWEEP_SECONDS: '3600' });
+    app = await startAppProcess({ REALTIME_SWEEP_SECONDS: '3600', REALTIME_SESSION_CONNECTIONS: String(SESSION_CONNECTIONS) });
   });
   afterAll(async () => {
     await app?.cleanup();
@@ -198,28 +199,48 @@ describe('npm start: primary and two worker processes', () => {
       expect(sessions.filter((s) => s.client.connected).map((s) => s.clientId)).toEqual(sessions.slice(2).map((s) => s.clientId));
     });
 
-    it('keeps a retained packet for later subscribers: on the other worker, and on a worker started after one crashed', async () => {
+    it('keeps no client’s retained packet: not for a later subscriber on the other worker, nor on a worker started after one crashed', async () => {
       const topic = `${viewTopic()}/retained`;
+      const marker = `${viewTopic()}/marker`;
       const publisher = sessions.find((s) => s.client.connected)!;
       const elsewhere = sessions.find((s) => s.client.connected && s.pid !== publisher.pid)!;
       await publisher.client.publishAsync(topic, JSON.stringify({ kept: true }), { qos: 0, retain: true });
-      await until(() => elsewhere.seen.some((m) => m.topic === topic), 'the retained packet live on the other worker');
-      /** A new subscriber on worker `pid` gets it as a retained packet. */
-      const later = async (pid: number, label: string) => {
+      await until(() => elsewhere.seen.some((m) => m.topic === topic), 'the packet live on the other worker');
+      /**
+       * What a new subscriber on worker `pid` gets until `from` publishes a marker after it subscribed: a retained
+       * packet would come first, at the subscription.
+       */
+      const later = async (pid: number, label: string, from: Session) => {
         const s = await openOn(pid, publisher.token, label);
         extra.push(s.client);
-        await s.client.subscribeAsync(topic, { qos: 0 });
-        await until(() => s.seen.length > 0, `the retained packet at a subscriber on worker ${pid}`, 20_000).catch(() => undefined);
+        await s.client.subscribeAsync(`${viewTopic()}/#`, { qos: 0 });
+        await from.client.publishAsync(marker, JSON.stringify({ marker: label }), { qos: 0 });
+        await until(() => s.seen.some((m) => m.topic === marker), `the marker at a subscriber on worker ${pid}`, 20_000).catch(() => undefined);
         return s.seen;
       };
-      expect(await later(elsewhere.pid, 'later')).toEqual([{ topic, payload: { kept: true }, retain: true }]);
+      expect(await later(elsewhere.pid, 'later', publisher)).toEqual([{ topic: marker, payload: { marker: 'later' }, retain: false }]);
 
-      // The worker the packet was published on dies (its own copy with it); the one started in its place has it too.
+      // The worker the packet was published on dies; the one started in its place has nothing from the primary either.
       const before = app.workerPids();
       process.kill(publisher.pid, 'SIGKILL');
       await until(() => !alive(publisher.pid) && app.workerPids().length > before.length, 'a worker started in place of the one killed', 60_000);
       const replacement = app.workerPids().find((p) => !before.includes(p))!;
-      expect(await later(replacement, 'replacement')).toEqual([{ topic, payload: { kept: true }, retain: true }]);
+      expect(await later(replacement, 'replacement', elsewhere)).toEqual([{ topic: marker, payload: { marker: 'replacement' }, retain: false }]);
+    });
+
+    it(`holds one session to ${SESSION_CONNECTIONS} connections over both workers: its oldest are closed`, async () => {
+      const token = await login(base(), 'primary', DEMO_PASSWORDS.others);
+      const mine: Session[] = [];
+      for (let i = 0; i < SESSION_CONNECTIONS + 2; i++) {
+        const s = await open(token, `cap-${i}`);
+        extra.push(s.client);
+        mine.push(s);
+      }
+      // Neither worker holds more than the limit: only a count over both closes any.
+      const held = app.workerPids().map((pid) => mine.filter((s) => s.pid === pid).length);
+      expect(Math.max(...held), `connections per worker: ${held.join(', ')}`).toBeLessThanOrEqual(SESSION_CONNECTIONS);
+      await until(() => !mine[0]!.client.connected && !mine[1]!.client.connected, 'the two oldest connections to be closed', 20_000).catch(() => undefined);
+      expect(mine.map((s) => s.client.connected)).toEqual([false, false, ...Array(SESSION_CONNECTIONS).fill(true)]);
     });
   });
 

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { displayText } from '../../../api/client';
 import { evaluateNamed, ruleResolver, type RuleSet } from '../../../core/rules';
+import { ruleCostText } from '../../../engine/ruleCostText';
 import { ruleInput, ruleTestData } from '../../../core/ruleTestData';
 import { httpDataProvider, type Row } from '../../../engine/dataProvider';
 import type { RoleChoice } from './ActionsEditor';
@@ -54,9 +55,18 @@ export function RuleTestPanel({ set, others, roles }: { set: RuleSet; others: Ru
     const warn = (m: string) => { if (!warnings.includes(m)) warnings.push(m); };
     const resolve = ruleResolver([...others.filter((o) => o.name !== set.name), set], warn);
     const data = ruleTestData(set.name, { record, roles: picked, widget, field });
-    const rows = Object.keys(set.rules).map((rule) => ({ rule, answer: evaluateNamed(`${set.name}.${rule}`, data, { resolve, fallback: undefined, warn }) }));
+    const rows = Object.keys(set.rules).map((rule) => {
+      try {
+        return { rule, answer: evaluateNamed(`${set.name}.${rule}`, data, { resolve, fallback: undefined, warn }) };
+      } catch (e) {
+        // A rule stopped at its work limit is this rule's answer, as it would stop a page.
+        const stopped = ruleCostText(t, e);
+        if (stopped === undefined) throw e;
+        return { rule, answer: undefined, stopped };
+      }
+    });
     return { rows, warnings };
-  }, [input, record, others, set, picked, widget, field]);
+  }, [input, record, others, set, picked, widget, field, t]);
 
   const roleName = (r: RoleChoice) => (i18n.language === 'en-US' && r.en_name ? r.en_name : r.name);
   return (
@@ -101,7 +111,7 @@ export function RuleTestPanel({ set, others, roles }: { set: RuleSet; others: Ru
             {answers.rows.map((a) => (
               <TableRow key={a.rule}>
                 <TableCell className={s.answer}>{a.rule}</TableCell>
-                <TableCell className={s.answer} data-testid={`rule-test-answer-${a.rule}`}>{a.answer === undefined ? t('designer.testNoAnswer') : JSON.stringify(a.answer)}</TableCell>
+                <TableCell className={s.answer} data-testid={`rule-test-answer-${a.rule}`}>{'stopped' in a ? a.stopped : a.answer === undefined ? t('designer.testNoAnswer') : JSON.stringify(a.answer)}</TableCell>
               </TableRow>
             ))}
           </TableBody>
