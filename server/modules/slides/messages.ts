@@ -20,6 +20,7 @@ export const slideMessages = {
   'slide.thumb_missing': { 'zh-CN': '该切片没有缩略图', 'en-US': 'This slide has no thumbnail' },
   'slide.use_bind': { 'zh-CN': '切片需先上传文件再绑定，不能直接新建', 'en-US': 'Slides are created by uploading a file and binding it, not directly' },
   'slide.dzi_too_large': { 'zh-CN': 'Deep Zoom 图像声明的尺寸 {{width}} × {{height}} 像素超出导入上限（每边 {{side}} 像素，总计 {{pixels}} 像素）', 'en-US': 'The Deep Zoom image declares {{width}} × {{height}} pixels, beyond the import limit ({{side}} pixels a side, {{pixels}} pixels in all)' },
+  'slide.too_many_pixels': { 'zh-CN': '图像声明的尺寸 {{width}} × {{height}} 像素超出转换上限（每边 {{side}} 像素，总计 {{pixels}} 像素），未转换', 'en-US': 'The image declares {{width}} × {{height}} pixels, beyond the conversion limit ({{side}} pixels a side, {{pixels}} pixels in all); it was not converted' },
   'slide.dzi_memory': { 'zh-CN': 'Deep Zoom 图像的瓦片过大：宽 {{width}} 像素、瓦片 {{tile}} 像素，转换需 {{needed}} MB 内存，上限 {{limit}} MB', 'en-US': 'The Deep Zoom tiles are too large: {{tile}}-pixel tiles over {{width}} pixels need {{needed}} MB to convert, the limit is {{limit}} MB' },
   'slide.dzi_tiles_mismatch': { 'zh-CN': 'Deep Zoom 图像声明 {{width}} × {{height}} 像素，最高层应有 {{expected}} 个瓦片，实际为 {{found}} 个：文件不完整或尺寸声明不实', 'en-US': 'The Deep Zoom image declares {{width}} × {{height}} pixels, so its full-size level needs {{expected}} tiles, but it holds {{found}}: the file is incomplete or its size is wrong' },
   'slide.download_link_invalid': { 'zh-CN': '下载链接无效或已过期，请重新点击下载', 'en-US': 'The download link is invalid or has expired; click Download again' },
