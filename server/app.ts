@@ -8,6 +8,7 @@ import { lazyValidators } from './http/lazy-validators.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { serverWithFastLanes, type FastLane } from './http/fast-lanes.js';
 import { registerGuard } from './http/guard.js';
+import { registerHostileInput } from './http/hostile-input.js';
 import { parseQuery } from './http/query-string.js';
 import { IMAGE_COOKIE, registerImageCookie } from './http/image-cookie.js';
 import { logSerializers } from './http/log-serializers.js';
@@ -131,6 +132,8 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   // preClose: its WebSockets would otherwise hold the HTTP server's close open.
   app.addHook('preClose', async () => { stopPushes(); await realtime.close(); });
   registerGuard(app, resolveSession, sessions);
+  // Before any route is declared: it bounds the ids of each route's schema as the route is added.
+  registerHostileInput(app);
   registerOperationLog(app, db);
 
   // Before the auth routes: it attaches to login and logout as they are declared.

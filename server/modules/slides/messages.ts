@@ -6,6 +6,7 @@ export const slideMessages = {
   'tile.unreadable': { 'zh-CN': '切片文件无法读取（不是金字塔 TIFF/SVS/OME-TIFF 或 KFB，或文件已损坏）', 'en-US': 'The slide file cannot be read (not a pyramidal TIFF, SVS, OME-TIFF or KFB, or damaged)' },
   'tile.read_failed': { 'zh-CN': '读取切片文件失败，请稍后重试', 'en-US': 'Reading the slide file failed; try again later' },
   'tile.compression_unsupported': { 'zh-CN': '暂不支持该切片的压缩格式：{{compression}}', 'en-US': 'This slide uses a compression that is not supported yet: {{compression}}' },
+  'tile.image_too_large': { 'zh-CN': '切片中的图像过大（{{width}} × {{height}} 像素，上限 {{limit}} 像素），无法读取', 'en-US': 'An image in the slide is too large to read ({{width}} × {{height}} pixels, the limit is {{limit}})' },
   'tile.region_too_large': { 'zh-CN': '请求的区域过大（需读取 {{pixels}} 像素，上限 {{limit}}），请缩小区域或降低尺寸', 'en-US': 'The requested region is too large ({{pixels}} source pixels, limit {{limit}}); ask for a smaller region or size' },
   'iiif.bad_region': { 'zh-CN': 'IIIF 区域参数不正确：{{value}}', 'en-US': 'Invalid IIIF region: {{value}}' },
   'iiif.bad_size': { 'zh-CN': 'IIIF 尺寸参数不正确：{{value}}（放大需使用 ^ 前缀）', 'en-US': 'Invalid IIIF size: {{value}} (upscaling needs the ^ prefix)' },
