@@ -60,9 +60,8 @@ export function inspectInput(parts: Record<string, unknown>): { nul?: string; to
       if (value.includes('\u0000')) return { nul: path };
       continue;
     }
-    if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) continue;
-    // Only what a parser made (plain objects, arrays): a stream or a multipart body is not walked.
-    if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) continue;
+    // What parsers make (objects of any prototype: the router's params have one of their own, arrays); not bytes or a stream.
+    if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || typeof (value as { pipe?: unknown }).pipe === 'function') continue;
     if (depth >= MAX_DEPTH) return { tooDeep: path };
     for (const [key, child] of Object.entries(value)) {
       const at = path ? `${path}.${key}` : key;
@@ -89,6 +88,8 @@ function refusal(request: FastifyRequest): AppError | undefined {
     const n = Number(value);
     if (!(n >= -MAX_ID - 1 && n <= MAX_ID)) return notFound();
   }
+  const infinite = infiniteNumber(request, params);
+  if (infinite) return new AppError(422, 'error.validation', {}, { [infinite]: [{ key: 'error.not_finite', params: { field: infinite } }] });
   const { nul, tooDeep } = inspectInput({ params, query: request.query, body: request.body });
   if (nul) {
     const field = fieldName(nul);
@@ -98,13 +99,36 @@ function refusal(request: FastifyRequest): AppError | undefined {
   return undefined;
 }
 
+/**
+ * A number field of params or query whose text is a number too large for one (`1e309` reads as Infinity): ajv's
+ * coercion lets it through even past a `maximum` (a 500 where it reached SQL), so it is refused here, by the schema.
+ */
+function infiniteNumber(request: FastifyRequest, params: Record<string, unknown>): string | undefined {
+  const schema = request.routeOptions.schema;
+  for (const [values, declared] of [[params, schema?.params], [request.query, schema?.querystring]] as const) {
+    const properties = (declared as Schema | undefined)?.properties as Record<string, Schema> | undefined;
+    if (!properties || typeof values !== 'object' || values === null) continue;
+    for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+      if (typeof value === 'string' && properties[name] && isNumeric(properties[name]) && Math.abs(Number(value)) === Infinity) return name;
+    }
+  }
+  return undefined;
+}
+
+const isNumeric = (schema: Schema): boolean => {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('integer') || types.includes('number')) return true;
+  return ['anyOf', 'oneOf'].some((k) => Array.isArray(schema[k]) && (schema[k] as Schema[]).some(isNumeric));
+};
+
 /** `body.patient.name` → `patient.name`, the field as the validation errors name it (`query.q` → `q`). */
 const fieldName = (path: string) => path.replace(/^(params|query|body)\.?/, '').replace(/\u0000/g, '\\0') || 'body';
 
 /**
  * Ids and text bounded once for every route (issue 27 finding 7): ids in route schemas get their upper bound as the
  * routes are declared (a 422 like any invalid field), an id path param no row can have answers 404, and a NUL
- * anywhere in params, query or body, or a body nested past MAX_DEPTH, answers 422 before any handler runs.
+ * anywhere in params, query or body, a number field of params or query too large for a number, or a body nested past
+ * MAX_DEPTH, answers 422 before any handler runs.
  * Registered before the routes it bounds.
  */
 export function registerHostileInput(app: FastifyInstance): void {

@@ -42,6 +42,7 @@ const coreMessages = {
   'error.rate_limited': { 'zh-CN': '操作过于频繁，请稍后再试', 'en-US': 'Too many requests; please wait and try again' },
   'error.bad_request': { 'zh-CN': '请求格式不正确', 'en-US': 'The request is malformed' },
   'error.nul_character': { 'zh-CN': '{{field}} 含有空字符（\\0），不能接受', 'en-US': '{{field}} holds a NUL character (\\0), which is not accepted' },
+  'error.not_finite': { 'zh-CN': '{{field}} 的数值过大，不是有效的数字', 'en-US': '{{field}} is too large to be a number' },
   'error.too_deep': { 'zh-CN': '提交的数据嵌套过深（最多 {{depth}} 层）', 'en-US': 'The submitted data is nested too deeply (at most {{depth}} levels)' },
   'auth.challenge_invalid': { 'zh-CN': '登录凭据已过期或已使用，请刷新后重试', 'en-US': 'The login challenge has expired or was already used; refresh and try again' },
   'auth.password_undecryptable': { 'zh-CN': '密码无法解密，请刷新页面后重试', 'en-US': 'The password could not be decrypted; reload the page and try again' },

@@ -10,9 +10,10 @@ import { databases, startApp, tokenFor, type Harness } from './harness.js';
  * Issue 27, finding 7: every route of the app's own route table (its OpenAPI document, which @fastify/swagger builds
  * from each route as it is declared) meets hostile values in each of its path params, query params and body fields,
  * chosen by the type the route declares (by the field's name where it declares none): ids at 0, −1, 2^31, 2^63 and
- * 1e309, NUL, 100 KB strings, deep nesting and wrong types. Every answer is 2xx or 4xx, never 5xx, on both databases;
- * each case goes out as the administrator and as one of the other demo users or no one in turn, so every demo role
- * (and the anonymous caller of the public routes) meets its share of the cases.
+ * 1e309, NUL, 100 KB strings, deep nesting and wrong types. Every answer is 2xx or 4xx, never 5xx, on both databases.
+ * Each case goes out once: every other one as the administrator, the rest as each other demo user and as no one in
+ * turn, so every demo role (and the anonymous caller of the public routes) meets its share of every route's cases
+ * while the run stays within about a minute a database.
  */
 interface Schema {
   type?: string | string[];
@@ -38,10 +39,11 @@ const raw = (text: string) => ({ raw: text });
 type Value = unknown;
 
 const BIG = 'x'.repeat(100 * 1024);
-const HOSTILE_IDS_TEXT = ['0', '-1', String(2 ** 31), '9223372036854775808', '1e309', 'abc'];
-const HOSTILE_IDS_JSON: Value[] = [0, -1, 2 ** 31, raw('9223372036854775808'), raw('1e309'), 'abc', {}];
+const HOSTILE_IDS_TEXT = ['0', '-1', String(2 ** 31), '9223372036854775808', '1e309'];
+const HOSTILE_IDS_JSON: Value[] = [0, -1, 2 ** 31, raw('9223372036854775808'), raw('1e309'), 'abc'];
 const HOSTILE_TEXT: Value[] = ['a\u0000b', BIG, 12, { a: 1 }];
-const HOSTILE_TEXT_PARAM = ['a\u0000b', encodeURIComponent('a\u0000b'), 'x'.repeat(4000)];
+/** In a path or query: NUL (as a client encodes it) and a value longer than any id or name. */
+const HOSTILE_TEXT_PARAM = [encodeURIComponent('a\u0000b'), 'x'.repeat(4000)];
 const HOSTILE_BOOL: Value[] = ['maybe', 2, 'a\u0000'];
 const HOSTILE_ARRAY: Value[] = ['not a list', [null], ['a\u0000b'], [2 ** 31], [raw('1e309')]];
 const deep = (depth: number, leaf: Value): Value => (depth === 0 ? leaf : { a: deep(depth - 1, leaf) });
@@ -82,7 +84,7 @@ function hostileFor(s: Schema | undefined, name: string): Value[] {
   const types = typesOf(s);
   const out: Value[] = [];
   if (types.includes('integer') || types.includes('number') || (types.length === 0 && isIdName(name))) out.push(...HOSTILE_IDS_JSON);
-  if (types.includes('string') || types.includes('enum') || types.length === 0) out.push(...HOSTILE_TEXT);
+  if (types.includes('string') || types.includes('enum') || (types.length === 0 && !isIdName(name))) out.push(...HOSTILE_TEXT);
   if (types.includes('boolean')) out.push(...HOSTILE_BOOL);
   if (types.includes('array')) out.push(...HOSTILE_ARRAY);
   if (types.includes('object')) out.push(deep(200, 'x'), 'text', { ['k\u0000']: 'v' });
@@ -193,9 +195,13 @@ describe.each(databases)('every route under hostile values [%s]', (kind) => {
     const failures: string[] = [];
     let requests = 0;
     let relogins = 0;
+    const cost = new Map<string, number>();
     for (const [i, c] of cases.entries()) {
-      for (const user of ['admin', others[i % others.length]]) {
+      // Every other case as the administrator (whose permissions reach every handler), the rest as each of the others in turn.
+      for (const user of [i % 2 === 0 ? 'admin' : others[((i - 1) / 2) % others.length]]) {
+        const began = performance.now();
         const res = await send(h.app, c, user ? tokens.get(user) : undefined);
+        if (process.env.DEBUG_HOSTILE) cost.set(`${c.method} ${c.url.split('?')[0].slice(0, 80)}`, (cost.get(`${c.method} ${c.url.split('?')[0].slice(0, 80)}`) ?? 0) + performance.now() - began);
         requests++;
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
         if (res.statusCode >= 500) failures.push(`${res.statusCode} ${c.method} ${c.url.slice(0, 200)} as ${user ?? 'anonymous'} body ${(c.payload ?? '').slice(0, 120)}: ${res.body.slice(0, 200)}`);
@@ -206,9 +212,9 @@ describe.each(databases)('every route under hostile values [%s]', (kind) => {
         }
       }
     }
-    if (process.env.DEBUG_HOSTILE) console.log(`[${kind}] ${routes} routes, ${cases.length} cases, ${requests} requests, ${relogins} logins again`, Object.fromEntries(statuses));
+    if (process.env.DEBUG_HOSTILE) console.log(`[${kind}] ${routes} routes, ${cases.length} cases, ${requests} requests, ${relogins} logins again`, Object.fromEntries(statuses), [...cost].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${k} ${Math.round(v)} ms`));
     expect(routes).toBeGreaterThan(300);
-    expect(requests).toBe(cases.length * 2);
+    expect(requests).toBe(cases.length);
     expect(outbound).toEqual([]);
     expect(failures).toEqual([]);
     // Most cases are refused (4xx): that is the point; some must get through to show the plausible values work.
