@@ -28,30 +28,29 @@ describe.each(databases)('job time limits [%s]', (kind) => {
 
   it('kills the child process of a job past its limit and fails the job with the reason, in either language', async () => {
     const type = `sleeper-${kind}`;
-    let child: ChildProcess | undefined;
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => {
-      const sleeper: JobType = {
-        type, concurrency: 1, maxAttempts: 3, leaseMs: 60_000, timeLimitMs: 300,
-        run: ({ signal }) => new Promise((done, fail) => {
-          // A tool that would run for a minute, as `vips` does on a large slide: only the signal ends it.
-          child = spawn('sleep', ['60'], { signal, killSignal: 'SIGKILL' });
-          child.on('error', () => {});
-          child.on('close', (code, sig) => {
-            resolve(sig);
-            return code === 0 ? done() : fail(new Error(`sleep ended by ${sig}`));
-          });
-        }),
-        async onFinalFailure(_db, job, error) { told.push(`${job.id}:${error}`); },
-      };
-      types.push(sleeper);
-    });
     const told: string[] = [];
-    const types: JobType[] = [];
+    let child: ChildProcess | undefined;
+    let exited: (signal: NodeJS.Signals | null) => void = () => {};
+    const exit = new Promise<NodeJS.Signals | null>((resolve) => { exited = resolve; });
+    const sleeper: JobType = {
+      type, concurrency: 1, maxAttempts: 3, leaseMs: 60_000, timeLimitMs: 300,
+      run: ({ signal }) => new Promise((done, fail) => {
+        // A tool that would run for a minute, as `vips` does on a large slide: only the signal ends it.
+        child = spawn('sleep', ['60'], { signal, killSignal: 'SIGKILL' });
+        child.on('error', () => {});
+        child.on('close', (code, sig) => {
+          exited(sig);
+          return code === 0 ? done() : fail(new Error(`sleep ended by ${sig}`));
+        });
+      }),
+      async onFinalFailure(_db, job, error) { told.push(`${job.id}:${error}`); },
+    };
+    const types = [sleeper];
     const id = await enqueueJob(h.db, { type, payload: {}, maxAttempts: 3 });
     const runner = startJobRunner(h.db, { types, log: quiet, pollMs: 20 });
     try {
       await until(async () => (await jobById(h.db, id))?.status === 'failed');
-      expect(await exited).toBe('SIGKILL');
+      expect(await exit).toBe('SIGKILL');
       const job = (await jobById(h.db, id))!;
       // Not tried again: a second attempt would run as long.
       expect(job).toMatchObject({ attempts: 1, error: JSON.stringify({ key: 'job.time_limit', params: { seconds: '0.3' } }), lease_owner: null });

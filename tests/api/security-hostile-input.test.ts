@@ -10,7 +10,7 @@ import { call, databases, seal, startApp, tokenFor, userId, type Harness } from 
  * the limit a 422; nothing is changed. The same answers on SQLite.
  */
 const ID_ROUTES = [
-  '/api/data/kfb/item/{id}', '/api/data/users/item/{id}', '/api/data/cases/item/{id}', '/api/jobs/slide/{id}',
+  '/api/data/kfb/item/{id}', '/api/system_management/users/item/{id}', '/api/pathology/item/{id}', '/api/jobs/slide/{id}',
   '/api/slide/annotations/{id}', '/api/meetings/{id}', '/api/system_management/users/detail/{id}', '/api/data/kfb/thumb/{id}',
 ];
 const PAST = ['2147483648', '9223372036854775808', '99999999999999999999', '-2147483649'];
@@ -37,13 +37,13 @@ describe.each(databases)('hostile ids and NUL, on every route [%s]', (kind) => {
     }
     expect(wrong).toEqual([]);
     // An id that can be one still reaches the route.
-    expect((await call(h.app, 'GET', '/api/data/users/item/1', { token: admin })).statusCode).toBe(200);
+    expect((await call(h.app, 'GET', '/api/system_management/users/item/1', { token: admin })).statusCode).toBe(200);
   });
 
   it('refuses ids past the database integer in bodies with a 422 naming the field, deleting nothing', async () => {
     const users = await h.db.selectFrom('users').select('id').execute();
     for (const ids of [[2 ** 31], [1, 2 ** 53]]) {
-      const res = await call(h.app, 'DELETE', '/api/data/users/destroy', { token: admin, lang: 'en-US', payload: { ids } });
+      const res = await call(h.app, 'DELETE', '/api/system_management/users/destroy', { token: admin, lang: 'en-US', payload: { ids } });
       expect(res.statusCode, res.body).toBe(422);
       expect(Object.keys(res.json().errors)).toEqual([`ids.${ids.length - 1}`]);
     }
@@ -75,10 +75,9 @@ describe.each(databases)('hostile ids and NUL, on every route [%s]', (kind) => {
       profile: await h.db.selectFrom('users').select(['realname', 'email']).where('name', '=', 'admin').executeTakeFirstOrThrow(),
       rules: (await call(h.app, 'GET', '/api/rules/search-operators', { token: admin })).body,
     };
-    const slide = await h.db.selectFrom('slides').select('id').orderBy('id').executeTakeFirstOrThrow();
     const writes: [string, 'POST' | 'PATCH' | 'PUT', string, object, string][] = [
       ['message', 'POST', '/api/messages/send', { user_ids: [registrarId], title: 'hello', content: 'a\u0000b' }, 'content'],
-      ['meeting', 'POST', '/api/meetings', { name: 'Tumour board\u0000', slide_ids: [slide.id] }, 'name'],
+      ['meeting', 'POST', '/api/meetings', { name: 'Tumour board\u0000', slide_ids: [1] }, 'name'],
       ['profile', 'PATCH', '/api/account/profile', { realname: 'Ad\u0000min' }, 'realname'],
       ['rule override', 'PUT', '/api/rules/search-operators', { override: { text: ['contains\u0000'] } }, 'override.text.0'],
       ['registration', 'POST', '/api/pathology/register', { patient_name: 'Wang\u0000', case_type: 'routine' }, 'patient_name'],
@@ -103,10 +102,10 @@ describe.each(databases)('hostile ids and NUL, on every route [%s]', (kind) => {
     expect(query.json().message).toBe(translate('en-US', 'error.nul_character', { field: 'status' }));
     const param = await call(h.app, 'GET', '/api/schemas/CaseRegistration%00', { token: admin, lang: 'en-US' });
     expect(param.statusCode, param.body).toBe(422);
-    let deep: unknown = 'x';
-    for (let i = 0; i < 5000; i++) deep = { a: deep };
+    // As raw JSON: nested 5,000 deep, past what a recursive serializer (or reader) survives.
+    const deep = `{"filter":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
     for (const lang of ['zh-CN', 'en-US'] as const) {
-      const res = await call(h.app, 'POST', '/api/data/cases/lists', { token: admin, lang, payload: { filter: deep as object } });
+      const res = await h.app.inject({ method: 'POST', url: '/api/pathology/lists', payload: deep, headers: { authorization: `Bearer ${admin}`, 'user-language': lang, 'content-type': 'application/json' } });
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().message).toBe(translate(lang, 'error.too_deep', { depth: 100 }));
     }

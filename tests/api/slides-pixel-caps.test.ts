@@ -8,6 +8,7 @@ import { AppError } from '../../server/http/errors.js';
 import { jobTypesFor } from '../../server/modules/jobs/registry.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import { convertWithOpenSlide } from '../../server/modules/slides/conversion/openslide-convert.js';
+import { fromStored } from '../../server/modules/slides/paths.js';
 import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { t } from './upload-helpers.js';
 
@@ -68,15 +69,18 @@ describe.each(databases)('conversion pixel caps [%s]', (kind) => {
     fs.writeFileSync(path.join(dir, name), data);
     const res = await call(app, 'POST', '/api/data/kfb/bind', { token: admin, payload: { path: `uploads/complete/c${serial}/${name}` } });
     expect(res.statusCode, res.body).toBe(200);
-    return { row: await ingested(app, admin, res.json().data.id), dir };
+    const row = await ingested(app, admin, res.json().data.id);
+    const { file_path: stored } = await h.db.selectFrom('slides').select('file_path').where('id', '=', row.id).executeTakeFirstOrThrow();
+    return { row, file: fromStored(dataDir, stored) };
   };
   const image = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#e0c0d0' } });
   const refusal = (width: string, height: string) => ({ width, height, side: '250,000', pixels: '10,000' });
 
-  const expectRefused = async (row: Record<string, any>, dir: string, name: string, params: Record<string, string>) => {
+  const expectRefused = async (row: Record<string, any>, file: string, params: Record<string, string>) => {
     expect(row).toMatchObject({ status: 'error', width: null });
-    // Nothing was converted: no TIFF beside the original, nor a partial one.
-    expect(fs.readdirSync(dir)).toEqual([name]);
+    // Nothing was converted: the row keeps the original, with no TIFF beside it, nor a partial one.
+    expect(fs.existsSync(file)).toBe(true);
+    expect(fs.readdirSync(path.dirname(file)).filter((f) => f.startsWith(`${path.basename(file)}.`))).toEqual([]);
     for (const lang of ['zh-CN', 'en-US'] as const) {
       const job = (await call(app, 'GET', `/api/jobs/slide/${row.id}?type=slides.ingest`, { token: admin, lang })).json().data;
       expect(job).toMatchObject({ status: 'failed', attempts: 1, error: JSON.stringify({ key: 'slide.too_many_pixels', params }) });
@@ -85,19 +89,19 @@ describe.each(databases)('conversion pixel caps [%s]', (kind) => {
   };
 
   it('refuses a photo declaring more pixels than the cap, with the reason on its job', async () => {
-    const { row, dir } = await bind('wide.png', await image(200, 100).png().toBuffer());
-    await expectRefused(row, dir, 'wide.png', refusal('200', '100'));
+    const { row, file } = await bind('wide.png', await image(200, 100).png().toBuffer());
+    await expectRefused(row, file, refusal('200', '100'));
     expect(t('slide.too_many_pixels', refusal('200', '100'), 'en-US')).toContain('200 × 100 pixels, beyond the conversion limit');
   });
 
   it('refuses from the header alone: a PNG declaring 100,000 × 100,000 px over a few bytes of pixels', async () => {
-    const { row, dir } = await bind('bomb.png', lyingPng(await image(20, 20).png().toBuffer(), 100_000, 100_000));
-    await expectRefused(row, dir, 'bomb.png', refusal('100,000', '100,000'));
+    const { row, file } = await bind('bomb.png', lyingPng(await image(20, 20).png().toBuffer(), 100_000, 100_000));
+    await expectRefused(row, file, refusal('100,000', '100,000'));
   });
 
   it('refuses a striped TIFF past the cap the same way', async () => {
-    const { row, dir } = await bind('striped.tif', await image(150, 100).tiff({ tile: false }).toBuffer());
-    await expectRefused(row, dir, 'striped.tif', refusal('150', '100'));
+    const { row, file } = await bind('striped.tif', await image(150, 100).tiff({ tile: false }).toBuffer());
+    await expectRefused(row, file, refusal('150', '100'));
   });
 
   it('still converts a photo within the cap', async () => {

@@ -48,7 +48,8 @@ export interface ConversionLimits {
  * signal reaches it).
  */
 export async function convertWithLibvips(file: string, { caps = DEFAULT_PIXEL_CAPS, deadline }: ConversionLimits = {}): Promise<string> {
-  const { width, height } = await sharp(file).metadata();
+  // Unlimited for the header alone: sharp's own default limit would refuse a large one as an unreadable file, without our reason.
+  const { width, height } = await sharp(file, { limitInputPixels: false }).metadata();
   checkPixels(width, height, caps.photoPixels);
   const out = convertedName(file);
   const partial = partialName(out);
