@@ -122,7 +122,7 @@ const isNumeric = (schema: Schema): boolean => {
 };
 
 /** `body.patient.name` → `patient.name`, the field as the validation errors name it (`query.q` → `q`). */
-const fieldName = (path: string) => path.replace(/^(params|query|body)\.?/, '').replace(/\u0000/g, '\\0') || 'body';
+const fieldName = (path: string) => path.replace(/^(params|query|body)\.?/, '').replaceAll('\u0000', '\\0') || 'body';
 
 /**
  * Ids and text bounded once for every route (issue 27 finding 7): ids in route schemas get their upper bound as the
