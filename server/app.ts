@@ -8,6 +8,7 @@ import { lazyValidators } from './http/lazy-validators.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { serverWithFastLanes, type FastLane } from './http/fast-lanes.js';
 import { registerGuard } from './http/guard.js';
+import { registerHostileInput } from './http/hostile-input.js';
 import { parseQuery } from './http/query-string.js';
 import { IMAGE_COOKIE, registerImageCookie } from './http/image-cookie.js';
 import { logSerializers } from './http/log-serializers.js';
@@ -43,7 +44,7 @@ import { scannerRoutes } from './modules/scanners/routes.js';
 import { statisticRoutes } from './modules/statistics/routes.js';
 import { labelRoutes } from './modules/statistics/label-routes.js';
 import { slideLabelRoutes } from './modules/statistics/slide-label-routes.js';
-import { scannerUploads } from './modules/scanners/agent-auth.js';
+import { SCANNER_KEY_HEADER, scannerUploads } from './modules/scanners/agent-auth.js';
 import path from 'node:path';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
@@ -96,7 +97,8 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     // The spec's GET arrays come as a[0]=x&a[1]=y (query-string.ts).
     routerOptions: { querystringParser: parseQuery },
     // allowUnionTypes: a body may take one of several scalar types as is (registration's added fields, lifecycle-bodies.ts).
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, allowUnionTypes: true } },
+    // strictNumbers: Infinity (a body's 1e309) and NaN are not numbers; one reaching SQL answered 500 (hostile-input.ts).
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, allowUnionTypes: true, strictNumbers: true } },
     // Each route's request schemas compiled at its first request, not all at start (lazy-validators.ts).
     schemaController: { compilersFactory: { buildValidator: lazyValidators } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -112,6 +114,8 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
           bearer: { type: 'http', scheme: 'bearer' },
           // Set at login, read only by the GET image routes (image-cookie.ts).
           imageCookie: { type: 'apiKey', in: 'cookie', name: IMAGE_COOKIE },
+          // A scanner agent's own key (modules/scanners/agent-auth.ts): without it here the whole document failed to build.
+          scannerKey: { type: 'apiKey', in: 'header', name: SCANNER_KEY_HEADER },
         },
       },
       security: [{ bearer: [] }],
@@ -131,6 +135,8 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   // preClose: its WebSockets would otherwise hold the HTTP server's close open.
   app.addHook('preClose', async () => { stopPushes(); await realtime.close(); });
   registerGuard(app, resolveSession, sessions);
+  // Before any route is declared: it bounds the ids of each route's schema as the route is added.
+  registerHostileInput(app);
   registerOperationLog(app, db);
 
   // Before the auth routes: it attaches to login and logout as they are declared.

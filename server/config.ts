@@ -5,6 +5,8 @@ import { parseHisConfig, type HisConfig } from './modules/his/index.js';
 import type { SecretsConfig } from './security/sealed-secrets.js';
 import { parseFrameSources, parsePublicUrl, parseTrustProxy, type TrustProxy } from './config-http.js';
 import { appPath } from './paths.js';
+import { parseJobTimeLimits, type LimitedJobType } from './modules/jobs/time-limits.js';
+import { DEFAULT_PIXEL_CAPS, type PixelCaps } from './modules/slides/conversion/pixel-cap.js';
 
 export interface ServerConfig {
   port: number;
@@ -34,6 +36,10 @@ export interface ServerConfig {
   authRateLimitPerMinute: number;
   /** How long a background job's claim holds without a heartbeat (JOB_LEASE_SECONDS, default 60): after a crash, its job resumes this much later. */
   jobLeaseMs: number;
+  /** How long one attempt of each job type may run (JOB_TIME_LIMIT_INGEST_SECONDS, …_CONVERSION_…, …_FOCUS_…: modules/jobs/time-limits.ts). */
+  jobTimeLimitsMs: Record<LimitedJobType, number>;
+  /** Pixels a conversion may declare: photos and striped TIFFs (CONVERT_MAX_PIXELS), OpenSlide's formats (CONVERT_SLIDE_MAX_PIXELS). */
+  pixelCaps: PixelCaps;
   /** Slide-label OCR (outer/ocr): TESSERACT_PATH, OCR_LANGUAGES, OCR_TIMEOUT_SECONDS, OCR_MEMORY_MB. */
   ocr?: Partial<OcrConfig>;
   /** The realtime channel's broker: embedded, or RabbitMQ with RABBITMQ_URL / MQTT_URL (realtime/config.ts). */
@@ -67,6 +73,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     frameSources: parseFrameSources(env.CSP_FRAME_SRC),
     authRateLimitPerMinute: authRateLimit(env.AUTH_RATE_LIMIT_PER_MINUTE),
     jobLeaseMs: Math.max(1, Number(env.JOB_LEASE_SECONDS) || 60) * 1000,
+    jobTimeLimitsMs: parseJobTimeLimits(env),
+    pixelCaps: {
+      photoPixels: env.CONVERT_MAX_PIXELS ? positive('CONVERT_MAX_PIXELS', env.CONVERT_MAX_PIXELS) : DEFAULT_PIXEL_CAPS.photoPixels,
+      slidePixels: env.CONVERT_SLIDE_MAX_PIXELS ? positive('CONVERT_SLIDE_MAX_PIXELS', env.CONVERT_SLIDE_MAX_PIXELS) : DEFAULT_PIXEL_CAPS.slidePixels,
+    },
     realtime: parseRealtimeConfig(env),
     his: parseHisConfig(env),
     reportOutbound: env.REPORT_OUTBOUND || undefined,

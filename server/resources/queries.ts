@@ -1,6 +1,7 @@
 import { expressionBuilder, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type Db } from '../db/connect.js';
 import { AppError } from '../http/errors.js';
+import { MAX_ID } from '../http/hostile-input.js';
 import { caseDirectoryWithin, caseRefWithin, slideRefWithin } from '../http/directory-scope.js';
 import { coerceValue } from './coerce.js';
 import { mapConstraintError, mapTimeout } from './db-errors.js';
@@ -184,7 +185,12 @@ function toColumn(key: string, type: ColumnType, value: unknown): unknown {
   // An empty text is a value; an empty number or date field means "none".
   if (value === null || (value === '' && type !== 'string')) return null;
   if (type === 'json') return JSON.stringify(value);
-  return coerceValue(key, type, value, WRITE_LIMITS.bodyChars);
+  const v = coerceValue(key, type, value, WRITE_LIMITS.bodyChars);
+  // An integer column written is a PostgreSQL integer (the few bigint ones are not writable): past it, the write is refused.
+  if (type === 'integer' && typeof v === 'number' && !(v >= -MAX_ID - 1 && v <= MAX_ID)) {
+    throw new AppError(422, 'resource.bad_value', { column: key, expected: 'msg:expected.integer' });
+  }
+  return v;
 }
 
 /** JSON columns are parsed, extra fields spread into the row (real columns win); hooks attach what they own. */

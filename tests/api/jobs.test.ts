@@ -75,7 +75,7 @@ describe.each(databases)('job queue [%s]', (kind) => {
     const type = `flaky-${kind}`;
     let runs = 0;
     const flaky: JobType<{ n: number }> = {
-      type, concurrency: 1, maxAttempts: 3, leaseMs: 5_000,
+      type, concurrency: 1, maxAttempts: 3, leaseMs: 5_000, timeLimitMs: 60_000,
       async run({ progress, payload }) {
         runs++;
         await progress(50, 'job.converting');
@@ -104,7 +104,7 @@ describe.each(databases)('job queue [%s]', (kind) => {
     const type = `broken-${kind}`;
     const told: string[] = [];
     const broken: JobType = {
-      type, concurrency: 1, maxAttempts: 5, leaseMs: 5_000,
+      type, concurrency: 1, maxAttempts: 5, leaseMs: 5_000, timeLimitMs: 60_000,
       async run() { throw new PermanentJobError('slide.not_convertible'); },
       async onFinalFailure(_db, job, error) { told.push(`${job.id}:${error}`); },
     };
@@ -125,7 +125,7 @@ describe.each(databases)('job queue [%s]', (kind) => {
     let active = 0;
     let most = 0;
     const slow: JobType = {
-      type, concurrency: 1, maxAttempts: 3, leaseMs: 60_000,
+      type, concurrency: 1, maxAttempts: 3, leaseMs: 60_000, timeLimitMs: 60_000,
       async run({ signal }) {
         active++;
         most = Math.max(most, active);
@@ -153,7 +153,7 @@ describe.each(databases)('job queue [%s]', (kind) => {
     let most = 0;
     let runs = 0;
     const slow: JobType = {
-      type, concurrency: 1, maxAttempts: 3, leaseMs: 60_000,
+      type, concurrency: 1, maxAttempts: 3, leaseMs: 60_000, timeLimitMs: 60_000,
       async run() {
         active++;
         runs++;

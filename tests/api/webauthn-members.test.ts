@@ -139,10 +139,12 @@ describe.each(databases)('administrators remove users’ security keys [%s]', (k
     const key = await keyOf('primary', 'Another primary key');
     expect((await remove(registrar, key)).statusCode).toBe(403);
     expect((await call(h.app, 'DELETE', `${KEYS}/${key}`)).statusCode).toBe(401);
-    for (const bad of ['0', 'abc', '99999999999']) {
+    for (const bad of ['0', 'abc']) {
       const res = await call(h.app, 'DELETE', `${KEYS}/${bad}`, { token: admin, lang: 'zh-CN' });
       expect(res.statusCode).toBe(422);
     }
+    // A whole number past the database's integer names no key: 404 like any id not there (hostile-input.ts, issue 27 item 7).
+    expect((await call(h.app, 'DELETE', `${KEYS}/99999999999`, { token: admin, lang: 'zh-CN' })).statusCode).toBe(404);
     expect(await keyExists(key)).toBe(true);
   });
 });

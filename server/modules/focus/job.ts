@@ -3,6 +3,7 @@ import type { JobType } from '../jobs/registry.js';
 import { PermanentJobError } from '../jobs/registry.js';
 import { fromStored } from '../slides/paths.js';
 import { analyseFocus } from './analyse.js';
+import { defaultTimeLimitMs } from '../jobs/time-limits.js';
 import { blurShareLimit, FOCUS_ATTEMPTS, FOCUS_JOB, markFocusFailed, saveFocus, type FocusPayload } from './queries.js';
 
 /**
@@ -10,9 +11,10 @@ import { blurShareLimit, FOCUS_ATTEMPTS, FOCUS_JOB, markFocusFailed, saveFocus, 
  * its conversion): scores every tissue cell, stores the map and the share out of focus, suggests "blurry" to QC.
  * One at a time per machine: it decodes a whole middle level.
  */
-export function focusCheckJob(dataDir: string, leaseMs: number): JobType<FocusPayload> {
+export function focusCheckJob(dataDir: string, leaseMs: number, limits: { timeLimitMs?: number } = {}): JobType<FocusPayload> {
   return {
     type: FOCUS_JOB,
+    timeLimitMs: limits.timeLimitMs ?? defaultTimeLimitMs('slides.focus'),
     concurrency: 1,
     maxAttempts: FOCUS_ATTEMPTS,
     leaseMs,

@@ -5,6 +5,7 @@ export const jobMessages = {
   'job.converting': { 'zh-CN': '正在转换为金字塔 TIFF', 'en-US': 'Converting to a pyramidal TIFF' },
   'job.indexing': { 'zh-CN': '正在读取转换结果并生成缩略图', 'en-US': 'Reading the converted file and making the thumbnail' },
   'job.interrupted': { 'zh-CN': '任务多次中断（服务器在处理时停止），已放弃', 'en-US': 'The job was interrupted too often (the server stopped while running it) and was given up' },
+  'job.time_limit': { 'zh-CN': '任务超过时间限制（{{seconds}} 秒），已停止', 'en-US': 'The job ran past its time limit ({{seconds}} s) and was stopped' },
   'job.status_queued': { 'zh-CN': '排队中', 'en-US': 'Queued' },
   'job.status_running': { 'zh-CN': '进行中', 'en-US': 'Running' },
   'job.status_done': { 'zh-CN': '已完成', 'en-US': 'Done' },

@@ -3,6 +3,8 @@ import type { JobRow } from './queries.js';
 import { slideConversionJob } from '../slides/conversion/convert-job.js';
 import { focusCheckJob } from '../focus/job.js';
 import { slideIngestJob } from '../slides/ingest-job.js';
+import type { PixelCaps } from '../slides/conversion/pixel-cap.js';
+import type { LimitedJobType } from './time-limits.js';
 
 /** What a job's code is given: its row, its payload, a way to report progress, and a signal that it must stop. */
 export interface JobContext<P> {
@@ -11,8 +13,10 @@ export interface JobContext<P> {
   payload: P;
   /** Records progress (0–100) and the current step (a message key); resolves false when the job was taken over. */
   progress(value: number, message?: string): Promise<boolean>;
-  /** Aborted when the lease was lost or the runner stops: the job must end (its child processes too). */
+  /** Aborted when the lease was lost, the runner stops or the time limit passed: the job must end (its child processes too). */
   signal: AbortSignal;
+  /** When this attempt's time limit ends (ms since the epoch): for work no signal reaches (libvips in this process). */
+  deadline: number;
 }
 
 export interface JobType<P = unknown> {
@@ -22,6 +26,8 @@ export interface JobType<P = unknown> {
   maxAttempts: number;
   /** How long a claim holds without a heartbeat; the runner renews it every third of this. */
   leaseMs: number;
+  /** How long one attempt may run: then the runner aborts it and fails the job with `job.time_limit`, not tried again. */
+  timeLimitMs: number;
   run(ctx: JobContext<P>): Promise<void>;
   /** After the last attempt failed (or a job was abandoned): lets the owner of the job's subject say so. */
   onFinalFailure?(db: Db, job: JobRow, error: string): Promise<void>;
@@ -39,6 +45,19 @@ export class PermanentJobError extends Error {
  * The job types this installation runs: each module contributes its own (slides: ingest and conversion; a DICOM import or
  * an export adds an entry here). The runner runs exactly these; enqueueing a type not listed leaves it queued.
  */
-export function jobTypesFor(config: { dataDir: string; jobLeaseMs: number }): JobType<unknown>[] {
-  return [slideIngestJob(config.dataDir, config.jobLeaseMs), slideConversionJob(config.dataDir, config.jobLeaseMs), focusCheckJob(config.dataDir, config.jobLeaseMs)];
+export function jobTypesFor(config: JobConfig): JobType<unknown>[] {
+  const { dataDir, jobLeaseMs: lease, jobTimeLimitsMs: limits = {}, pixelCaps: caps } = config;
+  return [
+    slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps }),
+    slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps }),
+    focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'] }),
+  ];
+}
+
+/** What the job types take from the server's config; limits left out take their defaults. */
+export interface JobConfig {
+  dataDir: string;
+  jobLeaseMs: number;
+  jobTimeLimitsMs?: Partial<Record<LimitedJobType, number>>;
+  pixelCaps?: PixelCaps;
 }

@@ -5,8 +5,19 @@ import type { Db } from '../../db/connect.js';
 import { onEvent } from '../../events/bus.js';
 import { claimJob, failAbandoned, failJob, finishJob, heartbeat, releaseJob, type JobRow } from './queries.js';
 import { PermanentJobError, type JobType } from './registry.js';
+import { encodeJobError } from './job-error.js';
 
 const STOPPING = new Error('job runner stopping');
+
+/** The longest delay a Node timer keeps (about 24.8 days); a longer limit would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Why a job's signal aborted when its attempt ran past its type's time limit. */
+class TimeLimit extends Error {
+  constructor(readonly limitMs: number) {
+    super(`job ran past its time limit of ${limitMs} ms`);
+  }
+}
 
 export interface JobRunner {
   /** Looks for work now instead of at the next poll. */
@@ -112,10 +123,22 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
     return ours;
   };
   const beat = setInterval(() => void renew(), Math.max(50, type.leaseMs / 3));
+  // Past its time limit an attempt is aborted (a child process it runs is killed with the signal) and failed at once,
+  // whether or not its code has ended yet: work in this process that no signal reaches has a deadline of its own.
+  const deadline = Date.now() + type.timeLimitMs;
+  let limitTimer: NodeJS.Timeout | undefined;
+  const overdue = new Promise<never>((_, reject) => {
+    limitTimer = setTimeout(() => {
+      const reason = new TimeLimit(type.timeLimitMs);
+      abort.abort(reason);
+      reject(reason);
+    }, Math.min(type.timeLimitMs, MAX_TIMER_MS));
+  });
+  overdue.catch(() => {});
   log.info({ job: job.id, type: job.type, attempt: job.attempts }, 'job started');
   try {
-    await type.run({
-      db, job, payload: JSON.parse(job.payload), signal: abort.signal,
+    const work = type.run({
+      db, job, payload: JSON.parse(job.payload), signal: abort.signal, deadline,
       progress: async (value, message) => {
         // Only changes are written: a tool reporting every tenth of a percent would otherwise write as often.
         if (Math.round(value) === lastProgress && message === undefined) return !abort.signal.aborted;
@@ -123,24 +146,31 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
         return renew({ value, message });
       },
     });
+    // What an attempt stopped at its limit still throws later is not heard.
+    work.catch(() => {});
+    await Promise.race([work, overdue]);
     clearInterval(beat);
     if (await finishJob(db, job.id, owner)) log.info({ job: job.id, type: job.type }, 'job done');
   } catch (err) {
     clearInterval(beat);
+    const limit = abort.signal.reason instanceof TimeLimit ? abort.signal.reason : undefined;
     // A job stopped because the runner stops or lost its lease is not a failure: its lease lapses and it resumes.
-    if (abort.signal.aborted) {
+    if (abort.signal.aborted && !limit) {
       // Stopped on purpose (shutdown): handed back at once, so the next start resumes it without waiting for the lease.
       if (abort.signal.reason === STOPPING) await releaseJob(db, job.id, owner).catch(() => {});
       log.warn({ job: job.id, reason: String(abort.signal.reason) }, 'job stopped');
       return;
     }
-    const message = err instanceof Error ? err.message : String(err);
-    const outcome = await failJob(db, job, owner, message, !(err instanceof PermanentJobError)).catch((e) => {
+    // Past its limit: failed for good (another attempt would run as long), with the limit in the stored reason.
+    const message = limit ? encodeJobError('job.time_limit', { seconds: String(limit.limitMs / 1000) }) : err instanceof Error ? err.message : String(err);
+    const outcome = await failJob(db, job, owner, message, !limit && !(err instanceof PermanentJobError)).catch((e) => {
       log.error({ err: e, job: job.id }, 'job runner: could not record a failure');
       return null;
     });
     log.warn({ job: job.id, type: job.type, err, outcome }, 'job failed');
     if (outcome === 'final') await reportFailure(types, db, job, message, log);
+  } finally {
+    clearTimeout(limitTimer);
   }
 }
 

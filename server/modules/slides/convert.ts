@@ -7,6 +7,7 @@ import { checkTilesPresent, checkWorkingMemory, DeepZoomError, dziLevelCount, pa
 import { deepZoomToTiff } from './deep-zoom/to-tiff.js';
 import { openFolderSource, openZipSource, type DeepZoomSource } from './deep-zoom/sources.js';
 import { dicomFolderName } from './dicom/zip-series.js';
+import { checkPixels, DEFAULT_PIXEL_CAPS, type PixelCaps } from './conversion/pixel-cap.js';
 
 /**
  * Files the tile server cannot read as they are, converted once at ingest to a pyramidal JPEG TIFF
@@ -34,12 +35,29 @@ export function originalParts(original: string): string[] {
 /** A name of its own for a file being written, renamed to its real name once complete: no reader sees half a TIFF. */
 const partialName = (out: string) => `${out}.${randomBytes(4).toString('hex')}.partial`;
 
-/** Photos, scans of small fields and striped (untiled) TIFFs: libvips reads them whole and writes the pyramid. */
-export async function convertWithLibvips(file: string): Promise<string> {
+/** What bounds one conversion: the pixel caps (settings), and when its job's time limit ends (ms since the epoch). */
+export interface ConversionLimits {
+  caps?: PixelCaps;
+  deadline?: number;
+}
+
+/**
+ * Photos, scans of small fields and striped (untiled) TIFFs: libvips reads them whole and writes the pyramid. The size
+ * is read from the header first (sharp's metadata() decodes no pixel): past the cap, refused with its 422 before any
+ * decoding, and libvips is held to the same cap and to the job's remaining time (it runs in this process, where no
+ * signal reaches it).
+ */
+export async function convertWithLibvips(file: string, { caps = DEFAULT_PIXEL_CAPS, deadline }: ConversionLimits = {}): Promise<string> {
+  // Unlimited for the header alone: sharp's own default limit would refuse a large one as an unreadable file, without our reason.
+  const { width, height } = await sharp(file, { limitInputPixels: false }).metadata();
+  checkPixels(width, height, caps.photoPixels);
   const out = convertedName(file);
   const partial = partialName(out);
   try {
-    await sharp(file, { limitInputPixels: false }).tiff({ tile: true, pyramid: true, compression: 'jpeg', quality: 90, tileWidth: 256, tileHeight: 256 }).toFile(partial);
+    let pipeline = sharp(file, { limitInputPixels: caps.photoPixels })
+      .tiff({ tile: true, pyramid: true, compression: 'jpeg', quality: 90, tileWidth: 256, tileHeight: 256 });
+    if (deadline !== undefined) pipeline = pipeline.timeout({ seconds: Math.max(1, Math.ceil((deadline - Date.now()) / 1000)) });
+    await pipeline.toFile(partial);
     await fs.rename(partial, out);
   } finally {
     await fs.rm(partial, { force: true });

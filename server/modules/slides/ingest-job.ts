@@ -10,6 +10,8 @@ import { enqueueConversion } from './conversion/queries.js';
 import { encodeJobError } from '../jobs/job-error.js';
 import { ingestFile, writeThumbnail, type SlideFacts } from './ingest.js';
 import { fromStored, thumbPath, toStored } from './paths.js';
+import type { PixelCaps } from './conversion/pixel-cap.js';
+import { defaultTimeLimitMs } from '../jobs/time-limits.js';
 
 export const SLIDE_INGEST = 'slides.ingest';
 export const INGEST_ATTEMPTS = 3;
@@ -38,14 +40,15 @@ const transient = (err: unknown) => TRANSIENT.has(String((err as NodeJS.ErrnoExc
  * and run again starts over cleanly. A file refused (a hostile zip, a Deep Zoom declaring more than it holds) is not
  * tried again: the slide becomes 'error' and the job keeps the translated reason.
  */
-export function slideIngestJob(dataDir: string, leaseMs: number): JobType<IngestPayload> {
+export function slideIngestJob(dataDir: string, leaseMs: number, limits: { timeLimitMs?: number; caps?: PixelCaps } = {}): JobType<IngestPayload> {
   return {
     type: SLIDE_INGEST,
+    timeLimitMs: limits.timeLimitMs ?? defaultTimeLimitMs(SLIDE_INGEST),
     // Hashing is disk-bound; two at once keep a large upload from holding back a small one.
     concurrency: 2,
     maxAttempts: INGEST_ATTEMPTS,
     leaseMs,
-    async run({ db, payload, progress, signal }) {
+    async run({ db, payload, progress, signal, deadline }) {
       const slide = await db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status'])
         .where('id', '=', payload.slideId).executeTakeFirst();
       // Deleted meanwhile, or already read by an attempt whose end was not recorded.
@@ -54,13 +57,14 @@ export function slideIngestJob(dataDir: string, leaseMs: number): JobType<Ingest
       if (!(await fs.stat(file).catch(() => null))) throw new PermanentJobError(encodeJobError('slide.file_missing', { path: slide.file_path }));
       await progress(0, 'job.ingesting');
       let shown = 0;
-      const facts = await ingestFile(file, (fraction) => {
+      const onProgress = (fraction: number) => {
         const value = Math.floor(fraction * READ_SHARE);
         if (value <= shown) return;
         shown = value;
         void progress(value);
         void markIngestProgress(db, slide.id, value).catch(() => {});
-      }).catch((err) => {
+      };
+      const facts = await ingestFile(file, { onProgress, caps: limits.caps, deadline }).catch((err) => {
         if (err instanceof AppError) throw new PermanentJobError(encodeJobError(err.key, err.params));
         if (transient(err) || signal.aborted) throw err;
         // A file that broke the reader or the converter (corrupt TIFF, truncated photo) keeps its row, marked 'error'.

@@ -12,7 +12,8 @@ import { parseImageDescription } from '../tiles/tiff/description.js';
 import type { ReadAt } from '../tiles/tiff/ifd-parser.js';
 import { NotAPyramidError, readSlideIndex } from '../tiles/tiff/levels.js';
 import { Compression } from '../tiles/tiff/tags.js';
-import { checkDeepZoom, convertedFrom, convertWithLibvips } from './convert.js';
+import { checkDeepZoom, convertedFrom, convertWithLibvips, type ConversionLimits } from './convert.js';
+import { DEFAULT_PIXEL_CAPS } from './conversion/pixel-cap.js';
 import { DeepZoomError } from './deep-zoom/descriptor.js';
 import { OPENSLIDE_EXTENSIONS } from './conversion/openslide-convert.js';
 import { ingestDicomFolder, isFolder } from './dicom/ingest-series.js';
@@ -51,15 +52,21 @@ const unread = (base: Base, vendor: string, status: SlideFacts['status'], format
   tile_size: null, has_label: 0, has_macro: 0, thumb: null,
 });
 
+/** How one ingest reports its progress (the fraction hashed, 0–1) and bounds the conversion it may do. */
+export interface IngestOptions extends ConversionLimits {
+  onProgress?: (fraction: number) => void;
+}
+
 /**
  * Reads a slide file's metadata, converting it first when the tile server cannot serve it as it is.
  * Slides are recognised by their first bytes (TIFF/BigTIFF, KFB, zip); photos and formats we do not read
  * by their extension. A file we cannot read still yields facts (needs_conversion or error, with a note).
  */
-export async function ingestFile(file: string, onProgress?: (fraction: number) => void): Promise<SlideFacts> {
+export async function ingestFile(file: string, options: IngestOptions = {}): Promise<SlideFacts> {
+  const { onProgress } = options;
   if (await isFolder(file)) return ingestDicom(file, { file, file_size: 0, md5: null });
   const ext = path.extname(file).toLowerCase();
-  if (PLAIN_IMAGES.has(ext)) return ingestFile(await convertWithLibvips(file), onProgress);
+  if (PLAIN_IMAGES.has(ext)) return ingestFile(await convertWithLibvips(file, options), options);
   const [stat, md5, head] = await Promise.all([fs.stat(file), md5Head(file, onProgress), readHead(file)]);
   const base: Base = { file, file_size: stat.size, md5 };
   const format = sniffFormat(head);
@@ -74,11 +81,11 @@ export async function ingestFile(file: string, onProgress?: (fraction: number) =
   if (FOREIGN_VENDORS[ext]) return unread(base, FOREIGN_VENDORS[ext], OPENSLIDE_EXTENSIONS.has(ext) ? 'converting' : 'needs_conversion');
   if (format === 'kfb' || ext === '.kfb') return ingestKfb(base, format === 'kfb');
   // A TIFF we wrote ourselves is never converted again.
-  if (format === 'tiff') return ingestTiff(base, convertedFrom(file) === null);
+  if (format === 'tiff') return ingestTiff(base, convertedFrom(file) === null, options);
   return unread(base, ext.slice(1) || 'unknown', 'needs_conversion');
 }
 
-async function ingestTiff(base: Base, mayConvert: boolean): Promise<SlideFacts> {
+async function ingestTiff(base: Base, mayConvert: boolean, limits: ConversionLimits): Promise<SlideFacts> {
   let index: SlideIndex;
   try {
     index = await withFile(base.file, readSlideIndex);
@@ -86,8 +93,12 @@ async function ingestTiff(base: Base, mayConvert: boolean): Promise<SlideFacts> 
     if (!(err instanceof SlideFormatError)) throw err;
     // A TIFF without tiles (striped, as scanners of small fields and image editors write them): convert once.
     if (mayConvert && err instanceof NotAPyramidError) {
-      const converted = await convertWithLibvips(base.file).catch(() => null);
-      if (converted) return ingestFile(converted);
+      // A refusal (past the pixel cap) is the slide's answer; any other failure leaves it waiting for conversion.
+      const converted = await convertWithLibvips(base.file, limits).catch((e) => {
+        if (e instanceof AppError) throw e;
+        return null;
+      });
+      if (converted) return ingestFile(converted, limits);
     }
     return unread(base, 'generic-tiff', 'needs_conversion');
   }
@@ -196,7 +207,9 @@ export async function writeThumbnail(facts: SlideFacts, dest: string): Promise<b
     const bytes = await withFile(facts.file, (readAt) => readAt(thumb.jpeg.offset, thumb.jpeg.length));
     input = sharp(bytes);
   } else {
-    input = sharp(facts.file, { page: thumb.page, tiff: { subifd: thumb.subifd }, limitInputPixels: false });
+    // The smallest level is small in any real pyramid; one that is not (a single-level tiled TIFF) gets no thumbnail
+    // rather than a decoding without bounds.
+    input = sharp(facts.file, { page: thumb.page, tiff: { subifd: thumb.subifd }, limitInputPixels: DEFAULT_PIXEL_CAPS.photoPixels });
   }
   await fs.mkdir(path.dirname(dest), { recursive: true });
   await input.resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })

@@ -15,6 +15,7 @@ import type { SsoConfigTable } from '../../db/schema.js';
 import { authorizationUrl, finishSignIn, newCodeVerifier } from './oidc.js';
 import { rememberProviderSession } from './sign-out.js';
 import { userForIdentity } from './users.js';
+import { MAX_ID } from '../../http/hostile-input.js';
 
 export interface SsoOptions {
   tokenTtlSeconds: number;
@@ -104,7 +105,8 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
       config: { access: 'public', rateLimit: rateLimited },
       schema: {
         tags: ['auth'], summary: 'Sends the browser to the hospital’s OpenID Connect provider (state, nonce and PKCE kept here)',
-        querystring: Type.Object({ hospital: Type.Integer({ minimum: 1 }), redirect: Type.Optional(Type.String({ maxLength: 500 })) }),
+        // `hospital` is an id by its meaning, not its name: bounded here as hostile-input.ts bounds the ones named so.
+        querystring: Type.Object({ hospital: Type.Integer({ minimum: 1, maximum: MAX_ID }), redirect: Type.Optional(Type.String({ maxLength: 500 })) }),
       },
     }, async (request, reply) => {
       const redirect = appPath(request.query.redirect);

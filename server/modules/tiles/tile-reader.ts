@@ -23,6 +23,14 @@ const UNSUPPORTED = new Map<number, string>([
   [Compression.OldJpeg, 'old-style JPEG (6)'],
 ]);
 
+/** The largest stored tile decoded (8192 px square, 192 MiB of RGB): scanners write 256 to 1024. */
+export const MAX_TILE_PIXELS = 8192 * 8192;
+
+/** Refuses (422, translated) an image of an accepted slide too large to decode for one answer. */
+export function checkImagePixels(width: number, height: number, limit: number): void {
+  if (width * height > limit) throw new AppError(422, 'tile.image_too_large', { width, height, limit });
+}
+
 export function canPassThrough(level: Level): boolean {
   return level.compression === Compression.Jpeg && level.bitsPerSample === 8 && (level.samplesPerPixel === 3 || level.samplesPerPixel === 1);
 }
@@ -85,6 +93,9 @@ export class TileReader {
     } else {
       // Other compressions (none, LZW, deflate…) are rare in slides: let libvips read that page's (or SubIFD's) tile.
       if (level.page < 0) throw new AppError(415, 'tile.compression_unsupported', { compression: String(level.compression) });
+      // libvips decodes only the stored tiles a region touches, here one: bounded by the tile, not the page, which in a
+      // real slide is gigapixels (so the page is not held to a pixel limit, and the tile is).
+      checkImagePixels(level.tileWidth, level.tileHeight, MAX_TILE_PIXELS);
       const left = col * level.tileWidth, top = row * level.tileHeight;
       const width = Math.min(level.tileWidth, level.width - left), height = Math.min(level.tileHeight, level.height - top);
       const { data, info } = await sharp(slide.file, { page: level.page, tiff: { subifd: level.subifd ?? -1 }, sequentialRead: false, limitInputPixels: false })

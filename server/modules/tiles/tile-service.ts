@@ -9,7 +9,10 @@ import type { SlideResolver } from './resolver.js';
 import { SlideStore, type OpenedSlide } from './slide-store.js';
 import { TileCache, type CachedImage } from './tile-cache.js';
 import { SlideFormatError } from './slide-index.js';
-import { TileReader } from './tile-reader.js';
+import { checkImagePixels, TileReader } from './tile-reader.js';
+
+/** A label, macro or thumbnail page decoded whole for its JPEG: 100 megapixels is twenty times the largest macro we know. */
+const MAX_ASSOCIATED_PIXELS = 100_000_000;
 
 export interface TileServiceOptions {
   resolveSlide: SlideResolver;
@@ -159,7 +162,9 @@ export class TileService {
         if (bytes.length < image.jpeg.length) throw new AppError(500, 'tile.read_failed');
         input = sharp(bytes);
       } else {
-        input = sharp(slide.file, { page: image.page, limitInputPixels: false });
+        // Decoded whole: a label or macro is a few megapixels; a page declaring more is refused, not decoded.
+        checkImagePixels(image.width, image.height, MAX_ASSOCIATED_PIXELS);
+        input = sharp(slide.file, { page: image.page, limitInputPixels: MAX_ASSOCIATED_PIXELS });
       }
       return { body: await input.toColourspace('srgb').jpeg({ quality: this.quality }).toBuffer(), contentType: 'image/jpeg' };
     });

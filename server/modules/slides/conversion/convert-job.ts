@@ -14,6 +14,9 @@ import {
 } from './queries.js';
 import { vipsAvailable } from './vips-cli.js';
 import { enqueueFocusCheck } from '../../focus/queries.js';
+import { encodeJobError } from '../../jobs/job-error.js';
+import { defaultTimeLimitMs } from '../../jobs/time-limits.js';
+import { DEFAULT_PIXEL_CAPS, type PixelCaps } from './pixel-cap.js';
 
 /**
  * Converts a slide the tile server cannot pass through (NDPI, MRXS, SCN, BIF, VMS/VMU, SVSlide, JPEG 2000 SVS;
@@ -24,11 +27,9 @@ import { enqueueFocusCheck } from '../../focus/queries.js';
 /** Deep Zoom images (checked at bind) are converted in this process by our own writer, not by libvips. */
 export const DEEP_ZOOM_EXTENSIONS = new Set(['.zip', '.dzi']);
 
-/** A refusal (more pixels than allowed) can never succeed on a retry. */
-async function convertDeepZoomOnce(original: string): Promise<string> {
-  return convertDeepZoom(original).catch((err) => {
-    throw err instanceof AppError ? new PermanentJobError(err.key) : err;
-  });
+/** A refusal (more pixels than allowed) can never succeed on a retry: the job keeps its reason, parameters included. */
+function refusedForGood(err: unknown): never {
+  throw err instanceof AppError ? new PermanentJobError(encodeJobError(err.key, err.params)) : err;
 }
 
 /** An MRXS/VMS zip: unpacked beside itself for the conversion only (the zip stays the original), then removed. */
@@ -43,9 +44,11 @@ async function convertZipped(zip: string, run: Parameters<typeof convertWithOpen
   }
 }
 
-export function slideConversionJob(dataDir: string, leaseMs: number): JobType<ConversionPayload> {
+export function slideConversionJob(dataDir: string, leaseMs: number, limits: { timeLimitMs?: number; caps?: PixelCaps } = {}): JobType<ConversionPayload> {
+  const caps = limits.caps ?? DEFAULT_PIXEL_CAPS;
   return {
     type: SLIDE_CONVERSION,
+    timeLimitMs: limits.timeLimitMs ?? defaultTimeLimitMs('slides.convert'),
     concurrency: 1,
     maxAttempts: CONVERSION_ATTEMPTS,
     leaseMs,
@@ -70,6 +73,7 @@ export function slideConversionJob(dataDir: string, leaseMs: number): JobType<Co
       await progress(0, 'job.converting');
       const run = {
         signal,
+        maxPixels: caps.slidePixels,
         onProgress: (p: number) => {
           // libvips reports the pyramid's progress; the last few percent are reading the result back.
           const value = Math.floor(p * 0.95);
@@ -79,8 +83,8 @@ export function slideConversionJob(dataDir: string, leaseMs: number): JobType<Co
           void markProgress(db, slide.id, value).catch(() => {});
         },
       };
-      const converted = deepZoom ? { file: await convertDeepZoomOnce(original), objectivePower: null }
-        : zipped ? await convertZipped(original, run) : await convertWithOpenSlide(original, run);
+      const converted = await (deepZoom ? convertDeepZoom(original).then((file) => ({ file, objectivePower: null }))
+        : zipped ? convertZipped(original, run) : convertWithOpenSlide(original, run)).catch(refusedForGood);
       await progress(96, 'job.indexing');
       const facts = await ingestFile(converted.file);
       if (facts.status !== 'ready') throw new Error(`the converted file ${converted.file} is not readable`);

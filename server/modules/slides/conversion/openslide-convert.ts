@@ -5,12 +5,18 @@ import { convertedName } from '../convert.js';
 import { appendStrippedImages } from '../../tiles/tiff/append-images.js';
 import { readAssociatedImages } from './openslide-associated.js';
 import { openslideProperty, runVips, type VipsRun } from './vips-cli.js';
+import { checkPixels, DEFAULT_PIXEL_CAPS } from './pixel-cap.js';
 
 /** Formats only OpenSlide reads: converted once to the pyramidal JPEG TIFF the tile server passes through. */
 export const OPENSLIDE_EXTENSIONS = new Set(['.ndpi', '.mrxs', '.scn', '.bif', '.vms', '.vmu', '.svslide', '.svs']);
 
 /** The JPEG quality of converted tiles: what `format_note` promises ("re-encoded at quality 90"). */
 export const CONVERSION_QUALITY = 90;
+
+/** A conversion's signal and progress, and the pixels it may declare (CONVERT_SLIDE_MAX_PIXELS). */
+export interface OpenSlideRun extends VipsRun {
+  maxPixels?: number;
+}
 
 export interface OpenSlideResult {
   file: string;
@@ -23,7 +29,7 @@ export interface OpenSlideResult {
  * metadata) in the base image's description, the label and macro images after the pyramid. Written under a name of its own and renamed when complete, so
  * no reader ever sees half a file; partial files a killed conversion left behind are removed first.
  */
-export async function convertWithOpenSlide(original: string, run: VipsRun = {}, slide = original): Promise<OpenSlideResult> {
+export async function convertWithOpenSlide(original: string, run: OpenSlideRun = {}, slide = original): Promise<OpenSlideResult> {
   const out = convertedName(original);
   await removeLeftovers(out);
   const partial = `${out}.${randomBytes(4).toString('hex')}.partial`;
@@ -31,6 +37,9 @@ export async function convertWithOpenSlide(original: string, run: VipsRun = {}, 
   const input = /[[\]]/.test(path.basename(slide)) ? await plainLink(slide) : null;
   const source = input ?? slide;
   try {
+    // The size OpenSlide reads from the slide's own header (vipsheader decodes no pixel), refused past the cap first.
+    const dimension = async (name: string) => Number(await openslideProperty(source, name));
+    checkPixels(await dimension('width'), await dimension('height'), run.maxPixels ?? DEFAULT_PIXEL_CAPS.slidePixels);
     await runVips([
       'tiffsave', `${source}[rgb]`, partial,
       '--tile', '--tile-width', '256', '--tile-height', '256', '--pyramid', '--compression', 'jpeg', '--Q', String(CONVERSION_QUALITY),
