@@ -71,9 +71,10 @@ export function outputRoutes(app: TypedApp, deps: DiagnosisDeps, opts: OutputOpt
     config: { access: 'public', audit: false },
     schema: { tags, params: Type.Object({ code: Type.String({ minLength: 8, maxLength: 64, pattern: '^[a-f0-9]+$' }) }) },
   }, async (r, reply) => {
-    const report = await deps.db.selectFrom('reports').selectAll().where('verify_code', '=', r.params.code).executeTakeFirst();
+    // Signed out: the code is the grant, so the unscoped handle reads the report (its hospital named below).
+    const report = await deps.systemDb.selectFrom('reports').selectAll().where('verify_code', '=', r.params.code).executeTakeFirst();
     if (!report) throw new AppError(404, 'diagnosis.verify_not_found');
-    const doc = await reportDocument(deps.db, report.id, [report.hospital_id], r.lang, report);
+    const doc = await reportDocument(deps.systemDb, report.id, [report.hospital_id], r.lang, report);
     const genuine = await sealHolds(deps, report);
     const resolve = await deps.rulesFor(report.hospital_id);
     const fieldsRule = resolve('workflow.verify-fields');

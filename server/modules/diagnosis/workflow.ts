@@ -184,11 +184,12 @@ export async function sealHolds(deps: DiagnosisDeps, report: ReportRow): Promise
  * update: two processes issuing at once do it once.
  */
 export async function releaseDue(deps: DiagnosisDeps, now = new Date()): Promise<number> {
-  const due = await deps.db.selectFrom('reports').selectAll().where('sub_phase', '=', 'to_issue').where('issue_at', '<=', now.toISOString()).execute();
+  // System work, whoever's request runs it: every hospital's due reports, not only the caller's (the unscoped handle).
+  const due = await deps.systemDb.selectFrom('reports').selectAll().where('sub_phase', '=', 'to_issue').where('issue_at', '<=', now.toISOString()).execute();
   let n = 0;
   for (const report of due.filter((d) => isReleased(d, now))) {
     try {
-      await deps.db.transaction().execute(async (trx) => {
+      await deps.systemDb.transaction().execute(async (trx) => {
         await writeReport(trx, report, { sub_phase: 'signed', release_status: 'yes' }, now.toISOString());
       });
       n++;

@@ -36,8 +36,11 @@ const Str = Type.String({ maxLength: 200 });
  * (GET /api/share/view, tiles under /api/tiles/share/<token>/…) take the link's token instead, checked on every
  * call: unknown 404, expired 410, revoked 403; a need-login link also wants a session of the slide's hospital
  * (the bearer header, or for tiles the image cookie, whose path covers /api/tiles).
+ *
+ * The link's own routes read through `systemDb`, unscoped: the token is the grant (a link without need-login opens
+ * signed out), and `usable` applies the need-login rule of hospital and directory itself.
  */
-export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSession: SessionResolver): void {
+export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileService, resolveSession: SessionResolver): void {
   app.post('/api/shares', {
     config: { access: { permission: 'slide_view' } },
     schema: { tags: ['shares'], body: CreateBody, summary: 'Create a share link for a slide' },
@@ -91,7 +94,7 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
 
   /** The share behind a token if it may be used now by this request, else the refusal. */
   const usable = async (request: FastifyRequest, token: string, cookieSession: boolean) => {
-    const share = await shareByToken(db, token);
+    const share = await shareByToken(systemDb, token);
     if (!share) throw new AppError(404, 'share.not_found');
     // Expired: 410 Gone; revoked: 403, its owner withdrew it (the page words the two differently).
     if (share.state === 'expired') throw new AppError(410, 'share.expired');
@@ -106,7 +109,7 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
       // A need-login link opens for those the hospital would show the slide to, so the session's subspecialty
       // directories hold as its hospitals do (spec §6). A link without it is its own grant: anyone holding it may
       // open it signed out, so holding a signed-in user to their directories there would protect nothing.
-      if (!coversCase(directoryRestriction(session), await sharedCaseDirectory(db, share.slide_id))) throw new AppError(401, 'share.login_required');
+      if (!coversCase(directoryRestriction(session), await sharedCaseDirectory(systemDb, share.slide_id))) throw new AppError(401, 'share.login_required');
     }
     return share;
   };
@@ -116,11 +119,11 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
     schema: { tags: ['shares'], querystring: Type.Object({ token: Token }), summary: 'What a share link shows: the slide and what its permissions allow' },
   }, async (request) => {
     const share = await usable(request, request.query.token, false);
-    const slide = await sharedSlide(db, share.slide_id, share.permissions);
+    const slide = await sharedSlide(systemDb, share.slide_id, share.permissions);
     if (!slide) throw new AppError(404, 'share.not_found');
     return ok({
       slide, permissions: share.permissions, expires_at: share.expires_at,
-      annotations: share.permissions.annotation ? (await annotationsOf(db, share.slide_id)).map(wire) : null,
+      annotations: share.permissions.annotation ? (await annotationsOf(systemDb, share.slide_id)).map(wire) : null,
       dzi: `/api/tiles/share/${request.query.token}/${share.slide_id}.dzi`,
     });
   });

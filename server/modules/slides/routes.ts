@@ -44,7 +44,8 @@ const BindBody = Type.Object({
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** Spec §7 slide routes beyond the generic resource API: bind an uploaded file, its thumbnail, a case's slides. */
-export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks): void {
+/** `systemDb`: only the signed download link's file route, whose signature is its grant (download.ts). */
+export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks): void {
   const tags = ['resource:slides'];
 
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
@@ -140,7 +141,7 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
 
   caseBindingRoutes(app, db, def);
   sectionRoutes(app, db, def);
-  downloadRoutes(app, db, dataDir, def);
+  downloadRoutes(app, db, systemDb, dataDir, def);
   dicomExportRoutes(app, db, dataDir, def);
   viewerOpenRoutes(app, db);
   viewerLocateRoutes(app, db, dataDir);
