@@ -9,6 +9,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { serverWithFastLanes, type FastLane } from './http/fast-lanes.js';
 import { registerGuard } from './http/guard.js';
 import { registerAccessScope, scopedDb } from './http/access-scope.js';
+import { registerRouteTable } from './http/route-table.js';
 import { parseQuery } from './http/query-string.js';
 import { IMAGE_COOKIE, registerImageCookie } from './http/image-cookie.js';
 import { logSerializers } from './http/log-serializers.js';
@@ -107,6 +108,7 @@ export async function buildApp({ db: systemDb, config, logger = true, logStream 
     // Each route's request schemas compiled at its first request, not all at start (lazy-validators.ts).
     schemaController: { compilersFactory: { buildValidator: lazyValidators } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  registerRouteTable(app);
   // First, so every answer gets the headers, plugins' and errors' included.
   const realtimeConfig = config.realtime ?? parseRealtimeConfig({});
   registerSecurityHeaders(app, config.frameSources, realtimeConnectSources(realtimeConfig));

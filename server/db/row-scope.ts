@@ -46,8 +46,8 @@ function slidesWithin(hospitals: readonly number[] | undefined, dirs: readonly n
   return eb.selectFrom('slides as scope_slide').select('scope_slide.id').where(eb.and(parts));
 }
 
-/** The condition a row of `table`, named `ref` in its statement, meets when it is within `scope`. */
-export function rowPredicate(table: ScopedTable, ref: string, scope: RowScope | undefined): OperationNode {
+/** The condition a row of `table`, named `ref` in its statement, meets when it is within `scope` (undefined: every row does). */
+export function rowPredicate(table: ScopedTable, ref: string, scope: RowScope | undefined): OperationNode | undefined {
   if (!scope) return NONE.toOperationNode();
   const col = (c: string) => `${ref}.${c}`;
   const dirs = scope.directories;
@@ -59,7 +59,7 @@ export function rowPredicate(table: ScopedTable, ref: string, scope: RowScope | 
     const inSlides = eb(col(table.slideKey), 'in', slidesWithin(table.hospital ? undefined : scope.hospitals, dirs));
     parts.push(table.slideOptional ? eb.or([eb(col(table.slideKey), 'is', null), inSlides]) : inSlides);
   }
-  return ParensNode.create(eb.and(parts).toOperationNode());
+  return parts.length ? ParensNode.create(eb.and(parts).toOperationNode()) : undefined;
 }
 
 /** The scoped table a FROM / JOIN / UPDATE item names, and what the statement calls it (its alias, else its name). */
@@ -103,7 +103,10 @@ class ScopeTransformer extends OperationNodeTransformer {
   }
 
   private predicates(items: readonly (OperationNode | undefined)[] | undefined): OperationNode[] {
-    return (items ?? []).map(scopedItem).flatMap((s) => (s ? [rowPredicate(s.table, s.ref, this.scope)] : []));
+    return (items ?? []).map(scopedItem).flatMap((s) => {
+      const predicate = s && rowPredicate(s.table, s.ref, this.scope);
+      return predicate ? [predicate] : [];
+    });
   }
 
   /** Joins narrowed in their ON; those that cannot be (right, full, cross) hand their predicates to the WHERE. */

@@ -6,9 +6,12 @@ import { AppError } from '../../http/errors.js';
 import { thumbUrl } from './hooks.js';
 import type { LoggedSlide } from './section-log.js';
 
-/** A slide row already holds one of these stored paths (the file, or the TIFF converted from it). */
+/**
+ * A slide row already holds one of these stored paths (the file, or the TIFF converted from it): any slide, seen
+ * or not by the user (the row scope left out), as only whether is learnt.
+ */
 export async function fileBound(db: Db, storedPaths: string[]): Promise<boolean> {
-  return !!(await db.selectFrom('slides').select('id').where('file_path', 'in', storedPaths).executeTakeFirst());
+  return !!(await db.withoutPlugins().selectFrom('slides').select('id').where('file_path', 'in', storedPaths).executeTakeFirst());
 }
 
 /** The slide, if it belongs to one of the hospitals (and its case to one of `directories`); what a download logs of it. */
