@@ -42,6 +42,9 @@ const SKIPPED: [prefix: string, why: string][] = [
   ['/api/account', 'the caller’s own account (a new password ends their sessions)'],
   ['/api/scanner-agent/', 'the scanners’ API: a scanner key, not a user (scanners.test.ts)'],
   ['/api/realtime', 'the realtime socket'],
+  // Not rows of the scoped tables: the audit trail of requests, with the bodies they sent (an uploaded file's name),
+  // and no hospital of its own to narrow by. Reported with issue 27 as a question for the product: who reads it.
+  ['/api/logs/operate/', 'the audit trail of requests (no hospital column; reported, not narrowed here)'],
 ];
 
 /** The ids a write route's path is filled with: the rows a write could change. */
