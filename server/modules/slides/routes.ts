@@ -112,8 +112,10 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
   app.get('/api/data/kfb/thumb/:id', {
     config: { access: 'public' },
     schema: { tags, params: Id, security: IMAGE_SECURITY },
+    // The cookie's session before the handler: the request's access scope is made from it (access-scope.ts).
+    onRequest: (request) => cookieSession(db, request),
   }, async (request, reply) => {
-    await requireSlideView(db, request);
+    requireSlideView(request);
     const { id } = request.params;
     // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
     if (!(await slideIn(db, id, request.auth!.hospitalIds, directoryScope(request)))) throw new AppError(404, 'slide.not_found');
@@ -148,11 +150,14 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
 }
 
 /** The bearer header (checked by the guard) or else the image cookie; never a token in the URL. */
-async function requireSlideView(db: Db, request: FastifyRequest): Promise<void> {
-  if (!request.auth) {
-    const token = imageCookieToken(request.headers.cookie);
-    if (token) request.auth = await sessionFromToken(db, token);
-  }
+/** The image cookie's session, when the request has no bearer header's. */
+async function cookieSession(db: Db, request: FastifyRequest): Promise<void> {
+  if (request.auth) return;
+  const token = imageCookieToken(request.headers.cookie);
+  if (token) request.auth = await sessionFromToken(db, token);
+}
+
+function requireSlideView(request: FastifyRequest): void {
   if (!request.auth) throw unauthenticated();
   // A session found here, from the cookie, was not seen by the guard's screen-lock check.
   if (request.auth.screenLocked) throw screenLocked();
