@@ -101,7 +101,7 @@ const isData = (res: LightMyRequestResponse) => /^(application\/json|text\/plain
 describe.each(databases)('row-level access on every route [%s]', (kind) => {
   let h: Harness;
   let dataDir: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- fixture rows written column by column, as the database has them
+  // Fixture rows written column by column, as the database has them.
   let raw: Kysely<any>;
   let general: number;
   let branch: number;

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { directoryScope } from '../../http/directory-scope.js';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +31,7 @@ export interface OutputOptions { dataDir: string; publicUrl: string }
 export function outputRoutes(app: TypedApp, deps: DiagnosisDeps, opts: OutputOptions): void {
   const verifyUrl = (code: string | null) => (code ? `${opts.publicUrl.replace(/\/$/, '')}/api/reports/verify/${code}` : null);
   const pdfOf = async (r: Req, id: number) => {
-    const doc = await reportDocument(deps.db, id, scopeOf(r), r.lang, undefined, directoryScope(r));
+    const doc = await reportDocument(deps.db, id, scopeOf(r), r.lang, undefined);
     return { doc, pdf: await renderReportPdf(doc, { dataDir: opts.dataDir, verifyUrl: verifyUrl(doc.report.verify_code) }) };
   };
 
@@ -56,7 +55,7 @@ export function outputRoutes(app: TypedApp, deps: DiagnosisDeps, opts: OutputOpt
   app.get('/api/diagnosis/reports/:id/word', {
     config: VIEW, schema: { tags, params: Id, querystring: Type.Object({ template_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }) },
   }, async (r, reply) => {
-    const doc = await reportDocument(deps.db, r.params.id, scopeOf(r), r.lang, undefined, directoryScope(r));
+    const doc = await reportDocument(deps.db, r.params.id, scopeOf(r), r.lang, undefined);
     const template = await deps.db.selectFrom('report_templates').select(['word_file']).where('id', '=', r.query.template_id)
       .where('hospital_id', '=', doc.report.hospital_id).executeTakeFirst();
     if (!template) throw new AppError(404, 'diagnosis.template_not_found');

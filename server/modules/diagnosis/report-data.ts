@@ -1,5 +1,4 @@
 import type { Db } from '../../db/connect.js';
-import { caseDirectoryWithin } from '../../http/directory-scope.js';
 import { AppError } from '../../http/errors.js';
 import type { Language } from '../../i18n/translate.js';
 import { reportInScope, userNames, type ReportRow } from './queries.js';
@@ -18,14 +17,13 @@ export interface ReportDocument {
   lang: Language;
 }
 
-export async function reportDocument(db: Db, id: number, hospitalIds: number[], lang: Language, known?: ReportRow, directories?: number[]): Promise<ReportDocument> {
+export async function reportDocument(db: Db, id: number, hospitalIds: number[], lang: Language, known?: ReportRow): Promise<ReportDocument> {
   const report = known ?? await reportInScope(db, id, hospitalIds);
   const c = await db.selectFrom('cases').select([
     'id', 'pathology_number', 'patient_name', 'gender', 'age', 'age_unit', 'inspection_department', 'inspection_doctor', 'specimen_name',
     'clinical_diagnosis', 'outpatient_number', 'admission_number', 'bed_number', 'registration_at',
-  ]).where('id', '=', report.case_id)
-    // A report of a case outside the reader's subspecialty directories is as absent as another hospital's.
-    .$if(directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories!))).executeTakeFirst();
+  ]).where('id', '=', report.case_id).executeTakeFirst();
+  // A report of a case outside the reader's subspecialty directories is as absent as another hospital's (the row scope).
   if (!c) throw new AppError(404, 'diagnosis.report_not_found');
   const hospital = await db.selectFrom('hospitals').select(['id', 'name', 'en_name', 'logo']).where('id', '=', report.hospital_id).executeTakeFirstOrThrow();
   const names = await userNames(db, [report.first_doctor, report.audit_doctor, report.sign_doctor]);

@@ -1,5 +1,4 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { directoryScope } from '../../http/directory-scope.js';
 import type { Updateable } from 'kysely';
 import type { ReportTable } from '../../db/schema/reports.js';
 import { AppError } from '../../http/errors.js';
@@ -50,7 +49,7 @@ async function step(deps: DiagnosisDeps, r: Req, current: ReportRow, action: str
  */
 export async function createReport(deps: DiagnosisDeps, r: Req, caseId: number, body: { report_type: 1 | 2; supplement_type?: 0 | 1 | 2 } & ReportText): Promise<ReportRow> {
   await releaseDue(deps);
-  const c = await caseInScope(deps.db, caseId, scopeOf(r), directoryScope(r));
+  const c = await caseInScope(deps.db, caseId, scopeOf(r));
   const reports = await reportsOfCase(deps.db, caseId);
   const main = reports.find((x) => x.report_type === 1);
   await requireRole(deps, r, body.report_type === 1 ? 'save' : 'supplement_submit', c, null, c.hospital_id);
@@ -87,7 +86,7 @@ export async function saveReport(deps: DiagnosisDeps, r: Req, id: number, body: 
 async function loaded(deps: DiagnosisDeps, r: Req, id: number, action: ReportAction, version: number): Promise<ReportRow> {
   await releaseDue(deps);
   const current = await reportInScope(deps.db, id, scopeOf(r));
-  const c = await caseInScope(deps.db, current.case_id, scopeOf(r), directoryScope(r));
+  const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
   await requireRole(deps, r, action, c, current, current.hospital_id);
   // Issued meanwhile (its hesitation period ran out): say so, not merely that the report changed.
   if (action === 'recall' && current.release_status === 'yes') throw new AppError(409, 'diagnosis.recall_too_late');
@@ -204,7 +203,7 @@ export async function releaseDue(deps: DiagnosisDeps, now = new Date()): Promise
 export async function delayReport(deps: DiagnosisDeps, r: Req, id: number, body: { version: number; reason?: string; approve?: boolean }): Promise<ReportRow> {
   await releaseDue(deps);
   const current = await reportInScope(deps.db, id, scopeOf(r));
-  const c = await caseInScope(deps.db, current.case_id, scopeOf(r), directoryScope(r));
+  const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
   await requireRole(deps, r, body.approve ? 'approve' : 'save', c, current, current.hospital_id);
   if (current.version !== body.version) throw new AppError(409, 'diagnosis.changed', { version: current.version });
   const iso = new Date().toISOString();
@@ -220,7 +219,7 @@ export async function delayReport(deps: DiagnosisDeps, r: Req, id: number, body:
 /** Follow-up and evaluation (spec §4: following / ended; unassessed / qualified / unqualified). */
 export async function setFlags(deps: DiagnosisDeps, r: Req, id: number, body: { version: number; follow_up?: 'following' | 'ended' | null; evaluation?: 'unassessed' | 'qualified' | 'unqualified' }): Promise<ReportRow> {
   const current = await reportInScope(deps.db, id, scopeOf(r));
-  const c = await caseInScope(deps.db, current.case_id, scopeOf(r), directoryScope(r));
+  const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
   await requireRole(deps, r, body.evaluation !== undefined ? 'approve' : 'save', c, current, current.hospital_id);
   if (current.version !== body.version) throw new AppError(409, 'diagnosis.changed', { version: current.version });
   return step(deps, r, current, 'flags', {

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { directoryScope } from '../../http/directory-scope.js';
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_SHARE_SECONDS, MAX_SHARE_SECONDS, SHARE_PERMISSION_KEYS, type SharePermissions } from '../../../src/core/sharePermissions.js';
 import { isAdmin } from '../../../src/core/admin.js';
@@ -46,7 +45,7 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
     schema: { tags: ['shares'], body: CreateBody, summary: 'Create a share link for a slide' },
   }, async (request) => {
     const { slide_id, expires_in_seconds, permissions, recipient_id: recipientId } = request.body;
-    const slide = await slideIn(db, slide_id, request.auth!.hospitalIds, directoryScope(request));
+    const slide = await slideIn(db, slide_id, request.auth!.hospitalIds);
     if (!slide) throw new AppError(404, 'slide.not_found');
     const row = await db.selectFrom('slides').select(['hospital_id', 'name']).where('id', '=', slide_id).executeTakeFirstOrThrow();
     // Checked before anything is written: an unknown, disabled or other-hospital recipient leaves no share behind.
@@ -70,7 +69,7 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
     config: { access: { permission: 'slide_view' } },
     schema: { tags: ['shares'], querystring: Type.Object({ slide_id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) }), summary: 'Who a share of this slide can be sent to: active users of its hospital' },
   }, async (request) => {
-    const slide = await slideIn(db, request.query.slide_id, request.auth!.hospitalIds, directoryScope(request));
+    const slide = await slideIn(db, request.query.slide_id, request.auth!.hospitalIds);
     if (!slide) throw new AppError(404, 'slide.not_found');
     const row = await db.selectFrom('slides').select('hospital_id').where('id', '=', request.query.slide_id).executeTakeFirstOrThrow();
     return ok(await recipientsOf(db, row.hospital_id));
@@ -79,7 +78,7 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
   app.get('/api/shares/mine', {
     config: { access: 'user' },
     schema: { tags: ['shares'], summary: 'My share links, newest first' },
-  }, async (request) => ok(await sharesBy(db, request.auth!.id, directoryScope(request))));
+  }, async (request) => ok(await sharesBy(db, request.auth!.id)));
 
   app.post('/api/shares/:id/revoke', {
     config: { access: 'user' },

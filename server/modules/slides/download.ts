@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import { directoryScope } from '../../http/directory-scope.js';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import send from '@fastify/send';
@@ -37,7 +36,7 @@ export function downloadRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: str
     schema: { tags, params: Id },
   }, async (request) => {
     const { id } = request.params;
-    const slide = await slideIn(db, id, hospitalScope(def, request) ?? [], directoryScope(request));
+    const slide = await slideIn(db, id, hospitalScope(def, request) ?? []);
     if (!slide) throw new AppError(404, 'slide.not_found');
     const now = Date.now();
     const link = signDownload(await keys.current(now), id, request.auth!.id, Math.floor(now / 1000));

@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import { directoryScope } from '../../http/directory-scope.js';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -51,8 +50,8 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
     const { body } = request;
     const hospitalId = workingHospital(request);
-    const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id, directoryScope(request)) : null;
-    const caseId = section ? section.case_id : await namedCase(db, hospitalId, body, directoryScope(request));
+    const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id) : null;
+    const caseId = section ? section.case_id : await namedCase(db, hospitalId, body);
     const source = fromStored(dataDir, body.path);
     const uploads = uploadsCompleteRoot(dataDir);
     const slides = slidesRoot(dataDir);
@@ -118,7 +117,7 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     requireSlideView(request);
     const { id } = request.params;
     // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
-    if (!(await slideIn(db, id, request.auth!.hospitalIds, directoryScope(request)))) throw new AppError(404, 'slide.not_found');
+    if (!(await slideIn(db, id, request.auth!.hospitalIds))) throw new AppError(404, 'slide.not_found');
     const { status } = await db.selectFrom('slides').select('status').where('id', '=', id).executeTakeFirstOrThrow();
     // Not made yet (or being remade): said so, rather than a missing or stale picture.
     if (PROCESSING.has(status)) throw new AppError(409, 'slide.processing');
@@ -136,7 +135,7 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     schema: { tags, params: Id },
   }, async (request) => {
     const { id } = request.params;
-    const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request), directories: directoryScope(request) };
+    const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request) };
     q.filter.push({ column: 'case_id', operator: '=', value: id, condition: 'and' });
     return ok(await listRows(db, def, hooks, q));
   });
