@@ -3,7 +3,6 @@ import { PageParam, pageParams } from '../../resources/list-query.js';
 import type { FastifyRequest } from 'fastify';
 import { MEETING_NAME_MAX, MEETING_SLIDES_MAX, meetingTopic, presenterAfterRelease, takeRefusal } from '../../../src/core/meeting.js';
 import type { Db } from '../../db/connect.js';
-import { hasPermission } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
@@ -183,7 +182,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
     config: user, schema: { tags, params: Id, summary: 'Take control: the participants follow my view' },
   }, async (request) => {
     const me = request.auth!.id;
-    const manager = hasPermission(request.auth!, 'meeting_manage');
+    const manager = request.scope!.may('meeting_manage');
     if (!(await isParticipant(db, request.params.id, me))) {
       await find(request, request.params.id);
       throw new AppError(409, 'meeting.not_joined');

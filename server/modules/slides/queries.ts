@@ -14,13 +14,13 @@ export async function fileBound(db: Db, storedPaths: string[]): Promise<boolean>
 }
 
 /**
- * The slide, if it belongs to one of the hospitals (a list scope, or all the user's) and the request may see it
- * (its row scope: the directories); what a download logs of it.
+ * The slide, if the request may see it (its row scope: the user's hospitals and directories) and, given `hospitalIds`
+ * (a list scope: the chosen hospital), it belongs to one of them; what a download logs of it.
  */
-export async function slideIn(db: Db, id: number, hospitalIds: readonly number[]): Promise<LoggedSlide | undefined> {
+export async function slideIn(db: Db, id: number, hospitalIds?: readonly number[]): Promise<LoggedSlide | undefined> {
   // An empty list matches nothing (hospital 0 does not exist); `in ()` is not valid SQL.
-  return db.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path'])
-    .where('id', '=', id).where('hospital_id', 'in', hospitalIds.length ? [...hospitalIds] : [0]).executeTakeFirst();
+  return db.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', '=', id)
+    .$if(hospitalIds !== undefined, (q) => q.where('hospital_id', 'in', hospitalIds!.length ? [...hospitalIds!] : [0])).executeTakeFirst();
 }
 
 /** What the download route serves and checks: the file, its name, and whose hospital it is. */

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
-import { hasPermission } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, forbidden } from '../../http/errors.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
@@ -35,7 +34,7 @@ export function slideLabelRoutes(app: TypedApp, db: Db): void {
 
   // The choices of the put/remove prompts: readable by those who label slides, not only by label_manage.
   app.get('/api/config/labels/choices', { config: { access: 'user', audit: false }, schema: { tags } }, async (request) => {
-    if (!hasPermission(request.auth!, 'slide_label') && !hasPermission(request.auth!, 'label_manage')) throw forbidden('slide_label');
+    if (!request.scope!.may('slide_label') && !request.scope!.may('label_manage')) throw forbidden('slide_label');
     return ok(await db.selectFrom('labels').select(['id', 'name', 'en_name', 'color']).orderBy('rank').orderBy('id').limit(1000).execute());
   });
 
