@@ -9,6 +9,8 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { serverWithFastLanes, type FastLane } from './http/fast-lanes.js';
 import { registerGuard } from './http/guard.js';
 import { registerHostileInput } from './http/hostile-input.js';
+import { registerAccessScope, scopedDb } from './http/access-scope.js';
+import { registerRouteTable } from './http/route-table.js';
 import { parseQuery } from './http/query-string.js';
 import { IMAGE_COOKIE, registerImageCookie } from './http/image-cookie.js';
 import { logSerializers } from './http/log-serializers.js';
@@ -74,6 +76,7 @@ declare module 'fastify' {
 }
 
 export interface AppOptions {
+  /** The unscoped handle; route modules get the request-scoped one made from it (http/access-scope.ts). */
   db: Db;
   config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound'>>;
   logger?: boolean;
@@ -82,7 +85,12 @@ export interface AppOptions {
 }
 
 /** Builds the whole HTTP app; tests call this with app.inject, main.ts listens. */
-export async function buildApp({ db, config, logger = true, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db: systemDb, config, logger = true, logStream }: AppOptions): Promise<FastifyInstance> {
+  // Row-level access in one place (issue 27): every module's statements over cases, slides and what hangs off them
+  // reach only the current request's hospitals and directories, and nothing outside a signed-in request. The
+  // unscoped `systemDb` goes by name only to infrastructure and to routes with their own token rules (the list
+  // and its reasons: server/http/access-handles.test.ts).
+  const db = scopedDb(systemDb);
   const fastLanes: FastLane[] = [];
   // Serializers keep tokens out of logged URLs and errors (log-serializers.ts).
   const logging: FastifyServerOptions['logger'] = logger || logStream
@@ -102,6 +110,7 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
     // Each route's request schemas compiled at its first request, not all at start (lazy-validators.ts).
     schemaController: { compilersFactory: { buildValidator: lazyValidators } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  registerRouteTable(app);
   // First, so every answer gets the headers, plugins' and errors' included.
   const realtimeConfig = config.realtime ?? parseRealtimeConfig({});
   registerSecurityHeaders(app, config.frameSources, realtimeConnectSources(realtimeConfig));
@@ -124,20 +133,21 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: SWAGGER_UI_POLICY });
 
   registerErrorHandler(app);
-  const resolveSession = (token: string) => sessionFromToken(db, token);
+  const resolveSession = (token: string) => sessionFromToken(systemDb, token);
   // One session cache for the image routes (header and image cookie) and the tile fast lane; a logout or an
   // administrator's change to a user or role here clears it at once, elsewhere within its 5 s.
   const sessions = cachedSessionResolver(resolveSession);
   // The realtime channel (MQTT over WebSocket): other modules publish through app.realtime.
-  const realtime = await createRealtime(realtimeConfig, app.server, db, resolveSession, app.log);
+  const realtime = await createRealtime(realtimeConfig, app.server, systemDb, resolveSession, app.log);
   app.decorate('realtime', realtime);
-  const stopPushes = pushDomainEvents(db, realtime, app.log);
+  const stopPushes = pushDomainEvents(systemDb, realtime, app.log);
   // preClose: its WebSockets would otherwise hold the HTTP server's close open.
   app.addHook('preClose', async () => { stopPushes(); await realtime.close(); });
   registerGuard(app, resolveSession, sessions);
   // Before any route is declared: it bounds the ids of each route's schema as the route is added.
   registerHostileInput(app);
-  registerOperationLog(app, db);
+  registerAccessScope(app);
+  registerOperationLog(app, systemDb);
 
   // Before the auth routes: it attaches to login and logout as they are declared.
   registerImageCookie(app, config.publicUrl?.startsWith('https:') ?? false);
@@ -161,10 +171,10 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   });
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
   // A broken rule file stops the start here, naming the file (loadRuleSets); a rule failing later is a warning.
-  const rules = new RuleStore(db, loadRuleSets(), warnOnce((m) => app.log.warn({ rules: true }, m)));
+  const rules = new RuleStore(systemDb, loadRuleSets(), warnOnce((m) => app.log.warn({ rules: true }, m)));
   const enums = loadEnums();
-  const schemas = new SchemaStore(db, loadBasePages(), rules, enums);
-  const contracts = new ContractStore(db, resources, rules, enums);
+  const schemas = new SchemaStore(systemDb, loadBasePages(), rules, enums);
+  const contracts = new ContractStore(systemDb, resources, rules, enums);
   settingRoutes(app, db, (key) => schemas.formForSetting(key), (hospitalId) => schemas.rulesFor(hospitalId));
   // A new password ends the user's other sessions; their cached tile sessions go with them in this process.
   accountRoutes(app, db, schemas, (userId) => { sessions.forgetUser(userId); realtime.recheckUser(userId); });
@@ -181,30 +191,30 @@ export async function buildApp({ db, config, logger = true, logStream }: AppOpti
   resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
   lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: async (hospitalId) => schemas.formOfContract(await contracts.ownContractFor(schemas.base('CaseRegistration'), hospitalId)), his: hisAdapter(config.his ?? parseHisConfig(process.env)) });
-  diagnosisModule(app, { db, rules, dataDir, publicUrl: config.publicUrl ?? 'http://localhost:8001', outbound: config.reportOutbound });
+  diagnosisModule(app, { db, systemDb, rules, dataDir, publicUrl: config.publicUrl ?? 'http://localhost:8001', outbound: config.reportOutbound });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir, db);
   // Slides only through the slides table (their hospital and directory checked): no file-name path (issue 27).
   const tiles = tileRoutes(app, db, config, {
-    resolveSlide: databaseSlideResolver(db, dataDir),
+    resolveSlide: databaseSlideResolver(systemDb, dataDir),
     resolveSession: sessions,
   });
   const tileLane = tileFastLane(tiles, sessions);
   fastLanes.push(tileLane);
   // A closing server answers through Fastify, which sends 503 and closes kept-alive connections.
   app.addHook('preClose', async () => tileLane.close());
-  slideRoutes(app, db, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides);
+  slideRoutes(app, db, systemDb, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides);
   uploadRoutes(app, config, db, scannerUploads(db));
   jobRoutes(app, db);
   annotationRoutes(app, db);
   messageRoutes(app, db);
   caseImageRoutes(app, db, dataDir);
   realtimeRoutes(app, realtime);
-  shareRoutes(app, db, tiles, sessions);
+  shareRoutes(app, db, systemDb, tiles, sessions);
   meetingRoutes(app, db, realtime);
   focusRoutes(app, db);
-  scannerRoutes(app, db, dataDir);
+  scannerRoutes(app, db, systemDb, dataDir);
   statisticRoutes(app, db);
   labelRoutes(app, db);
   slideLabelRoutes(app, db);

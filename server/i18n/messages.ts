@@ -36,6 +36,7 @@ const coreMessages = {
   'error.route_not_found': { 'zh-CN': '接口不存在：{{path}}', 'en-US': 'No such API: {{path}}' },
   'error.unauthenticated': { 'zh-CN': '登录已失效，请重新登录', 'en-US': 'Your session has expired; please log in again' },
   'error.forbidden': { 'zh-CN': '没有权限执行此操作（需要权限：{{permission}}）', 'en-US': 'You do not have permission for this action (requires: {{permission}})' },
+  'access.outside_scope': { 'zh-CN': '无权在该医院或亚专科目录下写入数据', 'en-US': 'You may not write data of that hospital or subspecialty directory' },
   'error.validation': { 'zh-CN': '提交的数据不正确', 'en-US': 'The submitted data is not valid' },
   'error.field_invalid': { 'zh-CN': '{{field}} 的值不正确：{{reason}}', 'en-US': '{{field}} is not valid: {{reason}}' },
   'error.field_required': { 'zh-CN': '{{field}} 为必填项', 'en-US': '{{field}} is required' },

@@ -77,14 +77,8 @@ export interface ResourceDef {
    * sub-centre's administrator manages that sub-centre's people and settings and no other (spec §6).
    */
   scope?: 'hospital' | 'user' | 'members' | 'hospitals';
-  /**
-   * Rows tied to a case filed under a subspecialty directory (spec §6) are seen only by users of that directory
-   * (server/http/directory-scope.ts). `column`: the row is the case and this column its directory (cases);
-   * `caseKey`: the column naming the row's case (slides.case_id); `slideKey`: the column naming the row's slide, whose
-   * case decides (collections.slide_id). Rows of no case, and cases of no directory, are everyone's.
-   */
-  directory?: { column: string; caseKey?: undefined; slideKey?: undefined } | { caseKey: string; column?: undefined; slideKey?: undefined }
-    | { slideKey: string; column?: undefined; caseKey?: undefined };
+  // Subspecialty directories (spec §6) are not declared here: the row scope of every statement applies them to the
+  // tables of cases and slides (server/db/scoped-tables.ts), whatever reads them.
 }
 
 /** The server-set column that says whose a scoped resource's row is. */
@@ -112,7 +106,6 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   const needed = def.readOnly ? (['list', 'read'] as const) : (['list', 'read', 'create', 'update', 'delete'] as const);
   for (const key of needed) if (!def.permissions?.[key]) bad(`permissions.${key} is required`);
   if (def.parentField && !def.columns[def.parentField]) bad(`parentField ${def.parentField} is not a column`);
-  if (def.directory && !def.columns[def.directory.column ?? def.directory.caseKey ?? def.directory.slideKey ?? '']) bad('directory names no column');
   const labels = typeof def.optionLabel === 'object' ? Object.values(def.optionLabel) : def.optionLabel ? [def.optionLabel] : [];
   for (const c of labels) if (!(def.columns[c] ? def.columns[c].readable !== false : def.virtual?.[c])) bad(`optionLabel ${c} is not a readable column`);
   const owner = scopeColumn(def);

@@ -40,8 +40,6 @@ export interface ListQuery {
   tabs: { key: string; filter: FilterCondition[] }[];
   /** Owner ids (hospitals or the user) a scoped resource is limited to; set by the route, never by the client. */
   scope?: number[];
-  /** Subspecialty directories a directory-scoped resource is limited to (undefined: all); set by the route. */
-  directories?: number[];
 }
 
 /**

@@ -2,7 +2,6 @@ import { expressionBuilder, type ExpressionBuilder, type Kysely, type SelectQuer
 import { isPostgres, type Db } from '../db/connect.js';
 import { AppError } from '../http/errors.js';
 import { MAX_ID } from '../http/hostile-input.js';
-import { caseDirectoryWithin, caseRefWithin, slideRefWithin } from '../http/directory-scope.js';
 import { coerceValue } from './coerce.js';
 import { mapConstraintError, mapTimeout } from './db-errors.js';
 import { readableColumns, scopeColumn, writableColumns, type ColumnType, type ResourceDef } from './definition.js';
@@ -19,9 +18,9 @@ export async function listRows(db: Db, def: ResourceDef, hooks: ResourceHooks | 
   const pg = isPostgres(db);
   // One filter expression serves both statements; the row statement starts from the resource's kept column list.
   const filter = whereFilter(expressionBuilder<Untyped, Untyped>(), q.filter, def, pg);
-  const countQuery = inScope(loose(db).selectFrom(def.table).where(filter), def, q.scope, q.directories)
+  const countQuery = inScope(loose(db).selectFrom(def.table).where(filter), def, q.scope)
     .select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  let rowsQuery = inScope(selectRows(db, def).where(filter), def, q.scope, q.directories).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
+  let rowsQuery = inScope(selectRows(db, def).where(filter), def, q.scope).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
   for (const [column, dir] of q.sortBy) rowsQuery = rowsQuery.orderBy(`${def.table}.${column}`, dir);
   // A unique last key keeps pages stable when sorted values repeat.
   if (!q.sortBy.some(([c]) => c === 'id')) rowsQuery = rowsQuery.orderBy(`${def.table}.id`, 'desc');
@@ -43,7 +42,7 @@ export async function listRows(db: Db, def: ResourceDef, hooks: ResourceHooks | 
 export async function countTabs(db: Db, def: ResourceDef, q: ListQuery): Promise<Record<string, number>> {
   const pg = isPostgres(db);
   const tabs = q.tabs.length ? q.tabs : [{ key: 'total', filter: [] }];
-  const row = await inScope(loose(db).selectFrom(def.table).where((eb) => whereFilter(eb, q.filter, def, pg)), def, q.scope, q.directories)
+  const row = await inScope(loose(db).selectFrom(def.table).where((eb) => whereFilter(eb, q.filter, def, pg)), def, q.scope)
     .select((eb) => tabs.map((tab, i) => (tab.filter.length
       ? eb.fn.sum(eb.case().when(whereFilter(eb, tab.filter, def, pg)).then(1).else(0).end())
       : eb.fn.countAll()).as(`t${i}`)))
@@ -52,9 +51,9 @@ export async function countTabs(db: Db, def: ResourceDef, q: ListQuery): Promise
   return Object.fromEntries(tabs.map((t, i) => [t.key, Number(row[`t${i}`] ?? 0)]));
 }
 
-/** `scope`: a row of another hospital (or, `directories`, of a subspecialty directory not the user's) is as absent as a deleted one. */
-export async function getRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, scope?: number[], directories?: number[]): Promise<Row> {
-  const row = await inScope(selectRows(db, def).where(`${def.table}.id`, '=', id), def, scope, directories).executeTakeFirst();
+/** `scope`: a row of another hospital (or, by the row scope, of a subspecialty directory not the user's) is as absent as a deleted one. */
+export async function getRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, scope?: number[]): Promise<Row> {
+  const row = await inScope(selectRows(db, def).where(`${def.table}.id`, '=', id), def, scope).executeTakeFirst();
   if (!row) throw new AppError(404, 'resource.not_found');
   return (await finish(db, def, hooks, [row]))[0];
 }
@@ -102,8 +101,8 @@ export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
 }
 
 /** Ids of `ids` that exist within `scope` (all of them when the resource is not scoped). */
-export async function idsInScope(db: Db, def: ResourceDef, ids: number[], scope?: number[], directories?: number[]): Promise<number[]> {
-  const rows = await inScope(loose(db).selectFrom(def.table).select('id').where('id', 'in', ids), def, scope, directories).execute();
+export async function idsInScope(db: Db, def: ResourceDef, ids: number[], scope?: number[]): Promise<number[]> {
+  const rows = await inScope(loose(db).selectFrom(def.table).select('id').where('id', 'in', ids), def, scope).execute();
   return rows.map((r) => Number(r.id));
 }
 
@@ -134,12 +133,7 @@ async function withDescendants(db: Db, def: ResourceDef, ids: number[]): Promise
   return [...all];
 }
 
-function inScope<Q extends { where: (...args: Untyped[]) => Q }>(query: Q, def: ResourceDef, scope?: number[], directories?: number[]): Q {
-  if (directories && def.directory) {
-    const { column, caseKey, slideKey } = def.directory;
-    query = query.where((eb: Untyped) => (column ? caseDirectoryWithin(eb, `${def.table}.${column}`, directories)
-      : caseKey ? caseRefWithin(eb, `${def.table}.${caseKey}`, directories) : slideRefWithin(eb, `${def.table}.${slideKey}`, directories)));
-  }
+function inScope<Q extends { where: (...args: Untyped[]) => Q }>(query: Q, def: ResourceDef, scope?: number[]): Q {
   if (!scope) return query;
   if (def.scope === 'hospitals') return query.where(`${def.table}.id`, 'in', scope);
   if (def.scope === 'members') {

@@ -15,7 +15,6 @@ import { resolveDerived } from './derived-filters.js';
 import { withCurrentUser } from './current-user.js';
 import { countTabs, deleteRows, getRow, idsInScope, insertRow, listRows, updateRow } from './queries.js';
 import { rowScope } from './user-scope.js';
-import { directoryScope } from '../http/directory-scope.js';
 import { checkWriteFields } from './write-fields.js';
 import { validateWrite } from './write-validation.js';
 
@@ -46,7 +45,6 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     const context = (request: FastifyRequest, creating: boolean, id?: number) =>
       ({ creating, id, user: request.auth!, ...(def.scope === 'hospital' ? { hospitalId: workingHospital(request) } : {}) });
     const scope = (request: FastifyRequest) => rowScope(def, request);
-    const directories = (request: FastifyRequest) => (def.directory ? directoryScope(request) : undefined);
     const hospitalOf = (request: FastifyRequest) => request.auth!.hospitalId ?? 0;
     /** The checks of one write: known fields, sealed ones opened, then the contract's form over the record it makes. */
     const checked = async (request: FastifyRequest, body: Record<string, unknown>, record: (opened: Record<string, unknown>) => Record<string, unknown>, creating: boolean) => {
@@ -59,7 +57,7 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     };
 
     const query = async (request: FastifyRequest, raw: unknown) => {
-      const q = { ...withCurrentUser(parseListQuery(raw as Record<string, unknown>, def), request.auth!.id), scope: scope(request), directories: directories(request) };
+      const q = { ...withCurrentUser(parseListQuery(raw as Record<string, unknown>, def), request.auth!.id), scope: scope(request) };
       return resolveDerived(db, def, hooks, q, { scope: q.scope, hospitalId: hospitalOf(request) });
     };
     const list = async (request: FastifyRequest, raw: unknown) => ok(await listRows(db, def, hooks, await query(request, raw)));
@@ -72,7 +70,7 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     app.post(`${def.route}/count`, { config: read, schema: { tags, body: Body } }, (r) => count(r, r.body));
 
     app.get(`${def.route}/item/:id`, { config: { access: { permission: def.permissions.read } }, schema: { tags, params: Id } }, async (request) =>
-      ok(await getRow(db, def, hooks, request.params.id, scope(request), directories(request))));
+      ok(await getRow(db, def, hooks, request.params.id, scope(request))));
 
     if (def.readOnly) continue;
     const perm = (key: 'create' | 'update' | 'delete') => ({ access: { permission: def.permissions[key]! } });
@@ -80,16 +78,16 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body } }, async (request) => {
       const data = await checked(request, request.body, (opened) => opened, true);
       const id = await insertRow(db, def, hooks, data, context(request, true));
-      return ok(await getRow(db, def, hooks, id, scope(request), directories(request)));
+      return ok(await getRow(db, def, hooks, id, scope(request)));
     });
 
     app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body } }, async (request) => {
       const { id } = request.params;
-      const current = await getRow(db, def, hooks, id, scope(request), directories(request));
+      const current = await getRow(db, def, hooks, id, scope(request));
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
       const patch = await checked(request, request.body, (opened) => ({ ...current, ...opened }), false);
       await updateRow(db, def, hooks, id, patch, context(request, false, id));
-      return ok(await getRow(db, def, hooks, id, scope(request), directories(request)));
+      return ok(await getRow(db, def, hooks, id, scope(request)));
     });
 
     app.delete(`${def.route}/destroy`, {
@@ -99,7 +97,7 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       const { ids } = request.body;
       if (!ids.length) throw new AppError(422, 'resource.ids_required');
       // Another hospital's (or user's) rows are not there for this user: deleting them is refused as a whole.
-      if (def.scope && (await idsInScope(db, def, ids, scope(request), directories(request))).length !== new Set(ids).size) throw new AppError(404, 'resource.not_found');
+      if (def.scope && (await idsInScope(db, def, ids, scope(request))).length !== new Set(ids).size) throw new AppError(404, 'resource.not_found');
       return ok({ deleted: await deleteRows(db, def, hooks, ids, context(request, false)) });
     });
   }

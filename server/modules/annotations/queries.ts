@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from 'kysely';
-import { caseRefWithin } from '../../http/directory-scope.js';
 import type { Db } from '../../db/connect.js';
 import type { Database, SlideAnnotationTable } from '../../db/schema.js';
 
@@ -7,10 +6,9 @@ export type AnnotationRow = Omit<SlideAnnotationTable, 'id' | 'version'> & { id:
 export type NewAnnotation = Omit<AnnotationRow, 'id' | 'version'>;
 
 /** The slide's hospital and what shapes are checked against, if the slide is in one of `hospitalIds`. */
-export async function slideForAnnotations(db: Db, slideId: number, hospitalIds: number[], directories?: number[]) {
+export async function slideForAnnotations(db: Db, slideId: number, hospitalIds: number[]) {
   return db.selectFrom('slides').select(['id', 'hospital_id', 'width', 'height', 'mpp'])
-    .where('id', '=', slideId).where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [0])
-    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!))).executeTakeFirst();
+    .where('id', '=', slideId).where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [0]).executeTakeFirst();
 }
 
 export async function annotationsOf(db: Db, slideId: number): Promise<AnnotationRow[]> {

@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { directoryScope } from '../../http/directory-scope.js';
 import type { FastifyRequest } from 'fastify';
 import { isAdmin } from '../../../src/core/admin.js';
 import { ANNOTATION_TYPES, type Point } from '../../../src/core/annotationGeometry.js';
@@ -41,7 +40,7 @@ const access = { access: { permission: ANNOTATION_PERMISSION } };
  */
 export function annotationRoutes(app: TypedApp, db: Db): void {
   const slideOf = async (request: FastifyRequest, slideId: number) => {
-    const slide = await slideForAnnotations(db, slideId, hospitalScope({ scope: 'hospital' }, request) ?? [], directoryScope(request));
+    const slide = await slideForAnnotations(db, slideId, hospitalScope({ scope: 'hospital' }, request) ?? []);
     if (!slide) throw new AppError(404, 'slide.not_found');
     return slide;
   };
@@ -56,7 +55,7 @@ export function annotationRoutes(app: TypedApp, db: Db): void {
     const row = await annotationById(db, id);
     if (!row || !(hospitalScope({ scope: 'hospital' }, request) ?? []).includes(row.hospital_id)) throw new AppError(404, 'annotation.not_found');
     // The annotation's slide must still be one the user may see (its case may since have gone to another directory).
-    if (!(await slideForAnnotations(db, row.slide_id, [row.hospital_id], directoryScope(request)))) throw new AppError(404, 'annotation.not_found');
+    if (!(await slideForAnnotations(db, row.slide_id, [row.hospital_id]))) throw new AppError(404, 'annotation.not_found');
     if (row.user_id !== request.auth!.id && !isAdmin(request.auth!)) throw new AppError(403, 'annotation.not_yours');
     return row;
   };

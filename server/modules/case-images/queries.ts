@@ -1,10 +1,8 @@
 import type { Db } from '../../db/connect.js';
-import { caseDirectoryWithin, caseRefWithin } from '../../http/directory-scope.js';
 
-/** `directories`: the reader's subspecialty directories (server/http/directory-scope.ts); undefined: all. */
-export const caseIn = (db: Db, caseId: number, hospitalIds: number[], directories?: number[]) =>
-  db.selectFrom('cases').select(['id', 'hospital_id']).where('id', '=', caseId).where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [0])
-    .$if(directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories!))).executeTakeFirst();
+/** Within `hospitalIds` and the request's row scope (the reader's subspecialty directories). */
+export const caseIn = (db: Db, caseId: number, hospitalIds: number[]) =>
+  db.selectFrom('cases').select(['id', 'hospital_id']).where('id', '=', caseId).where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [0]).executeTakeFirst();
 
 export const attachmentOf = (db: Db, path: string, userId: number) =>
   db.selectFrom('attachments').select(['id', 'path']).where('path', '=', path).where('user_id', '=', userId).executeTakeFirst();
@@ -26,6 +24,5 @@ export async function insertCaseImage(db: Db, row: { case_id: number; hospital_i
 export const imagesOfCase = (db: Db, caseId: number) =>
   db.selectFrom('case_images').selectAll().where('case_id', '=', caseId).orderBy('id').execute();
 
-export const imageIn = (db: Db, id: number, hospitalIds: number[], directories?: number[]) =>
-  db.selectFrom('case_images').selectAll().where('id', '=', id).where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [0])
-    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'case_images.case_id', directories!))).executeTakeFirst();
+export const imageIn = (db: Db, id: number, hospitalIds: number[]) =>
+  db.selectFrom('case_images').selectAll().where('id', '=', id).where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [0]).executeTakeFirst();

@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import { directoryScope } from '../../http/directory-scope.js';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
@@ -24,7 +23,7 @@ const scoped = { scope: 'hospital' };
  */
 export function caseImageRoutes(app: TypedApp, db: Db, dataDir: string): void {
   app.post('/api/cases/:id/images', { config: { access: { permission: 'attachment_upload' } }, schema: { tags, params: CaseId, body: Body, summary: 'Tie an uploaded image to a case' } }, async (request) => {
-    const kase = await caseIn(db, request.params.id, hospitalScope(scoped, request) ?? [], directoryScope(request));
+    const kase = await caseIn(db, request.params.id, hospitalScope(scoped, request) ?? []);
     if (!kase) throw new AppError(404, 'case_image.case_not_found');
     const user = request.auth!;
     if (!(await attachmentOf(db, request.body.path, user.id))) throw new AppError(403, 'case_image.not_your_attachment');
@@ -37,13 +36,13 @@ export function caseImageRoutes(app: TypedApp, db: Db, dataDir: string): void {
   });
 
   app.get('/api/cases/:id/images', { config: { access: { permission: 'case_view' } }, schema: { tags, params: CaseId, summary: 'The images of a case' } }, async (request) => {
-    const kase = await caseIn(db, request.params.id, hospitalScope(scoped, request) ?? [], directoryScope(request));
+    const kase = await caseIn(db, request.params.id, hospitalScope(scoped, request) ?? []);
     if (!kase) throw new AppError(404, 'case_image.case_not_found');
     return ok(await imagesOfCase(db, kase.id));
   });
 
   app.get('/api/cases/images/:id/file', { config: { access: { permission: 'case_view' } }, schema: { tags, params: CaseId, summary: 'One case image\'s file' } }, async (request, reply) => {
-    const image = await imageIn(db, request.params.id, hospitalScope(scoped, request) ?? [], directoryScope(request));
+    const image = await imageIn(db, request.params.id, hospitalScope(scoped, request) ?? []);
     if (!image) throw new AppError(404, 'case_image.not_found');
     const body = await fs.readFile(fromStored(dataDir, image.path)).catch(() => null);
     if (!body) throw new AppError(404, 'case_image.not_found');

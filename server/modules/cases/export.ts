@@ -1,4 +1,3 @@
-import { caseDirectoryWithin } from '../../http/directory-scope.js';
 import type { Db } from '../../db/connect.js';
 import { translate, type Language } from '../../i18n/translate.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
@@ -20,10 +19,10 @@ const word = (lang: Language, value: unknown) => {
  * CaseList export (spec §6 export_data_role) as .xlsx (exceljs): the cases in scope, or those at the given
  * statuses / stage words, newest first, with headers and phase and status words in the user's language.
  */
-export async function exportCases(db: Db, hospitalIds: number[], resolve: RuleResolver, lang: Language, filter?: { keys: string[]; view: StatusView }, directories?: number[]): Promise<{ file: Buffer; rows: number }> {
+export async function exportCases(db: Db, hospitalIds: number[], resolve: RuleResolver, lang: Language, filter?: { keys: string[]; view: StatusView }): Promise<{ file: Buffer; rows: number }> {
   const rows: Record<string, unknown>[] = filter
-    ? (await casesByStatus(db, hospitalIds, resolve, filter.keys, 1, EXPORT_MAX_ROWS, filter.view, directories)).data
-    : (await db.selectFrom('cases').selectAll().where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [-1]).$if(directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories!))).orderBy('id', 'desc').limit(EXPORT_MAX_ROWS).execute())
+    ? (await casesByStatus(db, hospitalIds, resolve, filter.keys, 1, EXPORT_MAX_ROWS, filter.view)).data
+    : (await db.selectFrom('cases').selectAll().where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [-1]).orderBy('id', 'desc').limit(EXPORT_MAX_ROWS).execute())
       .map((r) => withDisplay(r as Record<string, unknown>, resolve));
   const { default: ExcelJS } = await import('exceljs'); // a large package: loaded by the first export, not at start
   const book = new ExcelJS.Workbook();

@@ -2,17 +2,15 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { CaseTable, Database } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { caseDirectoryWithin } from '../../http/directory-scope.js';
 
 type Trx = Kysely<Database>;
 
 /**
- * The case as a transition reads it, within the hospitals the user may see and (`directories`, from directoryScope)
- * their subspecialty directories; a translated 404 otherwise, the same for a forged id as for a missing one.
+ * The case as a transition reads it, within `hospitalIds` (the list scope) and the request's row scope (its
+ * subspecialty directories); a translated 404 otherwise, the same for a forged id as for a missing one.
  */
-export async function caseInScope(db: Db, id: number, hospitalIds: number[], directories?: number[]) {
+export async function caseInScope(db: Db, id: number, hospitalIds: number[]) {
   const row = await db.selectFrom('cases').selectAll().where('id', '=', id).where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [-1])
-    .$if(directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories!)))
     .executeTakeFirst();
   if (!row) throw new AppError(404, 'case.not_found');
   return row;

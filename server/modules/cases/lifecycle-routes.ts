@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { PageParam, pageParams } from '../../resources/list-query.js';
 import { doctorsCovering } from './subspecialty.js';
-import { directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
@@ -76,7 +75,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
 
   // The case detail page: the case with its status, what the lab made of it and its timeline (who, when, what).
   app.get('/api/pathology/:id/lab', { config: { ...perm('case_view'), audit: false }, schema: { tags, params: CaseId } }, async (r) => {
-    const row = await caseInScope(deps.db, r.params.id, scopeOf(r), directoryScope(r));
+    const row = await caseInScope(deps.db, r.params.id, scopeOf(r));
     const [specimens, blocks, sections, orders, timeline] = await Promise.all([
       specimensOf(deps.db, row.id), blocksOf(deps.db, row.id), sectionsOfBlocks(deps.db, row.id), ordersOf(deps.db, row.id), timelineOf(deps.db, row.id),
     ]);
@@ -88,7 +87,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   const View = Type.Optional(Type.Union([Type.Literal('status'), Type.Literal('stages')], { description: 'status (default): the displayed status; stages: the stage words' }));
   app.get('/api/pathology/status-counts', { config: { ...perm('case_view'), audit: false }, schema: { tags, querystring: Type.Object({ view: View }) } }, async (r) => {
     const { hospitals, resolve } = await scopedRules(r);
-    return ok(await statusCounts(deps.db, hospitals, resolve, r.query.view, directoryScope(r)));
+    return ok(await statusCounts(deps.db, hospitals, resolve, r.query.view));
   });
   app.get('/api/pathology/by-status', {
     config: { ...perm('case_view'), audit: false },
@@ -104,7 +103,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   }, async (r) => {
     const { hospitals, resolve } = await scopedRules(r);
     const { page, pageSize } = pageParams(r.query, CASE_PAGES);
-    return ok(await casesByStatus(deps.db, hospitals, resolve, r.query.status.split(',').slice(0, 20), page, pageSize, r.query.view, directoryScope(r)));
+    return ok(await casesByStatus(deps.db, hospitals, resolve, r.query.status.split(',').slice(0, 20), page, pageSize, r.query.view));
   });
 
   app.get('/api/pathology/stuck', {
@@ -118,19 +117,19 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
         page_size: PageParam,
       }),
     },
-  }, async (r) => ok(await stuckCases(deps.db, scopeOf(r), { hours: r.query.hours, mainPhase: r.query.main_phase, ...pageParams(r.query, CASE_PAGES), directories: directoryScope(r) })));
+  }, async (r) => ok(await stuckCases(deps.db, scopeOf(r), { hours: r.query.hours, mainPhase: r.query.main_phase, ...pageParams(r.query, CASE_PAGES) })));
 
   // Labels (issue 10): the print-ready data of a case's cassettes or slides, and the print itself logged on the timeline.
   const LabelKind = Type.Union([Type.Literal('cassette'), Type.Literal('slide')]);
   app.get('/api/pathology/:id/labels', {
     config: { ...perm('case_view'), audit: false },
     schema: { tags, params: CaseId, querystring: Type.Object({ kind: LabelKind, symbology: Type.Optional(Type.Union([Type.Literal('code128'), Type.Literal('datamatrix')])) }) },
-  }, async (r) => ok(await labelsOf(deps.db, await caseInScope(deps.db, r.params.id, scopeOf(r), directoryScope(r)), r.query.kind, r.query.symbology ?? 'code128')));
+  }, async (r) => ok(await labelsOf(deps.db, await caseInScope(deps.db, r.params.id, scopeOf(r)), r.query.kind, r.query.symbology ?? 'code128')));
   app.post('/api/pathology/:id/labels/print', {
     config: perm('case_view'),
     schema: { tags, params: CaseId, body: Type.Object({ kind: LabelKind, ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }), reprint: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) },
   }, async (r) => {
-    const c = await caseInScope(deps.db, r.params.id, scopeOf(r), directoryScope(r));
+    const c = await caseInScope(deps.db, r.params.id, scopeOf(r));
     await requireRole(deps, r, 'print_labels', c.hospital_id, c);
     const known = new Set((await labelsOf(deps.db, c, r.body.kind, 'code128')).map((l) => l.id));
     if (r.body.ids.some((id) => !known.has(id))) throw new AppError(422, 'lab.label_unknown');
@@ -175,7 +174,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
     },
   }, async (r, reply) => {
     const { hospitals, resolve } = await scopedRules(r);
-    const { file } = await exportCases(deps.db, hospitals, resolve, r.lang, r.body.status ? { keys: r.body.status, view: r.body.view ?? 'status' } : undefined, directoryScope(r));
+    const { file } = await exportCases(deps.db, hospitals, resolve, r.lang, r.body.status ? { keys: r.body.status, view: r.body.view ?? 'status' } : undefined);
     return reply.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="cases-${new Date().toISOString().slice(0, 10)}.xlsx"`).send(file);
   });
@@ -187,7 +186,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
     schema: { tags, querystring: Type.Object({ case_id: Type.Optional(Type.Integer({ minimum: 1 })) }) },
   }, async (r) => {
     if (r.query.case_id === undefined) return ok(await primaryWorkload(deps.db, workingHospital(r)));
-    const c = await caseInScope(deps.db, r.query.case_id, scopeOf(r), directoryScope(r));
+    const c = await caseInScope(deps.db, r.query.case_id, scopeOf(r));
     const doctors = await primaryWorkload(deps.db, c.hospital_id);
     const covering = await doctorsCovering(deps.db, doctors.map((d) => d.id), c.subspecialty_id);
     return ok(doctors.filter((d) => covering.has(d.id)));

@@ -35,7 +35,9 @@ export async function allocateNumber(trx: Trx, hospitalId: number, rule: StoredR
       .where('rule_id', '=', rule.id).where('period', '=', period).returning('value').executeTakeFirstOrThrow();
     const number = formatNumber(rule, period, Number(value));
     if (number === undefined) throw new AppError(409, 'lab.numbering_exhausted', { library: rule.library || '*' });
-    const taken = await trx.selectFrom('cases').select('id').where('hospital_id', '=', hospitalId).where('pathology_number', '=', number).executeTakeFirst();
+    // Taken in any directory of the hospital, seen or not by the registering user: the row scope left out here
+    // (the same transaction), as only whether it is taken is learnt, never the case.
+    const taken = await trx.withoutPlugins().selectFrom('cases').select('id').where('hospital_id', '=', hospitalId).where('pathology_number', '=', number).executeTakeFirst();
     if (!taken) return number;
   }
 }

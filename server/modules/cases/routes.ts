@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
-import { directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
@@ -24,10 +23,10 @@ export function caseRoutes(app: TypedApp, db: Db): void {
     const { number } = request.params;
     const { is_not_frozen: notFrozen } = request.query;
     const code = number.trim();
-    let id = await caseIdByNumber(db, workingHospital(request), code, notFrozen === '1', directoryScope(request));
+    let id = await caseIdByNumber(db, workingHospital(request), code, notFrozen === '1');
     for (const reading of labelReadings(code).slice(1)) {
       if (id !== null) break;
-      id = await caseIdByNumber(db, workingHospital(request), reading.number, notFrozen === '1', directoryScope(request));
+      id = await caseIdByNumber(db, workingHospital(request), reading.number, notFrozen === '1');
     }
     if (id === null) throw new AppError(404, 'case.not_found_by_number', { number });
     return ok({ id });

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { caseDirectoryWithin } from '../../http/directory-scope.js';
 import type { Db } from '../../db/connect.js';
 import { CASE_STATUS_RULE, caseStages, caseStatusKey } from '../../../src/core/rulesCaseStatus.js';
 import { logicVars } from '../../../src/core/ruleVars.js';
@@ -31,13 +30,12 @@ const VIEWS: Record<StatusView, { rule: string; keys(row: Record<string, unknown
  * the spec §4 status and stage words, json-logic a hospital may rewrite, filter and count lists in SQL: the
  * database groups and counts, the rule names each group, and a filter becomes "these combinations of those columns".
  */
-/** `directories`: the reader's subspecialty directories (server/http/directory-scope.ts); undefined: all. */
-export async function statusGroups(db: Db, hospitalIds: number[], resolve: RuleResolver, view: StatusView = 'status', directories?: number[]) {
+/** Of the cases the request may see (its row scope: the reader's subspecialty directories) in `hospitalIds`. */
+export async function statusGroups(db: Db, hospitalIds: number[], resolve: RuleResolver, view: StatusView = 'status') {
   const vars = [...new Set(logicVars(resolve(VIEWS[view].rule)).map(column))].filter((v) => COLUMNS.has(v));
   const rows = await loose(db).selectFrom('cases')
     .select([...vars, sql<number>`count(*)`.as('n')])
     .where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [-1])
-    .$if(directories !== undefined, (q) => q.where((eb: AnyEb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories!)))
     .$if(vars.length > 0, (q) => q.groupBy(vars))
     .execute();
   return {
@@ -69,21 +67,20 @@ export function statusMatch(vars: string[], groups: Awaited<ReturnType<typeof st
 }
 
 /** Tab counts by displayed status or stage word (spec §2 tabs with counts), exact for the hospital's rule. */
-export async function statusCounts(db: Db, hospitalIds: number[], resolve: RuleResolver, view: StatusView = 'status', directories?: number[]) {
-  const { groups } = await statusGroups(db, hospitalIds, resolve, view, directories);
+export async function statusCounts(db: Db, hospitalIds: number[], resolve: RuleResolver, view: StatusView = 'status') {
+  const { groups } = await statusGroups(db, hospitalIds, resolve, view);
   const counts: Record<string, number> = {};
   for (const g of groups) for (const k of g.keys) counts[k] = (counts[k] ?? 0) + g.n;
   return { counts, total: groups.reduce((sum, g) => sum + g.n, 0) };
 }
 
 /** A page of the cases whose status (or one of whose stage words) is one of `keys`, newest first, each with its display fields. */
-export async function casesByStatus(db: Db, hospitalIds: number[], resolve: RuleResolver, keys: string[], page: number, pageSize: number, view: StatusView = 'status', directories?: number[]) {
-  const { vars, groups } = await statusGroups(db, hospitalIds, resolve, view, directories);
+export async function casesByStatus(db: Db, hospitalIds: number[], resolve: RuleResolver, keys: string[], page: number, pageSize: number, view: StatusView = 'status') {
+  const { vars, groups } = await statusGroups(db, hospitalIds, resolve, view);
   const wanted = groups.filter((g) => g.keys.some((k) => keys.includes(k)));
   const empty = { data: [], total: 0, current_page: page, per_page: pageSize, total_pages: 0 };
   if (!wanted.length) return empty;
-  const base = loose(db).selectFrom('cases').where('hospital_id', 'in', hospitalIds).where(statusMatch(vars, groups, keys))
-    .$if(directories !== undefined, (q) => q.where((eb: AnyEb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories!)));
+  const base = loose(db).selectFrom('cases').where('hospital_id', 'in', hospitalIds).where(statusMatch(vars, groups, keys));
   const total = wanted.reduce((sum, g) => sum + g.n, 0);
   const rows = await base.selectAll().orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute();
   return { data: rows.map((r) => withDisplay(r as Record<string, unknown>, resolve)), total, current_page: page, per_page: pageSize, total_pages: Math.ceil(total / pageSize) };

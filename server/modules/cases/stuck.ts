@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { caseDirectoryWithin } from '../../http/directory-scope.js';
 import type { Db } from '../../db/connect.js';
 import { overdueMatch, phaseHours, phaseSince } from './phase-limits.js';
 
@@ -8,7 +7,7 @@ import { overdueMatch, phaseHours, phaseSince } from './phase-limits.js';
  * phase's own limit (the `case_phase_hours` setting, phase-limits.ts), oldest first (spec §4 timeout words; §2
  * statistics of timeouts). Archived and filed cases are never stuck.
  */
-export async function stuckCases(db: Db, hospitalIds: number[], opts: { hours?: number; mainPhase?: string; page: number; pageSize: number; now?: Date; directories?: number[] }) {
+export async function stuckCases(db: Db, hospitalIds: number[], opts: { hours?: number; mainPhase?: string; page: number; pageSize: number; now?: Date }) {
   const now = opts.now ?? new Date();
   const limits = await phaseHours(db);
   const timed = opts.hours === undefined
@@ -16,7 +15,6 @@ export async function stuckCases(db: Db, hospitalIds: number[], opts: { hours?: 
     : Object.fromEntries(Object.keys(limits).map((p) => [p, opts.hours!])) as typeof limits;
   const base = db.selectFrom('cases')
     .where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [-1])
-    .$if(opts.directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', opts.directories!)))
     .where(overdueMatch(timed, now))
     .$if(Boolean(opts.mainPhase), (q) => q.where('main_phase', '=', opts.mainPhase!));
   const [{ n }, rows] = await Promise.all([

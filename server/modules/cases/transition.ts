@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { directoryScope } from '../../http/directory-scope.js';
 import type { Kysely, Updateable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { CaseTable, Database } from '../../db/schema.js';
@@ -46,7 +45,7 @@ export async function requireRole(deps: LabDeps, request: FastifyRequest, transi
 
 /** The case a transition starts from: in scope (else 404), the actor's role allowed (else 403), the phase right (else 409). */
 export async function caseFor(deps: LabDeps, request: FastifyRequest, transition: CaseTransition, caseId: number): Promise<CaseRow> {
-  const current = await caseInScope(deps.db, caseId, scopeOf(request), directoryScope(request));
+  const current = await caseInScope(deps.db, caseId, scopeOf(request));
   await requireRole(deps, request, transition, current.hospital_id, current);
   if (!transitionAllowed(transition, current)) throw new AppError(409, 'lab.wrong_phase', { phase: wordParam(current.sub_phase || current.main_phase) });
   return current;

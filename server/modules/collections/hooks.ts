@@ -3,7 +3,6 @@ import type { Database } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { SessionUser } from '../../http/types.js';
 import { coerceValue } from '../../resources/coerce.js';
-import { directoryRestriction } from '../../../src/core/subspecialty.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
 import { thumbUrl } from '../slides/hooks.js';
 import { categoryNamed, categoryNames, collectedAlready, itemCounts, ownCategory, slideFacts, slideIn } from './queries.js';
@@ -14,11 +13,11 @@ const idOf = (field: string, value: unknown): number | null =>
   value === null || value === undefined || value === '' ? null : (coerceValue(field, 'integer', value) as number);
 
 /**
- * A slide the user may collect: one they can see (any hospital of theirs, their subspecialty directories) and have not collected yet
+ * A slide the user may collect: one they can see (any hospital of theirs; their subspecialty directories, the row scope) and have not collected yet
  * (`exceptId`: the favourite being changed).
  */
 export async function checkCollectable(db: Kysely<Database>, user: SessionUser, slideId: number, exceptId?: number): Promise<void> {
-  if (!(await slideIn(db, slideId, collectableHospitals(user), directoryRestriction(user)))) throw new AppError(404, 'collection.slide_not_found');
+  if (!(await slideIn(db, slideId, collectableHospitals(user)))) throw new AppError(404, 'collection.slide_not_found');
   const existing = await collectedAlready(db, user.id, slideId, exceptId);
   if (existing?.category_name) throw new AppError(409, 'collection.already_collected', { category: existing.category_name });
   if (existing) throw new AppError(409, 'collection.already_collected_uncategorised');

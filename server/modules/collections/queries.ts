@@ -1,13 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { caseRefWithin } from '../../http/directory-scope.js';
 
 type Db = Kysely<Database>;
 
-/** The slide, if it exists in one of `hospitals` (and, `directories`, its case is in one of them). */
-export const slideIn = (db: Db, slideId: number, hospitals: number[], directories?: readonly number[]) =>
-  db.selectFrom('slides').select(['id', 'name']).where('id', '=', slideId).where('hospital_id', 'in', hospitals)
-    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!))).executeTakeFirst();
+/** The slide, if it exists in one of `hospitals` and the request may see it (the row scope). */
+export const slideIn = (db: Db, slideId: number, hospitals: number[]) =>
+  db.selectFrom('slides').select(['id', 'name']).where('id', '=', slideId).where('hospital_id', 'in', hospitals).executeTakeFirst();
 
 /** The user's own category by id (another user's is as absent as a missing one). */
 export const ownCategory = (db: Db, userId: number, categoryId: number) =>

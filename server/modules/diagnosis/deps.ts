@@ -9,6 +9,8 @@ import type { ReportOutbound } from './outbound.js';
 /** What the diagnosis module needs from the app. */
 export interface DiagnosisDeps {
   db: Db;
+  /** Unscoped: only the public verification page, whose code is its own grant (app.ts, access-scope.ts). */
+  systemDb: Db;
   rulesFor(hospitalId: number): Promise<RuleResolver>;
   /** The rule sets, for the workflow config (spec §7 config/workflow is the hospital's `workflow` rule set). */
   rules: RuleStore;

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import { ok } from '../../http/envelope.js';
-import { directoryScope } from '../../http/directory-scope.js';
 import { AppError } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
 import { scopeOf, type DiagnosisDeps } from './deps.js';
@@ -19,12 +18,12 @@ const Int = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
  */
 export function documentRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   app.get('/api/diagnosis/reports/:id/documents', { config: VIEW, schema: { tags, params: Type.Object({ id: Int }) } }, async (r) => {
-    const report = await reportVisible(deps.db, r.params.id, scopeOf(r), directoryScope(r));
+    const report = await reportVisible(deps.db, r.params.id, scopeOf(r));
     return ok(await documentsOf(deps.db, report.id));
   });
 
   app.get('/api/diagnosis/reports/:id/documents/:documentId/pdf', { config: VIEW, schema: { tags, params: Type.Object({ id: Int, documentId: Int }) } }, async (r, reply) => {
-    const report = await reportVisible(deps.db, r.params.id, scopeOf(r), directoryScope(r));
+    const report = await reportVisible(deps.db, r.params.id, scopeOf(r));
     const document = await documentOfReport(deps.db, report.id, r.params.documentId);
     if (!document) throw new AppError(404, 'diagnosis.document_not_found');
     const out = await fromDocument(deps, report, document, r.lang);

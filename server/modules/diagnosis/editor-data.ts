@@ -1,5 +1,4 @@
 import { workflowLevels, hesitationMinutes } from '../../../src/core/reportWorkflow.js';
-import { directoryScope } from '../../http/directory-scope.js';
 import { blocksOf, caseInScope, ordersOf, sectionsOfBlocks, specimensOf } from '../cases/lifecycle-queries.js';
 import { withDisplay } from '../cases/status.js';
 import { scopeOf, type DiagnosisDeps, type Req } from './deps.js';
@@ -21,7 +20,7 @@ export const reportOut = (r: ReportRow, names: Record<number, string> = {}) => {
 /** Everything the diagnosis editor shows of a case: summary, specimens, blocks, slides, orders, images, reports, workflow. */
 export async function editorData(deps: DiagnosisDeps, r: Req, caseId: number) {
   await releaseDue(deps);
-  const c = await caseInScope(deps.db, caseId, scopeOf(r), directoryScope(r));
+  const c = await caseInScope(deps.db, caseId, scopeOf(r));
   const resolve = await deps.rulesFor(c.hospital_id);
   const [specimens, blocks, sections, orders, reports, slides, images] = await Promise.all([
     specimensOf(deps.db, c.id), blocksOf(deps.db, c.id), sectionsOfBlocks(deps.db, c.id), ordersOf(deps.db, c.id), reportsOfCase(deps.db, c.id),

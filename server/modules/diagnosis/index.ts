@@ -16,9 +16,9 @@ import { templateRoutes } from './template-routes.js';
 const SEAL_LIFETIME_MS = 100 * 365 * 24 * 3600 * 1000;
 
 /** The diagnosis and report module (issue 15), wired from the app in one call. */
-export function diagnosisModule(app: TypedApp, opts: { db: Db; rules: RuleStore; dataDir: string; publicUrl: string; outbound?: string }): DiagnosisDeps {
+export function diagnosisModule(app: TypedApp, opts: { db: Db; systemDb: Db; rules: RuleStore; dataDir: string; publicUrl: string; outbound?: string }): DiagnosisDeps {
   const deps: DiagnosisDeps = {
-    db: opts.db, rules: opts.rules, rulesFor: (h) => opts.rules.resolverFor(h),
+    db: opts.db, systemDb: opts.systemDb, rules: opts.rules, rulesFor: (h) => opts.rules.resolverFor(h),
     verifyKeys: new SigningKeys(opts.db, 'report_verify', SEAL_LIFETIME_MS),
     outbound: reportOutbound(opts.outbound, opts.dataDir),
     output: { dataDir: opts.dataDir, publicUrl: opts.publicUrl },

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { directoryScope } from '../../http/directory-scope.js';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,7 +26,7 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }
  * byte for byte, and the data it was rendered from; `X-Report-Document` says which (`frozen`, `draft`, `unfrozen`).
  */
 export function outputRoutes(app: TypedApp, deps: DiagnosisDeps): void {
-  const servedTo = async (r: Req, id: number) => served(deps, await reportVisible(deps.db, id, scopeOf(r), directoryScope(r)), r.lang);
+  const servedTo = async (r: Req, id: number) => served(deps, await reportVisible(deps.db, id, scopeOf(r)), r.lang);
 
   app.get('/api/diagnosis/reports/:id/pdf', { config: VIEW, schema: { tags, params: Id } }, async (r, reply) => {
     const out = await servedTo(r, r.params.id);

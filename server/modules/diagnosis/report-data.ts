@@ -1,5 +1,4 @@
 import type { Db } from '../../db/connect.js';
-import { caseDirectoryWithin } from '../../http/directory-scope.js';
 import { AppError } from '../../http/errors.js';
 import type { Language } from '../../i18n/translate.js';
 import { currentDocument } from './document-queries.js';
@@ -31,14 +30,9 @@ export interface ReportDocument {
   lang: Language;
 }
 
-/** A report of a case outside the reader's subspecialty directories is as absent as another hospital's. */
-export async function reportVisible(db: Db, id: number, hospitalIds: number[], directories?: number[]): Promise<ReportRow> {
-  const report = await reportInScope(db, id, hospitalIds);
-  if (directories !== undefined) {
-    const c = await db.selectFrom('cases').select('id').where('id', '=', report.case_id).where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', directories)).executeTakeFirst();
-    if (!c) throw new AppError(404, 'diagnosis.report_not_found');
-  }
-  return report;
+/** A report in the reader's scope: another hospital's, or one of a case outside their directories, is absent (the row scope narrows the case). */
+export async function reportVisible(db: Db, id: number, hospitalIds: number[]): Promise<ReportRow> {
+  return reportInScope(db, id, hospitalIds);
 }
 
 /** What `report` (already in the reader's scope: reportVisible) says, with its case, hospital, doctors and images as they are now. */
@@ -47,6 +41,7 @@ export async function reportDocument(db: Db, report: ReportRow, lang: Language):
     'id', 'pathology_number', 'patient_name', 'gender', 'age', 'age_unit', 'inspection_department', 'inspection_doctor', 'specimen_name',
     'clinical_diagnosis', 'outpatient_number', 'admission_number', 'bed_number', 'registration_at',
   ]).where('id', '=', report.case_id).executeTakeFirst();
+  // A report of a case outside the reader's subspecialty directories is as absent as another hospital's (the row scope).
   if (!c) throw new AppError(404, 'diagnosis.report_not_found');
   const hospital = await db.selectFrom('hospitals').select(['id', 'name', 'en_name', 'logo']).where('id', '=', report.hospital_id).executeTakeFirstOrThrow();
   const names = await userNames(db, [report.first_doctor, report.audit_doctor, report.sign_doctor]);

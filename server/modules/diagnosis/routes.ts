@@ -1,5 +1,4 @@
 import { ok } from '../../http/envelope.js';
-import { directoryScope } from '../../http/directory-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { caseInScope, addTimeline } from '../cases/lifecycle-queries.js';
 import { ActionBody, ActionParams, CreateBody, DelayBody, FlagsBody, Id, SaveBody, UrgentBody } from './bodies.js';
@@ -32,7 +31,7 @@ export function diagnosisRoutes(app: TypedApp, deps: DiagnosisDeps): void {
 
   // Urgent (spec §4 urgent toggle): the case's expedite_status, which the case-status markers and stage words read.
   app.post('/api/diagnosis/:id/urgent', { config: DIAGNOSE, schema: { tags, params: Id, body: UrgentBody } }, async (r) => {
-    const c = await caseInScope(deps.db, r.params.id, scopeOf(r), directoryScope(r));
+    const c = await caseInScope(deps.db, r.params.id, scopeOf(r));
     if (!mayRunReportAction('save', r.auth!.identification, { case: c }, await deps.rulesFor(c.hospital_id))) throw new AppError(403, 'diagnosis.role_refused', { action: 'urgent' });
     const now = new Date().toISOString();
     await deps.db.transaction().execute(async (trx) => {

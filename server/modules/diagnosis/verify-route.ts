@@ -26,10 +26,10 @@ export function verifyRoute(app: TypedApp, deps: DiagnosisDeps): void {
     config: { access: 'public', audit: false },
     schema: { tags, params: Type.Object({ code: Type.String({ minLength: 8, maxLength: 64, pattern: '^[a-f0-9]+$' }) }) },
   }, async (r, reply) => {
-    const document = await documentByCode(deps.db, r.params.code);
+    const document = await documentByCode(deps.systemDb, r.params.code);
     const report = document
-      ? await deps.db.selectFrom('reports').selectAll().where('id', '=', document.report_id).executeTakeFirst()
-      : await deps.db.selectFrom('reports').selectAll().where('verify_code', '=', r.params.code).executeTakeFirst();
+      ? await deps.systemDb.selectFrom('reports').selectAll().where('id', '=', document.report_id).executeTakeFirst()
+      : await deps.systemDb.selectFrom('reports').selectAll().where('verify_code', '=', r.params.code).executeTakeFirst();
     if (!report) throw new AppError(404, 'diagnosis.verify_not_found');
     const v = document ? await ofDocument(deps, document, report, r.lang) : await ofLiveReport(deps, report, r.lang);
     const resolve = await deps.rulesFor(report.hospital_id);
@@ -59,7 +59,7 @@ export function verifyRoute(app: TypedApp, deps: DiagnosisDeps): void {
 /** A signed document: intact as sealed, still the report's current signing, and the report unchanged since. */
 async function ofDocument(deps: DiagnosisDeps, document: DocumentRow, report: ReportRow, lang: Language): Promise<Verdict> {
   const doc = frozenDocument(document.content, lang);
-  const pdfs = await documentPdfs(deps.db, document.id);
+  const pdfs = await documentPdfs(deps.systemDb, document.id);
   const intact = sha256(document.content) === document.content_sha256
     && await sealMatches(deps.verifyKeys, document.seal, document.content_sha256)
     && pdfs.every((p) => sha256(Buffer.from(p.pdf)) === p.sha256);
@@ -75,7 +75,7 @@ async function ofDocument(deps: DiagnosisDeps, document: DocumentRow, report: Re
 
 /** Signed before documents were kept: the seal over what the report says, the rest as it is now. */
 async function ofLiveReport(deps: DiagnosisDeps, report: ReportRow, lang: Language): Promise<Verdict> {
-  const doc = await reportDocument(deps.db, report, lang);
+  const doc = await reportDocument(deps.systemDb, report, lang);
   const genuine = await sealHolds(deps.verifyKeys, report);
   return { genuine, word: genuine ? 'genuine' : 'altered', doc, pdfs: [], unfrozen: true };
 }

@@ -1,4 +1,3 @@
-import { directoryScope } from '../../http/directory-scope.js';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ReportTable } from '../../db/schema/reports.js';
@@ -61,7 +60,7 @@ async function step(
  */
 export async function createReport(deps: DiagnosisDeps, r: Req, caseId: number, body: { report_type: 1 | 2; supplement_type?: 0 | 1 | 2 } & ReportText): Promise<ReportRow> {
   await releaseDue(deps);
-  const c = await caseInScope(deps.db, caseId, scopeOf(r), directoryScope(r));
+  const c = await caseInScope(deps.db, caseId, scopeOf(r));
   const reports = await reportsOfCase(deps.db, caseId);
   const main = reports.find((x) => x.report_type === 1);
   await requireRole(deps, r, body.report_type === 1 ? 'save' : 'supplement_submit', c, null, c.hospital_id);
@@ -98,7 +97,7 @@ export async function saveReport(deps: DiagnosisDeps, r: Req, id: number, body: 
 async function loaded(deps: DiagnosisDeps, r: Req, id: number, action: ReportAction, version: number): Promise<ReportRow> {
   await releaseDue(deps);
   const current = await reportInScope(deps.db, id, scopeOf(r));
-  const c = await caseInScope(deps.db, current.case_id, scopeOf(r), directoryScope(r));
+  const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
   await requireRole(deps, r, action, c, current, current.hospital_id);
   // Issued meanwhile (its hesitation period ran out): say so, not merely that the report changed.
   if (action === 'recall' && current.release_status === 'yes') throw new AppError(409, 'diagnosis.recall_too_late');
@@ -185,11 +184,12 @@ async function tellReturned(deps: DiagnosisDeps, r: Req, report: ReportRow, reas
  * update: two processes issuing at once do it once.
  */
 export async function releaseDue(deps: DiagnosisDeps, now = new Date()): Promise<number> {
-  const due = await deps.db.selectFrom('reports').selectAll().where('sub_phase', '=', 'to_issue').where('issue_at', '<=', now.toISOString()).execute();
+  // System work, whoever's request runs it: every hospital's due reports, not only the caller's (the unscoped handle).
+  const due = await deps.systemDb.selectFrom('reports').selectAll().where('sub_phase', '=', 'to_issue').where('issue_at', '<=', now.toISOString()).execute();
   let n = 0;
   for (const report of due.filter((d) => isReleased(d, now))) {
     try {
-      await deps.db.transaction().execute(async (trx) => {
+      await deps.systemDb.transaction().execute(async (trx) => {
         await writeReport(trx, report, { sub_phase: 'signed', release_status: 'yes' }, now.toISOString());
       });
       n++;
@@ -204,7 +204,7 @@ export async function releaseDue(deps: DiagnosisDeps, now = new Date()): Promise
 export async function delayReport(deps: DiagnosisDeps, r: Req, id: number, body: { version: number; reason?: string; approve?: boolean }): Promise<ReportRow> {
   await releaseDue(deps);
   const current = await reportInScope(deps.db, id, scopeOf(r));
-  const c = await caseInScope(deps.db, current.case_id, scopeOf(r), directoryScope(r));
+  const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
   await requireRole(deps, r, body.approve ? 'approve' : 'save', c, current, current.hospital_id);
   if (current.version !== body.version) throw new AppError(409, 'diagnosis.changed', { version: current.version });
   const iso = new Date().toISOString();
@@ -220,7 +220,7 @@ export async function delayReport(deps: DiagnosisDeps, r: Req, id: number, body:
 /** Follow-up and evaluation (spec §4: following / ended; unassessed / qualified / unqualified). */
 export async function setFlags(deps: DiagnosisDeps, r: Req, id: number, body: { version: number; follow_up?: 'following' | 'ended' | null; evaluation?: 'unassessed' | 'qualified' | 'unqualified' }): Promise<ReportRow> {
   const current = await reportInScope(deps.db, id, scopeOf(r));
-  const c = await caseInScope(deps.db, current.case_id, scopeOf(r), directoryScope(r));
+  const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
   await requireRole(deps, r, body.evaluation !== undefined ? 'approve' : 'save', c, current, current.hospital_id);
   if (current.version !== body.version) throw new AppError(409, 'diagnosis.changed', { version: current.version });
   return step(deps, r, current, 'flags', {

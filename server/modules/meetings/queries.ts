@@ -1,5 +1,4 @@
 import type { Db } from '../../db/connect.js';
-import { caseRefWithin } from '../../http/directory-scope.js';
 import type { MeetingStatus } from '../../../src/core/meeting.js';
 
 /** A meeting as the API answers it (without its slides and participants). */
@@ -20,7 +19,8 @@ export interface MeetingRow {
 const COLUMNS = ['meetings.id', 'meetings.hospital_id', 'meetings.name', 'meetings.cover_slide_id', 'meetings.start_at', 'meetings.created_by',
   'meetings.presenter_id', 'meetings.slide_id', 'meetings.status', 'meetings.version', 'meetings.ended_at'] as const;
 
-/** The meeting if it belongs to one of these hospitals (else undefined: answered as not found). */
+/** The meeting if it belongs to one of these hospitals (else undefined: answered as not found). Meetings are a
+ * hospital's, not its cases': the row scope narrows their slides (meeting_slides), not them. */
 export async function meetingIn(db: Db, id: number, hospitalIds: number[]): Promise<MeetingRow | undefined> {
   return db.selectFrom('meetings').select(COLUMNS)
     .where('id', '=', id).where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [0]).executeTakeFirst();
@@ -40,19 +40,17 @@ export async function listMeetings(db: Db, hospitalIds: number[], f: { status?: 
   return { rows, total: Number(count.n) };
 }
 
-/** Of these slide ids, the ones that exist in the hospital (and, `directories`, whose case is in them). */
-export async function slidesOfHospital(db: Db, hospitalId: number, ids: number[], directories?: readonly number[]): Promise<number[]> {
+/** Of these slide ids, the ones in the hospital that the caller may see (the row scope: their directories). */
+export async function slidesOfHospital(db: Db, hospitalId: number, ids: number[]): Promise<number[]> {
   if (!ids.length) return [];
-  const rows = await db.selectFrom('slides').select('id').where('hospital_id', '=', hospitalId).where('id', 'in', ids)
-    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!))).execute();
+  const rows = await db.selectFrom('slides').select('id').where('hospital_id', '=', hospitalId).where('id', 'in', ids).execute();
   return rows.map((r) => r.id);
 }
 
-/** The meeting's slides in order; `directories` (the reader's): slides of cases outside them are left out. */
-export async function meetingSlides(db: Db, meetingId: number, directories?: readonly number[]) {
+/** The meeting's slides in order, those the caller may see (the row scope), or all of them on the unscoped handle. */
+export async function meetingSlides(db: Db, meetingId: number) {
   return db.selectFrom('meeting_slides').innerJoin('slides', 'slides.id', 'meeting_slides.slide_id')
     .select(['slides.id', 'slides.name', 'slides.status']).where('meeting_slides.meeting_id', '=', meetingId)
-    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!)))
     .orderBy('meeting_slides.rank').execute();
 }
 
@@ -91,7 +89,8 @@ export async function updateMeeting(db: Db, m: MeetingRow, v: { name?: string; s
   await db.transaction().execute(async (trx) => {
     const slides = v.slideIds;
     if (slides) {
-      await trx.deleteFrom('meeting_slides').where('meeting_id', '=', m.id).execute();
+      // The whole list goes, slides the caller was not shown too: the route passes those back (slidesHiddenFrom).
+      await trx.withoutPlugins().deleteFrom('meeting_slides').where('meeting_id', '=', m.id).execute();
       await trx.insertInto('meeting_slides').values(slides.map((slide_id, rank) => ({ meeting_id: m.id, slide_id, rank }))).execute();
     }
     const slideId = slides && (m.slide_id === null || !slides.includes(m.slide_id)) ? slides[0] ?? null : m.slide_id;

@@ -3,9 +3,7 @@ import { PageParam, pageParams } from '../../resources/list-query.js';
 import type { FastifyRequest } from 'fastify';
 import { MEETING_NAME_MAX, MEETING_SLIDES_MAX, meetingTopic, presenterAfterRelease, takeRefusal } from '../../../src/core/meeting.js';
 import type { Db } from '../../db/connect.js';
-import { hasPermission } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
-import { directoryScope } from '../../http/directory-scope.js';
 import { AppError } from '../../http/errors.js';
 import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
@@ -36,6 +34,8 @@ const TAKE_ATTEMPTS = 3;
  * manager puts in only such slides; the hospital topic's announcement names slides by id only.
  */
 export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): void {
+  /** Every slide of a meeting, seen or not by the caller: what the hospital topic names by id and an edit keeps. */
+  const everyone = db.withoutPlugins();
   /** The meeting, within the caller's hospitals, or a 404. */
   const find = async (request: FastifyRequest, id: number): Promise<MeetingRow> => {
     const m = await meetingIn(db, id, request.auth!.hospitalIds);
@@ -50,17 +50,20 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   /** A manager puts in only slides they may see: another directory's are as unknown as another hospital's. */
   const checkSlides = async (request: FastifyRequest, hospitalId: number, ids: number[]): Promise<number[]> => {
     const wanted = [...new Set(ids)];
-    const known = await slidesOfHospital(db, hospitalId, wanted, directoryScope(request));
+    const known = await slidesOfHospital(db, hospitalId, wanted);
     const unknown = wanted.filter((id) => !known.includes(id));
     if (unknown.length) throw new AppError(422, 'meeting.slides_unknown', { ids: unknown.join(', ') });
     return wanted;
   };
-  /** `directories`: the reader's (a slide of a case outside them is not listed); undefined: the whole meeting. */
-  const detail = async (id: number, directories?: readonly number[]) => {
+  /**
+   * The meeting with the slides the caller may see (a slide of a case outside their directories is not listed), or
+   * with all of them on `everyone`.
+   */
+  const detail = async (id: number, slidesOf: Db = db) => {
     const m = (await db.selectFrom('meetings').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as MeetingRow;
     return {
       ...wire(m), host_name: await userName(db, m.created_by), presenter_name: await userName(db, m.presenter_id),
-      slides: await meetingSlides(db, id, directories), participants: await participants(db, id),
+      slides: await meetingSlides(slidesOf, id), participants: await participants(db, id),
     };
   };
   /**
@@ -68,25 +71,22 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
    * Answers the meeting as the caller may see it.
    */
   const announce = async (request: FastifyRequest, id: number, event: 'state' | 'joined' | 'updated' | 'ended') => {
-    const d = await detail(id);
+    const d = await detail(id, everyone);
     // The hospital topic reaches every member, whatever their directories: it names the slides by id only, and a
     // browser whose set of slides changed asks for the meeting as it may see it (src/meeting/useMeetingSync.ts).
     const { slides, ...state } = d;
     await realtime.publish(meetingTopic(d.hospital_id, id), { event, meeting: { ...state, slide_ids: slides.map((sl) => sl.id) } })
       .catch((e: unknown) => request.log.warn({ err: e }, 'meeting announcement not sent'));
-    const directories = directoryScope(request);
-    return directories ? { ...d, slides: await meetingSlides(db, id, directories) } : d;
+    return { ...d, slides: await meetingSlides(db, id) };
   };
 
   /**
    * The meeting's slides a manager limited to some directories was not shown: a list they send names only the slides
    * they saw, and leaving these out would take other directories' slides out of the meeting without anyone seeing them.
    */
-  const slidesHiddenFrom = async (request: FastifyRequest, id: number): Promise<number[]> => {
-    const directories = directoryScope(request);
-    if (!directories) return [];
-    const seen = new Set((await meetingSlides(db, id, directories)).map((sl) => sl.id));
-    return (await meetingSlides(db, id)).map((sl) => sl.id).filter((sid) => !seen.has(sid));
+  const slidesHiddenFrom = async (id: number): Promise<number[]> => {
+    const seen = new Set((await meetingSlides(db, id)).map((sl) => sl.id));
+    return (await meetingSlides(everyone, id)).map((sl) => sl.id).filter((sid) => !seen.has(sid));
   };
 
   app.get('/api/meetings', {
@@ -122,7 +122,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
     config: user, schema: { tags, params: Id, summary: 'A meeting: its state, slides and participants' },
   }, async (request) => {
     const m = await find(request, request.params.id);
-    return ok(await detail(m.id, directoryScope(request)));
+    return ok(await detail(m.id));
   });
 
   app.patch('/api/meetings/:id', {
@@ -135,7 +135,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
     const { name, start_at: startAt, slide_ids: slideIds, cover_slide_id: cover } = request.body;
     const chosen = slideIds && (await checkSlides(request, m.hospital_id, slideIds));
     if (cover !== undefined && !(chosen ? chosen.includes(cover) : await inMeeting(db, m.id, cover))) throw new AppError(422, 'meeting.slide_not_in_meeting');
-    const slides = chosen && [...chosen, ...(await slidesHiddenFrom(request, m.id)).filter((id) => !chosen.includes(id))];
+    const slides = chosen && [...chosen, ...(await slidesHiddenFrom(m.id)).filter((id) => !chosen.includes(id))];
     await updateMeeting(db, m, {
       ...(name !== undefined ? { name: cleanName(name) } : {}), ...(startAt !== undefined ? { startAt: isoTime(startAt) } : {}),
       ...(slides ? { slideIds: slides } : {}), ...(cover !== undefined ? { coverSlideId: cover } : {}),
@@ -182,7 +182,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
     config: user, schema: { tags, params: Id, summary: 'Take control: the participants follow my view' },
   }, async (request) => {
     const me = request.auth!.id;
-    const manager = hasPermission(request.auth!, 'meeting_manage');
+    const manager = request.scope!.may('meeting_manage');
     if (!(await isParticipant(db, request.params.id, me))) {
       await find(request, request.params.id);
       throw new AppError(409, 'meeting.not_joined');
@@ -192,7 +192,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
       const refusal = takeRefusal({ status: m.status, hostId: m.created_by, presenterId: m.presenter_id }, me, manager);
       if (refusal === 'ended') throw new AppError(409, 'meeting.ended');
       if (refusal === 'held') throw new AppError(409, 'meeting.control_held', { name: await userName(db, m.presenter_id) });
-      if (m.presenter_id === me) return ok(await detail(m.id, directoryScope(request)));
+      if (m.presenter_id === me) return ok(await detail(m.id));
       if (await changeState(db, m, { presenter_id: me })) return ok(await announce(request, m.id, 'state'));
     }
     throw new AppError(409, 'meeting.control_changed');

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { Database, MessageTable } from '../../db/schema.js';
-import { caseRefWithin } from '../../http/directory-scope.js';
+import type { MessageTable } from '../../db/schema.js';
 import { emitEvent } from '../../events/bus.js';
 
 export type MessageRow = Omit<MessageTable, 'id'> & { id: number };
@@ -26,16 +25,14 @@ export async function sendMessages(db: Db, from: { userId: number | null; hospit
 
 interface Page { page: number; pageSize: number }
 
-/**
- * `directories` (the reader's directoryScope): a message about a case outside them is as absent as another user's —
- * it names the case and its patient — from the list, the counts and the unread count alike.
+/*
+ * A message about a case outside the reader's directories (it names the case and its patient) is as absent as
+ * another user's, from the list, the counts and the unread count alike: the row scope (messages.case_id).
  */
-const aboutVisibleCase = (directories: readonly number[] | undefined) => <Q extends SelectQueryBuilder<Database, 'messages', object>>(q: Q): Q =>
-  (directories ? q.where((eb) => caseRefWithin(eb, 'messages.case_id', directories)) as Q : q);
 
 /** `type`: only messages of that type (the message centre's filter). */
-export async function inbox(db: Db, userId: number, { page, pageSize }: Page, unreadOnly: boolean, type?: string, directories?: readonly number[]) {
-  const base = db.selectFrom('messages').where('user_id', '=', userId).where('recipient_deleted', '=', 0).$call(aboutVisibleCase(directories))
+export async function inbox(db: Db, userId: number, { page, pageSize }: Page, unreadOnly: boolean, type?: string) {
+  const base = db.selectFrom('messages').where('user_id', '=', userId).where('recipient_deleted', '=', 0)
     .$if(unreadOnly, (q) => q.where('read_at', 'is', null))
     .$if(type !== undefined, (q) => q.where('type', '=', type!));
   const [rows, count] = await Promise.all([
@@ -50,8 +47,8 @@ export async function inbox(db: Db, userId: number, { page, pageSize }: Page, un
   return { rows, total: Number(count.n) };
 }
 
-export async function unreadCount(db: Db, userId: number, directories?: readonly number[]): Promise<number> {
-  const { n } = await db.selectFrom('messages').$call(aboutVisibleCase(directories)).select((eb) => eb.fn.countAll<number | string>().as('n'))
+export async function unreadCount(db: Db, userId: number): Promise<number> {
+  const { n } = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('user_id', '=', userId).where('recipient_deleted', '=', 0).where('read_at', 'is', null).executeTakeFirstOrThrow();
   return Number(n);
 }

@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { PageParam, pageParams } from '../../resources/list-query.js';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
-import { directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
@@ -37,7 +36,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
   }, async (request) => {
     const { unread, include, type } = request.query;
     const { page, pageSize } = pageParams(request.query, PAGES);
-    const { rows, total } = await inbox(db, request.auth!.id, { page, pageSize }, unread === 1, type, directoryScope(request));
+    const { rows, total } = await inbox(db, request.auth!.id, { page, pageSize }, unread === 1, type);
     const withSender = (include ?? '').split(',').includes('fromUser');
     return ok({
       data: rows.map((r) => ({
@@ -60,8 +59,8 @@ export function messageRoutes(app: TypedApp, db: Db): void {
 
   app.get('/api/messages/unread-to-me', { config: user, schema: { tags, summary: 'How many unread messages I have, and the newest five' } }, async (request) => {
     const [count, latest] = await Promise.all([
-      unreadCount(db, request.auth!.id, directoryScope(request)),
-      inbox(db, request.auth!.id, { page: 1, pageSize: 5 }, true, undefined, directoryScope(request)),
+      unreadCount(db, request.auth!.id),
+      inbox(db, request.auth!.id, { page: 1, pageSize: 5 }, true, undefined),
     ]);
     return ok({ count, data: latest.rows.map((r) => ({ id: r.id, kind: r.kind, level: r.level, type: r.type, link: r.link, created_at: r.created_at, ...worded(request.lang, r) })) });
   });
@@ -76,7 +75,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     const body = request.body;
     if ('msg_ids' in body) await refuseForeign(request, body.msg_ids);
     const changed = await markRead(db, request.auth!.id, 'msg_ids' in body ? body.msg_ids : 'all');
-    return ok({ changed, unread: await unreadCount(db, request.auth!.id, directoryScope(request)) });
+    return ok({ changed, unread: await unreadCount(db, request.auth!.id) });
   });
 
   app.delete('/api/messages/destroy', {
@@ -84,7 +83,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
   }, async (request) => {
     await refuseForeign(request, request.body.msg_ids);
     await deleteFor(db, request.auth!.id, request.body.msg_ids);
-    return ok({ unread: await unreadCount(db, request.auth!.id, directoryScope(request)) });
+    return ok({ unread: await unreadCount(db, request.auth!.id) });
   });
 
   // Spec §7 (body not shown): the clinical side answers a message that asks for it (a critical finding, a question
@@ -104,7 +103,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     const outcome = await answerClinical(db, request.auth!.id, ids, request.body.status, note);
     if (outcome === 'not_clinical') throw new AppError(422, 'message.not_clinical');
     if (outcome === 'order') throw new AppError(422, 'message.clinical_order');
-    return ok({ changed: ids.length, unread: await unreadCount(db, request.auth!.id, directoryScope(request)) });
+    return ok({ changed: ids.length, unread: await unreadCount(db, request.auth!.id) });
   });
 
   app.get('/api/messages/recipients', {

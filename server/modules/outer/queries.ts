@@ -1,5 +1,4 @@
 import type { Db } from '../../db/connect.js';
-import { caseRefWithin } from '../../http/directory-scope.js';
 import { AppError } from '../../http/errors.js';
 import { sealSecret } from '../../security/sealed-secrets.js';
 import { parseTeachingSetting, type TeachingLibraryAdapter, type TeachingLibraryEntry, type TeachingLibrarySetting } from './teaching-library.js';
@@ -28,12 +27,11 @@ export async function saveTeachingSetting(db: Db, setting: TeachingLibrarySettin
 export interface ScopedSlide { id: number; hospital_id: number; name: string; case_id: number | null; pathology_number: string | null; specimen_name: string | null }
 
 /** Of `ids`, the slides of the given hospitals, with what the teaching library is told of them. */
-export async function slidesInScope(db: Db, ids: number[], hospitalIds: number[], directories?: number[]): Promise<ScopedSlide[]> {
+export async function slidesInScope(db: Db, ids: number[], hospitalIds: number[]): Promise<ScopedSlide[]> {
   if (!ids.length || !hospitalIds.length) return [];
   return db.selectFrom('slides').leftJoin('cases', 'cases.id', 'slides.case_id')
     .select(['slides.id', 'slides.hospital_id', 'slides.name', 'slides.case_id', 'cases.pathology_number', 'cases.specimen_name'])
-    .where('slides.id', 'in', ids).where('slides.hospital_id', 'in', hospitalIds)
-    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!))).orderBy('slides.id').execute();
+    .where('slides.id', 'in', ids).where('slides.hospital_id', 'in', hospitalIds).orderBy('slides.id').execute();
 }
 
 /**

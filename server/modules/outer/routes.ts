@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { directoryScope } from '../../http/directory-scope.js';
 import type { FastifyRequest } from 'fastify';
 import type { OcrConfig } from '../../config.js';
 import type { Db } from '../../db/connect.js';
@@ -42,7 +41,7 @@ export function outerRoutes(app: TypedApp, db: Db, tiles: TileService, options: 
     },
   }, async (request) => {
     const { slide_id: slideId, image = 'label' } = request.body;
-    const [slide] = await slidesInScope(db, [slideId], scope(request), directoryScope(request));
+    const [slide] = await slidesInScope(db, [slideId], scope(request));
     if (!slide) throw new AppError(404, 'slide.not_found');
     const handle = await tiles.open(String(slideId));
     const picture = await tiles.associated(handle, image).catch((error: unknown) => {
@@ -76,7 +75,7 @@ export function outerRoutes(app: TypedApp, db: Db, tiles: TileService, options: 
   }, async (request) => {
     const body = request.body as { slide_ids?: number[]; ids?: number[]; library_id: string };
     const ids = [...new Set(body.slide_ids ?? body.ids ?? [])];
-    const slides = await slidesInScope(db, ids, scope(request), directoryScope(request));
+    const slides = await slidesInScope(db, ids, scope(request));
     // A slide of another hospital, or none at all: the whole request is refused, nothing is sent.
     if (slides.length !== ids.length) throw new AppError(404, 'slide.not_found');
     const library = await adapter();

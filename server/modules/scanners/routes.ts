@@ -5,9 +5,12 @@ import { agentRoutes } from './agent-routes.js';
 import { qcDictRoutes } from '../qc/dict-routes.js';
 import { qcRoutes } from '../qc/routes.js';
 
-/** Scanners and slide QC (issue 16): the scanners' own API, their operators' key management, QC grading. */
-export function scannerRoutes(app: TypedApp, db: Db, dataDir: string): void {
-  agentRoutes(app, db, dataDir);
+/**
+ * Scanners and slide QC (issue 16): the scanners' own API, their operators' key management, QC grading. The
+ * scanners' API has no user: its key is the grant and names the scanner's hospital, so it works on `systemDb`.
+ */
+export function scannerRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string): void {
+  agentRoutes(app, systemDb, dataDir);
   scannerAdminRoutes(app, db);
   qcRoutes(app, db);
   qcDictRoutes(app, db);

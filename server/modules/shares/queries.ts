@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/connect.js';
-import { caseRefWithin } from '../../http/directory-scope.js';
 import { shareState, type SharePermissions, type ShareState } from '../../../src/core/sharePermissions.js';
 import { parseSharePermissions } from '../../../src/core/sharePermissions.js';
 import { hashToken } from '../auth/tokens.js';
@@ -38,12 +37,11 @@ export async function shareByToken(db: Db, token: string): Promise<(ShareRow & {
   return row && { ...toRow(row), state: shareState(row, new Date().toISOString()) };
 }
 
-/** The user's shares; `directories` (theirs): shares of slides whose case is outside them are left out. */
-export async function sharesBy(db: Db, userId: number, directories?: readonly number[]) {
+/** The user's shares; shares of slides whose case is outside their directories are left out (the row scope). */
+export async function sharesBy(db: Db, userId: number) {
   const rows = await db.selectFrom('slide_shares').innerJoin('slides', 'slides.id', 'slide_shares.slide_id')
     .select(['slide_shares.id', 'slide_shares.slide_id', 'slides.name as slide_name', 'slide_shares.permissions', 'slide_shares.expires_at', 'slide_shares.revoked_at', 'slide_shares.created_at'])
     .where('slide_shares.created_by', '=', userId)
-    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!)))
     .orderBy('slide_shares.id', 'desc').limit(200).execute();
   const now = new Date().toISOString();
   return rows.map((r) => ({ ...toRow(r), state: shareState(r, now) }));

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { directoryScope } from '../../http/directory-scope.js';
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_SHARE_SECONDS, flagsHeld, flagsNotHeld, MAX_SHARE_SECONDS, SHARE_FLAG_PERMISSION, SHARE_PERMISSION_KEYS, type SharePermissions } from '../../../src/core/sharePermissions.js';
 import { isAdmin } from '../../../src/core/admin.js';
@@ -38,14 +37,17 @@ const Str = Type.String({ maxLength: 200 });
  * (GET /api/share/view, tiles under /api/tiles/share/<token>/…) take the link's token instead, checked on every
  * call: unknown 404, expired 410, revoked 403; a need-login link also wants a session of the slide's hospital
  * (the bearer header, or for tiles the image cookie, whose path covers /api/tiles).
+ *
+ * The link's own routes read through `systemDb`, unscoped: the token is the grant (a link without need-login opens
+ * signed out), and `usable` applies the need-login rule of hospital and directory itself.
  */
-export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSession: SessionResolver): void {
+export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileService, resolveSession: SessionResolver): void {
   app.post('/api/shares', {
     config: { access: { permission: 'slide_view' } },
     schema: { tags: ['shares'], body: CreateBody, summary: 'Create a share link for a slide' },
   }, async (request) => {
     const { slide_id, expires_in_seconds, permissions, recipient_id: recipientId } = request.body;
-    const slide = await slideIn(db, slide_id, request.auth!.hospitalIds, directoryScope(request));
+    const slide = await slideIn(db, slide_id);
     if (!slide) throw new AppError(404, 'slide.not_found');
     const row = await db.selectFrom('slides').select(['hospital_id', 'name']).where('id', '=', slide_id).executeTakeFirstOrThrow();
     // Checked before anything is written: an unknown, disabled or other-hospital recipient leaves no share behind.
@@ -72,7 +74,7 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
     config: { access: { permission: 'slide_view' } },
     schema: { tags: ['shares'], querystring: Type.Object({ slide_id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) }), summary: 'Who a share of this slide can be sent to: active users of its hospital' },
   }, async (request) => {
-    const slide = await slideIn(db, request.query.slide_id, request.auth!.hospitalIds, directoryScope(request));
+    const slide = await slideIn(db, request.query.slide_id);
     if (!slide) throw new AppError(404, 'slide.not_found');
     const row = await db.selectFrom('slides').select('hospital_id').where('id', '=', request.query.slide_id).executeTakeFirstOrThrow();
     return ok(await recipientsOf(db, row.hospital_id));
@@ -81,14 +83,14 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
   app.get('/api/shares/mine', {
     config: { access: 'user' },
     schema: { tags: ['shares'], summary: 'My share links, newest first' },
-  }, async (request) => ok(await sharesBy(db, request.auth!.id, directoryScope(request))));
+  }, async (request) => ok(await sharesBy(db, request.auth!.id)));
 
   app.post('/api/shares/:id/revoke', {
     config: { access: 'user' },
     schema: { tags: ['shares'], params: Id, summary: 'Revoke a share link (its creator or an administrator)' },
   }, async (request) => {
     const share = await shareById(db, request.params.id);
-    if (!share || !request.auth!.hospitalIds.includes(share.hospital_id)) throw new AppError(404, 'share.not_found');
+    if (!share) throw new AppError(404, 'share.not_found');
     if (share.created_by !== request.auth!.id && !isAdmin(request.auth!)) throw new AppError(403, 'share.not_yours');
     await revokeShare(db, share.id);
     return ok(null);
@@ -96,7 +98,7 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
 
   /** The share behind a token if it may be used now by this request, else the refusal; `viewer`: a need-login link's session. */
   const usable = async (request: FastifyRequest, token: string, cookieSession: boolean) => {
-    const share = await shareByToken(db, token);
+    const share = await shareByToken(systemDb, token);
     if (!share) throw new AppError(404, 'share.not_found');
     // Expired: 410 Gone; revoked: 403, its owner withdrew it (the page words the two differently).
     if (share.state === 'expired') throw new AppError(410, 'share.expired');
@@ -111,7 +113,7 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
       // A need-login link opens for those the hospital would show the slide to, so the session's subspecialty
       // directories hold as its hospitals do (spec §6). A link without it is its own grant: anyone holding it may
       // open it signed out, so holding a signed-in user to their directories there would protect nothing.
-      if (!coversCase(directoryRestriction(session), await sharedCaseDirectory(db, share.slide_id))) throw new AppError(401, 'share.login_required');
+      if (!coversCase(directoryRestriction(session), await sharedCaseDirectory(systemDb, share.slide_id))) throw new AppError(401, 'share.login_required');
       return { share, viewer: session };
     }
     return { share, viewer: null };
@@ -124,13 +126,13 @@ export function shareRoutes(app: TypedApp, db: Db, tiles: TileService, resolveSe
     const { share, viewer } = await usable(request, request.query.token, false);
     // What it shows now: each flag while its creator still holds the permission, and on a need-login link while
     // the viewer holds it too (a link is no way round what their own roles show them).
-    const creator = await roleAccessOf(db, share.created_by);
+    const creator = await roleAccessOf(systemDb, share.created_by);
     const permissions = flagsHeld(share.permissions, (code) => hasPermission(creator, code), ...(viewer ? [(code: string) => hasPermission(viewer, code)] : []));
-    const slide = await sharedSlide(db, share.slide_id, permissions);
+    const slide = await sharedSlide(systemDb, share.slide_id, permissions);
     if (!slide) throw new AppError(404, 'share.not_found');
     return ok({
       slide, permissions, expires_at: share.expires_at,
-      annotations: permissions.annotation ? (await annotationsOf(db, share.slide_id)).map(wire) : null,
+      annotations: permissions.annotation ? (await annotationsOf(systemDb, share.slide_id)).map(wire) : null,
       dzi: `/api/tiles/share/${request.query.token}/${share.slide_id}.dzi`,
     });
   });

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
-import { directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
@@ -29,9 +28,9 @@ export function caseBindingRoutes(app: TypedApp, db: Db, def: ResourceDef): void
     const { ids, pathology_number: raw } = request.body;
     const hospitalId = workingHospital(request);
     const unique = [...new Set(ids)];
-    if ((await idsInScope(db, def, unique, [hospitalId], directoryScope(request))).length !== unique.length) throw new AppError(404, 'slide.not_found');
+    if ((await idsInScope(db, def, unique, [hospitalId])).length !== unique.length) throw new AppError(404, 'slide.not_found');
     const number = raw?.trim() || null;
-    const caseId = await namedCase(db, hospitalId, { pathology_number: number }, directoryScope(request));
+    const caseId = await namedCase(db, hospitalId, { pathology_number: number });
     const moved = await moveSlides(db, unique, caseId);
     await logSlides(db, caseId === null ? 'unbind' : 'move', moved, request.auth!, number ?? undefined);
     return ok({ moved: moved.length, case_id: caseId });

@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import { directoryScope } from '../../http/directory-scope.js';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import send from '@fastify/send';
@@ -29,15 +28,15 @@ const tags = ['resource:slides'];
  * slide and user that works for two minutes. The file route checks the signature (keys rotate daily and live
  * where no API reads them), then that the user still may download this slide: a link outlives no revocation.
  */
-export function downloadRoutes(app: TypedApp, db: Db, dataDir: string, def: ResourceDef): void {
-  const keys = new SigningKeys(db, DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS * 1000);
+export function downloadRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef): void {
+  const keys = new SigningKeys(systemDb, DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS * 1000);
 
   app.post('/api/data/kfb/download/:id', {
     config: { access: { permission: 'slide_download' } },
     schema: { tags, params: Id },
   }, async (request) => {
     const { id } = request.params;
-    const slide = await slideIn(db, id, hospitalScope(def, request) ?? [], directoryScope(request));
+    const slide = await slideIn(db, id, hospitalScope(def, request) ?? []);
     if (!slide) throw new AppError(404, 'slide.not_found');
     const now = Date.now();
     const link = signDownload(await keys.current(now), id, request.auth!.id, Math.floor(now / 1000));
@@ -64,9 +63,10 @@ export function downloadRoutes(app: TypedApp, db: Db, dataDir: string, def: Reso
     const key = await keys.byId(link.kid, now);
     // One answer for every refusal: the caller learns nothing of which check failed.
     if (!key || !verifyDownload(key, id, link, Math.floor(now / 1000))) throw new AppError(403, 'slide.download_link_invalid');
-    const slide = await slideFile(db, id);
+    // Signed out (a browser download): the link names its user, whose rights mayDownload checks afresh.
+    const slide = await slideFile(systemDb, id);
     if (!slide) throw new AppError(404, 'slide.not_found');
-    if (!(await mayDownload(db, link.user, slide.hospital_id))) throw new AppError(403, 'slide.download_link_invalid');
+    if (!(await mayDownload(systemDb, link.user, slide.hospital_id))) throw new AppError(403, 'slide.download_link_invalid');
     const served = fromStored(dataDir, slide.file_path);
     const series = await seriesDownload(served);
     if (series && 'zip' in series) return sendZipped(reply, `${slide.name}.zip`, series.zip);

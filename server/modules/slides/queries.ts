@@ -1,22 +1,26 @@
 import type { Kysely } from 'kysely';
-import { caseRefWithin } from '../../http/directory-scope.js';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { thumbUrl } from './hooks.js';
 import type { LoggedSlide } from './section-log.js';
 
-/** A slide row already holds one of these stored paths (the file, or the TIFF converted from it). */
+/**
+ * A slide row already holds one of these stored paths (the file, or the TIFF converted from it): any slide, seen
+ * or not by the user (the row scope left out), as only whether is learnt.
+ */
 export async function fileBound(db: Db, storedPaths: string[]): Promise<boolean> {
-  return !!(await db.selectFrom('slides').select('id').where('file_path', 'in', storedPaths).executeTakeFirst());
+  return !!(await db.withoutPlugins().selectFrom('slides').select('id').where('file_path', 'in', storedPaths).executeTakeFirst());
 }
 
-/** The slide, if it belongs to one of the hospitals (and its case to one of `directories`); what a download logs of it. */
-export async function slideIn(db: Db, id: number, hospitalIds: number[], directories?: number[]): Promise<LoggedSlide | undefined> {
+/**
+ * The slide, if the request may see it (its row scope: the user's hospitals and directories) and, given `hospitalIds`
+ * (a list scope: the chosen hospital), it belongs to one of them; what a download logs of it.
+ */
+export async function slideIn(db: Db, id: number, hospitalIds?: readonly number[]): Promise<LoggedSlide | undefined> {
   // An empty list matches nothing (hospital 0 does not exist); `in ()` is not valid SQL.
-  return db.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path'])
-    .where('id', '=', id).where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [0])
-    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!))).executeTakeFirst();
+  return db.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', '=', id)
+    .$if(hospitalIds !== undefined, (q) => q.where('hospital_id', 'in', hospitalIds!.length ? [...hospitalIds!] : [0])).executeTakeFirst();
 }
 
 /** What the download route serves and checks: the file, its name, and whose hospital it is. */
@@ -90,16 +94,14 @@ async function sectionRows(db: Db, where: (q: SectionQuery) => SectionQuery) {
 
 export const sectionsById = (db: Db, ids: number[]) => sectionRows(db, (q) => q.where('slide_sections.id', 'in', ids));
 
-/** A case's sections within the hospitals the user may see now. */
-export const sectionsOfCase = (db: Db, caseId: number, hospitalIds: number[], directories?: number[]) =>
-  sectionRows(db, (q) => q.where('slide_sections.case_id', '=', caseId).where('slide_sections.hospital_id', 'in', hospitalIds)
-    .$if(directories !== undefined, (w) => w.where((eb) => caseRefWithin(eb, 'slide_sections.case_id', directories!))));
+/** A case's sections within the hospitals the user sees now (and the request's row scope). */
+export const sectionsOfCase = (db: Db, caseId: number, hospitalIds: number[]) =>
+  sectionRows(db, (q) => q.where('slide_sections.case_id', '=', caseId).where('slide_sections.hospital_id', 'in', hospitalIds));
 
-/** Binding a file to a section: the section must be the working hospital's (of a case in `directories`) and still empty. Answers its case. */
-export async function sectionForBinding(db: Db, hospitalId: number, sectionId: number, directories?: readonly number[]): Promise<{ id: number; case_id: number }> {
+/** Binding a file to a section: the section must be the working hospital's (and one the request may see) and still empty. Answers its case. */
+export async function sectionForBinding(db: Db, hospitalId: number, sectionId: number): Promise<{ id: number; case_id: number }> {
   const section = await db.selectFrom('slide_sections').select(['id', 'case_id', 'slide_id'])
-    .where('id', '=', sectionId).where('hospital_id', '=', hospitalId)
-    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slide_sections.case_id', directories!))).executeTakeFirst();
+    .where('id', '=', sectionId).where('hospital_id', '=', hospitalId).executeTakeFirst();
   if (!section) throw new AppError(404, 'section.not_found');
   if (section.slide_id !== null) throw new AppError(409, 'section.already_bound');
   return section;

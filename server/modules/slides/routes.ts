@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import { directoryScope } from '../../http/directory-scope.js';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -44,14 +43,15 @@ const BindBody = Type.Object({
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** Spec §7 slide routes beyond the generic resource API: bind an uploaded file, its thumbnail, a case's slides. */
-export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks): void {
+/** `systemDb`: only the signed download link's file route, whose signature is its grant (download.ts). */
+export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks): void {
   const tags = ['resource:slides'];
 
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
     const { body } = request;
     const hospitalId = workingHospital(request);
-    const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id, directoryScope(request)) : null;
-    const caseId = section ? section.case_id : await namedCase(db, hospitalId, body, directoryScope(request));
+    const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id) : null;
+    const caseId = section ? section.case_id : await namedCase(db, hospitalId, body);
     const source = fromStored(dataDir, body.path);
     const uploads = uploadsCompleteRoot(dataDir);
     const slides = slidesRoot(dataDir);
@@ -111,11 +111,13 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
   app.get('/api/data/kfb/thumb/:id', {
     config: { access: 'public' },
     schema: { tags, params: Id, security: IMAGE_SECURITY },
+    // The cookie's session before the handler: the request's access scope is made from it (access-scope.ts).
+    onRequest: (request) => cookieSession(db, request),
   }, async (request, reply) => {
-    await requireSlideView(db, request);
+    requireSlideView(request);
     const { id } = request.params;
     // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
-    if (!(await slideIn(db, id, request.auth!.hospitalIds, directoryScope(request)))) throw new AppError(404, 'slide.not_found');
+    if (!(await slideIn(db, id))) throw new AppError(404, 'slide.not_found');
     const { status } = await db.selectFrom('slides').select('status').where('id', '=', id).executeTakeFirstOrThrow();
     // Not made yet (or being remade): said so, rather than a missing or stale picture.
     if (PROCESSING.has(status)) throw new AppError(409, 'slide.processing');
@@ -133,25 +135,28 @@ export function slideRoutes(app: TypedApp, db: Db, dataDir: string, def: Resourc
     schema: { tags, params: Id },
   }, async (request) => {
     const { id } = request.params;
-    const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request), directories: directoryScope(request) };
+    const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request) };
     q.filter.push({ column: 'case_id', operator: '=', value: id, condition: 'and' });
     return ok(await listRows(db, def, hooks, q));
   });
 
   caseBindingRoutes(app, db, def);
   sectionRoutes(app, db, def);
-  downloadRoutes(app, db, dataDir, def);
+  downloadRoutes(app, db, systemDb, dataDir, def);
   dicomExportRoutes(app, db, dataDir, def);
   viewerOpenRoutes(app, db);
   viewerLocateRoutes(app, db, dataDir);
 }
 
 /** The bearer header (checked by the guard) or else the image cookie; never a token in the URL. */
-async function requireSlideView(db: Db, request: FastifyRequest): Promise<void> {
-  if (!request.auth) {
-    const token = imageCookieToken(request.headers.cookie);
-    if (token) request.auth = await sessionFromToken(db, token);
-  }
+/** The image cookie's session, when the request has no bearer header's. */
+async function cookieSession(db: Db, request: FastifyRequest): Promise<void> {
+  if (request.auth) return;
+  const token = imageCookieToken(request.headers.cookie);
+  if (token) request.auth = await sessionFromToken(db, token);
+}
+
+function requireSlideView(request: FastifyRequest): void {
   if (!request.auth) throw unauthenticated();
   // A session found here, from the cookie, was not seen by the guard's screen-lock check.
   if (request.auth.screenLocked) throw screenLocked();

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { directoryScope } from '../../http/directory-scope.js';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
@@ -30,7 +29,7 @@ export function sectionRoutes(app: TypedApp, db: Db, slidesDef: ResourceDef): vo
 
   app.post('/api/data/kfb/sectionAdd', { config: { access: { permission: 'case_production' } }, schema: { tags, body: AddBody } }, async (request) => {
     const hospitalId = workingHospital(request);
-    const caseId = await namedCase(db, hospitalId, request.body, directoryScope(request));
+    const caseId = await namedCase(db, hospitalId, request.body);
     if (caseId === null) throw new AppError(422, 'section.case_required');
     const ids = await addSections(db, hospitalId, caseId, request.body.sections, request.auth!.id);
     return ok(await sectionsById(db, ids));
@@ -39,5 +38,5 @@ export function sectionRoutes(app: TypedApp, db: Db, slidesDef: ResourceDef): vo
   app.get('/api/data/kfb/sections/:caseId', {
     config: { access: { permission: 'slide_view' }, audit: false },
     schema: { tags, params: Type.Object({ caseId: Type.Integer({ minimum: 1 }) }) },
-  }, async (request) => ok(await sectionsOfCase(db, request.params.caseId, hospitalScope(slidesDef, request) ?? [], directoryScope(request))));
+  }, async (request) => ok(await sectionsOfCase(db, request.params.caseId, hospitalScope(slidesDef, request) ?? [])));
 }

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { caseRefWithin, directoryScope } from '../../http/directory-scope.js';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
@@ -10,7 +9,7 @@ import { logSlides } from './section-log.js';
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** What the viewer shows of a slide (spec §2 slide info: case, pathology number, stain, scan time) and sizes its canvas by. */
-async function viewerSlide(db: Db, id: number, hospitalIds: number[], directories?: number[]) {
+async function viewerSlide(db: Db, id: number, hospitalIds: number[]) {
   return db.selectFrom('slides')
     .leftJoin('cases', 'cases.id', 'slides.case_id')
     .leftJoin('slide_sections', 'slide_sections.slide_id', 'slides.id')
@@ -20,7 +19,6 @@ async function viewerSlide(db: Db, id: number, hospitalIds: number[], directorie
       'slides.format_note', 'cases.pathology_number', 'cases.patient_name', 'slide_sections.stain', 'slide_sections.block_number', 'slide_sections.section_number',
     ])
     .where('slides.id', '=', id).where('slides.hospital_id', 'in', hospitalIds.length ? hospitalIds : [0])
-    .$if(directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!)))
     .executeTakeFirst();
 }
 
@@ -34,7 +32,7 @@ export function viewerOpenRoutes(app: TypedApp, db: Db): void {
     config: { access: { permission: 'slide_view' }, audit: false },
     schema: { tags: ['resource:slides'], params: Id, summary: 'Open a slide in the viewer: its information, and the view logged' },
   }, async (request) => {
-    const slide = await viewerSlide(db, request.params.id, hospitalScope({ scope: 'hospital' }, request) ?? [], directoryScope(request));
+    const slide = await viewerSlide(db, request.params.id, hospitalScope({ scope: 'hospital' }, request) ?? []);
     if (!slide) throw new AppError(404, 'slide.not_found');
     await logSlides(db, 'view', [{ id: slide.id, name: slide.name, case_id: slide.case_id, file_path: slide.file_path }], request.auth, 'viewer');
     const { file_path: _path, ...info } = slide;

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import { caseDirectoryWithin } from '../../http/directory-scope.js';
 import { shiftDay, shiftDayBounds } from '../../../src/core/statPeriods.js';
 
 /** Spec §4 report timeout (the timeout statistics' default): three days from registration. */
@@ -11,8 +10,8 @@ export const SOON_HOURS = 24;
 const counts = (rows: { key: string | null; n: number | string }[]) =>
   Object.fromEntries(rows.map((r) => [r.key ?? '', Number(r.n)]));
 
-/** `directories`: the asker's subspecialty directories (directoryScope; undefined: all): the case tiles count only those cases. */
-export interface DashboardAsk { hospitalId: number; userId: number; utcOffset: number; now: Date; can: (permission: string) => boolean; directories?: readonly number[] }
+/** The case tiles count only the cases the asker may see: their subspecialty directories (the row scope). */
+export interface DashboardAsk { hospitalId: number; userId: number; utcOffset: number; now: Date; can: (permission: string) => boolean }
 
 /**
  * The landing page's tiles (issue 16), each only for whoever may open its list: today's cases (this shift day's
@@ -29,11 +28,9 @@ export async function dashboard(db: Db, a: DashboardAsk) {
       day: today,
       phases: counts(await db.selectFrom('cases').select(['main_phase as key', sql<number>`count(*)`.as('n')])
         .where('hospital_id', '=', a.hospitalId).where('registration_at', '>=', start).where('registration_at', '<', end)
-        .$if(a.directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', a.directories!)))
         .groupBy('main_phase').execute()),
     };
-    const open = db.selectFrom('cases').where('hospital_id', '=', a.hospitalId).where('sign_at', 'is', null).where('main_phase', '<>', 'archive')
-      .$if(a.directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', a.directories!)));
+    const open = db.selectFrom('cases').where('hospital_id', '=', a.hospitalId).where('sign_at', 'is', null).where('main_phase', '<>', 'archive');
     const late = new Date(a.now.getTime() - TIMEOUT_HOURS * 3_600_000).toISOString();
     const soon = new Date(a.now.getTime() - (TIMEOUT_HOURS - SOON_HOURS) * 3_600_000).toISOString();
     const [mine, timeouts] = await Promise.all([

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import { caseRefWithin } from '../../http/directory-scope.js';
 import { bucketBounds, type StatRange } from '../../../src/core/statPeriods.js';
 import { PRICE_KINDS } from '../../../src/core/prices.js';
 import { tabulate, type StatFilters, type StatTable } from './queries.js';
@@ -12,7 +11,7 @@ export const INCOME_SERIES = ['income_case', 'income_special', 'income_additiona
  * prices of that moment), summed per bucket and kind in SQL — each bucket a range of the indexed charged_at, the
  * buckets one UNION ALL, as the counts are. Sums are integer cents; the answer is yuan, divided once per cell.
  * The doctor filter is who charged (registered the case, gave the order); case type and the asker's subspecialty
- * directories reach charges through the case.
+ * directories (the row scope) reach charges through the case.
  */
 export async function incomeStatistic(db: Db, range: StatRange, f: StatFilters): Promise<StatTable> {
   const one = (b: { key: string; start: string; end: string }) => db.selectFrom('case_charges as c')
@@ -20,7 +19,6 @@ export async function incomeStatistic(db: Db, range: StatRange, f: StatFilters):
     .$if(f.doctorId !== undefined, (q) => q.where('c.charged_by', '=', f.doctorId!))
     .$if(f.caseType !== undefined, (q) => q.where('c.case_id', 'in',
       db.selectFrom('cases').select('id').where('hospital_id', '=', f.hospitalId).where('case_type', '=', f.caseType!)))
-    .$if(f.directories !== undefined, (q) => q.where((eb) => caseRefWithin(eb, 'c.case_id', f.directories!)))
     .select([sql<string>`${sql.lit(b.key)}`.as('bucket'), 'c.kind', sql<number | string>`sum(c.amount_cents)`.as('cents')])
     .groupBy('c.kind');
   const [first, ...rest] = bucketBounds(range, f.utcOffset).map(one);

@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { PageParam, pageParams } from '../../resources/list-query.js';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import { caseRefWithin, directoryScope, slideRefWithin } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
@@ -35,13 +34,11 @@ export function labelRoutes(app: TypedApp, db: Db): void {
     },
   }, async (request) => {
     const q = request.body;
-    const directories = directoryScope(request);
     const range = statRange({ period: q.period, from: q.from, to: q.to, utcOffset: q.utc_offset ?? 0 }, new Date());
     if (typeof range === 'string') throw new AppError(422, range, { periods: STAT_PERIODS.join(', ') });
     const rows = await db.selectFrom('labels')
       .leftJoin('slide_labels as sl', (j) => j.onRef('sl.label_id', '=', 'labels.id')
-        .on('sl.hospital_id', '=', workingHospital(request)).on('sl.created_at', '>=', range.start).on('sl.created_at', '<', range.end)
-        .$call((on) => (directories ? on.on((eb) => slideRefWithin(eb, 'sl.slide_id', directories)) : on)))
+        .on('sl.hospital_id', '=', workingHospital(request)).on('sl.created_at', '>=', range.start).on('sl.created_at', '<', range.end))
       .select(['labels.id', 'labels.name', 'labels.en_name', 'labels.color', sql<number>`count(sl.id)`.as('count')])
       .groupBy(['labels.id', 'labels.name', 'labels.en_name', 'labels.color', 'labels.rank'])
       .orderBy('labels.rank').orderBy('labels.id').execute();
@@ -58,9 +55,7 @@ export function labelRoutes(app: TypedApp, db: Db): void {
     schema: { tags, querystring: Type.Object({ page: PageParam, page_size: PageParam }, { additionalProperties: false }) },
   }, async (request) => {
     const { page, pageSize: size } = pageParams(request.query, { defaultSize: 20, maxSize: 200, maxPage: 100_000 });
-    const directories = directoryScope(request);
-    const base = db.selectFrom('slide_labels as sl').where('sl.hospital_id', 'in', hospitalScope({ scope: 'hospital' }, request)!)
-      .$if(directories !== undefined, (w) => w.where((eb) => slideRefWithin(eb, 'sl.slide_id', directories!)));
+    const base = db.selectFrom('slide_labels as sl').where('sl.hospital_id', 'in', hospitalScope({ scope: 'hospital' }, request)!);
     const [{ n }, data] = await Promise.all([
       base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
       base.innerJoin('labels', 'labels.id', 'sl.label_id').innerJoin('slides', 'slides.id', 'sl.slide_id').leftJoin('users', 'users.id', 'sl.created_by')
@@ -79,7 +74,6 @@ export function labelRoutes(app: TypedApp, db: Db): void {
     const slide = await db.selectFrom('slides').leftJoin('cases', 'cases.id', 'slides.case_id')
       .select(['slides.id', 'slides.hospital_id', 'slides.name', 'cases.specimen_name', 'cases.clinical_diagnosis'])
       .where('slides.id', '=', request.params.id).where('slides.hospital_id', 'in', hospitalScope({ scope: 'hospital' }, request)!)
-      .$if(directoryScope(request) !== undefined, (w) => w.where((eb) => caseRefWithin(eb, 'slides.case_id', directoryScope(request)!)))
       .executeTakeFirst();
     if (!slide) throw new AppError(404, 'slide.not_found');
     const labels = await db.selectFrom('labels').select(['id', 'name', 'en_name']).execute();

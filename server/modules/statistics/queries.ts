@@ -1,6 +1,5 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import { isPostgres, type Db } from '../../db/connect.js';
-import { caseDirectoryWithin, caseRefWithin, slideRefWithin } from '../../http/directory-scope.js';
 import { bucketBounds, bucketKeys, type StatRange } from '../../../src/core/statPeriods.js';
 import { STAT_KINDS, type Measure, type StatKindName } from './kinds.js';
 
@@ -11,21 +10,12 @@ export interface StatFilters {
   scannerId?: number;
   /** The hospital's offset from UTC in minutes (east positive): shift days are local. */
   utcOffset: number;
-  /**
-   * The asker's subspecialty directories (directoryScope; undefined: all). Statistics are read by doctors and
-   * technicians, not only administrators: they count only the cases (and their slides, scans, views) the asker may see.
-   */
-  directories?: readonly number[];
 }
 
-/** SQL: the measure's row within `f.directories` (a case itself, a row naming its case, or a row of a slide). */
-export function withinDirectories(eb: AnyEb, m: Pick<Measure, 'table' | 'caseId' | 'slideId'>, t: string, dirs: readonly number[]): Expression<SqlBool> {
-  if (m.table === 'cases') return caseDirectoryWithin(eb, `${t}.subspecialty_id`, dirs);
-  if (m.caseId) return caseRefWithin(eb, `${t}.${m.caseId}`, dirs);
-  if (m.slideId) return slideRefWithin(eb, `${t}.${m.slideId}`, dirs);
-  // A measure that reaches no case counts nothing of a case (scanners): nothing to narrow.
-  return eb.lit(true);
-}
+/*
+ * Statistics are read by doctors and technicians, not only administrators: they count only the cases (and their
+ * slides, scans, views) the asker may see, their subspecialty directories, by the row scope of every table measured.
+ */
 
 export interface StatTable {
   series: string[];
@@ -34,8 +24,6 @@ export interface StatTable {
 }
 
 type Counted = { bucket: string; series: string; n: number | string };
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the measures' tables are named by data (STAT_KINDS)
-type AnyEb = ExpressionBuilder<any, any>;
 
 /**
  * One measure: counts per (bucket, series) in SQL, only the groups coming back. Each bucket is its own range of the
@@ -60,7 +48,6 @@ async function countMeasure(db: Db, m: Measure, range: StatRange, f: StatFilters
     for (const [column, value] of Object.entries(m.where ?? {})) q = q.where(`${t}.${column}`, '=', value);
     if (!named) q = q.where(`${t}.${(m.series as { column: string }).column}`, 'in', [...(m.series as { values: readonly string[] }).values]);
     if (f.doctorId !== undefined) q = m.doctor ? q.where(`${t}.${m.doctor}`, '=', f.doctorId) : q.where(sql.lit(1), '=', 0);
-    if (f.directories) q = q.where((eb: AnyEb) => withinDirectories(eb, m, t, f.directories!));
     if (f.scannerId !== undefined && m.table === 'scan_jobs') q = q.where(`${t}.scanner_id`, '=', f.scannerId);
     if (f.caseType !== undefined) {
       if (m.table === 'cases') q = q.where(`${t}.case_type`, '=', f.caseType);
@@ -113,7 +100,6 @@ export async function timeoutStatistic(db: Db, range: StatRange, f: StatFilters 
     .where('hospital_id', '=', f.hospitalId).where('registration_at', '>=', b.start).where('registration_at', '<', b.end)
     .$if(f.doctorId !== undefined, (q) => q.where('doctor_id', '=', f.doctorId!))
     .$if(f.caseType !== undefined, (q) => q.where('case_type', '=', f.caseType!))
-    .$if(f.directories !== undefined, (q) => q.where((eb) => caseDirectoryWithin(eb, 'cases.subspecialty_id', f.directories!)))
     .select([sql<string>`${sql.lit(b.key)}`.as('bucket'), sql<number>`count(*)`.as('registered'), timedOut.as('timed_out')]);
   const [first, ...rest] = bucketBounds(range, f.utcOffset).map(one);
   const rows = await rest.reduce((u, q) => u.unionAll(q), first).execute();

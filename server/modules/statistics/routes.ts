@@ -2,7 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connect.js';
 import { hasPermission } from '../../http/access.js';
-import { directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, forbidden } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
@@ -56,7 +55,7 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
     const utcOffset = q.utc_offset ?? 0;
     const range = statRange({ period: q.period, from: q.from, to: q.to, bucket: q.bucket, utcOffset }, now);
     if (typeof range === 'string') throw new AppError(422, range, { periods: STAT_PERIODS.join(', ') });
-    const filters = { hospitalId, doctorId: q.doctor_id, caseType: q.case_type, scannerId: q.scanner_id, utcOffset, directories: directoryScope(request) };
+    const filters = { hospitalId, doctorId: q.doctor_id, caseType: q.case_type, scannerId: q.scanner_id, utcOffset };
     const table = kind === 'timeout'
       ? await timeoutStatistic(db, range, { ...filters, hours: q.hours ?? DEFAULT_TIMEOUT_HOURS, now })
       : kind === 'income' ? await incomeStatistic(db, range, filters) : await statistic(db, kind, range, filters);
@@ -81,7 +80,7 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
   }, async (request) => {
     const user = request.auth!;
     return ok(await dashboard(db, {
-      hospitalId: workingHospital(request), userId: user.id, utcOffset: request.query.utc_offset ?? 0, now: new Date(), directories: directoryScope(request),
+      hospitalId: workingHospital(request), userId: user.id, utcOffset: request.query.utc_offset ?? 0, now: new Date(),
       can: (p) => hasPermission(user, p),
     }));
   });

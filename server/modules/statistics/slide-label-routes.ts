@@ -1,7 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
-import { hasPermission } from '../../http/access.js';
-import { caseRefWithin, directoryScope } from '../../http/directory-scope.js';
 import { ok } from '../../http/envelope.js';
 import { AppError, forbidden } from '../../http/errors.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
@@ -23,10 +21,8 @@ export function slideLabelRoutes(app: TypedApp, db: Db): void {
   /** The slides of the request, all within the user's scope, or a 404 before anything is written. */
   const slidesOf = async (request: Parameters<typeof hospitalScope>[1], ids: number[]) => {
     const unique = [...new Set(ids)];
-    const directories = directoryScope(request);
     const rows = await db.selectFrom('slides').select(['id', 'hospital_id'])
-      .where('id', 'in', unique).where('hospital_id', 'in', hospitalScope({ scope: 'hospital' }, request)!)
-      .$if(directories !== undefined, (w) => w.where((eb) => caseRefWithin(eb, 'slides.case_id', directories!))).execute();
+      .where('id', 'in', unique).where('hospital_id', 'in', hospitalScope({ scope: 'hospital' }, request)!).execute();
     if (rows.length !== unique.length) throw new AppError(404, 'slide.not_found');
     return rows;
   };
@@ -38,7 +34,7 @@ export function slideLabelRoutes(app: TypedApp, db: Db): void {
 
   // The choices of the put/remove prompts: readable by those who label slides, not only by label_manage.
   app.get('/api/config/labels/choices', { config: { access: 'user', audit: false }, schema: { tags } }, async (request) => {
-    if (!hasPermission(request.auth!, 'slide_label') && !hasPermission(request.auth!, 'label_manage')) throw forbidden('slide_label');
+    if (!request.scope!.may('slide_label') && !request.scope!.may('label_manage')) throw forbidden('slide_label');
     return ok(await db.selectFrom('labels').select(['id', 'name', 'en_name', 'color']).orderBy('rank').orderBy('id').limit(1000).execute());
   });
 

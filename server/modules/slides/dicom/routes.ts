@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { directoryScope } from '../../../http/directory-scope.js';
 import type { Db } from '../../../db/connect.js';
 import { AppError } from '../../../http/errors.js';
 import { hospitalScope } from '../../../http/hospital-scope.js';
@@ -27,7 +26,7 @@ export function dicomExportRoutes(app: TypedApp, db: Db, dataDir: string, def: R
     schema: { tags: ['resource:slides'], params: Id, summary: 'The slide as a DICOM WSI series (Supplement 145, TILED_FULL, JPEG baseline), one instance per level, in a zip' },
   }, async (request, reply) => {
     const { id } = request.params;
-    const slide = await slideIn(db, id, hospitalScope(def, request) ?? [], directoryScope(request));
+    const slide = await slideIn(db, id, hospitalScope(def, request) ?? []);
     const row = slide ? await slideFile(db, id) : undefined;
     if (!slide || !row) throw new AppError(404, 'slide.not_found');
     const handle = await tiles.open(fromStored(dataDir, row.file_path));

@@ -1,0 +1,47 @@
+/**
+ * The tables of row-level access (issue 27): cases, slides and what hangs off them. Every statement the
+ * request-scoped handle runs over one of these is narrowed to the request's hospitals and subspecialty directories
+ * (server/db/row-scope.ts); a table named here needs nothing more from the code that reads or writes it.
+ *
+ * - `hospital`: the row's own hospital column. Absent: the row's hospital is its slide's (`slideKey`).
+ * - `directory`: cases only, the directory a case is filed under (null: everyone's, src/core/subspecialty.ts).
+ * - `caseKey`: the row's case; a row of no case (null) is everyone's in its hospital.
+ * - `slideKey`: the row's slide; its directory is the slide's case's (slides of no case are everyone's).
+ * - `slideOptional`: the row may name no slide (null): it is then its hospital's, or, without a hospital column,
+ *   everyone's (a log line of a slide since deleted).
+ */
+export interface ScopedTable {
+  hospital?: string;
+  directory?: string;
+  caseKey?: string;
+  slideKey?: string;
+  slideOptional?: boolean;
+}
+
+export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
+  cases: { hospital: 'hospital_id', directory: 'subspecialty_id' },
+  case_applications: { hospital: 'hospital_id', caseKey: 'case_id' },
+  case_specimens: { hospital: 'hospital_id', caseKey: 'case_id' },
+  case_blocks: { hospital: 'hospital_id', caseKey: 'case_id' },
+  technical_orders: { hospital: 'hospital_id', caseKey: 'case_id' },
+  case_timeline: { hospital: 'hospital_id', caseKey: 'case_id' },
+  case_images: { hospital: 'hospital_id', caseKey: 'case_id' },
+  case_charges: { hospital: 'hospital_id', caseKey: 'case_id' },
+  reports: { hospital: 'hospital_id', caseKey: 'case_id' },
+  // A signed report's frozen documents: read only through a report already in scope (reportVisible); narrowed by hospital here too.
+  report_documents: { hospital: 'hospital_id' },
+  slides: { hospital: 'hospital_id', caseKey: 'case_id' },
+  slide_sections: { hospital: 'hospital_id', caseKey: 'case_id' },
+  scan_jobs: { hospital: 'hospital_id', caseKey: 'case_id', slideKey: 'slide_id', slideOptional: true },
+  slide_annotations: { hospital: 'hospital_id', slideKey: 'slide_id' },
+  slide_shares: { hospital: 'hospital_id', slideKey: 'slide_id' },
+  slide_labels: { hospital: 'hospital_id', slideKey: 'slide_id' },
+  slide_qc: { hospital: 'hospital_id', slideKey: 'slide_id' },
+  teaching_links: { hospital: 'hospital_id', slideKey: 'slide_id' },
+  slide_focus: { slideKey: 'slide_id' },
+  collections: { slideKey: 'slide_id' },
+  meeting_slides: { slideKey: 'slide_id' },
+  section_logs: { caseKey: 'case_id', slideKey: 'slide_id', slideOptional: true },
+  // Messages are their recipient's; one about a case outside the reader's directories is not shown (spec §6).
+  messages: { caseKey: 'case_id' },
+};

@@ -1,0 +1,65 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance } from 'fastify';
+import { directoryRestriction } from '../../src/core/subspecialty.js';
+import type { Db } from '../db/connect.js';
+import { RowScopePlugin, type RowScope } from '../db/row-scope.js';
+import { hasPermission } from './access.js';
+import type { SessionUser } from './types.js';
+
+/**
+ * One access scope per request (issue 27): who the user is, the hospitals and subspecialty directories whose cases
+ * and slides they may reach, and their permissions. Built once, after the guard (and a route's own session hook,
+ * the image cookie's) have settled `request.auth`; every statement of the request-scoped handle reads it.
+ *
+ * `hospitals` is every hospital of the user: by id, a user reaches any of them. The chosen hospital, or all of them
+ * with show-all-data (hospital-scope.ts), only narrows lists: which of the rows one may see a page shows.
+ */
+export interface AccessScope extends RowScope {
+  readonly userId: number;
+  readonly hospitals: readonly number[];
+  /** Undefined: every directory (administrators, users holding none). */
+  readonly directories?: readonly number[];
+  may(permission: string): boolean;
+}
+
+export function accessScopeOf(user: SessionUser): AccessScope {
+  return Object.freeze({
+    userId: user.id,
+    hospitals: Object.freeze([...user.hospitalIds]),
+    directories: directoryRestriction(user),
+    may: (permission: string) => hasPermission(user, permission),
+  });
+}
+
+const current = new AsyncLocalStorage<AccessScope | undefined>();
+
+/** The scope of the request this code runs for; undefined outside a signed-in request (the scoped handle then reaches no rows). */
+export const currentScope = (): AccessScope | undefined => current.getStore();
+
+/**
+ * The handle route modules get: every statement over cases, slides and what hangs off them is narrowed to the
+ * scope of the request it runs in (server/db/row-scope.ts). Outside a signed-in request it reaches none of those
+ * rows: code that forgets its scope finds nothing instead of everything. System work (jobs, migrations, seed,
+ * login, token-checked public links) is handed the unscoped handle by name in app.ts.
+ */
+export const scopedDb = (system: Db): Db => system.withPlugin(new RowScopePlugin(currentScope));
+
+/**
+ * Runs the rest of each request (validation, handler, its promises) inside its scope. preHandler: after every
+ * onRequest hook, a route's own session hooks included.
+ */
+export function registerAccessScope(app: FastifyInstance): void {
+  app.decorateRequest('scope', undefined);
+  app.addHook('preHandler', (request, _reply, done) => {
+    const scope = request.auth ? accessScopeOf(request.auth) : undefined;
+    request.scope = scope;
+    current.run(scope, done);
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** This request's access scope (access-scope.ts); undefined when no one is signed in. */
+    scope: AccessScope | undefined;
+  }
+}
