@@ -32,7 +32,7 @@ vi.mock('../../src/store/session', () => ({
 const { renderHook } = await import('./hook-runner');
 const { loadRules, useRuleSets } = await import('../../src/engine/rulesApi');
 
-const sets: LayeredRuleSet[] = [{ alias: 'case', version: 1, schema: { name: 'case', description: 'Case', rules: { urgent: { '==': [{ var: 'urgent' }, 1] } } } }];
+const sets: LayeredRuleSet[] = [{ alias: 'case', version: 1, schema: { name: 'case', description: { 'zh-CN': '病例', 'en-US': 'Case' }, rules: { urgent: { '==': [{ var: 'urgent' }, 1] } } } }];
 /** Lets the answer's promise callbacks and the state updates they make (a new render) run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
