@@ -43,11 +43,14 @@ export function useRuleSets(skip = false): RuleResolver | undefined {
   const key = scopedKey(hospitalId, 'rules');
   const sets = (loaded?.key === key ? loaded.sets : undefined) ?? (skip ? undefined : ruleSets.peek(key));
   useEffect(() => {
-    if (skip || ruleSets.peek(key)) return;
+    // Asked by whether this render had them, not by whether the cache has them now: an answer that landed after
+    // the render read the cache and before this effect ran (a busy browser runs effects a task later) was then
+    // never drawn, and the page stayed on its spinner for good. A settled load answers at once.
+    if (skip || sets) return;
     let live = true;
     loadRules().then((s) => live && setLoaded({ key, sets: s }), () => live && setLoaded({ key, sets: NONE }));
     return () => { live = false; };
-  }, [skip, key]);
+  }, [skip, key, sets]);
   return useMemo(() => (sets ? resolverOf(sets) : undefined), [sets]);
 }
 

@@ -203,10 +203,16 @@ async function watchCsp(context: BrowserContext): Promise<void> {
     });
     page.on('pageerror', (error) => remember(page, `page error: ${error.message}`));
     page.on('requestfailed', (request) => {
-      remember(page, `failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`);
+      // A load the next document's navigation cut off (ERR_ABORTED) is not what the page now shown waits for.
+      const before = documentOf.get(request) !== documents.get(page) ? ' (an earlier document\'s, cut off by a navigation)' : '';
+      remember(page, `failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}${before}`);
       pendingOf(page).delete(request);
     });
-    page.on('request', (request) => pendingOf(page).set(request, Date.now()));
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents.set(page, (documents.get(page) ?? 0) + 1);
+      documentOf.set(request, documents.get(page) ?? 0);
+      pendingOf(page).set(request, Date.now());
+    });
     page.on('requestfinished', (request) => pendingOf(page).delete(request));
     page.on('response', (response) => {
       if (response.status() >= 400) remember(page, `${response.status()}: ${response.request().method()} ${response.url()}`);
@@ -225,6 +231,9 @@ function pendingOf(page: Page): Map<Request, number> {
   if (!pending.has(page)) pending.set(page, new Map());
   return pending.get(page)!;
 }
+/** Each page's documents, counted by their main-frame navigation requests, and the document each request came from. */
+const documents = new WeakMap<Page, number>();
+const documentOf = new WeakMap<Request, number>();
 const browsers: Browser[] = [];
 function remember(page: Page, line: string): void {
   const lines = troubles.get(page) ?? [];
@@ -234,12 +243,18 @@ function remember(page: Page, line: string): void {
 afterEach(async (context) => {
   if (context.task.result?.state !== 'fail') return;
   const report: string[] = [];
-  for (const page of browsers.flatMap((b) => b.contexts().flatMap((c) => c.pages()))) {
+  const pages = browsers.flatMap((b) => b.contexts().flatMap((c) => c.pages()));
+  const test = context.task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 60).replace(/^-|-$/g, '');
+  const shot = (i: number) => path.join(SHOTS, 'failed', `${path.basename(context.task.file.name, '.test.ts')}-${test}-${i}.png`);
+  for (const [i, page] of pages.entries()) {
     const text = (await page.evaluate(() => document.body?.innerText ?? '').catch((e: Error) => `(unreadable: ${e.message})`)).replace(/\s+/g, ' ');
     // Its end too: a dialog is drawn last.
     const shown = text.length > 500 ? `${text.slice(0, 300)} … ${text.slice(-200)}` : text;
+    // Spinners have no text: what is still loading, by test id (a schema page's engine-loading …).
+    const spinning = await page.evaluate(() => [...document.querySelectorAll('[role=progressbar]')].map((e) => e.getAttribute('data-testid') ?? 'spinner')).catch(() => []);
     const waiting = [...pendingOf(page)].map(([request, since]) => `waiting ${Math.round((Date.now() - since) / 1000)} s for: ${request.method()} ${request.url()}`);
-    report.push(`${page.url()}\n  shows: ${shown}\n  ${[...(troubles.get(page) ?? []), ...waiting.slice(-8)].join('\n  ')}`);
+    const image = await page.screenshot({ path: shot(i) }).then(() => `  screenshot: ${path.relative(process.cwd(), shot(i))}\n`, () => '');
+    report.push(`${page.url()}\n  shows: ${shown}\n${spinning.length ? `  spinning: ${spinning.join(', ')}\n` : ''}${image}  ${[...(troubles.get(page) ?? []), ...waiting.slice(-8)].join('\n  ')}`);
   }
   if (report.length) throw new Error(`The pages when the test failed:\n${report.join('\n')}`);
 });

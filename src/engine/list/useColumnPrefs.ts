@@ -20,7 +20,15 @@ export function useColumnPrefs(alias: string, route: string, columns: Column[], 
   const same = (next: ColumnPref[]) => (prev: ColumnPref[]) => (JSON.stringify(prev) === JSON.stringify(next) ? prev : next);
 
   useEffect(() => {
-    if (offline || peekColumnPrefs(alias)) return;
+    if (offline) return;
+    // Cached by now: taken, not skipped. An answer that landed after the first render read the cache and before
+    // this effect ran (a busy browser runs effects a task later) was otherwise never shown: the schema's columns
+    // stood instead of the user's. Drawn with it already: the same state, no render.
+    const here = peekColumnPrefs(alias);
+    if (here) {
+      setStored(same(here));
+      return;
+    }
     let live = true;
     void (async () => {
       try {
