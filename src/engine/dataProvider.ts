@@ -25,15 +25,6 @@ export interface RequestOptions {
   allowMultiple?: boolean;
 }
 
-/** A 200 response whose envelope carries a failure (spec §8 "List call with a message"). */
-export class EnvelopeError extends Error {
-  readonly displayText: string;
-  constructor(message: string) {
-    super(message);
-    this.displayText = message;
-  }
-}
-
 export interface DataProvider {
   getList(resource: ResourceRef, request: ListRequest, options?: RequestOptions): Promise<ListResult>;
   getCount(resource: ResourceRef, request: Omit<ListRequest, 'page' | 'page_size'>, options?: RequestOptions): Promise<Record<string, number>>;
@@ -50,31 +41,6 @@ export interface DataProvider {
 /** Resource routes are written as the browser sees them (`/api/...`); the client's base is already `/api`. */
 export const resourceUrl = (route: string, suffix = '') => `${route.replace(/^\/api(?=\/|$)/, '')}${suffix}`;
 
-type WriteListener = (url: string) => void;
-const writeListeners = new Set<WriteListener>();
-/**
- * Told after every write that went through the HTTP provider (with the written address, `/…` under
- * the API base): the client caches drop what the write may have changed (resource options, …).
- */
-export function onDataWrite(listener: WriteListener): () => void {
-  writeListeners.add(listener);
-  return () => { writeListeners.delete(listener); };
-}
-/** Reports a write even when it failed half way (one row of many may have changed). */
-function written<T>(url: string, call: Promise<T>): Promise<T> {
-  const report = () => { for (const l of [...writeListeners]) l(url); };
-  return call.then((v) => { report(); return v; }, (e) => { report(); throw e; });
-}
-
-interface Envelope<T> { code?: number; message?: string; data: T }
-
-/** Unwraps the envelope, turning `code !== 0` into an error that carries the server's message. */
-async function envelope<T>(request: Promise<{ data: Envelope<T> }>): Promise<T> {
-  const body = (await request).data;
-  if (body && typeof body.code === 'number' && body.code !== 0) throw new EnvelopeError(body.message || 'error');
-  return body.data;
-}
-
 /** Lists and counts read `data.data` (spec §7 "Response read from data.data.data or data.data"). */
 function asList(data: unknown): ListResult {
   const d = (data ?? {}) as Partial<ListResult> & { data?: unknown };
@@ -84,7 +50,6 @@ function asList(data: unknown): ListResult {
 }
 
 const SETTING = '/common/setting';
-const isRead = (method: Method) => method === 'GET';
 
 export const httpDataProvider: DataProvider = {
   async getList(resource, request, options) {
@@ -93,30 +58,27 @@ export const httpDataProvider: DataProvider = {
     const call = queryLength(request) > MAX_GET_QUERY
       ? api.post(url, request, { ...options, allowMultiple: true })
       : api.get(url, { ...options, params: request });
-    return asList(await envelope(call));
+    return asList(await unwrap(call));
   },
   async getCount(resource, request, options) {
-    return (await envelope<Record<string, number>>(api.get(resourceUrl(resource.route, '/count'), { ...options, params: request }))) ?? {};
+    return (await unwrap<Record<string, number>>(api.get(resourceUrl(resource.route, '/count'), { ...options, params: request }))) ?? {};
   },
-  getOne: (resource, id, options) => envelope(api.get(resourceUrl(resource.route, `/item/${encodeURIComponent(String(id))}`), options)),
+  getOne: (resource, id, options) => unwrap(api.get(resourceUrl(resource.route, `/item/${encodeURIComponent(String(id))}`), options)),
   create: (resource, body, options) => {
     const url = resourceUrl(resource.route, '/store');
-    return written(url, envelope(api.post(url, body, options)));
+    return unwrap(api.post(url, body, options));
   },
   update: (resource, id, body, options) => {
     const url = resourceUrl(resource.route, `/update/${encodeURIComponent(String(id))}`);
-    return written(url, envelope(api.patch(url, body, options)));
+    return unwrap(api.patch(url, body, options));
   },
   async deleteMany(resource, ids, options) {
     const url = resourceUrl(resource.route, '/destroy');
-    await written(url, envelope(api.delete(url, { ...options, data: { ids } })));
+    await unwrap(api.delete(url, { ...options, data: { ids } }));
   },
   getSetting: (key, options) => unwrap(api.get(`${SETTING}/get`, { ...options, params: { settings_key: key } })),
   async saveSetting(key, value, options) {
-    await written(SETTING, api.post(SETTING, { settings_key: key, settings_value: value }, options));
+    await unwrap(api.post(SETTING, { settings_key: key, settings_value: value }, options));
   },
-  custom: ({ method, url, params, body, options }) => {
-    const call = unwrap(api.request({ ...options, method, url: resourceUrl(url), params, data: body })) as Promise<never>;
-    return isRead(method) ? call : written(resourceUrl(url), call);
-  },
+  custom: ({ method, url, params, body, options }) => unwrap(api.request({ ...options, method, url: resourceUrl(url), params, data: body })),
 };

@@ -18,7 +18,7 @@ vi.mock('../dataProvider', () => ({
     }),
   },
 }));
-vi.mock('../../api/client', () => ({ onAnyWrite: (l: () => void) => { writeListeners.push(l); return () => undefined; } }));
+vi.mock('../../api/client', () => ({ onWrite: (l: () => void) => { writeListeners.push(l); return () => undefined; } }));
 
 // The session store reads its scope only (hospital, show-all-data) here.
 vi.mock('../../store/session', () => ({

@@ -4,7 +4,7 @@ import { buildCountRequest, buildListRequest, type ListRequest } from '../../cor
 import type { ResolvedSchema } from '../../core/pageSchema';
 import { useSession } from '../../store/session';
 import { scopedKey } from '../cache';
-import { onAnyWrite } from '../../api/client';
+import { onWrite } from '../../api/client';
 import { httpDataProvider, type ListResult } from '../dataProvider';
 import { readStoredListQuery } from './useListParams';
 
@@ -27,7 +27,7 @@ interface Entry<T> { promise: Promise<T>; at: number; settled?: T }
 const ahead = new Map<string, Entry<unknown>>();
 // A write (through any part of the app, as it leaves and as it ends) changes what a list answers: nothing sent
 // before it is handed to a page after it. Nor is anything sent for another account or token.
-onAnyWrite(() => ahead.clear());
+onWrite(() => ahead.clear());
 useSession.subscribe((state, previous) => { if (state.token !== previous.token || state.user?.id !== previous.user?.id) ahead.clear(); });
 const keyOf = (kind: Kind, route: string, request: object) => {
   const st = useSession.getState();

@@ -1,10 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { notifyError } from '../../api/notify';
 import { pageToJumpTo, type ListParams } from '../../core/listParams';
 import { buildCountRequest, buildListRequest } from '../../core/listRequest';
 import type { ResourceInfo, SearchField, TabSchema } from '../../core/pageSchema';
 import { useSession } from '../../store/session';
-import { EnvelopeError, httpDataProvider, type Row } from '../dataProvider';
+import { httpDataProvider, type Row } from '../dataProvider';
 import { peekCountAhead, peekListAhead, takeCountAhead, takeListAhead } from './listPrefetch';
 import { useDataProvider } from '../dataContext';
 import type { Preload } from '../preload';
@@ -89,9 +88,9 @@ export function useListData(opts: {
           if (jump) latest.current.onJump(jump);
           latest.current.onAnswer?.();
         })
-        .catch((e) => {
+        .catch(() => {
+          // The failure was shown where it was read (src/api/client.ts unwrap, or the HTTP error it was).
           if (!live) return;
-          if (e instanceof EnvelopeError) notifyError(e.displayText);
           setRows([]);
           setTotal(0);
         })
@@ -122,10 +121,9 @@ export function useListData(opts: {
       (sentAhead ?? dp.getCount(resource, countRequest))
         // The same counts keep the same object: a page shown again is not drawn again for them.
         .then((c) => live && setCounts((was) => (JSON.stringify(was) === JSON.stringify(c) ? was : c)))
-        .catch((e) => {
+        .catch(() => {
+          // Spec §8: a failed count shows the error (where it was read) and clears the counts.
           if (!live) return;
-          // Spec §8: a failed count shows the error and clears the counts.
-          if (e instanceof EnvelopeError) notifyError(e.displayText);
           setCounts(null);
         });
     };
