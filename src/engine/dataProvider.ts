@@ -1,5 +1,5 @@
 import { api, unwrap } from '../api/client';
-import { MAX_GET_QUERY, queryLength, type ListRequest } from '../core/listRequest';
+import { countQueryToWire, listQueryToWire, MAX_GET_QUERY, queryLength, type CountQuery, type ListQuery } from '../core/listRequest';
 
 /**
  * The one way the engine talks to the server, shaped after refine's DataProvider
@@ -26,12 +26,20 @@ export interface RequestOptions {
 }
 
 export interface DataProvider {
-  getList(resource: ResourceRef, request: ListRequest, options?: RequestOptions): Promise<ListResult>;
-  getCount(resource: ResourceRef, request: Omit<ListRequest, 'page' | 'page_size'>, options?: RequestOptions): Promise<Record<string, number>>;
+  /** Structured as refine's getList: the provider, not its caller, knows the wire (src/core/listRequest.ts). */
+  getList(resource: ResourceRef, query: ListQuery, options?: RequestOptions): Promise<ListResult>;
+  /** Counts per tab of `query.tabs` (spec §7 `/count`). */
+  getCount(resource: ResourceRef, query: CountQuery, options?: RequestOptions): Promise<Record<string, number>>;
   getOne(resource: ResourceRef, id: Id, options?: RequestOptions): Promise<Row>;
   create(resource: ResourceRef, body: Row, options?: RequestOptions): Promise<Row>;
   update(resource: ResourceRef, id: Id, body: Row, options?: RequestOptions): Promise<Row>;
   deleteMany(resource: ResourceRef, ids: Id[], options?: RequestOptions): Promise<void>;
+  /**
+   * Optional: an answer already here for this query (a list sent ahead of its page, src/engine/list/listPrefetch.ts),
+   * so the page's first render draws its rows; left in place for the page's getList to take.
+   */
+  peekList?(resource: ResourceRef, query: ListQuery): ListResult | undefined;
+  peekCount?(resource: ResourceRef, query: CountQuery): Record<string, number> | undefined;
   /** A system setting's stored value (spec §7: system_config, usually JSON text). */
   getSetting(key: string, options?: RequestOptions): Promise<unknown>;
   saveSetting(key: string, value: string, options?: RequestOptions): Promise<void>;
@@ -49,20 +57,18 @@ function asList(data: unknown): ListResult {
   return { data: rows, total, current_page: Number(d.current_page ?? 1), per_page: Number(d.per_page ?? rows.length), total_pages: Number(d.total_pages ?? 1) };
 }
 
+/** A list or count read: long filters go in a POST body with the same names (spec §7), which is still a read. */
+function read<T>(url: string, wire: object, options?: RequestOptions): Promise<T> {
+  return unwrap<T>(queryLength(wire) > MAX_GET_QUERY
+    ? api.post(url, wire, { ...options, allowMultiple: true })
+    : api.get(url, { ...options, params: wire }));
+}
+
 const SETTING = '/common/setting';
 
 export const httpDataProvider: DataProvider = {
-  async getList(resource, request, options) {
-    const url = resourceUrl(resource.route, '/lists');
-    // Long filters go in a POST body with the same names (spec §7).
-    const call = queryLength(request) > MAX_GET_QUERY
-      ? api.post(url, request, { ...options, allowMultiple: true })
-      : api.get(url, { ...options, params: request });
-    return asList(await unwrap(call));
-  },
-  async getCount(resource, request, options) {
-    return (await unwrap<Record<string, number>>(api.get(resourceUrl(resource.route, '/count'), { ...options, params: request }))) ?? {};
-  },
+  getList: async (resource, query, options) => asList(await read(resourceUrl(resource.route, '/lists'), listQueryToWire(query), options)),
+  getCount: async (resource, query, options) => (await read<Record<string, number>>(resourceUrl(resource.route, '/count'), countQueryToWire(query), options)) ?? {},
   getOne: (resource, id, options) => unwrap(api.get(resourceUrl(resource.route, `/item/${encodeURIComponent(String(id))}`), options)),
   create: (resource, body, options) => {
     const url = resourceUrl(resource.route, '/store');

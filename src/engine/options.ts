@@ -32,7 +32,7 @@ function loadResourceOptions(name: string, workingHospital = false): Promise<Enu
   return resourceOptions.get(optionsKey(name, all ? 'all' : 'one'), async () => {
     const res = (await loadResources()).find((r) => r.name === name);
     if (!res) return [];
-    const list = await httpDataProvider.getList(res, { page: 1, page_size: 1000 }, { showAllData: all });
+    const list = await httpDataProvider.getList(res, { pagination: { current: 1, pageSize: 1000 } }, { showAllData: all });
     const valueKey = res.optionValue ?? 'id';
     return list.data.map((row) => ({ value: row[valueKey], label: optionLabel(row, res.optionLabel, valueKey) }));
   });

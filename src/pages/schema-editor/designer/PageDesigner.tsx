@@ -88,7 +88,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
       setWritable(c);
     }).catch((e) => setError(displayText(e, t('engine.loadFailed'))));
     // The roles an action can be shown to (schema_edit holders may not read roles: then the picker stays empty).
-    httpDataProvider.getList({ route: '/api/system_management/roles' }, { page: 1, page_size: 100 }, { silent: true })
+    httpDataProvider.getList({ route: '/api/system_management/roles' }, { pagination: { current: 1, pageSize: 100 } }, { silent: true })
       .then((res) => setRoles(res.data.map((r) => ({ identification: String(r.identification), name: String(r.name), en_name: r.en_name as string | null }))))
       .catch(() => setRoles([]));
   }, [t]);
