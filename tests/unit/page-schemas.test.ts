@@ -41,7 +41,7 @@ beforeAll(async () => {
   const [server, fluent, theme, i18n, router, preload, choices, options, registry, schemaPage, form, check, labels, session] = await Promise.all([
     import('react-dom/server'), import('@fluentui/react-components'), import('../../src/shell/theme'), import('../../src/i18n'),
     import('react-router-dom'), import('../../src/engine/preload'), import('../../src/widgets/search/choices'), import('../../src/engine/options'),
-    import('../../src/engine/registry'), import('../../src/engine/SchemaPage'), import('../../src/engine/form/SchemaForm'),
+    import('../../src/engine/registry').then(async (m) => { await import('../../src/modules'); return m; }), import('../../src/engine/SchemaPage'), import('../../src/engine/form/SchemaForm'),
     import('../../src/core/pageSchemaCheck'), import('../../src/core/labels'), import('../../src/store/session'),
   ]);
   // Signed in as an administrator, so every action the schemas declare is shown.

@@ -9,7 +9,6 @@ import './download';
 import './form';
 import './open';
 import './file';
-import './ocr';
 import './reveal';
 import './scan';
 
