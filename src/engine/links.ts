@@ -1,5 +1,5 @@
 import type { MouseEvent } from 'react';
-import { namedRegistry } from './namedRegistry';
+import { namedRegistry } from '../core/namedRegistry';
 
 /**
  * What a module does for links into its pages from list and record cells, registered by the module (the viewer: its

@@ -1,4 +1,4 @@
-import { namedRegistry } from './namedRegistry';
+import { namedRegistry } from '../core/namedRegistry';
 
 /**
  * The realtime sources a list schema's `live` may name, registered by the module that publishes them (scanners:

@@ -12,4 +12,4 @@ import './file';
 import './reveal';
 import './scan';
 
-export { registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';
+export { actionKinds, registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';

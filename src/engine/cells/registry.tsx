@@ -7,6 +7,7 @@ import type { CellKind, Column } from '../../core/pageSchema';
 import type { Row } from '../dataProvider';
 import type { Enums } from '../schemaApi';
 import { linkOpenerFor, type LinkOpener } from '../links';
+import { namedRegistry } from '../../core/namedRegistry';
 import { paletteName, type PaletteName } from '../../core/palette';
 import { usePalette } from './palette';
 import { loadCaseLinkSetting, useCaseLinkSetting } from './caseLinkSetting';
@@ -14,7 +15,8 @@ import { loadCaseLinkSetting, useCaseLinkSetting } from './caseLinkSetting';
 /**
  * Cell kind → how a value is drawn and how it reads as text (titles, exports), after amis's renderer
  * registry: each kind registers once (`cells/*.tsx`, one file per family), `Cell` finds it by the column's
- * `cell`. A new kind is a file and a line in `cells/index.ts`; the meta-schema lists the kinds a page may use.
+ * `cell`. A new kind is a file and its line in `cells/index.ts` (or a module's own registration, src/modules); the
+ * page check knows the kinds from here (`cellKinds`).
  */
 /** `caseLinkNewTab`: a link to a case's detail page (`/case/…`) opens a new tab (system_config.case_link_new_tab). */
 export interface CellContext { enums: Enums; lang: string; yesNo: [string, string]; caseLinkNewTab?: boolean }
@@ -32,14 +34,15 @@ export interface CellKindDef {
   link?: string;
 }
 
-const kinds = new Map<string, CellKindDef>();
+const kinds = namedRegistry<CellKindDef>('cell kind');
 
+/** Adds a cell kind; a name registered twice throws (two files claiming one kind). */
 export function registerCell(kind: CellKind, def: CellKindDef): void {
-  kinds.set(kind, def);
+  kinds.register(kind, def);
 }
 
-/** The kinds registered, for the page designer's cell picker. */
-export const cellKinds = (): string[] => [...kinds.keys()];
+/** The kinds registered: the designer's cell picker and the page check's list of known kinds. */
+export const cellKinds = (): string[] => kinds.names();
 
 const plain: CellKindDef = { text: (_c, v) => (typeof v === 'object' ? JSON.stringify(v) : String(v)) };
 const kindOf = (column: Column) => kinds.get(column.cell) ?? kinds.get('text') ?? plain;
