@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { resourceContract, type Contract, type FieldDef } from '../../src/core/contract.js';
+import { isOperator, type ImpliedFilters } from '../../src/core/filters.js';
 
 export type ColumnType = 'integer' | 'number' | 'string' | 'date' | 'datetime' | 'boolean' | 'json';
 
@@ -58,6 +59,10 @@ export interface ResourceDef {
    * (`derivedFilter`) turn such a condition into SQL over real columns (a case's spec §4 status, derived by rules).
    */
   derivedFilters?: string[];
+  /** Conditions a condition on a column brings with it (cases: `age` brings `age_unit = year`, spec §5). */
+  impliedFilters?: ImpliedFilters;
+  /** The column a search's scanned cassette or slide label code matches exactly (src/core/labelCode.ts). */
+  labelSearch?: string;
   /** Fields a write carries that are no column: its hooks consume them (passwords, join-table ids). */
   inputs?: Record<string, FieldDef>;
   /** What a write must carry and the rules between its fields (the contract's; src/core/contract.ts). */
@@ -120,6 +125,11 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   named(def.write?.createOnly, 'createOnly');
   named(Object.keys(def.write?.rules?.requiredIf ?? {}), 'rules.requiredIf');
   named(Object.keys(def.write?.rules?.visibleIf ?? {}), 'rules.visibleIf');
+  const filterable = (c: string) => !!(def.columns[c]?.filter || def.virtual?.[c]?.filter);
+  for (const [column, implied] of Object.entries(def.impliedFilters ?? {})) {
+    if (!filterable(column) || !implied.every((i) => filterable(i.column) && isOperator(i.operator))) bad(`impliedFilters: ${column} and what it implies must be filterable columns`);
+  }
+  if (def.labelSearch !== undefined && !filterable(def.labelSearch)) bad(`labelSearch: ${def.labelSearch} is not a filterable column`);
   for (const name of def.derivedFilters ?? []) if (!def.computed?.[name] || !def.hooks) bad(`derivedFilters: ${name} must be a computed field of a resource with hooks`);
   for (const name of Object.keys({ ...def.computed, ...def.inputs })) if (!IDENT.test(name) || def.columns[name]) bad(`computed or input field ${name} must be a new lower-case name`);
   return def;

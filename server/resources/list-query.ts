@@ -113,8 +113,9 @@ function searchConditions(search: unknown, def: ResourceDef): FilterCondition[] 
   const value = search.trim();
   if (value.length > LIST_LIMITS.valueLength) throw new AppError(422, 'resource.value_too_long', { column: 'search', limit: LIST_LIMITS.valueLength });
   const keyword: FilterCondition[] = columns.map((column) => ({ column, operator: 'like', value, condition: 'or' }));
-  // A scanned cassette or slide label (keyboard wedge) finds its case: the numbers the code may name, exactly.
-  const scanned = (def.columns.pathology_number?.filter || def.virtual?.pathology_number?.filter) ? labelSearchCondition(value) : null;
+  // A scanned cassette or slide label (keyboard wedge) finds its case: the numbers the code may name, exactly, in the
+  // column the resource declares (`labelSearch`).
+  const scanned = def.labelSearch ? labelSearchCondition(value, def.labelSearch) : null;
   return [{ condition: 'and', child: scanned ? [...keyword, scanned] : keyword }];
 }
 
@@ -142,5 +143,5 @@ function checkConditions(list: FilterCondition[], def: ResourceDef, param: strin
     }
   };
   walk(list, 0);
-  return normaliseFilter(list);
+  return normaliseFilter(list, def.impliedFilters);
 }

@@ -30,14 +30,14 @@ export async function logout(): Promise<string | null> {
 }
 
 /** Locks this session on the server too: until the lock screen's password, it refuses every other call (423). */
-export const lockSession = () => api.post('/auth/lock', {}, { silent: true, allowMultiple: true });
+export const lockSession = () => unwrap(api.post('/auth/lock', {}, { silent: true, allowMultiple: true }));
 
 export async function verifyLockScreen(name: string, password: string): Promise<boolean> {
   const sealed = await sealPassword(password);
   return (await unwrap<{ success: boolean }>(api.post('/auth/lock_screen_verify', { name, ...sealed }))).success;
 }
 
-export const switchHospital = (hospitalId: number) => api.post('/auth/switch_hospital', { hospital_id: hospitalId });
+export const switchHospital = (hospitalId: number) => unwrap(api.post('/auth/switch_hospital', { hospital_id: hospitalId }));
 
 export const fetchUser = (id: number) => unwrap<UserInfo>(api.get(`/system_management/users/detail/${id}`));
 export const fetchMenus = () => unwrap<MenuEntry[]>(api.get('/system_management/users/menu'));

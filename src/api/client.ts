@@ -3,6 +3,7 @@ import i18n from '../i18n';
 import { createDuplicateLock } from '../core/duplicateLock';
 import { errorText, errorTextFromBlobText } from '../core/errorText';
 import { serializeParams } from '../core/queryString';
+import { EnvelopeError, readEnvelope } from './envelope';
 import { logLocalError } from '../db/errorLog';
 import { useSession } from '../store/session';
 import { notifyError } from './notify';
@@ -39,16 +40,23 @@ export const api = axios.create({
 const lock = createDuplicateLock();
 
 const READS = new Set(['get', 'head', 'options']);
-const writeListeners = new Set<() => void>();
+/** A write (any non-GET request) as it leaves (`sent`) and as it ends, answered or failed (`done`). */
+export interface WriteEvent { url: string; phase: 'sent' | 'done' }
+const writeListeners = new Set<(write: WriteEvent) => void>();
 /**
- * Told when any write leaves and when it ends (answered or failed), whoever sent it: an answer fetched ahead of its
- * page (listPrefetch) must not be shown after a write that may have changed it.
+ * The one "a write happened" signal, whoever sent the write: an answer fetched ahead of its page (listPrefetch) must
+ * not be shown after it, and the caches of what it may have changed (resource options, settings) drop it. `url` is
+ * under the API base (`/common/setting`). A failed write is announced too: one row of many may have changed.
  */
-export function onAnyWrite(listener: () => void): () => void {
+export function onWrite(listener: (write: WriteEvent) => void): () => void {
   writeListeners.add(listener);
   return () => { writeListeners.delete(listener); };
 }
-const announceWrite = () => { for (const l of [...writeListeners]) l(); };
+function announceWrite(config: { method?: string; url?: string } | undefined, phase: WriteEvent['phase']): void {
+  if (!config || READS.has((config.method ?? 'get').toLowerCase())) return;
+  const write = { url: config.url ?? '', phase };
+  for (const l of [...writeListeners]) l(write);
+}
 
 export class DuplicateRequestError extends Error {}
 
@@ -65,7 +73,7 @@ api.interceptors.request.use((config: InternalAxiosRequestConfig) => {
   if (showAllData && config.showAllData !== false) config.headers.set('X-Show-All-Data', '1');
   config.headers.set('User-Language', i18n.language);
   if (isFileBody(config.data) && config.timeout === API_TIMEOUT_MS) config.timeout = FILE_BODY_TIMEOUT_MS;
-  if (!READS.has(method.toLowerCase())) announceWrite();
+  announceWrite(config, 'sent');
   return config;
   // Synchronous: the request goes out in the caller's tick. Run through a promise chain, a list request made as a menu
   // entry is clicked waited for the whole render of the next page (tens of ms) before it went out.
@@ -74,14 +82,13 @@ api.interceptors.request.use((config: InternalAxiosRequestConfig) => {
 api.interceptors.response.use(
   (response) => {
     lock.release(response.config.method ?? 'get', response.config.url ?? '');
-    if (!READS.has((response.config.method ?? 'get').toLowerCase())) announceWrite();
+    announceWrite(response.config, 'done');
     return response;
   },
   async (error: AxiosError) => {
     const config = error.config as AxiosRequestConfig | undefined;
     if (config) lock.release(config.method ?? 'get', config.url ?? '');
-    // A failed write may still have changed something (one row of many).
-    if (config && !READS.has((config.method ?? 'get').toLowerCase())) announceWrite();
+    announceWrite(config, 'done');
     if (error instanceof DuplicateRequestError) throw error;
 
     const status = error.response?.status;
@@ -135,7 +142,16 @@ export function displayText(error: unknown, fallback: string): string {
   return (error as { displayText?: string })?.displayText ?? fallback;
 }
 
-/** Unwraps the `{ code: 0, message, data }` envelope. */
-export async function unwrap<T>(request: Promise<{ data: { data: T } }>): Promise<T> {
-  return (await request).data.data;
+/**
+ * The one reader of the `{ code, message, data }` envelope (src/api/envelope.ts): the data, or, for `code !== 0`, an
+ * EnvelopeError with the server's translated message, shown as every failed call is (a toast unless `silent`).
+ */
+export async function unwrap<T>(request: Promise<{ data: unknown; config?: { silent?: boolean } }>): Promise<T> {
+  const response = await request;
+  try {
+    return readEnvelope<T>(response.data, (code) => i18n.t('request.refused', { code }));
+  } catch (e) {
+    if (e instanceof EnvelopeError && !response.config?.silent) notifyError(e.displayText);
+    throw e;
+  }
 }

@@ -28,8 +28,10 @@ describe('filter conditions (spec §5, §7)', () => {
     expect(normaliseFilter([{ column: 'created_at', operator: 'between', value: ['2026-01-01', '2026-02-01'] }])).toHaveLength(1);
   });
 
-  it('age search adds age_unit equals year', () => {
-    expect(normaliseFilter([{ column: 'age', operator: '>=', value: 60 }])).toEqual([
+  it('a condition brings what its resource declares it implies (cases: an age is in years, spec §5), and nothing else does', () => {
+    const implied = { age: [{ column: 'age_unit', operator: '=' as const, value: 'year' }] };
+    expect(normaliseFilter([{ column: 'age', operator: '>=', value: 60 }])).toEqual([{ column: 'age', operator: '>=', value: 60, condition: 'and' }]);
+    expect(normaliseFilter([{ column: 'age', operator: '>=', value: 60 }], implied)).toEqual([
       { column: 'age', operator: '>=', value: 60, condition: 'and' },
       { column: 'age_unit', operator: '=', value: 'year', condition: 'and' },
     ]);

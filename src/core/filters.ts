@@ -42,22 +42,28 @@ const needsPair = (op?: Operator) => op === 'between' || op === 'not between';
 export const takesNoValue = (op?: Operator) => op === 'empty' || op === 'not empty';
 
 /**
+ * Conditions a condition on a column brings with it, as its resource declares them (`impliedFilters` in
+ * schemas/resources/*.json): cases' `age` is in years (spec §5), so `age` brings `age_unit = year`.
+ */
+export type ImpliedFilters = Record<string, { column: string; operator: Operator; value: unknown }[]>;
+
+/**
  * Drops conditions with an empty value (and `between` without both ends), and groups left empty;
- * a kept age condition brings `age_unit = year` with it (spec §5). The first item's combinator is
+ * a kept condition brings the conditions `implied` names for its column. The first item's combinator is
  * meaningless and normalised to `and`, except that a leading `except` keeps its "not".
  */
-export function normaliseFilter(conditions: FilterCondition[]): FilterCondition[] {
+export function normaliseFilter(conditions: FilterCondition[], implied: ImpliedFilters = {}): FilterCondition[] {
   const out: FilterCondition[] = [];
   for (const c of conditions) {
     if (c.child) {
-      const child = normaliseFilter(c.child);
+      const child = normaliseFilter(c.child, implied);
       if (child.length) out.push({ condition: c.condition ?? 'and', child });
       continue;
     }
     if (!c.column || (isEmptyValue(c.value) && !takesNoValue(c.operator))) continue;
     if (needsPair(c.operator) && (!Array.isArray(c.value) || c.value.length !== 2 || c.value.some(isEmptyValue))) continue;
     out.push({ column: c.column, operator: c.operator ?? '=', value: c.value, condition: c.condition ?? 'and' });
-    if (c.column === 'age') out.push({ column: 'age_unit', operator: '=', value: 'year', condition: 'and' });
+    for (const extra of Object.hasOwn(implied, c.column) ? implied[c.column] : []) out.push({ ...extra, condition: 'and' });
   }
   if (out[0] && out[0].condition === 'or') out[0] = { ...out[0], condition: 'and' };
   return out;

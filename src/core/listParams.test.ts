@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { badgeText, defaultListParams, hasListKeys, pagerPages, pageToJumpTo, parseListQuery, pickListQuery, settledListQuery, totalPages, writeListQuery } from './listParams.js';
+import { badgeText, defaultListParams, hasListKeys, pagerPages, pageToJumpTo, readListAddress, pickListQuery, settledListQuery, totalPages, writeListQuery } from './listParams.js';
 
 const defaults = defaultListParams({ pageSize: 20, sortBy: { id: 'desc' } });
 
 describe('list state in the address query (spec §2: page, page_size, sort_by (JSON), search, params (JSON))', () => {
   it('parses a deep link', () => {
     const q = 'page=3&page_size=50&sort_by=%7B%22name%22%3A%22asc%22%7D&search=wang&params=%7B%22status%22%3A1%7D&filter=%5B%7B%22column%22%3A%22id%22%2C%22operator%22%3A%22%3E%22%2C%22value%22%3A5%7D%5D&tab=enabled';
-    expect(parseListQuery(q, defaults)).toEqual({
+    expect(readListAddress(q, defaults)).toEqual({
       page: 3, pageSize: 50, sortBy: { name: 'asc' }, search: 'wang', params: { status: 1 },
       filter: [{ column: 'id', operator: '>', value: 5 }], tab: 'enabled',
     });
   });
   it('falls back to the defaults for malformed values', () => {
-    expect(parseListQuery('page=-2&page_size=x&sort_by={bad&params=[1]&filter={}', defaults)).toEqual(defaults);
-    expect(parseListQuery('sort_by={"id":"sideways","name":"asc"}', defaults).sortBy).toEqual({ name: 'asc' });
+    expect(readListAddress('page=-2&page_size=x&sort_by={bad&params=[1]&filter={}', defaults)).toEqual(defaults);
+    expect(readListAddress('sort_by={"id":"sideways","name":"asc"}', defaults).sortBy).toEqual({ name: 'asc' });
   });
   it('rewrites its own keys and keeps the others', () => {
     const out = new URLSearchParams(writeListQuery('hospital=2&page=9', { ...defaults, page: 2, search: 'x' }));
@@ -25,7 +25,7 @@ describe('list state in the address query (spec §2: page, page_size, sort_by (J
   });
   it('round-trips', () => {
     const p = { ...defaults, page: 4, params: { status: 0 }, filter: [{ column: 'name', operator: 'like' as const, value: 'a', condition: 'except' as const }], tab: 'locked' };
-    expect(parseListQuery(writeListQuery('', p), defaults)).toEqual(p);
+    expect(readListAddress(writeListQuery('', p), defaults)).toEqual(p);
   });
 });
 
@@ -45,7 +45,7 @@ describe('stored copy per route (react-admin useListParams)', () => {
     expect(settledListQuery('page=2', 'page=5', defaults)).toBe('page=2');
     expect(settledListQuery('', 'page=5&search=a', defaults)).toBe('page=5&search=a');
     const fresh = new URLSearchParams(settledListQuery('', null, defaults));
-    expect(parseListQuery(fresh, defaults)).toEqual(defaults);
+    expect(readListAddress(fresh, defaults)).toEqual(defaults);
     expect(fresh.get('page_size')).toBe('20');
     expect(JSON.parse(fresh.get('sort_by')!)).toEqual({ id: 'desc' });
   });

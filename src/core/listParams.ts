@@ -38,7 +38,7 @@ const positiveInt = (text: string | null, fallback: number) => {
 };
 
 /** Reads a deep link; malformed values fall back to the defaults instead of breaking the page. */
-export function parseListQuery(query: string | URLSearchParams, defaults: ListParams): ListParams {
+export function readListAddress(query: string | URLSearchParams, defaults: ListParams): ListParams {
   const q = typeof query === 'string' ? new URLSearchParams(query) : query;
   const sortBy = json<Record<string, string>>(q.get('sort_by'), defaults.sortBy, isPlainObject);
   return {
@@ -93,7 +93,7 @@ export function pickListQuery(urlQuery: string, stored: string | null | undefine
  */
 export function settledListQuery(urlQuery: string, stored: string | null | undefined, defaults: ListParams): string {
   const effective = pickListQuery(urlQuery, stored);
-  return hasListKeys(effective) ? effective : writeListQuery(effective, parseListQuery(effective, defaults));
+  return hasListKeys(effective) ? effective : writeListQuery(effective, readListAddress(effective, defaults));
 }
 
 /**

@@ -20,12 +20,11 @@ describe('filter payload (spec §5, §7)', () => {
       filter: [{ column: 'name', operator: 'like', value: 'wang', condition: 'and' }],
     });
   });
-  it('age search adds age_unit equals year', () => {
+  it('sends an age search as it is: what it implies (age_unit = year) is the resource\'s rule, applied by the server', () => {
     const req = buildListRequest(defaultListParams({ params: { age: 60 } }), items);
-    expect(JSON.parse(req.filter!)).toEqual([
-      { column: 'age', operator: '>=', value: 60, condition: 'and' },
-      { column: 'age_unit', operator: '=', value: 'year', condition: 'and' },
-    ]);
+    expect(JSON.parse(req.filter!)).toEqual([{ column: 'age', operator: '>=', value: 60, condition: 'and' }]);
+    // Equality on a field named `age` is plain equality like any other's.
+    expect(searchValuesToWire({ age: 60 }, [])).toEqual({ params: { age: 60 }, filter: [] });
   });
   it('sends custom conditions as one group with except kept as is, and the tab as another', () => {
     const p = defaultListParams({

@@ -14,8 +14,11 @@ export type InlineLabel = { 'zh-CN': string; 'en-US': string };
 export type Label = string | InlineLabel;
 export type JsonLogic = Record<string, unknown> | boolean;
 
-/** How a value is drawn in a cell; the engine's cell registry has one renderer per kind. */
-export type CellKind = 'text' | 'number' | 'date' | 'datetime' | 'boolean' | 'enum' | 'tag' | 'tags' | 'image' | 'link' | 'filesize' | 'json' | 'progress' | 'case_number';
+/**
+ * How a value is drawn in a cell: a kind the engine's cell registry holds (src/engine/cells, `cellKinds()`). The
+ * names follow from the registry, so a new kind is its file and its registration, not an edit here.
+ */
+export type CellKind = string;
 
 export interface ColumnSchema {
   field: string;
@@ -44,7 +47,8 @@ export interface ColumnSchema {
  */
 export type Column = ColumnSchema & { label: Label; cell: CellKind; choices?: SearchOption[] };
 
-export type ActionKind = 'create' | 'edit' | 'detail' | 'delete' | 'patch' | 'request' | 'download' | 'form' | 'open' | 'file' | 'ocr' | 'reveal' | 'scan';
+/** What an action does: a kind the engine's action registry holds (src/engine/actions, `actionKinds()`). */
+export type ActionKind = string;
 
 /** A value asked for before the action runs (select-or-type), sent as `field` in the patch or request body. */
 export interface PromptSchema {
@@ -158,8 +162,8 @@ export interface CardSchema {
 }
 
 export type ListLayout = 'table' | 'cards';
-/** What a live list listens to on the realtime channel (src/engine/list/useLiveRefresh.ts). */
-export type LiveSource = 'scanners';
+/** What a live list listens to on the realtime channel: a source a module registered (src/engine/liveSources.ts). */
+export type LiveSource = string;
 
 /**
  * A row of choices above a list (CaseList's progress: spec §4's stage words), one value of `field` at a time with
@@ -198,8 +202,8 @@ export interface ListSchema {
   defaultPageSize?: number;
 }
 
-export type SearchWidget =
-  | 'input' | 'number' | 'numberrange' | 'select' | 'multiselect' | 'selectinput' | 'date' | 'daterange' | 'datetimerange' | 'boolean';
+/** A search item's input: a widget the search widget registry holds (src/widgets/search/fields, `searchWidgets()`). */
+export type SearchWidget = string;
 
 export interface SearchOption { value: unknown; label: Label; color?: string }
 

@@ -1,4 +1,4 @@
-import { api } from '../api/client';
+import { api, unwrap } from '../api/client';
 import type { DraftText } from '../core/reportDraft';
 import type { Order } from '../pages/case-detail/labApi';
 
@@ -25,25 +25,23 @@ export interface EditorData {
 export interface TemplateNode { id: number; name: string; parent_id: number | null; gross_description: string | null; microscopic: string | null; diagnosis: string | null; advice: string | null; children: TemplateNode[] }
 export interface Phrase { id: number; text: string; category: string | null }
 
-const data = <T>(p: Promise<{ data: { data: T } }>) => p.then((r) => r.data.data);
-
-export const loadEditor = (caseId: number) => data<EditorData>(api.get(`/diagnosis/${caseId}`));
-export const loadTemplates = () => data<TemplateNode[]>(api.get('/diagnosis/templates'));
-export const loadPhrases = () => data<Phrase[]>(api.get('/diagnosis/phrases'));
-export const createReport = (caseId: number, text: DraftText) => data<Report>(api.post(`/diagnosis/${caseId}/reports`, { report_type: 1, ...text }));
+export const loadEditor = (caseId: number) => unwrap<EditorData>(api.get(`/diagnosis/${caseId}`));
+export const loadTemplates = () => unwrap<TemplateNode[]>(api.get('/diagnosis/templates'));
+export const loadPhrases = () => unwrap<Phrase[]>(api.get('/diagnosis/phrases'));
+export const createReport = (caseId: number, text: DraftText) => unwrap<Report>(api.post(`/diagnosis/${caseId}/reports`, { report_type: 1, ...text }));
 export const saveReport = (id: number, version: number, body: Partial<DraftText> & { images?: number[] }) =>
-  data<Report>(api.put(`/diagnosis/reports/${id}`, { version, ...body }, { allowMultiple: true, silent: true }));
+  unwrap<Report>(api.put(`/diagnosis/reports/${id}`, { version, ...body }, { allowMultiple: true, silent: true }));
 export const runAction = (id: number, action: string, version: number, extra: { reason?: string; issue?: 'now' | 'later' } = {}) =>
-  data<Report>(api.post(`/diagnosis/reports/${id}/actions/${action}`, { version, ...extra }));
-export const setUrgent = (caseId: number, urgent: boolean) => data<unknown>(api.post(`/diagnosis/${caseId}/urgent`, { urgent }));
-export const setFlags = (id: number, version: number, flags: { follow_up?: string | null; evaluation?: string }) => data<Report>(api.patch(`/diagnosis/reports/${id}/flags`, { version, ...flags }));
+  unwrap<Report>(api.post(`/diagnosis/reports/${id}/actions/${action}`, { version, ...extra }));
+export const setUrgent = (caseId: number, urgent: boolean) => unwrap<unknown>(api.post(`/diagnosis/${caseId}/urgent`, { urgent }));
+export const setFlags = (id: number, version: number, flags: { follow_up?: string | null; evaluation?: string }) => unwrap<Report>(api.patch(`/diagnosis/reports/${id}/flags`, { version, ...flags }));
 export const previewPage = (id: number, page = 1) => api.get(`/diagnosis/reports/${id}/preview`, { params: { page }, responseType: 'blob' }).then((r) => r.data as Blob);
 export const pdfFile = (id: number) => api.get(`/diagnosis/reports/${id}/pdf`, { responseType: 'blob' }).then((r) => r.data as Blob);
 /**
  * The next case after `caseId` at the same stage (sub_phase of the diagnosis phase), in pathology order, through the
  * case list API (the server scopes it to the doctor's hospital and permissions); null when there is none.
  */
-export const nextCaseAt = (caseId: number, stage: string) => data<{ data: { id: number }[] }>(api.get('/pathology/lists', {
+export const nextCaseAt = (caseId: number, stage: string) => unwrap<{ data: { id: number }[] }>(api.get('/pathology/lists', {
   params: {
     page: 1, page_size: 1, sort_by: JSON.stringify({ id: 'asc' }),
     params: JSON.stringify({ main_phase: 'diagnosis', sub_phase: stage }),

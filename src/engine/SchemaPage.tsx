@@ -17,7 +17,8 @@ import { useSession } from '../store/session';
 import { loadRules } from './rulesApi';
 import { RulesProvider } from './RulesProvider';
 import { useChoices } from './options';
-import { listDefaults, sendListAhead } from './list/listPrefetch';
+import { listDefaults } from '../core/listPageState';
+import { appDataProvider } from './list/listPrefetch';
 import { readStoredListQuery } from './list/useListParams';
 import { settledListQuery } from '../core/listParams';
 import { ChoicesContext } from '../widgets/search/choices';
@@ -55,13 +56,13 @@ const sendAhead = (page: LoadedSchema, at: { basePath: string; search: string; r
   if (at.record) return;
   // The renderer's code already here (every visit after the first): sent now, in this tick.
   if (rendererReady(page.schema.type)) {
-    try { sendListAhead(resolved(page), at.basePath, at.search); } catch { /* the page's own render meets a bad schema */ }
+    try { appDataProvider.sendListAhead(resolved(page), at.basePath, at.search); } catch { /* the page's own render meets a bad schema */ }
     return;
   }
   // Only once the renderer's code is here (it loads beside the schema): a page whose chunk fails sends its own
   // request when its retry brings the code, rather than finding an old one.
   void loadRenderer(page.schema.type).then((renderer) => {
-    if (renderer) sendListAhead(resolved(page), at.basePath, at.search);
+    if (renderer) appDataProvider.sendListAhead(resolved(page), at.basePath, at.search);
   }).catch(() => undefined); // a schema that cannot be resolved fails in its own render, inside the page's error boundary
 };
 

@@ -1,5 +1,5 @@
 import { api, unwrap } from '../api/client';
-import { MAX_GET_QUERY, queryLength, type ListRequest } from '../core/listRequest';
+import { countQueryToWire, listQueryToWire, MAX_GET_QUERY, queryLength, type CountQuery, type ListQuery } from '../core/listRequest';
 
 /**
  * The one way the engine talks to the server, shaped after refine's DataProvider
@@ -25,22 +25,21 @@ export interface RequestOptions {
   allowMultiple?: boolean;
 }
 
-/** A 200 response whose envelope carries a failure (spec §8 "List call with a message"). */
-export class EnvelopeError extends Error {
-  readonly displayText: string;
-  constructor(message: string) {
-    super(message);
-    this.displayText = message;
-  }
-}
-
 export interface DataProvider {
-  getList(resource: ResourceRef, request: ListRequest, options?: RequestOptions): Promise<ListResult>;
-  getCount(resource: ResourceRef, request: Omit<ListRequest, 'page' | 'page_size'>, options?: RequestOptions): Promise<Record<string, number>>;
+  /** Structured as refine's getList: the provider, not its caller, knows the wire (src/core/listRequest.ts). */
+  getList(resource: ResourceRef, query: ListQuery, options?: RequestOptions): Promise<ListResult>;
+  /** Counts per tab of `query.tabs` (spec §7 `/count`). */
+  getCount(resource: ResourceRef, query: CountQuery, options?: RequestOptions): Promise<Record<string, number>>;
   getOne(resource: ResourceRef, id: Id, options?: RequestOptions): Promise<Row>;
   create(resource: ResourceRef, body: Row, options?: RequestOptions): Promise<Row>;
   update(resource: ResourceRef, id: Id, body: Row, options?: RequestOptions): Promise<Row>;
   deleteMany(resource: ResourceRef, ids: Id[], options?: RequestOptions): Promise<void>;
+  /**
+   * Optional: an answer already here for this query (a list sent ahead of its page, src/engine/list/listPrefetch.ts),
+   * so the page's first render draws its rows; left in place for the page's getList to take.
+   */
+  peekList?(resource: ResourceRef, query: ListQuery): ListResult | undefined;
+  peekCount?(resource: ResourceRef, query: CountQuery): Record<string, number> | undefined;
   /** A system setting's stored value (spec §7: system_config, usually JSON text). */
   getSetting(key: string, options?: RequestOptions): Promise<unknown>;
   saveSetting(key: string, value: string, options?: RequestOptions): Promise<void>;
@@ -50,31 +49,6 @@ export interface DataProvider {
 /** Resource routes are written as the browser sees them (`/api/...`); the client's base is already `/api`. */
 export const resourceUrl = (route: string, suffix = '') => `${route.replace(/^\/api(?=\/|$)/, '')}${suffix}`;
 
-type WriteListener = (url: string) => void;
-const writeListeners = new Set<WriteListener>();
-/**
- * Told after every write that went through the HTTP provider (with the written address, `/…` under
- * the API base): the client caches drop what the write may have changed (resource options, …).
- */
-export function onDataWrite(listener: WriteListener): () => void {
-  writeListeners.add(listener);
-  return () => { writeListeners.delete(listener); };
-}
-/** Reports a write even when it failed half way (one row of many may have changed). */
-function written<T>(url: string, call: Promise<T>): Promise<T> {
-  const report = () => { for (const l of [...writeListeners]) l(url); };
-  return call.then((v) => { report(); return v; }, (e) => { report(); throw e; });
-}
-
-interface Envelope<T> { code?: number; message?: string; data: T }
-
-/** Unwraps the envelope, turning `code !== 0` into an error that carries the server's message. */
-async function envelope<T>(request: Promise<{ data: Envelope<T> }>): Promise<T> {
-  const body = (await request).data;
-  if (body && typeof body.code === 'number' && body.code !== 0) throw new EnvelopeError(body.message || 'error');
-  return body.data;
-}
-
 /** Lists and counts read `data.data` (spec §7 "Response read from data.data.data or data.data"). */
 function asList(data: unknown): ListResult {
   const d = (data ?? {}) as Partial<ListResult> & { data?: unknown };
@@ -83,40 +57,34 @@ function asList(data: unknown): ListResult {
   return { data: rows, total, current_page: Number(d.current_page ?? 1), per_page: Number(d.per_page ?? rows.length), total_pages: Number(d.total_pages ?? 1) };
 }
 
+/** A list or count read: long filters go in a POST body with the same names (spec §7), which is still a read. */
+function read<T>(url: string, wire: object, options?: RequestOptions): Promise<T> {
+  return unwrap<T>(queryLength(wire) > MAX_GET_QUERY
+    ? api.post(url, wire, { ...options, allowMultiple: true })
+    : api.get(url, { ...options, params: wire }));
+}
+
 const SETTING = '/common/setting';
-const isRead = (method: Method) => method === 'GET';
 
 export const httpDataProvider: DataProvider = {
-  async getList(resource, request, options) {
-    const url = resourceUrl(resource.route, '/lists');
-    // Long filters go in a POST body with the same names (spec §7).
-    const call = queryLength(request) > MAX_GET_QUERY
-      ? api.post(url, request, { ...options, allowMultiple: true })
-      : api.get(url, { ...options, params: request });
-    return asList(await envelope(call));
-  },
-  async getCount(resource, request, options) {
-    return (await envelope<Record<string, number>>(api.get(resourceUrl(resource.route, '/count'), { ...options, params: request }))) ?? {};
-  },
-  getOne: (resource, id, options) => envelope(api.get(resourceUrl(resource.route, `/item/${encodeURIComponent(String(id))}`), options)),
+  getList: async (resource, query, options) => asList(await read(resourceUrl(resource.route, '/lists'), listQueryToWire(query), options)),
+  getCount: async (resource, query, options) => (await read<Record<string, number>>(resourceUrl(resource.route, '/count'), countQueryToWire(query), options)) ?? {},
+  getOne: (resource, id, options) => unwrap(api.get(resourceUrl(resource.route, `/item/${encodeURIComponent(String(id))}`), options)),
   create: (resource, body, options) => {
     const url = resourceUrl(resource.route, '/store');
-    return written(url, envelope(api.post(url, body, options)));
+    return unwrap(api.post(url, body, options));
   },
   update: (resource, id, body, options) => {
     const url = resourceUrl(resource.route, `/update/${encodeURIComponent(String(id))}`);
-    return written(url, envelope(api.patch(url, body, options)));
+    return unwrap(api.patch(url, body, options));
   },
   async deleteMany(resource, ids, options) {
     const url = resourceUrl(resource.route, '/destroy');
-    await written(url, envelope(api.delete(url, { ...options, data: { ids } })));
+    await unwrap(api.delete(url, { ...options, data: { ids } }));
   },
   getSetting: (key, options) => unwrap(api.get(`${SETTING}/get`, { ...options, params: { settings_key: key } })),
   async saveSetting(key, value, options) {
-    await written(SETTING, api.post(SETTING, { settings_key: key, settings_value: value }, options));
+    await unwrap(api.post(SETTING, { settings_key: key, settings_value: value }, options));
   },
-  custom: ({ method, url, params, body, options }) => {
-    const call = unwrap(api.request({ ...options, method, url: resourceUrl(url), params, data: body })) as Promise<never>;
-    return isRead(method) ? call : written(resourceUrl(url), call);
-  },
+  custom: ({ method, url, params, body, options }) => unwrap(api.request({ ...options, method, url: resourceUrl(url), params, data: body })),
 };

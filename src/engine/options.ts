@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { SearchOption } from '../core/pageSchema';
 import { optionLabel } from '../core/optionLabel';
 import { createCache, scopedKey } from './cache';
-import { httpDataProvider, onDataWrite, resourceUrl } from './dataProvider';
+import { onWrite } from '../api/client';
+import { httpDataProvider, resourceUrl } from './dataProvider';
 import { usePreload } from './preload';
 import { loadEnums, loadResources, peekEnums, peekResources, type EnumOption, type Enums } from './schemaApi';
 import type { Choice } from '../widgets/search/choices';
@@ -31,7 +32,7 @@ function loadResourceOptions(name: string, workingHospital = false): Promise<Enu
   return resourceOptions.get(optionsKey(name, all ? 'all' : 'one'), async () => {
     const res = (await loadResources()).find((r) => r.name === name);
     if (!res) return [];
-    const list = await httpDataProvider.getList(res, { page: 1, page_size: 1000 }, { showAllData: all });
+    const list = await httpDataProvider.getList(res, { pagination: { current: 1, pageSize: 1000 } }, { showAllData: all });
     const valueKey = res.optionValue ?? 'id';
     return list.data.map((row) => ({ value: row[valueKey], label: optionLabel(row, res.optionLabel, valueKey) }));
   });
@@ -40,9 +41,9 @@ function loadResourceOptions(name: string, workingHospital = false): Promise<Enu
 /** After a page changed a resource's rows, the next select of `resource:<name>` loads them afresh (mounted ones at once). */
 export const forgetResourceOptions = (name: string) => resourceOptions.forget((key) => nameOf(key) === name);
 
-// A write through the data provider under a resource's route (store, update, destroy, or a custom action there)
-// drops that resource's options: a role created a moment ago is in the next role select.
-onDataWrite((url) => {
+// A write under a resource's route (store, update, destroy, or a custom action there) drops that resource's
+// options, as it leaves and as it ends: a role created a moment ago is in the next role select.
+onWrite(({ url }) => {
   for (const r of peekResources() ?? []) {
     const route = resourceUrl(r.route);
     if (url === route || url.startsWith(`${route}/`)) forgetResourceOptions(r.name);

@@ -7,12 +7,19 @@ import PendingPage from '../pages/PendingPage';
  * schemas/pages is rendered by the schema engine. Each is a lazy chunk so the shell stays small.
  * An alias with neither gets the pending panel.
  */
+/**
+ * The pages the engine draws get the modules' registrations into it (src/modules: link openers, live sources, action
+ * kinds of one domain), loaded beside their own code: this file is where the app is put together, so it, not the
+ * engine, names them.
+ */
+const withModules = <M,>(load: () => Promise<M>) => () => Promise.all([load(), import('../modules')]).then(([m]) => m);
+
 const pages: Record<string, ComponentType> = {
   Dashboard: lazyChunk(() => import('../pages/DashboardPage')),
-  SchemaEditor: lazyChunk(() => import('../pages/schema-editor/SchemaEditorPage')),
+  SchemaEditor: lazyChunk(withModules(() => import('../pages/schema-editor/SchemaEditorPage'))),
   DssUpload: lazyChunk(() => import('../upload/DssUploadPage')),
   // Categories beside a schema list of the collected slides (schemas/pages/CaseCollection.json).
-  CaseCollection: lazyChunk(() => import('../pages/collection/CaseCollectionPage')),
+  CaseCollection: lazyChunk(withModules(() => import('../pages/collection/CaseCollectionPage'))),
   // Statistics (issue 16): filters, a chart and a table; the engine has no chart, so they are written by hand.
   SlideStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.SlideStatistics }))),
   ScannerStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.ScannerStatistics }))),
@@ -22,7 +29,7 @@ const pages: Record<string, ComponentType> = {
   LabelStatistics: lazyChunk(() => import('../pages/statistics/LabelStatisticsPage')),
 };
 
-const SchemaPage = lazyChunk(() => import('./SchemaPage'));
+const SchemaPage = lazyChunk(withModules(() => import('./SchemaPage')));
 
 /**
  * Aliases that have a base schema. Only the file names reach the shell bundle (the glob is not

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { lazyChunk } from '../shell/lazyChunk';
 import type { ResolvedSchema } from '../core/pageSchema';
+import { namedRegistry } from '../core/namedRegistry';
 
 /**
  * Page type → renderer, after amis's factory (packages/amis-core/src/factory.tsx): renderers register
@@ -19,7 +20,7 @@ export interface RendererProps {
 type Loader = () => Promise<{ default: ComponentType<RendererProps> }>;
 interface Entry { load: Loader; component: ComponentType<RendererProps>; ready: boolean }
 
-const renderers = new Map<string, Entry>();
+const renderers = namedRegistry<Entry>('page type');
 
 export function registerRenderer(type: string, load: Loader): void {
   const entry: Entry = {
@@ -27,7 +28,7 @@ export function registerRenderer(type: string, load: Loader): void {
     component: lazyChunk(() => entry.load()),
     ready: false,
   };
-  renderers.set(type, entry);
+  renderers.register(type, entry);
 }
 
 /** Whether a type's renderer code is already here, so a page of that type draws without waiting for a chunk. */
@@ -39,7 +40,7 @@ export const resolveRenderer = (type: string) => renderers.get(type)?.component 
 /** The renderer module itself, resolved (tests render it without Suspense). */
 export const loadRenderer = async (type: string) => (await renderers.get(type)?.load())?.default ?? null;
 
-export const rendererTypes = () => [...renderers.keys()];
+export const rendererTypes = () => renderers.names();
 
 registerRenderer('list', () => import('./list/ListPage'));
 registerRenderer('form', () => import('./form/FormPage'));

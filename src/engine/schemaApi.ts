@@ -63,7 +63,7 @@ export const saveColumnPrefs = (alias: string, columns: ColumnPref[]) => {
   const key = prefsKey(alias);
   columnPrefs.forget((k) => k === key);
   void columnPrefs.get(key, async () => columns);
-  return api.put(`/schemas/${enc(alias)}/columns`, { columns }, { allowMultiple: true, silent: true });
+  return unwrap(api.put(`/schemas/${enc(alias)}/columns`, { columns }, { allowMultiple: true, silent: true }));
 };
 
 export const fetchVersions = (alias: string) => unwrap<SchemaVersion[]>(api.get(`/schemas/${enc(alias)}/versions`));

@@ -1,9 +1,7 @@
-import { api } from '../api/client';
+import { api, unwrap } from '../api/client';
 import i18n from '../i18n';
 import { useSession } from '../store/session';
 import type { MeetingStatus } from '../core/meeting';
-
-interface Envelope<T> { data: T }
 
 /** A meeting as the API answers it (server/modules/meetings/routes.ts). */
 export interface Meeting {
@@ -28,22 +26,22 @@ export interface MeetingDetail extends Meeting {
 export interface SlideChoice { id: number; name: string; pathology_number?: string | null }
 
 export async function listMeetings(page: number, pageSize: number): Promise<{ data: Meeting[]; total: number }> {
-  return (await api.get<Envelope<{ data: Meeting[]; total: number }>>('/meetings', { params: { page, page_size: pageSize } })).data.data;
+  return unwrap<{ data: Meeting[]; total: number }>(api.get('/meetings', { params: { page, page_size: pageSize } }));
 }
 export async function getMeeting(id: number): Promise<MeetingDetail> {
-  return (await api.get<Envelope<MeetingDetail>>(`/meetings/${id}`)).data.data;
+  return unwrap<MeetingDetail>(api.get(`/meetings/${id}`));
 }
 export async function createMeeting(body: { name: string; start_at?: string; slide_ids: number[] }): Promise<MeetingDetail> {
-  return (await api.post<Envelope<MeetingDetail>>('/meetings', body)).data.data;
+  return unwrap<MeetingDetail>(api.post('/meetings', body));
 }
 export async function updateMeeting(id: number, body: { name?: string; start_at?: string; slide_ids?: number[] }): Promise<MeetingDetail> {
-  return (await api.patch<Envelope<MeetingDetail>>(`/meetings/${id}`, body)).data.data;
+  return unwrap<MeetingDetail>(api.patch(`/meetings/${id}`, body));
 }
 /** Each call below answers the meeting's state after it (the server announces it to everyone too). */
 const act = async (id: number, what: string, body?: object): Promise<MeetingDetail> =>
-  (await api.post<Envelope<MeetingDetail>>(`/meetings/${id}/${what}`, body, { allowMultiple: true })).data.data;
+  unwrap<MeetingDetail>(api.post(`/meetings/${id}/${what}`, body, { allowMultiple: true }));
 export const joinMeeting = (id: number) => act(id, 'join');
-export const leaveMeeting = async (id: number): Promise<void> => { await api.post(`/meetings/${id}/leave`, undefined, { allowMultiple: true, silent: true }); };
+export const leaveMeeting = async (id: number): Promise<void> => { await unwrap(api.post(`/meetings/${id}/leave`, undefined, { allowMultiple: true, silent: true })); };
 /** Leaving as the page goes away: a keepalive request outlives the page, which axios's cannot. */
 export function leaveOnUnload(id: number): void {
   const token = useSession.getState().token;
@@ -57,12 +55,11 @@ export const endMeeting = (id: number) => act(id, 'end');
 
 /** Slides of my hospital whose name or case matches (the slide library's list). */
 export async function searchSlides(search: string): Promise<SlideChoice[]> {
-  const res = await api.get<Envelope<{ data: SlideChoice[] }>>('/data/kfb/lists', { params: { search, page: 1, page_size: 20 } });
-  return res.data.data.data;
+  return (await unwrap<{ data: SlideChoice[] }>(api.get('/data/kfb/lists', { params: { search, page: 1, page_size: 20 } }))).data;
 }
 export async function slideById(id: number): Promise<SlideChoice | null> {
   try {
-    return (await api.get<Envelope<SlideChoice>>(`/data/kfb/item/${id}`, { silent: true })).data.data;
+    return await unwrap<SlideChoice>(api.get(`/data/kfb/item/${id}`, { silent: true }));
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { api } from '../api/client';
+import { api, unwrap } from '../api/client';
 
 /**
  * Does the hospital protect PDFs (system_config.pdf_protect, SettingOther)? Protected unless the setting says
@@ -6,8 +6,7 @@ import { api } from '../api/client';
  */
 export async function pdfProtected(): Promise<boolean> {
   try {
-    const { data } = await api.get<{ data: unknown }>('/common/setting/get', { params: { settings_key: 'system_config' }, silent: true });
-    const raw = data.data;
+    const raw = await unwrap<unknown>(api.get('/common/setting/get', { params: { settings_key: 'system_config' }, silent: true }));
     const config = typeof raw === 'string' ? JSON.parse(raw) : raw;
     return !(config && typeof config === 'object' && (config as Record<string, unknown>).pdf_protect === false);
   } catch {

@@ -1,5 +1,5 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import { api } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useSession } from '../store/session';
 import { brokerUrl, RECONNECT_MS } from './brokerUrl';
 
@@ -17,8 +17,8 @@ let starting: Promise<MqttClient> | null = null;
 const handlers = new Map<string, Set<MessageHandler>>();
 
 async function credentials(): Promise<Connection & { password: string }> {
-  const { data } = await api.get<{ data: Connection }>('/realtime/connection', { silent: true });
-  return { ...data.data, password: data.data.password ?? useSession.getState().token ?? '' };
+  const connection = await unwrap<Connection>(api.get('/realtime/connection', { silent: true }));
+  return { ...connection, password: connection.password ?? useSession.getState().token ?? '' };
 }
 
 /** Does an MQTT filter (with + and #) cover this topic? */

@@ -1,7 +1,7 @@
 import { makeStyles, tokens } from '@fluentui/react-components';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { heatColour } from '../core/focus';
 import type { Affine } from '../core/viewerScale';
 
@@ -38,7 +38,7 @@ export function FocusOverlay({ slideId, matrix }: { slideId: number; matrix: Aff
 
   useEffect(() => {
     let live = true;
-    api.get<{ data: FocusMap }>(`/data/kfb/${slideId}/focus`).then((r) => { if (live) setFocus(r.data.data); }, () => { if (live) setFocus('missing'); });
+    unwrap<FocusMap>(api.get(`/data/kfb/${slideId}/focus`)).then((map) => { if (live) setFocus(map); }, () => { if (live) setFocus('missing'); });
     return () => { live = false; };
   }, [slideId]);
 

@@ -3,7 +3,7 @@ import { ArrowUndo20Regular, Crop20Regular, InkStroke20Regular, Save20Regular, T
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { api } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { notify } from '../api/notify';
 import { takeCapture } from './snapshot';
 
@@ -123,10 +123,10 @@ export default function ImageEditPage() {
     try {
       const form = new FormData();
       form.append('file', await blob(), `${(title || 'screenshot').replace(/[\\/:*?"<>|]/g, '_')}.png`);
-      const uploaded = await api.post<{ data: { path: string } }>('/upload/image', form);
-      const res = await api.post<{ data: { id: number } }>(`/cases/${caseId}/images`, { path: uploaded.data.data.path, slide_id: capture?.slideId ?? null, title: title.slice(0, 200) });
+      const uploaded = await unwrap<{ path: string }>(api.post('/upload/image', form));
+      const image = await unwrap<{ id: number }>(api.post(`/cases/${caseId}/images`, { path: uploaded.path, slide_id: capture?.slideId ?? null, title: title.slice(0, 200) }));
       notify(t('imageEdit.saved'), 'success');
-      canvas.current!.dataset.savedId = String(res.data.data.id);
+      canvas.current!.dataset.savedId = String(image.id);
     } catch {
       // The API client has shown the server's translated message.
     } finally {

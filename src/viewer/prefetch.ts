@@ -4,7 +4,8 @@ import { ViewerPage } from '../shell/viewerChunk';
 
 /**
  * Opening the viewer from a slide list without waiting: its code ahead, the slide on the click. Here, not in the
- * shell (whose code budget is for the login and the frame): only list pages (the engine's link cells) use it.
+ * shell (whose code budget is for the login and the frame): only list pages use it, through the link opener
+ * src/modules/viewerLinks.ts registers into the engine's link cells.
  */
 
 let prefetching = false;

@@ -1,8 +1,6 @@
-import { api } from '../api/client';
+import { api, unwrap } from '../api/client';
 import type { SharePermissions, ShareState } from '../core/sharePermissions';
 import type { Annotation } from './api';
-
-interface Envelope<T> { data: T }
 
 export interface CreatedShare { id: number; token: string; path: string; expires_at: string; recipient_id?: number | null }
 export interface MyShare { id: number; slide_id: number; slide_name: string; permissions: SharePermissions; expires_at: string; revoked_at: string | null; created_at: string; state: ShareState }
@@ -18,18 +16,18 @@ export interface SharedView {
 
 /** `recipientId`: a user of the slide's hospital to send the link to (a system message tells them). */
 export async function createShare(slideId: number, expiresInSeconds: number, permissions: Partial<SharePermissions>, recipientId?: number): Promise<CreatedShare> {
-  return (await api.post<Envelope<CreatedShare>>('/shares', { slide_id: slideId, expires_in_seconds: expiresInSeconds, permissions, ...(recipientId ? { recipient_id: recipientId } : {}) })).data.data;
+  return unwrap<CreatedShare>(api.post('/shares', { slide_id: slideId, expires_in_seconds: expiresInSeconds, permissions, ...(recipientId ? { recipient_id: recipientId } : {}) }));
 }
 export interface ShareRecipient { id: number; name: string; realname: string }
 export async function shareRecipients(slideId: number): Promise<ShareRecipient[]> {
-  return (await api.get<Envelope<ShareRecipient[]>>('/shares/recipients', { params: { slide_id: slideId } })).data.data;
+  return unwrap<ShareRecipient[]>(api.get('/shares/recipients', { params: { slide_id: slideId } }));
 }
 export async function myShares(): Promise<MyShare[]> {
-  return (await api.get<Envelope<MyShare[]>>('/shares/mine')).data.data;
+  return unwrap<MyShare[]>(api.get('/shares/mine'));
 }
 export async function revokeShare(id: number): Promise<void> {
-  await api.post(`/shares/${id}/revoke`);
+  await unwrap(api.post(`/shares/${id}/revoke`));
 }
 export async function sharedView(token: string): Promise<SharedView> {
-  return (await api.get<Envelope<SharedView>>('/share/view', { params: { token }, silent: true })).data.data;
+  return unwrap<SharedView>(api.get('/share/view', { params: { token }, silent: true }));
 }

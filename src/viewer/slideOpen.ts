@@ -1,11 +1,9 @@
-import { api } from '../api/client';
+import { api, unwrap } from '../api/client';
 
 /**
  * Opening a slide: its information (which logs the view) and its Deep Zoom descriptor. Small and apart from the
  * rest of the viewer's API because the shell asks for both at boot on a viewer address (src/shell/viewerEarly.ts).
  */
-
-interface Envelope<T> { data: T }
 
 /** What POST /api/data/kfb/open/{id} answers (server/modules/slides/viewer-open.ts). */
 export interface SlideInfo {
@@ -32,7 +30,7 @@ export interface SlideInfo {
 
 /** Opening logs the view on the server (section log); call it once per slide shown. */
 export async function openSlide(id: number, silent = false): Promise<SlideInfo> {
-  return (await api.post<Envelope<SlideInfo>>(`/data/kfb/open/${id}`, undefined, { allowMultiple: true, silent })).data.data;
+  return unwrap<SlideInfo>(api.post(`/data/kfb/open/${id}`, undefined, { allowMultiple: true, silent }));
 }
 
 /** Tile and image addresses: the HttpOnly image cookie authenticates them, never a token in the URL. */

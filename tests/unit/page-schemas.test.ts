@@ -34,15 +34,16 @@ let mods: {
   SchemaView: ComponentType<any>;
   SchemaForm: ComponentType<any>;
   checkPageSchema: (p: unknown) => { path: string; message: string }[];
+  checkPage: (p: unknown) => { path: string; message: string }[];
   resolveLabel: (l: unknown, lang: string) => string;
 };
 
 beforeAll(async () => {
-  const [server, fluent, theme, i18n, router, preload, choices, options, registry, schemaPage, form, check, labels, session] = await Promise.all([
+  const [server, fluent, theme, i18n, router, preload, choices, options, registry, schemaPage, form, check, labels, session, pageCheck] = await Promise.all([
     import('react-dom/server'), import('@fluentui/react-components'), import('../../src/shell/theme'), import('../../src/i18n'),
     import('react-router-dom'), import('../../src/engine/preload'), import('../../src/widgets/search/choices'), import('../../src/engine/options'),
-    import('../../src/engine/registry'), import('../../src/engine/SchemaPage'), import('../../src/engine/form/SchemaForm'),
-    import('../../src/core/pageSchemaCheck'), import('../../src/core/labels'), import('../../src/store/session'),
+    import('../../src/engine/registry').then(async (m) => { await import('../../src/modules'); return m; }), import('../../src/engine/SchemaPage'), import('../../src/engine/form/SchemaForm'),
+    import('../../src/core/pageSchemaCheck'), import('../../src/core/labels'), import('../../src/store/session'), import('../../src/engine/pageCheck'),
   ]);
   // Signed in as an administrator, so every action the schemas declare is shown.
   // (zustand answers react-dom/server from its initial state, so that is where the user goes.)
@@ -50,7 +51,7 @@ beforeAll(async () => {
   mods = {
     renderToString: server.renderToString, FluentProvider: fluent.FluentProvider, SSRProvider: fluent.SSRProvider, lightTheme: theme.lightTheme, i18n: i18n.default,
     StaticRouter: router.StaticRouter, PreloadContext: preload.PreloadContext, ChoicesContext: choices.ChoicesContext, useChoices: options.useChoices,
-    loadRenderer: registry.loadRenderer, SchemaView: schemaPage.SchemaView, SchemaForm: form.default, checkPageSchema: check.checkPageSchema,
+    loadRenderer: registry.loadRenderer, SchemaView: schemaPage.SchemaView, SchemaForm: form.default, checkPageSchema: check.checkPageSchema, checkPage: pageCheck.checkPage,
     resolveLabel: labels.resolveLabel,
   };
   // Loading React, Fluent and the engine takes a while on a busy two-core machine; nothing here is timed.
@@ -109,8 +110,9 @@ describe('page schemas in schemas/pages', () => {
     describe(file, () => {
       const page = read(file);
 
-      it('matches the meta-schema', () => {
+      it('matches the meta-schema, and names only kinds the registries hold', () => {
         expect(mods.checkPageSchema(page)).toEqual([]);
+        expect(mods.checkPage(page)).toEqual([]);
         expect(`${page.alias}.json`).toBe(file);
       });
 

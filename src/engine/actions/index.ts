@@ -9,8 +9,7 @@ import './download';
 import './form';
 import './open';
 import './file';
-import './ocr';
 import './reveal';
 import './scan';
 
-export { registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';
+export { actionKinds, registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';

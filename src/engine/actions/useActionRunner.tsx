@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { verifyLockScreen } from '../../api/auth';
@@ -37,6 +37,12 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
   const [revealDialog, reveal] = useReveal();
   const [scanDialog, scan] = useActionScan();
 
+  // A kind's own dialog (ActionTools.show), drawn until it says it is done.
+  const [ownDialog, setOwnDialog] = useState<ReactNode>(null);
+  const show = <T,>(render: (done: (answer: T) => void) => ReactNode) => new Promise<T>((resolve) => {
+    setOwnDialog(render((answer) => { setOwnDialog(null); resolve(answer); }));
+  });
+
   const idOf = (row: Row) => row[ctx.rowKey] as string | number;
   const ask = async (action: ActionSchema, rows: Row[], fallback?: string) => {
     const name = label(action.label);
@@ -68,10 +74,10 @@ export function useActionRunner(ctx: ActionContext): [ReactNode, (action: Action
   const run = async (action: ActionSchema, rows: Row[]) => {
     const handler = resolveAction(action.kind);
     if (!handler) return notify(t('actions.unknownKind', { kind: action.kind }), 'error');
-    await handler(action, rows, { ctx, t, label, navigate, idOf, notify, ask, withValue, fill, scan, reveal });
+    await handler(action, rows, { ctx, t, label, navigate, idOf, notify, ask, withValue, fill, scan, reveal, show });
   };
 
   // Failures were already shown by the API client's toast (spec §8); the action just stops.
   const safeRun = (action: ActionSchema, rows: Row[]) => run(action, rows).catch(() => undefined);
-  return [<>{confirmDialog}{passwordBox}{promptDialog}{formDialog}{revealDialog}{scanDialog}</>, safeRun];
+  return [<>{confirmDialog}{passwordBox}{promptDialog}{formDialog}{revealDialog}{scanDialog}{ownDialog}</>, safeRun];
 }

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { httpDataProvider, onDataWrite } from '../dataProvider';
+import { onWrite } from '../../api/client';
+import { httpDataProvider } from '../dataProvider';
 
 /**
  * Whether a pathology number opens its case in a new tab (system_config.case_link_new_tab, System settings ›
@@ -21,8 +22,9 @@ export function loadCaseLinkSetting(): Promise<void> {
   return loading;
 }
 
-onDataWrite((url) => {
-  if (url !== '/common/setting') return;
+// Read again once a settings write has ended (not as it leaves: that read could answer the old value last).
+onWrite(({ url, phase }) => {
+  if (phase !== 'done' || url !== '/common/setting') return;
   loading = null;
   void loadCaseLinkSetting();
 });

@@ -3,11 +3,11 @@ import { useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { fillTemplate } from '../../core/actions';
-import { slideOfViewerAddress } from '../../core/viewerAddress';
 import type { CellKind, Column } from '../../core/pageSchema';
 import type { Row } from '../dataProvider';
 import type { Enums } from '../schemaApi';
-import { openSlideOnClick, prefetchViewer, prefetchViewerWhenIdle } from '../../viewer/prefetch';
+import { linkOpenerFor, type LinkOpener } from '../links';
+import { namedRegistry } from '../../core/namedRegistry';
 import { paletteName, type PaletteName } from '../../core/palette';
 import { usePalette } from './palette';
 import { loadCaseLinkSetting, useCaseLinkSetting } from './caseLinkSetting';
@@ -15,7 +15,8 @@ import { loadCaseLinkSetting, useCaseLinkSetting } from './caseLinkSetting';
 /**
  * Cell kind → how a value is drawn and how it reads as text (titles, exports), after amis's renderer
  * registry: each kind registers once (`cells/*.tsx`, one file per family), `Cell` finds it by the column's
- * `cell`. A new kind is a file and a line in `cells/index.ts`; the meta-schema lists the kinds a page may use.
+ * `cell`. A new kind is a file and its line in `cells/index.ts` (or a module's own registration, src/modules); the
+ * page check knows the kinds from here (`cellKinds`).
  */
 /** `caseLinkNewTab`: a link to a case's detail page (`/case/…`) opens a new tab (system_config.case_link_new_tab). */
 export interface CellContext { enums: Enums; lang: string; yesNo: [string, string]; caseLinkNewTab?: boolean }
@@ -33,14 +34,15 @@ export interface CellKindDef {
   link?: string;
 }
 
-const kinds = new Map<string, CellKindDef>();
+const kinds = namedRegistry<CellKindDef>('cell kind');
 
+/** Adds a cell kind; a name registered twice throws (two files claiming one kind). */
 export function registerCell(kind: CellKind, def: CellKindDef): void {
-  kinds.set(kind, def);
+  kinds.register(kind, def);
 }
 
-/** The kinds registered, for the page designer's cell picker. */
-export const cellKinds = (): string[] => [...kinds.keys()];
+/** The kinds registered: the designer's cell picker and the page check's list of known kinds. */
+export const cellKinds = (): string[] => kinds.names();
 
 const plain: CellKindDef = { text: (_c, v) => (typeof v === 'object' ? JSON.stringify(v) : String(v)) };
 const kindOf = (column: Column) => kinds.get(column.cell) ?? kinds.get('text') ?? plain;
@@ -92,28 +94,19 @@ export function Cell({ column, row, context }: { column: Column; row: Row; conte
     if (/^https?:\/\//.test(href)) return <a className={s.link} href={href} target="_blank" rel="noopener noreferrer">{content}</a>;
     // rel=opener: the new tab starts with a copy of this tab's session storage (the sign-in); same origin, our own route.
     if (context.caseLinkNewTab && /^\/case\/[^/?]+/.test(href)) return <RouterLink className={s.link} to={href} target="_blank" rel="opener">{content}</RouterLink>;
-    return isViewerLink(href) ? <ViewerLink className={s.link} to={href}>{content}</ViewerLink> : <RouterLink className={s.link} to={href}>{content}</RouterLink>;
+    const opener = linkOpenerFor(href);
+    return opener ? <OpenerLink className={s.link} to={href} opener={opener}>{content}</OpenerLink> : <RouterLink className={s.link} to={href}>{content}</RouterLink>;
   }
   return <>{content}</>;
 }
 
 const filled = (template: string, row: Row) => [...template.matchAll(/\{(\w+)\}/g)].every(([, key]) => !empty(row[key]));
 
-const isViewerLink = (href: string) => {
-  // Any base will do: only the path and query are read (and the page-schema tests render without a window).
-  const url = new URL(href, 'http://localhost');
-  return slideOfViewerAddress(url.pathname, url.search) !== null;
-};
-
-/**
- * A row's or card's link to a slide (SlideLibrary, DataSlice, SlideRead …). A list of them fetches the viewer's
- * code when idle, pointing at one fetches it now, and the click asks for the slide beside the route change: the
- * viewer then waits for tiles only (scripts/bench/viewer.ts, "from SlideLibrary").
- */
-function ViewerLink({ className, to, children }: { className: string; to: string; children: ReactNode }) {
-  useEffect(prefetchViewerWhenIdle, []);
+/** A link into a module's page that its module opens faster (the viewer's slide links: src/modules/viewerLinks.ts). */
+function OpenerLink({ className, to, opener, children }: { className: string; to: string; opener: LinkOpener; children: ReactNode }) {
+  useEffect(() => opener.shown?.(), [opener]);
   return (
-    <RouterLink className={className} to={to} onPointerEnter={prefetchViewer} onFocus={prefetchViewer} onClick={(e) => openSlideOnClick(to, e)}>
+    <RouterLink className={className} to={to} onPointerEnter={() => opener.pointed?.()} onFocus={() => opener.pointed?.()} onClick={(e) => opener.clicked?.(to, e)}>
       {children}
     </RouterLink>
   );

@@ -27,7 +27,7 @@ import { ListToolbar } from './ListToolbar';
 import { useListData } from './useListData';
 import { useWorkPolling } from './useWorkPolling';
 import { useLiveRefresh } from './useLiveRefresh';
-import { listDefaults } from './listPrefetch';
+import { listDefaults } from '../../core/listPageState';
 import { useRules } from '../rulesApi';
 import { DataTable } from './DataTable';
 import { ListTabs } from './ListTabs';

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { parseListQuery, pickListQuery, settledListQuery, writeListQuery, type ListParams } from '../../core/listParams';
+import { settledListQuery, writeListQuery, type ListParams } from '../../core/listParams';
+import { listParamsAt } from '../../core/listPageState';
 
 /** The stored copy of each list's query, per route (react-admin keeps it in its store). */
 const memory = new Map<string, string>();
@@ -39,9 +40,10 @@ function useUrlListParams(route: string, defaults: ListParams, detached: boolean
   const location = useLocation();
   const navigate = useNavigate();
   const current = location.search.replace(/^\?/, '');
-  const effective = useMemo(() => pickListQuery(current, readStoredListQuery(route)), [current, route]);
+  // Read again when the address changes (the stored copy follows it in the effect below, a step behind).
+  const stored = useMemo(() => readStoredListQuery(route), [current, route]); // eslint-disable-line react-hooks/exhaustive-deps -- current: see above
   const defaultsKey = JSON.stringify(defaults);
-  const params = useMemo(() => parseListQuery(effective, defaults), [effective, defaultsKey]); // eslint-disable-line react-hooks/exhaustive-deps -- defaults compared by value (defaultsKey); the object is new each render
+  const params = useMemo(() => listParamsAt(current, stored, defaults), [current, stored, defaultsKey]); // eslint-disable-line react-hooks/exhaustive-deps -- defaults compared by value (defaultsKey); the object is new each render
 
   useEffect(() => {
     if (detached) return;
@@ -50,7 +52,7 @@ function useUrlListParams(route: string, defaults: ListParams, detached: boolean
     const target = settledListQuery(current, readStoredListQuery(route), defaults);
     if (target !== current) navigate({ pathname: location.pathname, search: target }, { replace: true });
     else writeStored(route, current);
-  }, [effective, current, route, detached, params]); // eslint-disable-line react-hooks/exhaustive-deps -- navigate and the pathname change with the very navigation this effect makes
+  }, [stored, current, route, detached, params]); // eslint-disable-line react-hooks/exhaustive-deps -- navigate and the pathname change with the very navigation this effect makes
 
   const setParams = useCallback((patch: Partial<ListParams>) => {
     const next = { ...params, ...patch };

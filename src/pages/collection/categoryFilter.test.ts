@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ListRequest } from '../../core/listRequest';
+import type { FilterCondition } from '../../core/filters';
+import type { ListQuery } from '../../core/listRequest';
 import { categoryConditions, categoryParam, parseCategory, withCategory } from './categoryFilter';
 
 describe('the chosen collection category', () => {
@@ -20,15 +21,16 @@ describe('the chosen collection category', () => {
   });
 
   it('joins the search bar\'s conditions as one group, so their `or` stays inside it', () => {
-    const request = { page: 2, page_size: 20, search: 'x', filter: JSON.stringify([{ column: 'remark', operator: 'like', value: 'a' }, { column: 'remark', operator: 'like', value: 'b', condition: 'or' }]) };
+    const search: FilterCondition[] = [{ column: 'remark', operator: 'like', value: 'a' }, { column: 'remark', operator: 'like', value: 'b', condition: 'or' }];
+    const request: ListQuery = { pagination: { current: 2, pageSize: 20 }, search: 'x', filters: search };
     const out = withCategory(request, 4);
-    expect(out).toMatchObject({ page: 2, page_size: 20, search: 'x' });
-    expect(JSON.parse(out.filter!)).toEqual([
-      { condition: 'and', child: JSON.parse(request.filter) },
+    expect(out).toMatchObject({ pagination: { current: 2, pageSize: 20 }, search: 'x' });
+    expect(out.filters).toEqual([
+      { condition: 'and', child: search },
       { column: 'category_id', operator: '=', value: 4, condition: 'and' },
     ]);
-    const bare: ListRequest = { page: 1, page_size: 20 };
-    expect(JSON.parse(withCategory(bare, 'none').filter!)).toEqual(categoryConditions('none'));
+    const bare: ListQuery = { pagination: { current: 1, pageSize: 20 } };
+    expect(withCategory(bare, 'none').filters).toEqual(categoryConditions('none'));
     expect(withCategory(request, 'all')).toBe(request);
   });
 });

@@ -1,5 +1,5 @@
 import type { FilterCondition } from '../../core/filters';
-import type { ListRequest } from '../../core/listRequest';
+import type { CountQuery } from '../../core/listRequest';
 
 /** Which favourites the page shows: every one, the uncategorised ones, or one category's (by id). */
 export type CategoryKey = 'all' | 'none' | number;
@@ -23,16 +23,12 @@ export function categoryConditions(key: CategoryKey): FilterCondition[] {
   return [{ column: 'category_id', operator: '=', value: key, condition: 'and' }];
 }
 
-/** A list or count request with the category's condition joined (and) to whatever the search bar sent. */
-export function withCategory<R extends Pick<ListRequest, 'filter'>>(request: R, key: CategoryKey): R {
+/** A list or count query with the category's condition joined (and) to whatever the search bar sent. */
+export function withCategory<Q extends Pick<CountQuery, 'filters'>>(query: Q, key: CategoryKey): Q {
   const extra = categoryConditions(key);
-  if (!extra.length) return request;
-  let current: FilterCondition[] = [];
-  try {
-    const parsed = request.filter ? JSON.parse(request.filter) : [];
-    current = Array.isArray(parsed) ? parsed : [];
-  } catch { /* the list builds this text itself; unreadable means none */ }
+  if (!extra.length) return query;
+  const current = query.filters ?? [];
   // The search bar's conditions stay one group, so an `or` among them cannot escape the category.
   const joined: FilterCondition[] = current.length ? [{ condition: 'and', child: current }, ...extra] : extra;
-  return { ...request, filter: JSON.stringify(joined) };
+  return { ...query, filters: joined };
 }

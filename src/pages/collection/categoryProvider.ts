@@ -11,6 +11,8 @@ export function categoryProvider(base: DataProvider, key: CategoryKey, onWrite: 
     ...base,
     getList: (resource, request, config) => base.getList(resource, withCategory(request, key), config),
     getCount: (resource, request, config) => base.getCount(resource, withCategory(request, key), config),
+    peekList: (resource, request) => base.peekList?.(resource, withCategory(request, key)),
+    peekCount: (resource, request) => base.peekCount?.(resource, withCategory(request, key)),
     create: (...args) => reported(base.create(...args)),
     update: (...args) => reported(base.update(...args)),
     deleteMany: (...args) => reported(base.deleteMany(...args)),

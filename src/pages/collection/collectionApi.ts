@@ -11,14 +11,14 @@ export interface Category { id: number; name: string; rank: number; item_count: 
 export interface Totals { all: number; none: number }
 
 export async function listCategories(): Promise<Category[]> {
-  const res = await httpDataProvider.getList(CATEGORIES, { page: 1, page_size: 1000, sort_by: JSON.stringify({ rank: 'asc', id: 'asc' }) });
+  const res = await httpDataProvider.getList(CATEGORIES, { pagination: { current: 1, pageSize: 1000 }, sorters: [{ field: 'rank', order: 'asc' }, { field: 'id', order: 'asc' }] });
   return res.data as unknown as Category[];
 }
 
 /** "All" and "Uncategorised" in one count call (the generic count API's tabs). */
 export async function totals(): Promise<Totals> {
   const tabs = [{ key: 'all', filter: [] }, { key: 'none', filter: categoryConditions('none') }];
-  const counts = await httpDataProvider.getCount(ITEMS, { tabs: JSON.stringify(tabs) });
+  const counts = await httpDataProvider.getCount(ITEMS, { tabs });
   return { all: counts.all ?? 0, none: counts.none ?? 0 };
 }
 

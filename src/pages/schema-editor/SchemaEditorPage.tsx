@@ -9,7 +9,8 @@ import { notify } from '../../api/notify';
 import { isGranted } from '../../core/actions';
 import { applyMergePatch } from '../../core/mergePatch';
 import type { LoadedSchema, PageSchema } from '../../core/pageSchema';
-import { checkPageSchema, type SchemaProblem } from '../../core/pageSchemaCheck';
+import type { SchemaProblem } from '../../core/pageSchemaCheck';
+import { checkPage } from '../../engine/pageCheck';
 import { DataProviderContext } from '../../engine/dataContext';
 import { httpDataProvider, type DataProvider } from '../../engine/dataProvider';
 import { ErrorBoundaryPanel } from './ErrorBoundaryPanel';
@@ -82,7 +83,7 @@ export default function SchemaEditorPage() {
   const problems = useMemo<SchemaProblem[]>(() => {
     if (parsed.problem) return [{ path: 'JSON', message: parsed.problem }];
     if (!merged) return [];
-    const list = checkPageSchema(merged);
+    const list = checkPage(merged);
     if (merged.alias !== alias) list.push({ path: '/alias', message: t('schemaEditor.aliasFixed', { alias }) });
     return list;
   }, [parsed.problem, merged, alias, t]);

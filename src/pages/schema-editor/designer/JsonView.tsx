@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import metaSchema from '../../../../schemas/meta/page.schema.json';
 import type { PageSchema } from '../../../core/pageSchema';
-import { checkPageSchema } from '../../../core/pageSchemaCheck';
+import { checkPage } from '../../../engine/pageCheck';
 import { JsonCodeEditor } from './JsonCodeEditor';
 
 /**
@@ -22,7 +22,7 @@ export function JsonView({ page, onPage }: { page: PageSchema; onPage(page: Page
     timer.current = window.setTimeout(() => {
       let parsed: unknown;
       try { parsed = JSON.parse(text); } catch { return; }
-      if (!checkPageSchema(parsed as PageSchema).length) onPageRef.current(parsed as PageSchema);
+      if (!checkPage(parsed as PageSchema).length) onPageRef.current(parsed as PageSchema);
     }, 300);
   };
   return <JsonCodeEditor initial={initial} schema={metaSchema} onText={onText} validText={t('designer.jsonValid')} testId="designer-json" label={t('designer.json')} />;

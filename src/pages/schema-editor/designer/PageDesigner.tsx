@@ -9,7 +9,8 @@ import { layerContract, withoutEmptyParts, type Contract, type ContractExtension
 import { checkDraftProblems, overrideOf, tidy } from '../../../core/designerDraft';
 import { applyMergePatch } from '../../../core/mergePatch';
 import type { LoadedSchema, PageSchema } from '../../../core/pageSchema';
-import { checkContractExtension, checkPageSchema } from '../../../core/pageSchemaCheck';
+import { checkContractExtension } from '../../../core/pageSchemaCheck';
+import { checkPage } from '../../../engine/pageCheck';
 import { withAddedFields } from '../../../core/resolvePage';
 import { httpDataProvider } from '../../../engine/dataProvider';
 import { useRules } from '../../../engine/rulesApi';
@@ -88,7 +89,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
       setWritable(c);
     }).catch((e) => setError(displayText(e, t('engine.loadFailed'))));
     // The roles an action can be shown to (schema_edit holders may not read roles: then the picker stays empty).
-    httpDataProvider.getList({ route: '/api/system_management/roles' }, { page: 1, page_size: 100 }, { silent: true })
+    httpDataProvider.getList({ route: '/api/system_management/roles' }, { pagination: { current: 1, pageSize: 100 } }, { silent: true })
       .then((res) => setRoles(res.data.map((r) => ({ identification: String(r.identification), name: String(r.name), en_name: r.en_name as string | null }))))
       .catch(() => setRoles([]));
   }, [t]);
@@ -118,7 +119,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
   const extDirty = !!loaded?.contract && JSON.stringify(tidy(ext)) !== JSON.stringify(tidy(loaded.contract.ext));
   const problems = useMemo(() => {
     if (!draft) return [];
-    const list = checkPageSchema(draft).map((p) => ({ path: `page${p.path}`, message: p.message }));
+    const list = checkPage(draft).map((p) => ({ path: `page${p.path}`, message: p.message }));
     if (loaded?.contract) {
       // A check still being built is named in the designer's words; the meta-schema checks the rest of the extension.
       const unfinished = checkDraftProblems(ext);

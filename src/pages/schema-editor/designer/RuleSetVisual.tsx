@@ -23,7 +23,7 @@ function loadChoices(lang: string): Promise<Choices> {
   let hit = cache.get(lang);
   if (!hit) {
     hit = Promise.all([
-      httpDataProvider.getList({ route: '/api/system_management/roles' }, { page: 1, page_size: 100 }, { silent: true }).then((r) => r.data).catch(() => []),
+      httpDataProvider.getList({ route: '/api/system_management/roles' }, { pagination: { current: 1, pageSize: 100 } }, { silent: true }).then((r) => r.data).catch(() => []),
       loadSchema('CaseList').then((p) => p.resource?.fields ?? {}).catch(() => ({})),
     ]).then(([roles, fields]) => ({
       roles: roles.map((r) => ({ identification: String(r.identification), name: String(r.name), en_name: r.en_name as string | null })),

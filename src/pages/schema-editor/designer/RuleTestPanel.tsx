@@ -41,7 +41,7 @@ export function RuleTestPanel({ set, others, roles }: { set: RuleSet; others: Ru
   const find = async () => {
     setError('');
     try {
-      const res = await httpDataProvider.getList(CASES, { page: 1, page_size: 20, ...(text.trim() ? { search: text.trim() } : {}) }, { silent: true });
+      const res = await httpDataProvider.getList(CASES, { pagination: { current: 1, pageSize: 20 }, search: text }, { silent: true });
       setFound(res.data);
       setRecord(res.data[0] ?? null);
     } catch (e) {

@@ -4,4 +4,4 @@ import './number';
 import './date';
 import './choice';
 
-export { registerSearchWidget, resolveSearchWidget, type SearchInputProps } from './registry';
+export { registerSearchWidget, resolveSearchWidget, searchWidgets, type SearchInputProps } from './registry';

@@ -1,3 +1,4 @@
+import { namedRegistry } from '../../../core/namedRegistry';
 import type { ComponentType } from 'react';
 import type { SearchField, SearchWidget } from '../../../core/pageSchema';
 
@@ -15,14 +16,17 @@ export interface SearchInputProps {
 
 /**
  * Search widget → its input, after the renderer registry (src/engine/registry.ts): one file per family in
- * this folder, registered by `fields/index.ts`. A new widget is a file, a line there, and its name in the
- * page meta-schema and in schemas/rules/search-operators.json.
+ * this folder, registered by `fields/index.ts`. A new widget is a file and a line there; the custom search offers it
+ * the operators schemas/rules/search-operators.json lists for it (`=` when none).
  */
-const inputs = new Map<string, ComponentType<SearchInputProps>>();
+const inputs = namedRegistry<ComponentType<SearchInputProps>>('search widget');
 
+/** Adds a search widget; a name registered twice throws (two files claiming one widget). */
 export function registerSearchWidget(widget: SearchWidget, component: ComponentType<SearchInputProps>): void {
-  inputs.set(widget, component);
+  inputs.register(widget, component);
 }
 
 /** The input of a widget; the text input for one nobody registered. */
 export const resolveSearchWidget = (widget: string): ComponentType<SearchInputProps> | undefined => inputs.get(widget) ?? inputs.get('input');
+/** The widgets registered: the page check's list of known widgets. */
+export const searchWidgets = (): string[] => inputs.names();

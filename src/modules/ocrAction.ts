@@ -1,6 +1,6 @@
-import { planRequests } from '../../core/actionRequest';
-import type { Row } from '../dataProvider';
-import { registerAction } from './registry';
+import { planRequests } from '../core/actionRequest';
+import type { Row } from '../engine/dataProvider';
+import { registerAction } from '../engine/actions/registry';
 
 interface LabelReading { text: string; candidates: string[]; matches: { case_id: number; pathology_number: string }[] }
 
