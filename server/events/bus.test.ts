@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.js';
-import { emitEvent, onEvent } from './bus.js';
+import { emitEvent, onEvent, shareBus } from './bus.js';
 
 const fakeDb = () => ({}) as unknown as Db;
 
@@ -24,5 +24,19 @@ describe('domain event bus', () => {
     off();
     emitEvent(db, 'messages.sent', { userIds: [8] });
     expect(heard).toEqual([7]);
+  });
+
+  it('hears an event emitted on a handle derived from its database (the request-scoped one) as on the database itself', () => {
+    const root = fakeDb();
+    const scoped = fakeDb();
+    const other = fakeDb();
+    shareBus(scoped, root);
+    const heard: string[] = [];
+    onEvent(root, 'jobs.queued', (e) => heard.push(`root:${e.type}`));
+    onEvent(scoped, 'jobs.queued', (e) => heard.push(`scoped:${e.type}`));
+    onEvent(other, 'jobs.queued', (e) => heard.push(`other:${e.type}`));
+    emitEvent(scoped, 'jobs.queued', { type: 'slides.ingest' });
+    emitEvent(root, 'jobs.queued', { type: 'focus' });
+    expect(heard).toEqual(['root:slides.ingest', 'scoped:slides.ingest', 'root:focus', 'scoped:focus']);
   });
 });

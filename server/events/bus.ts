@@ -19,8 +19,19 @@ export type EventName = keyof DomainEvents;
 type Listener<E extends EventName> = (event: DomainEvents[E]) => void;
 
 const buses = new WeakMap<Db, Map<EventName, Set<Listener<never>>>>();
+const roots = new WeakMap<Db, Db>();
 
-function listenersOf<E extends EventName>(db: Db, name: E): Set<Listener<E>> {
+/**
+ * `derived` is `root`'s database seen through a plugin (the request-scoped handle, http/access-scope.ts): a new
+ * Kysely object, but the same database, so the same bus. Without this a message sent or a job queued through a
+ * route's handle was heard by nobody listening on the app's handle.
+ */
+export function shareBus(derived: Db, root: Db): void {
+  roots.set(derived, roots.get(root) ?? root);
+}
+
+function listenersOf<E extends EventName>(handle: Db, name: E): Set<Listener<E>> {
+  const db = roots.get(handle) ?? handle;
   let bus = buses.get(db);
   if (!bus) buses.set(db, (bus = new Map()));
   let set = bus.get(name);

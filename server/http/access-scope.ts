@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { directoryRestriction } from '../../src/core/subspecialty.js';
 import type { Db } from '../db/connect.js';
 import { RowScopePlugin, type RowScope } from '../db/row-scope.js';
+import { shareBus } from '../events/bus.js';
 import { hasPermission } from './access.js';
 import type { SessionUser } from './types.js';
 
@@ -42,7 +43,11 @@ export const currentScope = (): AccessScope | undefined => current.getStore();
  * rows: code that forgets its scope finds nothing instead of everything. System work (jobs, migrations, seed,
  * login, token-checked public links) is handed the unscoped handle by name in app.ts.
  */
-export const scopedDb = (system: Db): Db => system.withPlugin(new RowScopePlugin(currentScope));
+export function scopedDb(system: Db): Db {
+  const scoped = system.withPlugin(new RowScopePlugin(currentScope));
+  shareBus(scoped, system);
+  return scoped;
+}
 
 /**
  * Runs the rest of each request (validation, handler, its promises) inside its scope. preHandler: after every
