@@ -35,6 +35,7 @@ import * as m0036 from './migrations/0036_application_steps.js';
 import * as m0037 from './migrations/0037_subspecialties.js';
 import * as m0038 from './migrations/0038_message_case.js';
 import * as m0039 from './migrations/0039_report_documents.js';
+import * as m0040 from './migrations/0040_operation_log_hospital.js';
 
 /** Migrations are imported, not globbed from disk, so they run the same under tsx, a bundle or a test. */
 const migrations: Record<string, Migration> = {
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0037_subspecialties': m0037,
   '0038_message_case': m0038,
   '0039_report_documents': m0039,
+  '0040_operation_log_hospital': m0040,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

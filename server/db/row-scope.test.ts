@@ -23,12 +23,14 @@ describe('row scope plugin', () => {
       'create table slide_focus (slide_id integer primary key, score real)',
       'create table slide_annotations (id integer primary key, slide_id integer not null, hospital_id integer not null, label text)',
       'create table section_logs (id integer primary key, slide_id integer, case_id integer, slide_name text)',
+      'create table operation_logs (id integer primary key, hospital_id integer, payload text)',
     ]) await sql.raw(ddl).execute(raw);
     await sql.raw(`insert into cases values (1, 1, 1, 'D1'), (2, 1, 2, 'D2'), (3, 1, null, 'NONE'), (4, 2, null, 'H2')`).execute(raw);
     await sql.raw(`insert into slides values (11, 1, 1, 's-d1'), (12, 1, 2, 's-d2'), (13, 1, 3, 's-none'), (14, 2, 4, 's-h2'), (15, 1, null, 's-loose')`).execute(raw);
     await sql.raw('insert into slide_focus values (11, 0.1), (12, 0.2), (14, 0.4)').execute(raw);
     await sql.raw(`insert into slide_annotations values (1, 11, 1, 'a-d1'), (2, 12, 1, 'a-d2'), (3, 14, 2, 'a-h2')`).execute(raw);
     await sql.raw(`insert into section_logs values (1, 12, 2, 'log-d2'), (2, null, null, 'log-gone'), (3, 14, 4, 'log-h2')`).execute(raw);
+    await sql.raw(`insert into operation_logs values (1, 1, 'op-h1'), (2, 2, 'op-h2'), (3, null, 'op-signed-out')`).execute(raw);
     db = raw.withPlugin(new RowScopePlugin(() => scope));
   });
   afterAll(async () => raw?.destroy());
@@ -76,6 +78,30 @@ describe('row scope plugin', () => {
     expect(focus.map((r) => r.slide_id)).toEqual([11]);
     const logs = await as({ hospitals: [1], directories: [1] }, () => db.selectFrom('section_logs').select('slide_name as name').execute());
     expect(names(logs as { name: string }[])).toEqual(['log-gone']);
+  });
+
+  it('keeps rows of no hospital (a hospitalOptional table) to administrators, and their own hospitals’ rows to everyone else', async () => {
+    const ops = async () => names((await db.selectFrom('operation_logs').select('payload as name').execute()) as { name: string }[]);
+    expect(await as({ hospitals: [1] }, ops)).toEqual(['op-h1']);
+    expect(await as({ hospitals: [2], directories: [1] }, ops)).toEqual(['op-h2']);
+    expect(await as({ hospitals: [2], admin: true }, ops)).toEqual(['op-h2', 'op-signed-out']);
+    expect(await as({ hospitals: [], admin: true }, ops)).toEqual(['op-signed-out']);
+    expect(await as(undefined, ops)).toEqual([]);
+    // The OR that lets the administrator's null rows in does not let an OR of the statement reach another hospital.
+    const either = await as({ hospitals: [2], admin: true }, () => db.selectFrom('operation_logs').select('payload as name').where((eb) => eb.or([eb('id', '=', 1), eb('id', '=', 3)])).execute());
+    expect(names(either as { name: string }[])).toEqual(['op-signed-out']);
+    const counted = await as({ hospitals: [1] }, () => db.selectFrom('operation_logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow());
+    expect(Number(counted.n)).toBe(1);
+  });
+
+  it('lets only an administrator insert a row of no hospital into a hospitalOptional table, and no one another hospital’s', async () => {
+    const insert = (row: Record<string, unknown>) => db.insertInto('operation_logs').values(row).execute();
+    await expect(as({ hospitals: [1] }, () => insert({ id: 10, hospital_id: null, payload: 'x' }))).rejects.toMatchObject({ status: 403, key: 'access.outside_scope' });
+    await expect(as({ hospitals: [1] }, () => insert({ id: 11, payload: 'x' }))).rejects.toBeInstanceOf(AppError);
+    await expect(as({ hospitals: [1], admin: true }, () => insert({ id: 12, hospital_id: 2, payload: 'x' }))).rejects.toBeInstanceOf(AppError);
+    await as({ hospitals: [1], admin: true }, () => insert({ id: 13, hospital_id: null, payload: 'x' }));
+    await as({ hospitals: [1] }, () => insert({ id: 14, hospital_id: 1, payload: 'x' }));
+    expect(await raw.selectFrom('operation_logs' as never).select('id' as never).where('id' as never, '>=', 10 as never).orderBy('id' as never).execute()).toEqual([{ id: 13 }, { id: 14 }]);
   });
 
   it('updates and deletes only rows in the scope', async () => {

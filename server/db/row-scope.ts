@@ -15,6 +15,8 @@ export interface RowScope {
   readonly hospitals: readonly number[];
   /** Undefined: every directory. */
   readonly directories?: readonly number[];
+  /** An administrator (src/core/admin.ts): also reaches the rows of a `hospitalOptional` table that name no hospital. */
+  readonly admin?: boolean;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- predicates name tables by data (scoped-tables.ts)
@@ -30,6 +32,10 @@ const ON_NARROWS = new Set<JoinNode['joinType']>(['InnerJoin', 'LeftJoin', 'Late
 const RAW_SCOPED = new RegExp(`\\b(?:from|join|update|into)\\s+"?(?:${Object.keys(SCOPED_TABLES).join('|')})"?(?![\\w])`, 'i');
 
 const within = (column: string, ids: readonly number[]): Expression<SqlBool> => (ids.length ? eb(column, 'in', [...ids]) : NONE);
+
+/** A row's own hospital is one of the scope's; one that names none is an administrator's (`hospitalOptional`). */
+const hospitalWithin = (table: ScopedTable, column: string, scope: RowScope): Expression<SqlBool> =>
+  (table.hospitalOptional && scope.admin ? eb.or([eb(column, 'is', null), within(column, scope.hospitals)]) : within(column, scope.hospitals));
 
 /** Cases within the directories: filed under one of them or under none. */
 const casesWithin = (dirs: readonly number[]) =>
@@ -52,7 +58,7 @@ export function rowPredicate(table: ScopedTable, ref: string, scope: RowScope | 
   const col = (c: string) => `${ref}.${c}`;
   const dirs = scope.directories;
   const parts: Expression<SqlBool>[] = [];
-  if (table.hospital) parts.push(within(col(table.hospital), scope.hospitals));
+  if (table.hospital) parts.push(hospitalWithin(table, col(table.hospital), scope));
   if (table.directory && dirs) parts.push(eb.or([eb(col(table.directory), 'is', null), within(col(table.directory), dirs)]));
   if (table.caseKey && dirs) parts.push(caseRefWithin(col(table.caseKey), dirs));
   if (table.slideKey && (!table.hospital || dirs)) {
@@ -151,17 +157,22 @@ class ScopeTransformer extends OperationNodeTransformer {
     return super.transformRaw(node, queryId);
   }
 
-  /** Every inserted row names a hospital of the scope and, for a case, a directory of it (or none). */
+  /**
+   * Every inserted row names a hospital of the scope and, for a case, a directory of it (or none). A row of a
+   * `hospitalOptional` table may name none only when an administrator writes it: no one else could read it back.
+   */
   private checkInsert(node: InsertQueryNode, table: ScopedTable): void {
     if (!this.scope) throw outsideScope();
     const names = (node.columns ?? []).map((c) => c.column.name);
     const rows = node.values?.kind === 'ValuesNode' ? (node.values as unknown as { values: readonly OperationNode[] }).values : undefined;
     const hospitalAt = names.indexOf(table.hospital!);
-    if (!rows || hospitalAt < 0) throw outsideScope();
+    const noHospital = table.hospitalOptional === true && this.scope.admin === true;
+    if (!rows || (hospitalAt < 0 && !noHospital)) throw outsideScope();
     const directoryAt = table.directory ? names.indexOf(table.directory) : -1;
     const dirs = this.scope.directories;
     for (const row of rows) {
-      if (!this.scope.hospitals.includes(idOf(valueAt(row, hospitalAt)))) throw outsideScope();
+      const hospital = hospitalAt < 0 ? null : valueAt(row, hospitalAt);
+      if (!(hospital === null && noHospital) && !this.scope.hospitals.includes(idOf(hospital))) throw outsideScope();
       const directory = directoryAt >= 0 && dirs ? valueAt(row, directoryAt) : null;
       if (directory !== null && directory !== undefined && !dirs!.includes(idOf(directory))) throw outsideScope();
     }

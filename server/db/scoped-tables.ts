@@ -1,5 +1,5 @@
 /**
- * The tables of row-level access (issue 27): cases, slides and what hangs off them. Every statement the
+ * The tables of row-level access (issue 27): cases, slides and what hangs off them, and the operation log. Every statement the
  * request-scoped handle runs over one of these is narrowed to the request's hospitals and subspecialty directories
  * (server/db/row-scope.ts); a table named here needs nothing more from the code that reads or writes it.
  *
@@ -9,6 +9,8 @@
  * - `slideKey`: the row's slide; its directory is the slide's case's (slides of no case are everyone's).
  * - `slideOptional`: the row may name no slide (null): it is then its hospital's, or, without a hospital column,
  *   everyone's (a log line of a slide since deleted).
+ * - `hospitalOptional`: the row may name no hospital (null): it is then administrators' only, never everyone's (an
+ *   operation log line of a signed-out request, or one written before the log recorded hospitals).
  */
 export interface ScopedTable {
   hospital?: string;
@@ -16,6 +18,7 @@ export interface ScopedTable {
   caseKey?: string;
   slideKey?: string;
   slideOptional?: boolean;
+  hospitalOptional?: boolean;
 }
 
 export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
@@ -44,4 +47,6 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   section_logs: { caseKey: 'case_id', slideKey: 'slide_id', slideOptional: true },
   // Messages are their recipient's; one about a case outside the reader's directories is not shown (spec §6).
   messages: { caseKey: 'case_id' },
+  // The audit trail of writes, with the bodies they sent (a file's name, a patient's name): the hospital worked in.
+  operation_logs: { hospital: 'hospital_id', hospitalOptional: true },
 };

@@ -4,7 +4,7 @@ import { directoryRestriction } from '../../src/core/subspecialty.js';
 import type { Db } from '../db/connect.js';
 import { RowScopePlugin, type RowScope } from '../db/row-scope.js';
 import { shareBus } from '../events/bus.js';
-import { hasPermission } from './access.js';
+import { hasPermission, isAdmin } from './access.js';
 import type { SessionUser } from './types.js';
 
 /**
@@ -20,6 +20,8 @@ export interface AccessScope extends RowScope {
   readonly hospitals: readonly number[];
   /** Undefined: every directory (administrators, users holding none). */
   readonly directories?: readonly number[];
+  /** An administrator (src/core/admin.ts): also reads the operation log's rows of no hospital (signed-out writes). */
+  readonly admin: boolean;
   may(permission: string): boolean;
 }
 
@@ -28,6 +30,7 @@ export function accessScopeOf(user: SessionUser): AccessScope {
     userId: user.id,
     hospitals: Object.freeze([...user.hospitalIds]),
     directories: directoryRestriction(user),
+    admin: isAdmin(user),
     may: (permission: string) => hasPermission(user, permission),
   });
 }

@@ -37,6 +37,7 @@ export function registerOperationLog(app: FastifyInstance, db: Db): void {
       payload: summarise(request.body),
       ip: request.ip,
       created_at: new Date().toISOString(),
+      hospital_id: loggedHospital(request),
     });
     return payload;
   };
@@ -47,6 +48,14 @@ export function registerOperationLog(app: FastifyInstance, db: Db): void {
     if (route.url === '/api/auth/login') return;
     route.onSend = [...(route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend]), record];
   });
+}
+
+/**
+ * The hospital a log row belongs to, the one its readers must hold (the row scope, scoped-tables.ts): the hospital the
+ * request worked in. Null when nobody is signed in (a refused write): administrators alone read those.
+ */
+function loggedHospital(request: FastifyRequest): number | null {
+  return request.auth ? (request.auth.hospitalId ?? request.auth.hospitalIds[0] ?? null) : null;
 }
 
 function summarise(body: unknown): string | null {

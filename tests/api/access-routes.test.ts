@@ -42,10 +42,15 @@ const SKIPPED: [prefix: string, why: string][] = [
   ['/api/account', 'the caller’s own account (a new password ends their sessions)'],
   ['/api/scanner-agent/', 'the scanners’ API: a scanner key, not a user (scanners.test.ts)'],
   ['/api/realtime', 'the realtime socket'],
-  // Not rows of the scoped tables: the audit trail of requests, with the bodies they sent (an uploaded file's name),
-  // and no hospital of its own to narrow by. Reported with issue 27 as a question for the product: who reads it.
-  ['/api/logs/operate/', 'the audit trail of requests (no hospital column; reported, not narrowed here)'],
 ];
+
+/**
+ * Reads that are a hospital's as a whole, not a directory's: the directory-limited caller (of the fixture's own
+ * hospital) is not held to them. The operation log is narrowed by hospital only (it has no case or directory of its
+ * own): the fixture's upload and bind are logged in hospital 1, with the file's name, when the slide was of no case
+ * yet. The other hospital's administrator is still held to it here, and operation-log-scope.test.ts holds the rest.
+ */
+const HOSPITAL_WIDE = ['/api/logs/operate/'];
 
 /** The ids a write route's path is filled with: the rows a write could change. */
 const WRITE_IDS = [FX.case, FX.slide, FX.report, FX.annotation, FX.image, FX.qc, FX.message];
@@ -107,7 +112,8 @@ describe.each(databases)('row-level access on every route [%s]', (kind) => {
   let branch: number;
   let nowhere: number;
   let owner: string;
-  const hostile: { who: string; token: string; hospital: number }[] = [];
+  /** `directory`: the caller is limited to a directory of the fixture's own hospital. */
+  const hostile: { who: string; token: string; hospital: number; directory: boolean }[] = [];
   let routes: RouteEntry[];
 
   const skipped = (url: string) => SKIPPED.some(([prefix]) => url.startsWith(prefix));
@@ -217,7 +223,7 @@ describe.each(databases)('row-level access on every route [%s]', (kind) => {
           content: MARK.message, message_key: null, params: null, link: null, case_id: FX.case, read_at: null, created_at: now,
         }).execute();
       }
-      hostile.push({ who: p.who, token: await tokenFor(h.app, p.who), hospital: p.hospital });
+      hostile.push({ who: p.who, token: await tokenFor(h.app, p.who), hospital: p.hospital, directory: p.directory !== undefined });
     }
     owner = await tokenFor(h.app, 'admin');
   }, 120_000);
@@ -250,7 +256,7 @@ describe.each(databases)('row-level access on every route [%s]', (kind) => {
         for (const fill of fills(route.url)) {
           const url = query ? `${fill.url}?${query}` : fill.url;
           const res = await request(caller.token, route.method, url, route.method === 'POST' ? {} : undefined);
-          const told = leaks(res, fill.supplied);
+          const told = caller.directory && HOSPITAL_WIDE.some((prefix) => route.url.startsWith(prefix)) ? [] : leaks(res, fill.supplied);
           if (told.length) found.push(`${caller.who} ${route.method} ${url} → ${res.statusCode}: ${told.join(', ')}`);
           // An image, file or descriptor for a URL naming the fixture is the fixture's.
           if (fill.supplied.length && res.statusCode < 400 && !isData(res)) found.push(`${caller.who} ${route.method} ${url} → ${res.statusCode} ${res.headers['content-type']}`);

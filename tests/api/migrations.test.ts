@@ -51,6 +51,15 @@ describe.each(databases)('migrations [%s]', (kind) => {
     expect(rows.map((r) => r.case_id)).toEqual([kase.id, kase.id, null, null, null]);
   });
 
+  it('0040 leaves the operation log rows written before it without a hospital (administrators’ only)', async () => {
+    db = await open();
+    await migrateUpTo(db, '0039_report_documents', schema);
+    const now = new Date().toISOString();
+    await db.insertInto('operation_logs').values({ user_id: null, username: 'old', method: 'POST', path: '/api/x', route: '/api/x', status_code: 200, payload: null, ip: null, created_at: now } as never).execute();
+    await migrateUpTo(db, undefined, schema);
+    expect(await db.selectFrom('operation_logs').select(['username', 'hospital_id']).execute()).toEqual([{ username: 'old', hospital_id: null }]);
+  });
+
   it('0033 seals the single sign-on secrets and the teaching library token an older release stored in plaintext', async () => {
     db = await open();
     await migrateUpTo(db, '0032_auth_misc', schema);

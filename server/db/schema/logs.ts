@@ -24,6 +24,8 @@ export interface OperationLogTable {
   payload: string | null;
   ip: string | null;
   created_at: string;
+  /** The hospital the request worked in (migration 0040); null: signed out, or written before. Row-scoped (scoped-tables.ts). */
+  hospital_id: number | null;
 }
 
 export interface ErrorLogTable {

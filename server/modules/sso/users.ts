@@ -43,9 +43,11 @@ export async function userForIdentity(db: Db, who: OutsideIdentity, creation: Cr
       throw new AppError(403, 'sso.unknown_user');
     }
     const id = await createUser(db, value, who, creation.roleId, now);
-    await db.insertInto('operation_logs').values({
+    // Written before anyone is signed in, so outside the row scope; the row is the vouching hospital's.
+    await db.withoutPlugins().insertInto('operation_logs').values({
       user_id: id, username: value, method: 'GET', path: '/api/auth/sso/callback', route: '/api/auth/sso/callback', status_code: 200,
       payload: JSON.stringify({ created_user: value, hospital_id: who.hospitalId, role_id: creation.roleId }), ip: client.ip, created_at: now.toISOString(),
+      hospital_id: who.hospitalId,
     }).execute();
     await record(id, true, 'created');
     return id;

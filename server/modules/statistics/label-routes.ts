@@ -86,7 +86,7 @@ export function labelRoutes(app: TypedApp, db: Db): void {
         await trx.insertInto('slide_labels').values(fresh.map((label_id) => ({ hospital_id: slide.hospital_id, slide_id: slide.id, label_id, source: 'auto' as const, created_by: request.auth!.id, created_at: now }))).execute();
         await trx.insertInto('operation_logs').values({
           user_id: request.auth!.id, username: request.auth!.name ?? null, method: 'GET', path: request.url, route: '/api/config/labels/auto_label/:id',
-          status_code: 200, payload: JSON.stringify({ slide_id: slide.id, labels: fresh }), ip: request.ip, created_at: now,
+          status_code: 200, payload: JSON.stringify({ slide_id: slide.id, labels: fresh }), ip: request.ip, created_at: now, hospital_id: slide.hospital_id,
         }).execute();
       }
       return fresh;
