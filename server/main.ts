@@ -78,17 +78,18 @@ if (setup) {
     });
     workersListening = superviseWorkers(config.workers, log);
   }
-  const { jobTypesFor } = await import('./modules/jobs/registry.js');
+  const { jobTypesFor, scheduledJobTypes } = await import('./modules/jobs/registry.js');
   const { startJobRunner } = await import('./modules/jobs/runner.js');
   const { onEvent } = await import('./events/bus.js');
   const { queueMissingConversions } = await import('./modules/slides/conversion/sweep.js');
   await setup;
   // One job runner per machine, in this process: with several workers it serves no requests, so a conversion
-  // (at the lowest CPU priority besides) never sits in a tile-serving process's event loop.
+  // (at the lowest CPU priority besides) never sits in a tile-serving process's event loop, and each scheduled job
+  // (issuing reports whose hesitation period is over, sweeps) runs in one process, not in every worker.
   const jobDb = openDb();
   const queued = await queueMissingConversions(jobDb, config.dataDir);
   if (queued) log.info({ queued }, 'slide conversions queued at start');
-  const jobs = startJobRunner(jobDb, { types: jobTypesFor(config), log });
+  const jobs = startJobRunner(jobDb, { types: [...jobTypesFor(config), ...scheduledJobTypes()], log });
   process.once('SIGTERM', () => void jobs.stop());
   process.once('SIGINT', () => void jobs.stop());
   if (workersListening) {

@@ -3,6 +3,8 @@ import type { JobRow } from './queries.js';
 import { slideConversionJob } from '../slides/conversion/convert-job.js';
 import { focusCheckJob } from '../focus/job.js';
 import { slideIngestJob } from '../slides/ingest-job.js';
+import { releaseDueJob } from '../diagnosis/release-job.js';
+import { challengeSweepJob } from '../auth/challenge-job.js';
 
 /** What a job's code is given: its row, its payload, a way to report progress, and a signal that it must stop. */
 export interface JobContext<P> {
@@ -22,6 +24,12 @@ export interface JobType<P = unknown> {
   maxAttempts: number;
   /** How long a claim holds without a heartbeat; the runner renews it every third of this. */
   leaseMs: number;
+  /**
+   * A scheduled job: it runs every `everyMs` (the first time when the runner starts) instead of when queued. Its one
+   * queue row (dedupe key `schedule:<type>`: once per installation, and once per cluster of machines sharing the
+   * database) is queued again after each run (schedule.ts).
+   */
+  everyMs?: number;
   run(ctx: JobContext<P>): Promise<void>;
   /** After the last attempt failed (or a job was abandoned): lets the owner of the job's subject say so. */
   onFinalFailure?(db: Db, job: JobRow, error: string): Promise<void>;
@@ -41,4 +49,12 @@ export class PermanentJobError extends Error {
  */
 export function jobTypesFor(config: { dataDir: string; jobLeaseMs: number }): JobType<unknown>[] {
   return [slideIngestJob(config.dataDir, config.jobLeaseMs), slideConversionJob(config.dataDir, config.jobLeaseMs), focusCheckJob(config.dataDir, config.jobLeaseMs)];
+}
+
+/**
+ * The installation's scheduled work (JobType.everyMs), run by the same runner as the queued jobs: main.ts starts it
+ * once per machine, in the primary process, so each schedule runs in one process however many workers serve.
+ */
+export function scheduledJobTypes(): JobType<unknown>[] {
+  return [releaseDueJob(), challengeSweepJob()];
 }
