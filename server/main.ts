@@ -19,7 +19,9 @@ const setup = cluster.isPrimary ? runEntry('server/setup.ts') : undefined;
 setup?.catch(() => {}); // awaited below; a failure must not count as unhandled while the imports load
 const { connect } = await import('./db/connect.js');
 const { pino } = await import('pino');
-const openDb = (openAfter?: Promise<void>) => connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite'), openAfter });
+const openDb = (openAfter?: Promise<void>) => connect({
+  databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite'), statementTimeoutMs: config.dbStatementTimeoutMs, openAfter,
+});
 const where = `http://localhost:${config.port} (${config.databaseUrl ? 'PostgreSQL' : 'SQLite'})`;
 
 /** Between the primary and a worker started while the setup process runs (setupFinished). */
@@ -76,7 +78,7 @@ if (setup) {
       if (!isSetupMessage(m, 'ask')) return;
       setup.then(() => { if (worker.isConnected()) worker.send({ dsmsSetup: 'done' } satisfies SetupMessage, () => {}); }, () => {});
     });
-    workersListening = superviseWorkers(config.workers, log);
+    workersListening = superviseWorkers(config.workers, log, config.realtime);
   }
   const { jobTypesFor, scheduledJobTypes } = await import('./modules/jobs/registry.js');
   const { startJobRunner } = await import('./modules/jobs/runner.js');
