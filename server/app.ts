@@ -148,8 +148,9 @@ export async function buildApp({ db, config: given, logger = true, logStream }: 
     tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute,
     publicUrl: config.publicUrl,
   });
-  qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute });
-  webauthnRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute });
+  // These two keep their own handling of an address the caller did not give (the relying party of tests on app.inject).
+  qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: given.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute });
+  webauthnRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: given.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute });
   webauthnMemberRoutes(app, db);
   userRoutes(app, db, {
     tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute,
