@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ServerConfig } from './config.js';
+import { withDefaults, type ServerConfig } from './config.js';
 import type { Db } from './db/connect.js';
 import { lazyValidators } from './http/lazy-validators.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -18,7 +18,7 @@ import { registerOperationLog } from './http/operation-log.js';
 import { registerStaticSite } from './http/static-site.js';
 import { registerSecurityHeaders, SWAGGER_UI_POLICY } from './http/security-headers.js';
 import './http/types.js';
-import { authRoutes, DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from './modules/auth/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
 import { qrLoginRoutes } from './modules/qr-login/routes.js';
 import { webauthnMemberRoutes } from './modules/webauthn/member-routes.js';
 import { webauthnRoutes } from './modules/webauthn/routes.js';
@@ -52,7 +52,7 @@ import { uploadRoutes } from './modules/upload/routes.js';
 import { caseRoutes } from './modules/cases/routes.js';
 import { lifecycleRoutes } from './modules/cases/lifecycle-routes.js';
 import { diagnosisModule } from './modules/diagnosis/index.js';
-import { hisAdapter, parseHisConfig } from './modules/his/index.js';
+import { hisAdapter } from './modules/his/index.js';
 import { collectionRoutes } from './modules/collections/routes.js';
 import { openSealedFields } from './modules/auth/sealed-fields.js';
 import { resourceHooks } from './modules/resource-hooks.js';
@@ -61,7 +61,7 @@ import { slideRoutes } from './modules/slides/routes.js';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
-import { parseRealtimeConfig, realtimeConnectSources } from './realtime/config.js';
+import { realtimeConnectSources } from './realtime/config.js';
 import { createRealtime, type RealtimeHub } from './realtime/index.js';
 import { pushDomainEvents } from './realtime/push.js';
 import { realtimeRoutes } from './realtime/routes.js';
@@ -78,14 +78,16 @@ declare module 'fastify' {
 export interface AppOptions {
   /** The unscoped handle; route modules get the request-scoped one made from it (http/access-scope.ts). */
   db: Db;
-  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound'>>;
+  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound' | 'reportFont'>>;
   logger?: boolean;
   /** Where the request log goes instead of stdout (tests read it); turns the log on. */
   logStream?: { write(line: string): void };
 }
 
 /** Builds the whole HTTP app; tests call this with app.inject, main.ts listens. */
-export async function buildApp({ db: systemDb, config, logger = true, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db: systemDb, config: given, logger = true, logStream }: AppOptions): Promise<FastifyInstance> {
+  // What the caller leaves out (tests pass a few settings) is config.ts's default, decided there only.
+  const config = withDefaults(given);
   // Row-level access in one place (issue 27): every module's statements over cases, slides and what hangs off them
   // reach only the current request's hospitals and directories, and nothing outside a signed-in request. The
   // unscoped `systemDb` goes by name only to infrastructure and to routes with their own token rules (the list
@@ -100,7 +102,7 @@ export async function buildApp({ db: systemDb, config, logger = true, logStream 
     serverFactory: serverWithFastLanes(fastLanes),
     logger: logging,
     // Off unless configured: with nothing in front, X-Forwarded-For would let a client choose its logged address.
-    trustProxy: config.trustProxy ?? false,
+    trustProxy: config.trustProxy,
     bodyLimit: 10 * 1024 * 1024,
     // The spec's GET arrays come as a[0]=x&a[1]=y (query-string.ts).
     routerOptions: { querystringParser: parseQuery },
@@ -112,7 +114,7 @@ export async function buildApp({ db: systemDb, config, logger = true, logStream 
   }).withTypeProvider<TypeBoxTypeProvider>();
   registerRouteTable(app);
   // First, so every answer gets the headers, plugins' and errors' included.
-  const realtimeConfig = config.realtime ?? parseRealtimeConfig({});
+  const realtimeConfig = config.realtime;
   registerSecurityHeaders(app, config.frameSources, realtimeConnectSources(realtimeConfig));
 
   await app.register(swagger, {
@@ -150,23 +152,24 @@ export async function buildApp({ db: systemDb, config, logger = true, logStream 
   registerOperationLog(app, systemDb);
 
   // Before the auth routes: it attaches to login and logout as they are declared.
-  registerImageCookie(app, config.publicUrl?.startsWith('https:') ?? false);
+  registerImageCookie(app, config.publicUrl.startsWith('https:'));
   authRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute }, {
     onLogout: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
     // A locked screen stops this process's tiles at once (other processes: within the cache's lifetime).
     onScreenLock: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
-    signOutUrl: (tokenHash) => providerSignOutUrl(db, tokenHash, config.publicUrl ?? 'http://localhost:8001',
+    signOutUrl: (tokenHash) => providerSignOutUrl(db, tokenHash, config.publicUrl,
       (err) => app.log.warn({ err }, 'single sign-on: the provider could not be asked to end its session')),
   });
   ssoRoutes(app, db, {
-    tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE,
-    publicUrl: config.publicUrl ?? 'http://localhost:8001',
+    tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute,
+    publicUrl: config.publicUrl,
   });
-  qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE });
-  webauthnRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: config.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE });
+  // These two keep their own handling of an address the caller did not give (the relying party of tests on app.inject).
+  qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: given.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute });
+  webauthnRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: given.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute });
   webauthnMemberRoutes(app, db);
   userRoutes(app, db, {
-    tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE,
+    tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute,
     onSessionEnd: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
   });
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
@@ -181,7 +184,7 @@ export async function buildApp({ db: systemDb, config, logger = true, logStream 
   schemaRoutes(app, db, schemas, contracts, resources, enums);
   ruleRoutes(app, rules);
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
-  const dataDir = config.dataDir ?? path.resolve('data');
+  const dataDir = config.dataDir;
   // A change to a user or role drops the cached tile sessions it affects in this process at once.
   const hooks = resourceHooks({
     dataDir, onUserChanged: (id) => { sessions.forgetUser(id); realtime.recheckUser(id); }, onRoleChanged: () => sessions.forgetAll(),
@@ -190,8 +193,8 @@ export async function buildApp({ db: systemDb, config, logger = true, logStream 
   });
   resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
-  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: async (hospitalId) => schemas.formOfContract(await contracts.ownContractFor(schemas.base('CaseRegistration'), hospitalId)), his: hisAdapter(config.his ?? parseHisConfig(process.env)) });
-  diagnosisModule(app, { db, systemDb, rules, dataDir, publicUrl: config.publicUrl ?? 'http://localhost:8001', outbound: config.reportOutbound });
+  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: async (hospitalId) => schemas.formOfContract(await contracts.ownContractFor(schemas.base('CaseRegistration'), hospitalId)), his: hisAdapter(config.his) });
+  diagnosisModule(app, { db, systemDb, rules, dataDir, publicUrl: config.publicUrl, outbound: config.reportOutbound, font: config.reportFont });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir, db);
@@ -218,7 +221,7 @@ export async function buildApp({ db: systemDb, config, logger = true, logStream 
   statisticRoutes(app, db);
   labelRoutes(app, db);
   slideLabelRoutes(app, db);
-  outerRoutes(app, db, tiles, { publicUrl: config.publicUrl ?? 'http://localhost:8001', ocr: config.ocr });
+  outerRoutes(app, db, tiles, { publicUrl: config.publicUrl, ocr: config.ocr });
 
   await registerStaticSite(app, config.distDir);
   return app;

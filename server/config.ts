@@ -7,6 +7,7 @@ import { parseFrameSources, parsePublicUrl, parseTrustProxy, type TrustProxy } f
 import { appPath } from './paths.js';
 import { parseJobTimeLimits, type LimitedJobType } from './modules/jobs/time-limits.js';
 import { DEFAULT_PIXEL_CAPS, type PixelCaps } from './modules/slides/conversion/pixel-cap.js';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from './db/statement-timeout.js';
 
 export interface ServerConfig {
   port: number;
@@ -48,6 +49,10 @@ export interface ServerConfig {
   his: HisConfig;
   /** Where a sent report goes (REPORT_OUTBOUND: `none` or `outbox`; modules/diagnosis/outbound.ts). */
   reportOutbound?: string;
+  /** How long PostgreSQL runs one statement before cancelling it, in ms (DB_STATEMENT_TIMEOUT_MS, default 15 s; 0: never). */
+  dbStatementTimeoutMs: number;
+  /** The CJK font report PDFs embed (REPORT_FONT, a .ttf/.otf/.ttc file) and the face inside a .ttc (REPORT_FONT_FACE). */
+  reportFont: { file?: string; face?: string };
   /** The key secrets are stored sealed with: SECRETS_KEY, else secrets.key in the data directory (security/sealed-secrets.ts). */
   secrets: SecretsConfig;
 }
@@ -81,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     realtime: parseRealtimeConfig(env),
     his: parseHisConfig(env),
     reportOutbound: env.REPORT_OUTBOUND || undefined,
+    dbStatementTimeoutMs: statementTimeoutMs(env),
+    reportFont: { file: env.REPORT_FONT || undefined, face: env.REPORT_FONT_FACE || undefined },
     secrets: { dataDir, key: env.SECRETS_KEY || undefined },
     ocr: {
       binary: env.TESSERACT_PATH || undefined,
@@ -89,6 +96,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       memoryMb: env.OCR_MEMORY_MB ? positive('OCR_MEMORY_MB', env.OCR_MEMORY_MB) : undefined,
     },
   };
+}
+
+/**
+ * A partial configuration (a test's, an embedding's) completed with loadConfig's defaults for an empty environment,
+ * so a default is decided here only; a key given as undefined takes the default too.
+ */
+export function withDefaults<T extends Partial<ServerConfig>>(given: T): ServerConfig & T {
+  const set = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+  return { ...loadConfig({}), ...set } as ServerConfig & T;
 }
 
 export interface OcrConfig { binary: string; languages: string; timeoutMs: number; memoryMb: number }
@@ -115,13 +131,10 @@ function workerCount(value: string | undefined): number {
   return n;
 }
 
-/**
- * DB_STATEMENT_TIMEOUT_MS: how long PostgreSQL runs one statement before cancelling it (default 15 s;
- * 0 turns it off). Read by connect() itself, so the server, its workers and the scripts all get it.
- */
-export function statementTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+/** DB_STATEMENT_TIMEOUT_MS: how long PostgreSQL runs one statement before cancelling it (default 15 s; 0 turns it off). */
+function statementTimeoutMs(env: NodeJS.ProcessEnv): number {
   const value = env.DB_STATEMENT_TIMEOUT_MS;
-  if (value === undefined || value === '') return 15_000;
+  if (value === undefined || value === '') return DEFAULT_STATEMENT_TIMEOUT_MS;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`DB_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds, not "${value}"`);
   return n;

@@ -19,7 +19,9 @@ const setup = cluster.isPrimary ? runEntry('server/setup.ts') : undefined;
 setup?.catch(() => {}); // awaited below; a failure must not count as unhandled while the imports load
 const { connect } = await import('./db/connect.js');
 const { pino } = await import('pino');
-const openDb = (openAfter?: Promise<void>) => connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite'), openAfter });
+const openDb = (openAfter?: Promise<void>) => connect({
+  databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dsms.sqlite'), statementTimeoutMs: config.dbStatementTimeoutMs, openAfter,
+});
 const where = `http://localhost:${config.port} (${config.databaseUrl ? 'PostgreSQL' : 'SQLite'})`;
 
 /** Between the primary and a worker started while the setup process runs (setupFinished). */
@@ -76,19 +78,20 @@ if (setup) {
       if (!isSetupMessage(m, 'ask')) return;
       setup.then(() => { if (worker.isConnected()) worker.send({ dsmsSetup: 'done' } satisfies SetupMessage, () => {}); }, () => {});
     });
-    workersListening = superviseWorkers(config.workers, log);
+    workersListening = superviseWorkers(config.workers, log, config.realtime);
   }
-  const { jobTypesFor } = await import('./modules/jobs/registry.js');
+  const { jobTypesFor, scheduledJobTypes } = await import('./modules/jobs/registry.js');
   const { startJobRunner } = await import('./modules/jobs/runner.js');
   const { onEvent } = await import('./events/bus.js');
   const { queueMissingConversions } = await import('./modules/slides/conversion/sweep.js');
   await setup;
   // One job runner per machine, in this process: with several workers it serves no requests, so a conversion
-  // (at the lowest CPU priority besides) never sits in a tile-serving process's event loop.
+  // (at the lowest CPU priority besides) never sits in a tile-serving process's event loop, and each scheduled job
+  // (issuing reports whose hesitation period is over, sweeps) runs in one process, not in every worker.
   const jobDb = openDb();
   const queued = await queueMissingConversions(jobDb, config.dataDir);
   if (queued) log.info({ queued }, 'slide conversions queued at start');
-  const jobs = startJobRunner(jobDb, { types: jobTypesFor(config), log });
+  const jobs = startJobRunner(jobDb, { types: [...jobTypesFor(config), ...scheduledJobTypes()], log });
   process.once('SIGTERM', () => void jobs.stop());
   process.once('SIGINT', () => void jobs.stop());
   if (workersListening) {

@@ -1,7 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { relayBetweenWorkers, RELAY_ENV } from './realtime/cluster-relay.js';
-import { sessionConnectionLimit } from './realtime/config.js';
 
 /** Milliseconds before replacing a worker that died, growing while workers keep dying soon after they start. */
 export function restartDelayMs(quickDeaths: number): number {
@@ -19,14 +18,14 @@ const STOP_TIMEOUT_MS = 15_000;
  * instead of restarting forever. It also relays the embedded realtime broker between the workers
  * (realtime/cluster-relay.ts). Resolves once every worker listens.
  */
-export function superviseWorkers(count: number, log: Logger): Promise<void> {
+export function superviseWorkers(count: number, log: Logger, realtime: { maxConnectionsPerSession: number }): Promise<void> {
   let stopping = false;
   let everListened = false;
   let quickDeaths = 0;
   let listening = 0;
   let ready: () => void;
   const allListening = new Promise<void>((resolve) => { ready = resolve; });
-  relayBetweenWorkers({ maxConnectionsPerSession: sessionConnectionLimit() });
+  relayBetweenWorkers({ maxConnectionsPerSession: realtime.maxConnectionsPerSession });
 
   const fork = () => {
     const started = Date.now();

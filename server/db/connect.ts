@@ -4,9 +4,9 @@ import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import type pgModule from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
-import { statementTimeoutMs } from '../config.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from './statement-timeout.js';
 
 export interface DbOptions {
   /** postgres://… selects PostgreSQL; otherwise the SQLite file `sqliteFile`. */
@@ -18,7 +18,7 @@ export interface DbOptions {
   pgSchema?: string;
   /** Kysely's query log; tests use it to see every statement that reaches the database. */
   log?: LogConfig;
-  /** PostgreSQL cancels a statement running longer (0: never); default DB_STATEMENT_TIMEOUT_MS, else 15 s. */
+  /** PostgreSQL cancels a statement running longer (0: never); default 15 s (the server passes DB_STATEMENT_TIMEOUT_MS: config.ts). */
   statementTimeoutMs?: number;
   /**
    * Nothing reaches the database until this resolves: the file is opened, or the pool made, at the first query
@@ -41,7 +41,7 @@ export function connect(opts: DbOptions): Db {
       // A runaway query (a costly filter, a lock never released) gives its connection back instead of holding
       // it for good; the request answers 503 (resource.query_timeout). SQLite's statements are bounded by
       // the list limits instead: better-sqlite3 runs them synchronously and cannot be interrupted from JS.
-      statement_timeout: opts.statementTimeoutMs ?? statementTimeoutMs(),
+      statement_timeout: opts.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const pool = openAfter ? async () => { await openAfter; return makePool(); } : makePool();

@@ -24,6 +24,7 @@ const SYSTEM_HANDLE: Record<string, string> = {
   'modules/diagnosis/deps.ts': 'declares it for the two uses below',
   'modules/diagnosis/index.ts': 'passes it on',
   'modules/diagnosis/verify-route.ts': 'the public report verification page: its code is the grant',
+  'modules/diagnosis/release-job.ts': 'the scheduled release runs outside any request, on the job runner’s unscoped handle',
   'modules/diagnosis/workflow.ts': 'issuing due reports is system work, for every hospital whoever triggers it',
   'modules/slides/routes.ts': 'passes it to the download file route',
   'modules/slides/download.ts': 'the signed download link, opened signed out; mayDownload checks its user',

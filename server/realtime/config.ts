@@ -25,12 +25,12 @@ export type RealtimeConfig =
   };
 
 /** How many realtime connections one session may hold (REALTIME_SESSION_CONNECTIONS, default 20, at least 1). */
-export function sessionConnectionLimit(env: NodeJS.ProcessEnv = process.env): number {
+export function sessionConnectionLimit(env: NodeJS.ProcessEnv): number {
   const n = Math.trunc(Number(env.REALTIME_SESSION_CONNECTIONS));
   return n >= 1 ? n : 20;
 }
 
-export function parseRealtimeConfig(env: NodeJS.ProcessEnv = process.env): RealtimeConfig {
+export function parseRealtimeConfig(env: NodeJS.ProcessEnv): RealtimeConfig {
   const sweepMs = Math.max(1, Number(env.REALTIME_SWEEP_SECONDS) || 5) * 1000;
   const maxConnectionsPerSession = sessionConnectionLimit(env);
   const amqp = env.RABBITMQ_URL ? new URL(env.RABBITMQ_URL) : undefined;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { resourceContract, type Contract, type FieldDef } from '../../src/core/contract.js';
 import { isOperator, type ImpliedFilters } from '../../src/core/filters.js';
+import { resourceMetaProblems } from './meta-check.js';
 
 export type ColumnType = 'integer' | 'number' | 'string' | 'date' | 'datetime' | 'boolean' | 'json';
 
@@ -138,9 +139,14 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
 /** The resource's write contract (base, as the repository ships it): writable columns and inputs, and the write rules. */
 export const contractOf = (def: ResourceDef): Contract => resourceContract(def);
 
+/** Every resource file of `dir`, checked against the meta-schema and then checkResource: the first bad file throws, naming it. */
 export function loadResources(dir: string): ResourceDef[] {
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
-    .map((f) => checkResource(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as ResourceDef, f));
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => {
+    const def: unknown = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+    const problems = resourceMetaProblems(def);
+    if (problems.length) throw new Error(`${f}: ${problems.join('; ')}`);
+    return checkResource(def as ResourceDef, f);
+  });
 }
 
 export const readableColumns = (def: ResourceDef) => Object.entries(def.columns).filter(([, c]) => c.readable !== false).map(([n]) => n);

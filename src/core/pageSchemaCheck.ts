@@ -1,7 +1,9 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import metaSchema from '../../schemas/meta/page.schema.json';
 import { checkExtension, type Contract, type ContractExtension } from './contract.js';
-import { schemaCostProblems } from './ruleCost.js';
+import { logicCostProblems } from './ruleCost.js';
+import { logicProblems } from './rules.js';
+import { schemaLogic } from './schemaLogic.js';
 
 /** One reason a page schema is refused: where (a JSON pointer) and what. */
 export interface SchemaProblem { path: string; message: string }
@@ -12,11 +14,12 @@ let validateExtension: ValidateFunction | undefined;
 /**
  * Checks a page schema against schemas/meta/page.schema.json, the same check the server makes before
  * saving an override (server/modules/schemas/meta-validator.ts), so the schema editor can show the
- * problems while the administrator types. Its json-logic must also not cost visibly more than an evaluation may do.
+ * problems while the administrator types. Its json-logic must also use only the operations a rule set may
+ * (RULE_OPERATIONS: no `log`) and not cost visibly more than an evaluation may do.
  */
 export function checkPageSchema(page: unknown): SchemaProblem[] {
   validate ??= new Ajv({ allErrors: true, strict: false }).compile(metaSchema);
-  if (validate(page)) return schemaCostProblems(page);
+  if (validate(page)) return logicOfSchemaProblems(page);
   return problemsOf(validate.errors);
 }
 
@@ -28,8 +31,16 @@ export function checkContractExtension(ext: unknown, base: Contract): SchemaProb
     validateExtension = ajv.compile({ $ref: `${metaSchema.$id}#/definitions/contractExtension` });
   }
   if (!validateExtension(ext)) return problemsOf(validateExtension.errors);
-  const costly = schemaCostProblems(ext);
-  return costly.length ? costly : checkExtension(base, ext as ContractExtension);
+  const logic = logicOfSchemaProblems(ext);
+  return logic.length ? logic : checkExtension(base, ext as ContractExtension);
+}
+
+/** Each piece of json-logic the document carries: its operations and references, then (when well-formed) its cost. */
+function logicOfSchemaProblems(doc: unknown): SchemaProblem[] {
+  return schemaLogic(doc).flatMap(({ logic, path }) => {
+    const structure = logicProblems(logic, path);
+    return structure.length ? structure : logicCostProblems(logic, path);
+  });
 }
 
 function problemsOf(errors: ErrorObject[] | null | undefined): SchemaProblem[] {

@@ -1,4 +1,5 @@
 import jsonLogic from 'json-logic-js';
+import { RULE_OPERATIONS, RuleOperationError } from './ruleOperations.js';
 
 /**
  * The work one json-logic evaluation may do, on server and browser alike. A hospital's rule runs inside a request
@@ -53,12 +54,18 @@ function measure(result: unknown): void {
 library.apply = (logic, data) => {
   if (!budget) return libraryApply(logic, data);
   spend(1);
+  const operation = library.is_logic(logic) ? library.get_operator(logic) : undefined;
+  // Refused before the library runs it (or any of its operands).
+  if (operation !== undefined && !RULE_OPERATIONS.has(operation)) throw new RuleOperationError(operation);
   const result = libraryApply(logic, data);
-  if (library.is_logic(logic) && BUILDERS.has(library.get_operator(logic))) measure(result);
+  if (operation !== undefined && BUILDERS.has(operation)) measure(result);
   return result;
 };
 
-/** json-logic-js's apply within RULE_LIMITS; throws RuleCostError at the first limit it reaches. */
+/**
+ * json-logic-js's apply within RULE_LIMITS and RULE_OPERATIONS: throws RuleCostError at the first limit it reaches,
+ * RuleOperationError at an operation outside the list (callers treat it as a rule that cannot be evaluated).
+ */
 export function applyBounded(logic: unknown, data: unknown): unknown {
   const outer = budget;
   budget = { left: RULE_LIMITS.operations };

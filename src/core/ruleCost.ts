@@ -1,5 +1,6 @@
 import { RULE_LIMITS } from './ruleBudget.js';
 import type { RuleProblem } from './rules.js';
+import { schemaLogic } from './schemaLogic.js';
 
 /**
  * What a rule costs when that can be seen without data, so a save refuses it rather than a request aborting it
@@ -42,33 +43,8 @@ export function logicCostProblems(logic: unknown, path = ''): RuleProblem[] {
   return [];
 }
 
-/**
- * The json-logic a page schema or contract extension carries, costed as a rule set's is: an action's `visibleIf`,
- * and a form's `rules` (`visibleIf` and `requiredIf` by field, `checks[].rule`). References count as one step each:
- * what they name is costed where the rule set is saved.
- */
+/** The json-logic a page schema or contract extension carries (schemaLogic.ts), costed as a rule set's is. References
+ * count as one step each: what they name is costed where the rule set is saved. */
 export function schemaCostProblems(doc: unknown): RuleProblem[] {
-  const out: RuleProblem[] = [];
-  const walk = (node: unknown, path: string, depth: number) => {
-    if (!node || typeof node !== 'object' || depth > 64) return;
-    if (Array.isArray(node)) {
-      node.forEach((n, i) => walk(n, `${path}/${i}`, depth + 1));
-      return;
-    }
-    const formRules = path.endsWith('/rules');
-    for (const [key, value] of Object.entries(node)) {
-      const at = `${path}/${key}`;
-      if (formRules && (key === 'visibleIf' || key === 'requiredIf') && value && typeof value === 'object') {
-        for (const [field, logic] of Object.entries(value)) out.push(...logicCostProblems(logic, `${at}/${field}`));
-      } else if (formRules && key === 'checks' && Array.isArray(value)) {
-        value.forEach((check: { rule?: unknown }, i) => out.push(...logicCostProblems(check?.rule, `${at}/${i}/rule`)));
-      } else if (!formRules && key === 'visibleIf') {
-        out.push(...logicCostProblems(value, at));
-      } else {
-        walk(value, at, depth + 1);
-      }
-    }
-  };
-  walk(doc, '', 0);
-  return out;
+  return schemaLogic(doc).flatMap(({ logic, path }) => logicCostProblems(logic, path));
 }

@@ -1,5 +1,6 @@
 import type { InlineLabel } from './pageSchema.js';
 import { applyBounded, RuleCostError } from './ruleBudget.js';
+import { RULE_OPERATIONS } from './ruleOperations.js';
 
 /**
  * Rules as data (schemas/rules/<set>.json, checked by schemas/meta/rule.schema.json): named json-logic,
@@ -28,14 +29,6 @@ export function ruleRef(logic: unknown): string | undefined {
   return keys.length === 1 && keys[0] === 'rule' && typeof name === 'string' ? name : undefined;
 }
 
-/**
- * The json-logic-js operations a rule may use. Not `log` (it would print patient data to the server
- * log) and nothing the library might add later unseen; `rule` is our reference.
- */
-const OPERATIONS = new Set([
-  '==', '===', '!=', '!==', '>', '>=', '<', '<=', '!!', '!', '%', 'in', 'cat', 'substr', '+', '-', '*', '/', 'min', 'max',
-  'merge', 'var', 'missing', 'missing_some', 'if', '?:', 'and', 'or', 'filter', 'map', 'reduce', 'all', 'none', 'some',
-]);
 const MAX_DEPTH = 32;
 const REF = /^([a-z][a-z0-9-]{0,47})\.([A-Za-z][A-Za-z0-9_-]{0,63})$/;
 
@@ -63,7 +56,7 @@ export function logicProblems(logic: unknown, path = ''): RuleProblem[] {
       if (typeof args !== 'string' || !REF.test(args)) out.push({ path: `${at}/rule`, message: 'a rule reference is "<set>.<rule>"' });
       return;
     }
-    if (!OPERATIONS.has(op)) {
+    if (!RULE_OPERATIONS.has(op)) {
       out.push({ path: `${at}/${op}`, message: `unknown operation "${op}"` });
       return;
     }

@@ -32,11 +32,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** How a test's database handle is opened: its query log, and PostgreSQL's statement timeout (config.ts's dbStatementTimeoutMs). */
+export interface DatabaseOptions { log?: LogConfig; statementTimeoutMs?: number }
+
 /**
  * An empty database of the kind, not yet migrated: SQLite in memory, or a fresh PostgreSQL schema of its own.
  * `schema` is that schema (for the migrator); `drop` removes it and closes the connection.
  */
-export async function emptyDatabase(kind: string, opts: { log?: LogConfig } = {}): Promise<{ db: Db; schema?: string; drop(): Promise<void> }> {
+export async function emptyDatabase(kind: string, opts: DatabaseOptions = {}): Promise<{ db: Db; schema?: string; drop(): Promise<void> }> {
   if (kind !== 'postgres') {
     const db = connect({ sqliteFile: ':memory:', log: opts.log });
     return { db, drop: () => db.destroy() };
@@ -47,7 +50,7 @@ export async function emptyDatabase(kind: string, opts: { log?: LogConfig } = {}
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
-  const db = connect({ databaseUrl: url, pgSchema: schema, log: opts.log });
+  const db = connect({ databaseUrl: url, pgSchema: schema, log: opts.log, statementTimeoutMs: opts.statementTimeoutMs });
   return {
     db, schema,
     async drop() {
@@ -61,7 +64,7 @@ export async function emptyDatabase(kind: string, opts: { log?: LogConfig } = {}
  * A migrated and seeded database of the kind, copied from the run's template (tests/api/template-db.ts) when the API
  * project made one, else migrated and seeded here. `url` (PostgreSQL) reaches the same database from a second handle.
  */
-export async function seededDatabase(kind: string, opts: { log?: LogConfig } = {}): Promise<{ db: Db; url?: string; drop(): Promise<void> }> {
+export async function seededDatabase(kind: string, opts: DatabaseOptions = {}): Promise<{ db: Db; url?: string; drop(): Promise<void> }> {
   if (kind !== 'postgres') {
     const image = inject('sqliteTemplate');
     if (image) {
@@ -75,7 +78,7 @@ export async function seededDatabase(kind: string, opts: { log?: LogConfig } = {
       const name = `dsms_t_${randomBytes(6).toString('hex')}`;
       await adminQuery(server, `CREATE DATABASE ${name} TEMPLATE ${template}`);
       const url = withDatabase(server, name);
-      const db = connect({ databaseUrl: url, log: opts.log });
+      const db = connect({ databaseUrl: url, log: opts.log, statementTimeoutMs: opts.statementTimeoutMs });
       return {
         db, url,
         async drop() {
@@ -96,7 +99,7 @@ export async function seededDatabase(kind: string, opts: { log?: LogConfig } = {
 }
 
 /** A migrated and seeded database of the kind and the app on it, ready; `config` as testApp takes it (a data dir, a public URL …). */
-export async function startApp(kind: string, opts: { log?: LogConfig; config?: Partial<AppOptions['config']> } = {}): Promise<Harness> {
+export async function startApp(kind: string, opts: DatabaseOptions & { config?: Partial<AppOptions['config']> } = {}): Promise<Harness> {
   const { db, url, drop } = await seededDatabase(kind, opts);
   const app = await testApp(db, opts.config);
   await app.ready();

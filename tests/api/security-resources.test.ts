@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageKey } from '../../server/i18n/messages.js';
 import { translate, type Params } from '../../server/i18n/translate.js';
 import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+import { loadConfig } from '../../server/config.js';
 
 /** Issue 8, items 8, 10 and 16: what the generic resource API refuses before it costs the server anything. */
 const CASES = '/api/pathology';
@@ -162,14 +163,8 @@ describe.runIf(databases.includes('postgres'))('item 8: PostgreSQL cancels a sta
   let h: Harness;
   let admin: string;
   beforeAll(async () => {
-    const before = process.env.DB_STATEMENT_TIMEOUT_MS;
-    process.env.DB_STATEMENT_TIMEOUT_MS = '1500';
-    try {
-      h = await startApp('postgres');
-    } finally {
-      if (before === undefined) delete process.env.DB_STATEMENT_TIMEOUT_MS;
-      else process.env.DB_STATEMENT_TIMEOUT_MS = before;
-    }
+    // The setting as the server reads it (config.ts), handed to the connection as main.ts hands it.
+    h = await startApp('postgres', { statementTimeoutMs: loadConfig({ DB_STATEMENT_TIMEOUT_MS: '1500' }).dbStatementTimeoutMs });
     admin = await tokenFor(h.app, 'admin');
   });
   afterAll(async () => { await h?.close(); });

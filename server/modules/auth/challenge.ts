@@ -2,7 +2,7 @@ import { constants, createHash, generateKeyPairSync, privateDecrypt, randomBytes
 import type { Db } from '../../db/connect.js';
 
 const KEY_LIFETIME_MS = 24 * 3600 * 1000;
-const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
+export const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
 
 export interface Challenge {
   key_id: string;
@@ -61,13 +61,6 @@ export async function openSealedPassword(db: Db, keyId: string, sealed: string):
 /** A challenge is useless once expired; sweeping keeps the table small. */
 export async function sweepChallenges(db: Db): Promise<void> {
   await db.deleteFrom('auth_challenges').where('expires_at', '<=', new Date().toISOString()).execute();
-}
-
-/** Sweeps every `intervalMs` as well, so a burst of challenges nobody spent does not wait for the next issue. */
-export function startChallengeSweeper(db: Db, intervalMs = CHALLENGE_LIFETIME_MS): () => void {
-  const timer = setInterval(() => { sweepChallenges(db).catch(() => {}); }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 type CachedKey = { key_id: string; public_key: string; created: number };

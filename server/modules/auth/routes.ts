@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
-import { issueChallenge, startChallengeSweeper } from './challenge.js';
+import { issueChallenge } from './challenge.js';
 import { login, verifyLockScreen } from './login.js';
 import { revokeToken, setTokenHospital, setTokenScreenLock } from './tokens.js';
 
@@ -55,11 +55,6 @@ export function authRoutes(app: TypedApp, db: Db, options: AuthOptions, events: 
       return ok(await login(db, request.body, client(request), options.tokenTtlSeconds));
     });
   });
-
-  // Unspent challenges are swept on every issue; this catches the last burst when no more are asked for.
-  let stopSweeper = () => {};
-  app.addHook('onReady', async () => { stopSweeper = startChallengeSweeper(db); });
-  app.addHook('onClose', async () => stopSweeper());
 
   app.post('/api/auth/logout', { config: { access: 'user' }, schema: { tags: ['auth'] } }, async (request) => {
     await revokeToken(db, request.auth!.tokenHash);

@@ -5,6 +5,7 @@ import type { RuleResolver } from '../../../src/core/rules.js';
 import type { RuleStore } from '../schemas/store.js';
 import { scopeOf } from '../cases/transition.js';
 import type { ReportOutbound } from './outbound.js';
+import type { ReportFontConfig } from './pdf.js';
 
 /** What the diagnosis module needs from the app. */
 export interface DiagnosisDeps {
@@ -19,7 +20,7 @@ export interface DiagnosisDeps {
   /** Where a sent report goes (HIS, clinical side): a pluggable adapter. */
   outbound: ReportOutbound;
   /** Where report PDFs find their images, and the address their QR code's verification link starts with. */
-  output: { dataDir: string; publicUrl: string };
+  output: { dataDir: string; publicUrl: string; font?: ReportFontConfig };
 }
 
 export { scopeOf };

@@ -3,6 +3,7 @@ import { SigningKeys } from '../../http/signing-keys.js';
 import type { TypedApp } from '../../http/types.js';
 import type { RuleStore } from '../schemas/store.js';
 import type { DiagnosisDeps } from './deps.js';
+import type { ReportFontConfig } from './pdf.js';
 import { reportOutbound } from './outbound.js';
 import { diagnosisRoutes } from './routes.js';
 import { workflowConfigRoutes } from './config-workflow.js';
@@ -16,12 +17,12 @@ import { templateRoutes } from './template-routes.js';
 const SEAL_LIFETIME_MS = 100 * 365 * 24 * 3600 * 1000;
 
 /** The diagnosis and report module (issue 15), wired from the app in one call. */
-export function diagnosisModule(app: TypedApp, opts: { db: Db; systemDb: Db; rules: RuleStore; dataDir: string; publicUrl: string; outbound?: string }): DiagnosisDeps {
+export function diagnosisModule(app: TypedApp, opts: { db: Db; systemDb: Db; rules: RuleStore; dataDir: string; publicUrl: string; outbound?: string; font?: ReportFontConfig }): DiagnosisDeps {
   const deps: DiagnosisDeps = {
     db: opts.db, systemDb: opts.systemDb, rules: opts.rules, rulesFor: (h) => opts.rules.resolverFor(h),
     verifyKeys: new SigningKeys(opts.db, 'report_verify', SEAL_LIFETIME_MS),
     outbound: reportOutbound(opts.outbound, opts.dataDir),
-    output: { dataDir: opts.dataDir, publicUrl: opts.publicUrl },
+    output: { dataDir: opts.dataDir, publicUrl: opts.publicUrl, font: opts.font },
   };
   diagnosisRoutes(app, deps);
   workflowConfigRoutes(app, deps);

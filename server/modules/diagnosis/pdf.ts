@@ -5,18 +5,20 @@ import { reportPhrase, reportWord, type ReportWord } from './report-words.js';
 
 /**
  * Debian's Noto CJK (package fonts-noto-cjk, installed by .ci/run): pdfkit embeds the subset of glyphs the report
- * uses, so Chinese text is real text in the PDF (copyable, searchable, pdftotext reads it). REPORT_FONT overrides.
+ * uses, so Chinese text is real text in the PDF (copyable, searchable, pdftotext reads it). The configuration's
+ * `reportFont` (REPORT_FONT, REPORT_FONT_FACE: server/config.ts) overrides.
  */
 const FONT_CANDIDATES = [
-  process.env.REPORT_FONT,
   '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
   '/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc',
-].filter((f): f is string => !!f);
+];
 /** The face inside the .ttc collection: simplified Chinese. */
-const FONT_FACE = process.env.REPORT_FONT_FACE ?? 'NotoSansCJKsc-Regular';
+const FONT_FACE = 'NotoSansCJKsc-Regular';
 
-export function reportFont(): string {
-  const found = FONT_CANDIDATES.find((f) => fs.existsSync(f));
+export interface ReportFontConfig { file?: string; face?: string }
+
+export function reportFont(config: ReportFontConfig = {}): string {
+  const found = [config.file, ...FONT_CANDIDATES].find((f): f is string => !!f && fs.existsSync(f));
   if (!found) throw new Error('no CJK font for reports: install fonts-noto-cjk or set REPORT_FONT');
   return found;
 }
@@ -26,13 +28,13 @@ export function reportFont(): string {
  * code; a supplementary report names the signed report it supplements and that report's diagnosis. `unfrozen`: a
  * report signed before signed documents were kept, rendered from live data, says so under its title.
  */
-export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: string; verifyUrl: string | null; unfrozen?: boolean }): Promise<Buffer> {
+export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: string; verifyUrl: string | null; unfrozen?: boolean; font?: ReportFontConfig }): Promise<Buffer> {
   // Large packages only reports need: loaded by the first report, not at every process's start.
   const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
   const w = (k: ReportWord) => reportWord(doc.lang, k);
   const pdf = new PDFDocument({ size: 'A4', margin: 48, info: { Title: `${w('title')} ${doc.case.pathology_number}`, Author: doc.hospital.name } });
-  const font = reportFont();
-  pdf.registerFont('cjk', font, font.endsWith('.ttc') ? FONT_FACE : undefined);
+  const font = reportFont(opts.font);
+  pdf.registerFont('cjk', font, font.endsWith('.ttc') ? opts.font?.face ?? FONT_FACE : undefined);
   pdf.font('cjk');
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));

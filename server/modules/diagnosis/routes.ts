@@ -4,7 +4,7 @@ import { caseInScope, addTimeline } from '../cases/lifecycle-queries.js';
 import { ActionBody, ActionParams, CreateBody, DelayBody, FlagsBody, Id, SaveBody, UrgentBody } from './bodies.js';
 import { scopeOf, type DiagnosisDeps } from './deps.js';
 import { editorData, reportOut } from './editor-data.js';
-import { createReport, delayReport, releaseDue, runAction, saveReport, setFlags } from './workflow.js';
+import { createReport, delayReport, runAction, saveReport, setFlags } from './workflow.js';
 import { AppError } from '../../http/errors.js';
 import { mayRunReportAction } from '../../../src/core/reportWorkflow.js';
 
@@ -40,9 +40,4 @@ export function diagnosisRoutes(app: TypedApp, deps: DiagnosisDeps): void {
     });
     return ok({ id: c.id, expedite_status: r.body.urgent ? 1 : 0 });
   });
-
-  // Held issues become issued on time even when nobody opens a report.
-  const timer = setInterval(() => { releaseDue(deps).catch((e: unknown) => app.log.error(e)); }, 60_000);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
 }

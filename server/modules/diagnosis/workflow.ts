@@ -179,11 +179,11 @@ async function tellReturned(deps: DiagnosisDeps, r: Req, report: ReportRow, reas
 }
 
 /**
- * Issues the reports whose hesitation period is over. Run before every diagnosis read and step and once a minute,
- * so a held report is issued on time and a recall after its time finds it issued. Each is its own conditional
- * update: two processes issuing at once do it once.
+ * Issues the reports whose hesitation period is over. Run by a scheduled job (release-job.ts), so a held report is
+ * issued on time with no request arriving, and before every diagnosis read and step, so a recall after its time
+ * finds it issued. Each is its own conditional update: two processes issuing at once do it once.
  */
-export async function releaseDue(deps: DiagnosisDeps, now = new Date()): Promise<number> {
+export async function releaseDue(deps: Pick<DiagnosisDeps, 'systemDb'>, now = new Date()): Promise<number> {
   // System work, whoever's request runs it: every hospital's due reports, not only the caller's (the unscoped handle).
   const due = await deps.systemDb.selectFrom('reports').selectAll().where('sub_phase', '=', 'to_issue').where('issue_at', '<=', now.toISOString()).execute();
   let n = 0;

@@ -12,6 +12,8 @@ export interface NewJob {
   dedupeKey?: string;
   hospitalId?: number | null;
   slideId?: number | null;
+  /** Not before this time (ISO); now when absent. */
+  runAfter?: string;
 }
 
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
@@ -26,7 +28,7 @@ export async function enqueueJob(db: Kysely<Database>, job: NewJob): Promise<num
     const { id } = await db.insertInto('jobs').values({
       type: job.type, dedupe_key: job.dedupeKey ?? null, hospital_id: job.hospitalId ?? null, slide_id: job.slideId ?? null,
       payload: JSON.stringify(job.payload ?? {}), status: 'queued', progress: 0, message: null, attempts: 0, max_attempts: job.maxAttempts,
-      run_after: now, lease_owner: null, lease_until: null, error: null, created_at: now, updated_at: now, finished_at: null,
+      run_after: job.runAfter ?? now, lease_owner: null, lease_until: null, error: null, created_at: now, updated_at: now, finished_at: null,
     }).returning('id').executeTakeFirstOrThrow();
     return id;
   } catch (err) {
@@ -94,6 +96,18 @@ export async function finishJob(db: Kysely<Database>, id: number, owner: string)
   const now = iso();
   const result = await db.updateTable('jobs')
     .set({ status: 'done', progress: 100, error: null, lease_owner: null, lease_until: null, updated_at: now, finished_at: now })
+    .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * A scheduled job's run ended: its row is queued again for `runAfter`, its attempts reset, so a schedule is one row
+ * for good (its dedupe key held throughout) and `finished_at` says when it last ran. False when no longer ours.
+ */
+export async function rearmJob(db: Kysely<Database>, id: number, owner: string, runAfter: string): Promise<boolean> {
+  const now = iso();
+  const result = await db.updateTable('jobs')
+    .set({ status: 'queued', progress: 0, attempts: 0, error: null, lease_owner: null, lease_until: null, run_after: runAfter, updated_at: now, finished_at: now })
     .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -5,6 +5,8 @@ import { focusCheckJob } from '../focus/job.js';
 import { slideIngestJob } from '../slides/ingest-job.js';
 import type { PixelCaps } from '../slides/conversion/pixel-cap.js';
 import type { LimitedJobType } from './time-limits.js';
+import { releaseDueJob } from '../diagnosis/release-job.js';
+import { challengeSweepJob } from '../auth/challenge-job.js';
 
 /** What a job's code is given: its row, its payload, a way to report progress, and a signal that it must stop. */
 export interface JobContext<P> {
@@ -28,6 +30,12 @@ export interface JobType<P = unknown> {
   leaseMs: number;
   /** How long one attempt may run: then the runner aborts it and fails the job with `job.time_limit`, not tried again. */
   timeLimitMs: number;
+  /**
+   * A scheduled job: it runs every `everyMs` (the first time when the runner starts) instead of when queued. Its one
+   * queue row (dedupe key `schedule:<type>`: once per installation, and once per cluster of machines sharing the
+   * database) is queued again after each run (schedule.ts).
+   */
+  everyMs?: number;
   run(ctx: JobContext<P>): Promise<void>;
   /** After the last attempt failed (or a job was abandoned): lets the owner of the job's subject say so. */
   onFinalFailure?(db: Db, job: JobRow, error: string): Promise<void>;
@@ -60,4 +68,12 @@ export interface JobConfig {
   jobLeaseMs: number;
   jobTimeLimitsMs?: Partial<Record<LimitedJobType, number>>;
   pixelCaps?: PixelCaps;
+}
+
+/**
+ * The installation's scheduled work (JobType.everyMs), run by the same runner as the queued jobs: main.ts starts it
+ * once per machine, in the primary process, so each schedule runs in one process however many workers serve.
+ */
+export function scheduledJobTypes(): JobType<unknown>[] {
+  return [releaseDueJob(), challengeSweepJob()];
 }

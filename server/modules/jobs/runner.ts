@@ -3,9 +3,10 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import { onEvent } from '../../events/bus.js';
-import { claimJob, failAbandoned, failJob, finishJob, heartbeat, releaseJob, type JobRow } from './queries.js';
+import { claimJob, enqueueJob, failAbandoned, failJob, finishJob, heartbeat, rearmJob, releaseJob, type JobRow } from './queries.js';
 import { PermanentJobError, type JobType } from './registry.js';
 import { encodeJobError } from './job-error.js';
+import { armSchedules, scheduleKey } from './schedule.js';
 
 const STOPPING = new Error('job runner stopping');
 
@@ -28,7 +29,8 @@ export interface JobRunner {
 
 export interface JobRunnerOptions {
   types: JobType<unknown>[];
-  log: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** `debug`, when given, hears each scheduled run (too frequent for info). */
+  log: Pick<Logger, 'info' | 'warn' | 'error'> & Partial<Pick<Logger, 'debug'>>;
   pollMs?: number;
 }
 
@@ -47,11 +49,19 @@ export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerO
   let polling: Promise<void> | undefined;
   /** A wake-up arrived while a poll ran: look again as soon as it ends. */
   let again = false;
+  /** The scheduled types' rows are queued (armSchedules): done by the first poll that reaches the database. */
+  let armed = false;
 
   const busy = (type: string) => [...running.values()].filter((r) => r.type === type).length;
 
   const poll = async () => {
     try {
+      if (!armed) {
+        await armSchedules(db, types);
+        armed = true;
+        const schedules = types.filter((t) => t.everyMs).map((t) => t.type);
+        if (schedules.length) log.info({ schedules }, 'job runner: schedules armed');
+      }
       for (const job of await failAbandoned(db)) await reportFailure(types, db, job, job.error ?? 'job.interrupted', log);
       for (const type of types) {
         while (!stopped && busy(type.type) < type.concurrency) {
@@ -135,7 +145,9 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
     }, Math.min(type.timeLimitMs, MAX_TIMER_MS));
   });
   overdue.catch(() => {});
-  log.info({ job: job.id, type: job.type, attempt: job.attempts }, 'job started');
+  // A scheduled run is routine (every few seconds): heard at debug only.
+  const routine = type.everyMs ? (o: object, m: string) => log.debug?.(o, m) : (o: object, m: string) => log.info(o, m);
+  routine({ job: job.id, type: job.type, attempt: job.attempts }, 'job started');
   try {
     const work = type.run({
       db, job, payload: JSON.parse(job.payload), signal: abort.signal, deadline,
@@ -150,7 +162,8 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
     work.catch(() => {});
     await Promise.race([work, overdue]);
     clearInterval(beat);
-    if (await finishJob(db, job.id, owner)) log.info({ job: job.id, type: job.type }, 'job done');
+    const ended = type.everyMs ? await rearmJob(db, job.id, owner, new Date(Date.now() + type.everyMs).toISOString()) : await finishJob(db, job.id, owner);
+    if (ended) routine({ job: job.id, type: job.type }, 'job done');
   } catch (err) {
     clearInterval(beat);
     const limit = abort.signal.reason instanceof TimeLimit ? abort.signal.reason : undefined;
@@ -177,4 +190,9 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
 async function reportFailure(types: JobType<unknown>[], db: Db, job: JobRow, error: string, log: JobRunnerOptions['log']): Promise<void> {
   const type = types.find((t) => t.type === job.type);
   await type?.onFinalFailure?.(db, job, error).catch((err) => log.error({ err, job: job.id }, 'job runner: failure hook failed'));
+  // A schedule outlives a failed run: its next one is queued (the failed row stays, visibly).
+  if (type?.everyMs) {
+    await enqueueJob(db, { type: type.type, payload: {}, maxAttempts: type.maxAttempts, dedupeKey: scheduleKey(type.type), runAfter: new Date(Date.now() + type.everyMs).toISOString() })
+      .catch((err) => log.error({ err, job: job.id }, 'job runner: could not queue a schedule’s next run'));
+  }
 }
