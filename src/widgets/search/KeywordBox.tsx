@@ -1,6 +1,6 @@
 import { Combobox, Option, makeStyles, mergeClasses } from '@fluentui/react-components';
 import { Search20Regular } from '@fluentui/react-icons';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addSearchHistory, searchSuggestions } from '../../core/searchHistory';
 import { pis } from '../../db/pis';
@@ -38,7 +38,13 @@ export function KeywordBox({ value, historyKey, onSearch, large, placeholder }: 
   const { t } = useTranslation();
   const [text, setText] = useState(value);
   const [history, setHistory] = useState<string[]>([]);
-  useEffect(() => setText(value), [value]);
+  // The address echoing this box's own search comes back a render later (later still on a busy machine): it must
+  // not overwrite what was typed since (a scanner's next code). Only a search from elsewhere (back, a link) resets it.
+  const committed = useRef(value);
+  useEffect(() => {
+    if (value !== committed.current) setText(value);
+    committed.current = value;
+  }, [value]);
   useEffect(() => {
     let live = true;
     void readHistory(historyKey).then((h) => live && setHistory(h));
@@ -48,6 +54,7 @@ export function KeywordBox({ value, historyKey, onSearch, large, placeholder }: 
   const commit = (next: string) => {
     const q = next.trim();
     setText(q);
+    committed.current = q;
     if (q) {
       const h = addSearchHistory(history, q);
       setHistory(h);
