@@ -6,20 +6,13 @@ import { startJobRunner } from '../../server/modules/jobs/runner.js';
 import { jobView } from '../../server/modules/jobs/routes.js';
 import { translate } from '../../server/i18n/translate.js';
 import { databases, startApp, type Harness } from './harness.js';
+import { quiet, until } from './job-helpers.js';
 
 /**
  * Issue 27, finding 6: every job type has a time limit (a setting per type); an attempt past it is stopped, its child
  * process killed through the job's signal, and the job failed at once (not tried again) with a translated reason,
  * its owner told, even when the job's code does not listen to the signal.
  */
-const quiet = { info() {}, warn() {}, error() {} };
-const until = async (check: () => Promise<boolean>, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 describe.each(databases)('job time limits [%s]', (kind) => {
   let h: Harness;

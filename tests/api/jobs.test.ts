@@ -4,16 +4,9 @@ import { PermanentJobError, type JobType } from '../../server/modules/jobs/regis
 import { startJobRunner } from '../../server/modules/jobs/runner.js';
 import { emitEvent } from '../../server/events/bus.js';
 import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
+import { quiet, until } from './job-helpers.js';
 
 /** The durable job queue on each real database: claims under races, leases, retries, final failures, the job route. */
-const quiet = { info() {}, warn() {}, error() {} };
-const until = async (check: () => Promise<boolean>, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 describe.each(databases)('job queue [%s]', (kind) => {
   let h: Harness;
