@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dziLevelSize, planDziTile } from '../../server/modules/tiles/dzi.js';
 import { slidesDirResolver } from '../../server/modules/tiles/resolver.js';
@@ -39,7 +39,7 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function rgb(input: Buffer | sharp.Sharp) {
+async function rgb(input: Buffer | Sharp) {
   const s = Buffer.isBuffer(input) ? sharp(input) : input;
   const { data, info } = await s.toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };

@@ -6,6 +6,7 @@ import type { SessionUser, TypedApp } from '../../http/types.js';
 import { AppError, forbidden, unauthenticated } from '../../http/errors.js';
 import { imageCookieToken } from '../../http/image-cookie.js';
 import { sessionFromToken } from '../users/queries.js';
+import { registerImageCors } from './cors.js';
 import { IMAGE_PERMISSION, IMAGE_SECURITY, mayViewImages } from './image-access.js';
 import { parseIiifRequest } from './iiif.js';
 import type { SlideResolver } from './resolver.js';
@@ -27,7 +28,7 @@ export interface TileRoutesOptions {
   resolveSession?: CachedSessionResolver;
 }
 
-type TileConfig = Partial<Pick<ServerConfig, 'dataDir' | 'tileCacheMb' | 'publicUrl'>>;
+type TileConfig = Partial<Pick<ServerConfig, 'dataDir' | 'tileCacheMb' | 'publicUrl' | 'iiifCorsOrigins'>>;
 
 /** PUBLIC_URL's default for the default port (config.ts derives it from PORT). */
 const DEFAULT_PUBLIC_URL = 'http://localhost:8001';
@@ -55,6 +56,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
   const sessions = options.resolveSession ?? cachedSessionResolver((token) => sessionFromToken(db, token));
   app.addHook('onClose', async () => service.close());
   const publicUrl = config.publicUrl ?? DEFAULT_PUBLIC_URL;
+  registerImageCors(app, config.iiifCorsOrigins ?? '*');
 
   // Callback style so a cached session costs no promise: this runs for every tile.
   const requireSession = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
