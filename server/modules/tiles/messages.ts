@@ -5,4 +5,5 @@ export const iiifMessages = {
     'en-US': 'Pages from {{origin}} may not read images (IIIF_CORS_ORIGINS does not list that origin)',
   },
   'iiif.case_not_found': { 'zh-CN': '病例不存在', 'en-US': 'The case does not exist' },
+  'iiif.case_without_slides': { 'zh-CN': '该病例还没有可浏览的切片', 'en-US': 'The case has no slide to view yet' },
 } as const;
