@@ -40,11 +40,12 @@ export function registerImageCors(app: FastifyInstance, allowed: CorsOrigins): v
     if (isImageRoute(request.url)) setHeaders(reply, corsHeaders(allowed, request.headers.origin));
     done(null, payload);
   });
-  // A preflight carries no credentials: it is answered before any session is looked for (public).
+  // A preflight carries no credentials: it is answered before any session is looked for (public). HTTP's own
+  // machinery, not an operation of the API: left out of the OpenAPI document (whose paths cannot name a wildcard).
   for (const url of ['/api/iiif/*', '/api/tiles/*']) {
     app.options(url, {
       config: { access: 'public', audit: false },
-      schema: { tags: ['tiles'], summary: 'CORS preflight of the IIIF and Deep Zoom routes (allowed origins: IIIF_CORS_ORIGINS)' },
+      schema: { hide: true },
       logLevel: 'warn',
     }, async (request, reply) => {
       const origin = request.headers.origin;
