@@ -44,7 +44,8 @@ function bySection(a: ManifestSlide, b: ManifestSlide): number {
 }
 
 export function caseManifest(publicUrl: string, kase: ManifestCase, slides: readonly ManifestSlide[]) {
-  const id = `${publicUrl}/api/iiif/cases/${kase.id}/manifest`;
+  const caseBase = `${publicUrl}/api/iiif/cases/${kase.id}`;
+  const id = `${caseBase}/manifest`;
   const hospital: LanguageMap = kase.hospital_en_name ? { 'zh-CN': [kase.hospital_name], 'en-US': [kase.hospital_en_name] } : plain(kase.hospital_name);
   return {
     '@context': CONTEXT,
@@ -57,10 +58,11 @@ export function caseManifest(publicUrl: string, kase: ManifestCase, slides: read
       entry('hospital', hospital),
       ...(kase.specimen_name ? [entry('specimen', plain(kase.specimen_name))] : []),
     ],
-    items: [...slides].sort(bySection).map((slide) => canvas(publicUrl, id.replace(/\/manifest$/, ''), slide)),
+    items: [...slides].sort(bySection).map((slide) => canvas(publicUrl, caseBase, slide)),
   };
 }
 
+/** A slide's canvas, under the case's ids (`caseBase`), painted with the image of its service under `publicUrl`. */
 function canvas(publicUrl: string, caseBase: string, slide: ManifestSlide) {
   const id = `${caseBase}/canvas/${slide.id}`;
   const serviceId = `${publicUrl}/api/iiif/${slide.id}`;
