@@ -87,7 +87,7 @@ export function specimenModule(subject: ExportSubject): Dataset {
 
 /** One preparation step (TID 8001): the staining, with H&E coded and any other stain (an IHC marker …) as text. */
 function staining(specimen: string, stain: string): Dataset {
-  const he = /^(he|h&e|h ?& ?e)$/i.test(stain.trim());
+  const he = /^h\s*&?\s*e$/i.test(stain.trim());
   const substances = he
     ? HE_SUBSTANCES.map((substance) => ({ ValueType: 'CODE', ConceptNameCodeSequence: [CONCEPT.usingSubstance], ConceptCodeSequence: [substance] }))
     : [{ ValueType: 'TEXT', ConceptNameCodeSequence: [CONCEPT.usingSubstance], TextValue: fitText(stain, 64) }];
