@@ -9,7 +9,7 @@ describe('DICOM values (PS3.5 value representations)', () => {
     expect(decimalString(1)).toBe('1');
     expect(decimalString(-123456.123456789)).toBe('-123456.123457');
     expect(decimalString(1e-9)).toBe('1e-9');
-    for (const v of [Math.PI / 1e7, 123456789012345678, -0.000123456789012]) expect(decimalString(v).length).toBeLessThanOrEqual(16);
+    for (const v of [Math.PI / 1e7, 1.2345678901234e17, -0.000123456789012]) expect(decimalString(v).length).toBeLessThanOrEqual(16);
     expect(() => decimalString(Number.NaN)).toThrow(RangeError);
   });
 

@@ -10,7 +10,7 @@ import { seedDemoSlides } from '../../server/db/seed/demo-slides.js';
 import { slidesRoot } from '../../server/modules/slides/paths.js';
 import { convertedRealSlide } from '../support/converted-real-slides.js';
 import { REAL_DIR, realSlide, realSlides } from '../support/real-slides.js';
-import { dciodvfy, unzipInto } from './dciodvfy.js';
+import { dciodvfy, dciodvfyInstalled, unzipInto } from './dciodvfy.js';
 import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 
 /**
@@ -49,7 +49,7 @@ const naturalized = (file: string) => {
   return dcmjs.data.DicomMetaDictionary.naturalizeDataset(dict) as Record<string, any>;
 };
 
-describe.each(databases)('DICOM WSI export against dciodvfy [%s]', (kind) => {
+describe.runIf(dciodvfyInstalled()).each(databases)('DICOM WSI export against dciodvfy [%s]', (kind) => {
   let h: Harness;
   let app: FastifyInstance;
   let dataDir: string;

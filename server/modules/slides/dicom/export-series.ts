@@ -36,6 +36,7 @@ export function exportDicomSeries(service: TileService, handle: SlideHandle, sub
     SpecificCharacterSet: 'ISO_IR 192',
     ...patientStudyModules(subject, now),
     StudyInstanceUID: newUid(), SeriesInstanceUID: newUid(), FrameOfReferenceUID: newUid(),
+    // No Laterality: a slide is no paired body part (present but empty, dciodvfy refuses it).
     Modality: 'SM', SeriesNumber: 1, SeriesDescription: fitText(subject.slide.name, 64),
     PositionReferenceIndicator: 'SLIDE_CORNER',
     ...equipmentModules(),
