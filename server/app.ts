@@ -194,7 +194,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
   lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: async (hospitalId) => schemas.formOfContract(await contracts.ownContractFor(schemas.base('CaseRegistration'), hospitalId)), his: hisAdapter(config.his) });
-  diagnosisModule(app, { db, systemDb, rules, dataDir, publicUrl: config.publicUrl, outbound: config.reportOutbound, font: config.reportFont });
+  diagnosisModule(app, { db, systemDb, rules, dataDir, publicUrl: config.publicUrl, outbound: config.reportOutbound, fhir: config.fhirOutbound, font: config.reportFont });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir, db);
