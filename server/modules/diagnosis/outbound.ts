@@ -69,7 +69,9 @@ function fhirQueue(maxAttempts: number): ReportOutbound {
       // version cannot both get here: the report's version check refuses the second).
       if (await liveDelivery(trx, deliveryKey(meta.reportId))) return;
       const payload: OutboundPayload = { report_id: meta.reportId, hospital_id: meta.hospitalId, user_id: meta.userId, username: meta.username, bundle };
-      await enqueueJob(trx, { type: REPORT_OUTBOUND_JOB, payload, maxAttempts, dedupeKey: deliveryKey(meta.reportId), hospitalId: meta.hospitalId });
+      // No hospital_id on the row: the dashboard counts a hospital's jobs as its uploads (statistics/dashboard.ts); the
+      // hospital is in the payload and on the operation log line.
+      await enqueueJob(trx, { type: REPORT_OUTBOUND_JOB, payload, maxAttempts, dedupeKey: deliveryKey(meta.reportId) });
     },
     committed: (db) => emitEvent(db, 'jobs.queued', { type: REPORT_OUTBOUND_JOB }),
   };
