@@ -66,32 +66,31 @@ export function slideIngestJob(dataDir: string, leaseMs: number, limits: { timeL
 
       const reading = await readSlideFile(file, hashProgress(db, slide.id, progress)).catch(async (err): Promise<SlideReading> => {
         failOn(err, signal);
-        return { next: 'record', facts: unreadable(await fileBase(file)) };
+        return { next: 'as-read', facts: unreadable(await fileBase(file)) };
       });
       if (signal.aborted) throw signal.reason;
-      const from = { filePaths: [slide.file_path], status: 'ingesting' as const };
 
-      if (reading.next === 'record') {
-        await recordReading(db, dataDir, slide, reading.facts);
-        return;
-      }
-      let served = reading.next === 'finish' ? reading.facts : null;
+      let served: SlideFacts;
       if (reading.next === 'convert') {
         const converted = await convertPhoto(file, { caps: limits.caps, deadline }).catch((err) => {
           failOn(err, signal);
           return null;
         });
         if (signal.aborted) throw signal.reason;
-        if (!converted) {
-          await recordReading(db, dataDir, slide, reading.otherwise);
-          return;
-        }
+        if (!converted) return recordReading(db, dataDir, slide, reading.otherwise);
         // Served from the pyramid; what the row says of the file (its size, its MD5, as uploaded) is the original's.
         served = { ...(await readPyramid(converted)), file_size: reading.original.file_size, md5: reading.original.md5 };
+      } else if (reading.facts.status === 'ready') {
+        served = reading.facts;
+      } else {
+        return recordReading(db, dataDir, slide, reading.facts);
       }
+
       await progress(READ_SHARE, 'job.thumbnail');
-      const { file: servedFile, thumb: _thumb, ...columns } = served!;
-      const finished = await finishSlide(db, dataDir, { slide, from, pyramid: served!, columns: { ...columns, file_path: toStored(dataDir, servedFile) } });
+      const { file: servedFile, thumb: _thumb, ...columns } = served;
+      const finished = await finishSlide(db, dataDir, {
+        slide, pyramid: served, from: { filePaths: [slide.file_path], status: 'ingesting' }, columns: { ...columns, file_path: toStored(dataDir, servedFile) },
+      });
       // Deleted or moved meanwhile: what this attempt made beside the original (a converted TIFF, an unpacked DICOM series) goes.
       if (!finished && servedFile !== file) await fs.rm(servedFile, { force: true, recursive: true });
     },

@@ -37,16 +37,15 @@ export type FileBase = Pick<SlideFacts, 'file' | 'file_size' | 'md5'>;
 
 /**
  * What ingest does next with a file, from what its first bytes and its header say (ingest.ts follows it in order):
- * - `finish`: served as it is (tiled TIFF/SVS, KFB, DICOM): its facts, status 'ready'; finish.ts makes it viewable.
  * - `convert`: a photo or a striped TIFF, converted by the ingest itself (conversion/photo-convert.ts) and then read
  *   as the pyramid it became (readPyramid); `otherwise` is the slide when the converter breaks on it.
- * - `record`: kept as read: 'converting' (its conversion job converts it: conversion/convert-job.ts),
- *   'needs_conversion' (a format no tool here converts) or 'error' (a refused zip, a damaged Deep Zoom image).
+ * - `as-read`: the facts read, their status saying the rest: 'ready' is served as it is (tiled TIFF/SVS, KFB, DICOM;
+ *   finish.ts makes it viewable), 'converting' is converted by a job of its own (conversion/convert-job.ts),
+ *   'needs_conversion' (a format no tool here converts) and 'error' (a refused zip, a damaged Deep Zoom image) are kept.
  */
 export type SlideReading =
-  | { next: 'finish'; facts: SlideFacts }
   | { next: 'convert'; original: FileBase; otherwise: SlideFacts }
-  | { next: 'record'; facts: SlideFacts };
+  | { next: 'as-read'; facts: SlideFacts };
 
 const PLAIN_IMAGES = new Set(['.jpg', '.jpeg', '.png']);
 /** Formats our readers cannot tile; kept so they can be converted later (vendor named by extension). */
@@ -75,6 +74,8 @@ export async function fileBase(file: string): Promise<FileBase> {
   return { file, file_size: stat.isDirectory() ? 0 : stat.size, md5: null };
 }
 
+const asRead = (facts: SlideFacts): SlideReading => ({ next: 'as-read', facts });
+
 /**
  * Reads a slide file: MD5 of its first GiB, its format by its first bytes (TIFF/BigTIFF, KFB, zip; photos and formats
  * we do not read by their extension), its header and levels; a DICOM zip is unpacked beside itself and checked.
@@ -82,26 +83,25 @@ export async function fileBase(file: string): Promise<FileBase> {
  * needs_conversion or error, with a note). `onProgress` hears the fraction hashed (0–1).
  */
 export async function readSlideFile(file: string, onProgress?: (fraction: number) => void): Promise<SlideReading> {
-  if (await isFolder(file)) return { next: 'finish', facts: await readDicom(file, { file, file_size: 0, md5: null }) };
+  if (await isFolder(file)) return asRead(await readDicom(file, { file, file_size: 0, md5: null }));
   const ext = path.extname(file).toLowerCase();
   const [stat, md5, head] = await Promise.all([fs.stat(file), md5Head(file, onProgress), readHead(file)]);
   const base: FileBase = { file, file_size: stat.size, md5 };
   if (PLAIN_IMAGES.has(ext)) return { next: 'convert', original: base, otherwise: unreadable(base) };
   const format = sniffFormat(head);
-  const record = (facts: SlideFacts): SlideReading => ({ next: 'record', facts });
 
-  if (format === 'zip' && (await zipHoldsDicom(file))) return { next: 'finish', facts: await readDicomZip(base) };
+  if (format === 'zip' && (await zipHoldsDicom(file))) return asRead(await readDicomZip(base));
   // MRXS and VMS arrive zipped with the files they refer to: converted by a background job like the others.
   const multi = format === 'zip' ? await multiFileSlideIn(file) : null;
-  if (multi?.kind === 'slide') return record(unread(base, FOREIGN_VENDORS[multi.ext], 'converting'));
-  if (multi?.kind === 'refused') return record(unread(base, 'zip', 'error', multi.note));
-  if (ext === '.dzi' || format === 'zip') return record(await readDeepZoom(file, base));
+  if (multi?.kind === 'slide') return asRead(unread(base, FOREIGN_VENDORS[multi.ext], 'converting'));
+  if (multi?.kind === 'refused') return asRead(unread(base, 'zip', 'error', multi.note));
+  if (ext === '.dzi' || format === 'zip') return asRead(await readDeepZoom(file, base));
   // What OpenSlide reads is converted by a background job (conversion/convert-job.ts); the rest waits for a tool we lack.
-  if (FOREIGN_VENDORS[ext]) return record(unread(base, FOREIGN_VENDORS[ext], OPENSLIDE_EXTENSIONS.has(ext) ? 'converting' : 'needs_conversion'));
-  if (format === 'kfb' || ext === '.kfb') return record(await readKfb(base, format === 'kfb'));
+  if (FOREIGN_VENDORS[ext]) return asRead(unread(base, FOREIGN_VENDORS[ext], OPENSLIDE_EXTENSIONS.has(ext) ? 'converting' : 'needs_conversion'));
+  if (format === 'kfb' || ext === '.kfb') return asRead(await readKfb(base, format === 'kfb'));
   // A TIFF we wrote ourselves is never converted again.
   if (format === 'tiff') return readTiff(base, convertedFrom(file) === null);
-  return record(unread(base, ext.slice(1) || 'unknown', 'needs_conversion'));
+  return asRead(unread(base, ext.slice(1) || 'unknown', 'needs_conversion'));
 }
 
 /**
@@ -124,13 +124,13 @@ async function readTiff(base: FileBase, mayConvert: boolean): Promise<SlideReadi
     // A TIFF without tiles (striped, as scanners of small fields and image editors write them): converted once; should
     // the converter break on it, it waits for conversion.
     if (mayConvert && err instanceof NotAPyramidError) return { next: 'convert', original: base, otherwise: waiting };
-    return { next: 'record', facts: waiting };
+    return asRead(waiting);
   }
   // JPEG 2000 tiles (Aperio 33003/33005) cannot be passed to a browser: the file is re-encoded by a background job.
   if (mayConvert && index.levels.some((l) => l.compression === Compression.AperioJp2kRgb || l.compression === Compression.AperioJp2kYcc)) {
-    return { next: 'record', facts: { ...indexFacts(base, index), status: 'converting', has_label: 0, has_macro: 0, thumb: null } };
+    return asRead({ ...indexFacts(base, index), status: 'converting', has_label: 0, has_macro: 0, thumb: null });
   }
-  return { next: 'finish', facts: { ...indexFacts(base, index), thumb: smallestLevel(index) } };
+  return asRead({ ...indexFacts(base, index), thumb: smallestLevel(index) });
 }
 
 const smallestLevel = (index: SlideIndex): ThumbSource | null => {
