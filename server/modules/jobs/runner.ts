@@ -3,8 +3,8 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import { onEvent } from '../../events/bus.js';
-import { claimJob, enqueueJob, failAbandoned, failJob, finishJob, heartbeat, rearmJob, releaseJob, type JobRow } from './queries.js';
-import { PermanentJobError, type JobType } from './registry.js';
+import { claimJob, claimQueuedJob, enqueueJob, failAbandoned, failJob, finishJob, heartbeat, jobById, rearmJob, releaseJob, type JobRow } from './queries.js';
+import { PermanentJobError, type JobType } from './job-type.js';
 import { encodeJobError } from './job-error.js';
 import { armSchedules, scheduleKey } from './schedule.js';
 
@@ -20,6 +20,9 @@ class TimeLimit extends Error {
   }
 }
 
+/** Who holds a lease: this machine and process, and a random part of its own per runner. */
+const leaseOwner = () => `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(0, 64);
+
 export interface JobRunner {
   /** Looks for work now instead of at the next poll. */
   wake(): void;
@@ -34,13 +37,16 @@ export interface JobRunnerOptions {
   pollMs?: number;
 }
 
+/** For a caller without a logger (the seed): nothing said. */
+const SILENT: JobRunnerOptions['log'] = { info() {}, warn() {}, error() {} };
+
 /**
  * Runs registered jobs from the database queue. main.ts starts one runner per machine (in the primary process,
  * which serves no requests when there are several workers), so each type's `concurrency` is a per-machine limit
  * and a conversion never takes a request-serving process's CPU; several machines share the queue through leases.
  */
 export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerOptions): JobRunner {
-  const owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(0, 64);
+  const owner = leaseOwner();
   const running = new Map<number, { type: string; abort: AbortController; done: Promise<void> }>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -123,6 +129,26 @@ export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerO
       await Promise.all([...running.values()].map((r) => r.done));
     },
   };
+}
+
+/**
+ * Runs one queued job here and now, as one attempt of a runner's would (lease and heartbeat, time limit, a retry
+ * queued or the failure recorded, `onFinalFailure`): for the demo seed, benchmarks and tests, which need a job's work
+ * done before they go on and may run no runner. A job another runner has claimed first is waited for instead.
+ * Answers the job's row once the attempt has ended (`done`, `failed`, or `queued` again for a retry).
+ */
+export async function runJobNow(db: Db, type: JobType<unknown>, jobId: number, log: JobRunnerOptions['log'] = SILENT): Promise<JobRow> {
+  const owner = leaseOwner();
+  const job = await claimQueuedJob(db, jobId, owner, type.leaseMs);
+  if (job) {
+    await runJob(db, type, job, owner, new AbortController(), log, [type]);
+  } else {
+    // Claimed by a runner (it heard the same 'jobs.queued'): its attempt ends as this one would have.
+    while ((await jobById(db, jobId))?.status === 'running') await new Promise((r) => setTimeout(r, 50));
+  }
+  const row = await jobById(db, jobId);
+  if (!row) throw new Error(`job ${jobId} is gone`);
+  return row;
 }
 
 async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: AbortController, log: JobRunnerOptions['log'], types: JobType<unknown>[]): Promise<void> {
