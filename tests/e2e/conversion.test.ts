@@ -99,7 +99,10 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     await expect.poll(() => bar.getAttribute('data-progress'), { timeout: 180_000 }).toBe('96');
     await app.server.conversionHeld();
     expect(await task.getByTestId('upload-slide-progress').textContent()).toBe('96%');
+    // Wide enough for the row's name and its bar side by side, with the upload panel.
+    await page.setViewportSize({ width: 2200, height: 800 });
     await page.screenshot({ path: path.join(SHOTS, `progress-${locale}.png`) });
+    await page.setViewportSize({ width: 1600, height: 800 });
     await bar.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, `conversion-progress-${locale}.png`) });
     expect(asked.length, `list requests while the jobs ran: ${asked.length}; refetching pushes heard: ${refetching()}`).toBeLessThanOrEqual(refetching() + 1);
