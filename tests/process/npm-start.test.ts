@@ -48,6 +48,23 @@ describe('npm start: primary and two worker processes', () => {
     expect(inbox.json().data).toMatchObject({ total: expect.any(Number) });
   });
 
+  it('starts with the demo slides the build painted: the same files, read and served as tiles', async () => {
+    const token = await login(base(), 'technician', DEMO_PASSWORDS.others);
+    const res = await request(base(), 'GET', '/api/data/kfb/lists?search=DEMO', bearer(token));
+    expect(res.status, res.body.toString()).toBe(200);
+    const demo = (res.json().data.data as { id: number; name: string; status: string; width: number }[]).filter((s) => s.name.startsWith('DEMO-'));
+    expect(demo.map((s) => s.name.slice(0, 6)).sort()).toEqual(['DEMO-1', 'DEMO-2', 'DEMO-3', 'DEMO-4']);
+    for (const file of ['demo-1.tiff', 'demo-4.kfb']) {
+      const copied = fs.readFileSync(path.join(app.dataDir, 'slides', 'demo', file));
+      expect(md5(copied), file).toBe(md5(fs.readFileSync(path.join(import.meta.dirname, '../../dist-server/demo-slides', file))));
+    }
+    const first = demo.find((s) => s.name.startsWith('DEMO-1'))!;
+    expect(first).toMatchObject({ status: 'ready', width: 4096 });
+    const dzi = await request(base(), 'GET', `/api/tiles/${first.id}.dzi`, bearer(token));
+    expect(dzi.status, dzi.body.toString()).toBe(200);
+    expect(dzi.body.toString()).toContain('Width="4096"');
+  });
+
   it.runIf(realSlides(SLIDE))('takes a real slide in 2 MiB chunks answered by both workers, binds it, and serves it', async () => {
     const token = await login(base(), 'technician', DEMO_PASSWORDS.others);
     const data = fs.readFileSync(realSlide(SLIDE));

@@ -7,6 +7,8 @@ import type { PixelCaps } from '../slides/conversion/pixel-cap.js';
 import type { LimitedJobType } from './time-limits.js';
 import { releaseDueJob } from '../diagnosis/release-job.js';
 import { challengeSweepJob } from '../auth/challenge-job.js';
+import { reportOutboundJob } from '../diagnosis/outbound-job.js';
+import type { FhirOutboundConfig } from '../diagnosis/outbound-config.js';
 
 /** What a job's code is given: its row, its payload, a way to report progress, and a signal that it must stop. */
 export interface JobContext<P> {
@@ -59,6 +61,7 @@ export function jobTypesFor(config: JobConfig): JobType<unknown>[] {
     slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps }),
     slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps }),
     focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'] }),
+    reportOutboundJob(config.fhirOutbound, lease),
   ];
 }
 
@@ -68,6 +71,8 @@ export interface JobConfig {
   jobLeaseMs: number;
   jobTimeLimitsMs?: Partial<Record<LimitedJobType, number>>;
   pixelCaps?: PixelCaps;
+  /** The FHIR receiver of sent reports (REPORT_OUTBOUND=fhir). */
+  fhirOutbound?: FhirOutboundConfig;
 }
 
 /**
