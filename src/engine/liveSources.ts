@@ -28,6 +28,4 @@ const sources = namedRegistry<LiveSourceDef>('live source');
 export const registerLiveSource = (name: string, topics: LiveTopics, more: Omit<LiveSourceDef, 'topics'> = {}) => sources.register(name, { topics, ...more });
 /** A source's definition; none for a name no module registered (the interval fallback still refreshes). */
 export const liveSource = (name: string | undefined): LiveSourceDef | undefined => (name ? sources.get(name) : undefined);
-/** The topics of a source; none for a name no module registered. */
-export const liveTopics = (name: string, hospitalIds: number[]): string[] => sources.get(name)?.topics(hospitalIds) ?? [];
 export const liveSourceNames = () => sources.names();
