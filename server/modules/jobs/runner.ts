@@ -7,6 +7,7 @@ import { claimJob, claimQueuedJob, enqueueJob, failAbandoned, failJob, finishJob
 import { PermanentJobError, type JobType } from './job-type.js';
 import { encodeJobError } from './job-error.js';
 import { armSchedules, scheduleKey } from './schedule.js';
+import { announceJob } from './announce.js';
 
 const STOPPING = new Error('job runner stopping');
 
@@ -174,14 +175,18 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
   // A scheduled run is routine (every few seconds): heard at debug only.
   const routine = type.everyMs ? (o: object, m: string) => log.debug?.(o, m) : (o: object, m: string) => log.info(o, m);
   routine({ job: job.id, type: job.type, attempt: job.attempts }, 'job started');
+  announceJob(db, job, 'running', job.progress);
   try {
     const work = type.run({
       db, job, payload: JSON.parse(job.payload), signal: abort.signal, deadline,
       progress: async (value, message) => {
         // Only changes are written: a tool reporting every tenth of a percent would otherwise write as often.
         if (Math.round(value) === lastProgress && message === undefined) return !abort.signal.aborted;
+        const moved = Math.round(value) !== lastProgress;
         lastProgress = Math.round(value);
-        return renew({ value, message });
+        const ours = await renew({ value, message });
+        if (ours && moved) announceJob(db, job, 'running', lastProgress);
+        return ours;
       },
     });
     // What an attempt stopped at its limit still throws later is not heard.
@@ -189,7 +194,10 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
     await Promise.race([work, overdue]);
     clearInterval(beat);
     const ended = type.everyMs ? await rearmJob(db, job.id, owner, new Date(Date.now() + type.everyMs).toISOString()) : await finishJob(db, job.id, owner);
-    if (ended) routine({ job: job.id, type: job.type }, 'job done');
+    if (ended) {
+      routine({ job: job.id, type: job.type }, 'job done');
+      announceJob(db, job, type.everyMs ? 'queued' : 'done', type.everyMs ? null : 100);
+    }
   } catch (err) {
     clearInterval(beat);
     const limit = abort.signal.reason instanceof TimeLimit ? abort.signal.reason : undefined;
@@ -207,6 +215,7 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
       return null;
     });
     log.warn({ job: job.id, type: job.type, err, outcome }, 'job failed');
+    if (outcome === 'retry') announceJob(db, job, 'queued', null);
     if (outcome === 'final') await reportFailure(types, db, job, message, log);
   } finally {
     clearTimeout(limitTimer);
@@ -216,6 +225,8 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
 async function reportFailure(types: JobType<unknown>[], db: Db, job: JobRow, error: string, log: JobRunnerOptions['log']): Promise<void> {
   const type = types.find((t) => t.type === job.type);
   await type?.onFinalFailure?.(db, job, error).catch((err) => log.error({ err, job: job.id }, 'job runner: failure hook failed'));
+  // After the hook: a page that reads the slide again on hearing it finds it marked failed.
+  announceJob(db, job, 'failed', null, error);
   // A schedule outlives a failed run: its next one is queued (the failed row stays, visibly).
   if (type?.everyMs) {
     await enqueueJob(db, { type: type.type, payload: {}, maxAttempts: type.maxAttempts, dedupeKey: scheduleKey(type.type), runAfter: new Date(Date.now() + type.everyMs).toISOString() })

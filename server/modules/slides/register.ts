@@ -28,17 +28,17 @@ export async function registerSlide(db: Db, dataDir: string, file: string, owner
   const now = new Date().toISOString();
   const file_path = toStored(dataDir, file);
   try {
-    const slideId = await db.transaction().execute(async (trx) => {
+    const { slideId, jobId } = await db.transaction().execute(async (trx) => {
       const { id } = await trx.insertInto('slides').values({
         ...owner, file_path, file_size: stat.isDirectory() ? 0 : stat.size, md5: null, vendor: null, width: null, height: null, levels: null,
         mpp: null, objective_power: null, scan_at: null, tile_size: null, status: 'ingesting', has_label: 0, has_macro: 0, format_note: null,
         progress: 0, created_at: now, updated_at: now,
       }).returning('id').executeTakeFirstOrThrow();
-      await enqueueIngest(trx, id, owner.hospital_id);
-      return id;
+      return { slideId: id, jobId: await enqueueIngest(trx, id, owner.hospital_id) };
     });
-    // Committed: a runner on this handle (a single-process server's) reads it now rather than at its next poll.
-    emitEvent(db, 'jobs.queued', { type: SLIDE_INGEST });
+    // Committed: a runner on this handle (a single-process server's) reads it now rather than at its next poll, and
+    // the hospital's open slide lists hear of the new slide.
+    emitEvent(db, 'jobs.queued', { type: SLIDE_INGEST, jobId, hospitalId: owner.hospital_id, slideId });
     return slideId;
   } catch (err) {
     // Another row already serves this path (two binds of one file in place): the file is that row's, leave it.
