@@ -78,7 +78,7 @@ declare module 'fastify' {
 export interface AppOptions {
   /** The unscoped handle; route modules get the request-scoped one made from it (http/access-scope.ts). */
   db: Db;
-  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound' | 'fhirOutbound' | 'reportFont'>>;
+  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'iiifCorsOrigins' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound' | 'fhirOutbound' | 'reportFont'>>;
   logger?: boolean;
   /** Where the request log goes instead of stdout (tests read it); turns the log on. */
   logStream?: { write(line: string): void };
@@ -203,7 +203,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
     resolveSlide: databaseSlideResolver(systemDb, dataDir),
     resolveSession: sessions,
   });
-  const tileLane = tileFastLane(tiles, sessions);
+  const tileLane = tileFastLane(tiles, sessions, config.iiifCorsOrigins);
   fastLanes.push(tileLane);
   // A closing server answers through Fastify, which sends 503 and closes kept-alive connections.
   app.addHook('preClose', async () => tileLane.close());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFrameSources, parsePublicUrl, parseTrustProxy } from './config-http.js';
+import { parseCorsOrigins, parseFrameSources, parsePublicUrl, parseTrustProxy } from './config-http.js';
 
 describe('TRUST_PROXY', () => {
   it('is off unless set, and takes what Fastify takes', () => {
@@ -35,5 +35,20 @@ describe('CSP_FRAME_SRC', () => {
 
   it('refuses paths, wildcards and other schemes', () => {
     for (const bad of ['https://pacs.example.org/viewer', '*', 'javascript:alert(1)', 'data:', "'unsafe-inline'"]) expect(() => parseFrameSources(bad), bad).toThrow(/CSP_FRAME_SRC/);
+  });
+});
+
+describe('IIIF_CORS_ORIGINS', () => {
+  it('is any origin by default, none when asked, or a list of origins', () => {
+    expect(parseCorsOrigins(undefined)).toBe('*');
+    expect(parseCorsOrigins(' * ')).toBe('*');
+    expect(parseCorsOrigins('none')).toEqual([]);
+    expect(parseCorsOrigins('https://viewer.example.org http://127.0.0.1:5173/')).toEqual(['https://viewer.example.org', 'http://127.0.0.1:5173']);
+  });
+
+  it('refuses paths, wildcards among origins, null and other schemes', () => {
+    for (const bad of ['https://viewer.example.org/mirador', '*, https://viewer.example.org', 'null', 'file:///tmp', '*.example.org']) {
+      expect(() => parseCorsOrigins(bad), bad).toThrow(/IIIF_CORS_ORIGINS/);
+    }
   });
 });

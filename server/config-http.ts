@@ -52,15 +52,35 @@ export function parsePublicUrl(value: string | undefined, port: number): string 
 
 /** CSP_FRAME_SRC: origins (besides this site) the InnerIframe page may embed, separated by commas or spaces. */
 export function parseFrameSources(value: string | undefined): string[] {
+  return parseOrigins('CSP_FRAME_SRC', value, 'https://pacs.example.org');
+}
+
+/** Which other sites' pages may read the image routes' answers (IIIF_CORS_ORIGINS): any (`*`), these origins, or none. */
+export type CorsOrigins = '*' | readonly string[];
+
+/**
+ * IIIF_CORS_ORIGINS: `*` (the default: IIIF Image API level 2 asks for CORS), origins separated by commas or spaces,
+ * or `none`. `*` answers without credentials, so a page elsewhere reads images only with a bearer token of its own,
+ * never through the image cookie; a listed origin is also let send the cookie (browsers send it only within the site).
+ */
+export function parseCorsOrigins(value: string | undefined): CorsOrigins {
+  const v = (value ?? '').trim();
+  if (v === '' || v === '*') return '*';
+  if (v === 'none') return [];
+  return parseOrigins('IIIF_CORS_ORIGINS', v, 'https://viewer.example.org (or * or none)');
+}
+
+/** A list of origins, separated by commas or spaces: scheme, host and port, nothing after. */
+function parseOrigins(name: string, value: string | undefined, example: string): string[] {
   const list = (value ?? '').split(/[\s,]+/).filter(Boolean);
   return list.map((entry) => {
     let url: URL | undefined;
     try {
       url = new URL(entry);
     } catch { /* reported below */ }
-    // An origin only: scheme, host and port, nothing after (a path in frame-src would allow that folder only).
+    // An origin only: scheme, host and port, nothing after (in frame-src a path would allow that folder only).
     if (!url || !/^https?:\/\/[^/?#@\s]+\/?$/i.test(entry)) {
-      throw new Error(`CSP_FRAME_SRC must list origins such as https://pacs.example.org, not "${entry}"`);
+      throw new Error(`${name} must list origins such as ${example}, not "${entry}"`);
     }
     return url.origin;
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseRealtimeConfig, type RealtimeConfig } from './realtime/config.js';
 import { parseHisConfig, type HisConfig } from './modules/his/index.js';
 import type { SecretsConfig } from './security/sealed-secrets.js';
-import { parseFrameSources, parsePublicUrl, parseTrustProxy, type TrustProxy } from './config-http.js';
+import { parseCorsOrigins, parseFrameSources, parsePublicUrl, parseTrustProxy, type CorsOrigins, type TrustProxy } from './config-http.js';
 import { appPath } from './paths.js';
 import { parseJobTimeLimits, type LimitedJobType } from './modules/jobs/time-limits.js';
 import { DEFAULT_PIXEL_CAPS, type PixelCaps } from './modules/slides/conversion/pixel-cap.js';
@@ -34,6 +34,8 @@ export interface ServerConfig {
   publicUrl: string;
   /** Origins besides this site that the InnerIframe page may embed (CSP_FRAME_SRC). */
   frameSources: string[];
+  /** Other sites whose pages may read the IIIF and Deep Zoom answers (IIIF_CORS_ORIGINS, default `*`): modules/tiles/cors.ts. */
+  iiifCorsOrigins: CorsOrigins;
   /** Requests a minute per client address to each of login and challenge (AUTH_RATE_LIMIT_PER_MINUTE, default 300). */
   authRateLimitPerMinute: number;
   /** How long a background job's claim holds without a heartbeat (JOB_LEASE_SECONDS, default 60): after a crash, its job resumes this much later. */
@@ -79,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicUrl: parsePublicUrl(env.PUBLIC_URL, Number(env.PORT ?? 8001)),
     frameSources: parseFrameSources(env.CSP_FRAME_SRC),
+    iiifCorsOrigins: parseCorsOrigins(env.IIIF_CORS_ORIGINS),
     authRateLimitPerMinute: authRateLimit(env.AUTH_RATE_LIMIT_PER_MINUTE),
     jobLeaseMs: Math.max(1, Number(env.JOB_LEASE_SECONDS) || 60) * 1000,
     jobTimeLimitsMs: parseJobTimeLimits(env),

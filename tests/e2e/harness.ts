@@ -17,6 +17,7 @@ import { SLIDE_CONVERSION } from '../../server/modules/slides/conversion/queries
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import type { RealtimeConfig } from '../../server/realtime/config.js';
 import type { HisConfig } from '../../server/modules/his/index.js';
+import type { CorsOrigins } from '../../server/config-http.js';
 import { freePort, startServer as startProcess, type ServerProcess } from '../api/server-process.js';
 
 export const SHOTS = path.resolve('test-results/e2e');
@@ -33,6 +34,8 @@ export interface ServerOptions {
    * beforehand, and chosen again should another process have taken it meanwhile.
    */
   knownUrl?: boolean;
+  /** IIIF_CORS_ORIGINS: which other sites' pages may read the image routes (default `*`). */
+  iiifCorsOrigins?: CorsOrigins;
 }
 export type E2eServer = Awaited<ReturnType<typeof startServer>>;
 
@@ -58,6 +61,7 @@ export async function startServer(options: ServerOptions = {}) {
     db, config: {
       tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', dataDir, ...(options.realtime ? { realtime: options.realtime } : {}),
       ...(options.his ? { his: options.his } : {}),
+      ...(options.iiifCorsOrigins ? { iiifCorsOrigins: options.iiifCorsOrigins } : {}),
       // A port chosen beforehand (freePort) makes the public address known before start: single sign-on's callback needs it.
       ...(publicPort ? { publicUrl: `http://127.0.0.1:${publicPort}` } : {}),
     }, logger: false,

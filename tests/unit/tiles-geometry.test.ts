@@ -89,6 +89,23 @@ describe('IIIF Image API 3 parameters', () => {
     expect(errorKey(() => parseSize(r, '^5000,5000'))).toBe('400 iiif.too_large');
   });
 
+  it('upscales with ^ up to maxArea: ^max, ^w,, ^,h, ^pct:, ^w,h (issue 30: ^max stayed at the region size)', () => {
+    const r = { x: 0, y: 0, width: 1000, height: 600 };
+    expect(parseSize(r, '^max')).toEqual({ width: 5287, height: 3172 });
+    expect(parseSize({ x: 0, y: 0, width: 100, height: 50 }, '^max')).toEqual({ width: 5792, height: 2896 });
+    expect(parseSize({ x: 7, y: 7, width: 1, height: 1 }, '^max')).toEqual({ width: 4096, height: 4096 });
+    // A region over maxArea is scaled down by ^max just as by max.
+    expect(parseSize({ x: 0, y: 0, width: 50000, height: 40000 }, '^max')).toEqual(parseSize({ x: 0, y: 0, width: 50000, height: 40000 }, 'max'));
+    expect(parseSize(r, '^2000,')).toEqual({ width: 2000, height: 1200 });
+    expect(parseSize(r, '^,1200')).toEqual({ width: 2000, height: 1200 });
+    expect(parseSize(r, '^pct:250')).toEqual({ width: 2500, height: 1500 });
+    expect(parseSize(r, '^3000,1000')).toEqual({ width: 3000, height: 1000 });
+    // ^ allows upscaling, it does not require it.
+    expect(parseSize(r, '^500,')).toEqual({ width: 500, height: 300 });
+    for (const tooLarge of ['^pct:700', '^8000,', '^,8000']) expect(errorKey(() => parseSize(r, tooLarge)), tooLarge).toBe('400 iiif.too_large');
+    expect(errorKey(() => parseSize(r, '^pct:0'))).toBe('400 iiif.bad_size');
+  });
+
   it('parses rotation, quality and format', () => {
     expect(parseIiifRequest(1000, 600, 'full', 'max', '!270', 'gray.png')).toMatchObject({ rotation: 270, mirror: true, quality: 'gray', format: 'png' });
     expect(parseIiifRequest(1000, 600, 'full', 'max', '360', 'default.webp')).toMatchObject({ rotation: 0, mirror: false });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { fromStored } from '../slides/paths.js';
 import type { ReportDocument } from './report-data.js';
+import { reportFieldWords } from './report-fields.js';
 import { reportPhrase, reportWord, type ReportWord } from './report-words.js';
 
 /**
@@ -41,8 +42,8 @@ export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: stri
   const done = new Promise<Buffer>((resolve, reject) => { pdf.on('end', () => resolve(Buffer.concat(chunks))); pdf.on('error', reject); });
 
   const width = pdf.page.width - 96;
-  const hospitalName = doc.lang === 'en-US' && doc.hospital.en_name ? doc.hospital.en_name : doc.hospital.name;
-  pdf.fontSize(18).text(hospitalName, { align: 'center' });
+  const words = reportFieldWords(doc);
+  pdf.fontSize(18).text(words.hospitalName, { align: 'center' });
   pdf.fontSize(15).text(doc.report.report_type === 2 ? `${w('title')}（${w('supplementary')}）` : w('title'), { align: 'center' });
   if (opts.verifyUrl) {
     const qr = await QRCode.toBuffer(opts.verifyUrl, { type: 'png', margin: 1, width: 160 });
@@ -53,11 +54,9 @@ export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: stri
   pdf.moveDown(0.8);
 
   const c = doc.case;
-  const gender = c.gender === 'female' || c.gender === 'male' ? w(c.gender) : c.gender ?? '';
-  const age = c.age != null ? `${c.age}${c.age_unit === 'month' || c.age_unit === 'day' ? w(c.age_unit) : w('year')}` : '';
   const rows: [ReportWord, string][][] = [
-    [['pathology_number', c.pathology_number], ['patient_name', c.patient_name ?? ''], ['gender', gender]],
-    [['age', age], ['department', c.inspection_department ?? ''], ['inspection_doctor', c.inspection_doctor ?? '']],
+    [['pathology_number', c.pathology_number], ['patient_name', c.patient_name ?? ''], ['gender', words.gender]],
+    [['age', words.age], ['department', c.inspection_department ?? ''], ['inspection_doctor', c.inspection_doctor ?? '']],
     [['specimen', c.specimen_name ?? '']],
   ];
   pdf.fontSize(10);
@@ -96,7 +95,7 @@ export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: stri
     `${w('first_doctor')}：${doc.doctors.first}`,
     ...(doc.doctors.audit ? [`${w('audit_doctor')}：${doc.doctors.audit}`] : []),
     `${w('sign_doctor')}：${doc.doctors.sign}`,
-    `${w('sign_at')}：${doc.report.sign_at ? doc.report.sign_at.slice(0, 10) : w('not_signed')}`,
+    `${w('sign_at')}：${words.signAt}`,
   ].join('    ');
   pdf.text(signLine, 48, pdf.y, { width });
   if (opts.verifyUrl) pdf.moveDown(0.3).fontSize(8).fillColor('#666').text(w('verify'), { width });

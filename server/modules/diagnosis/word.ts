@@ -1,6 +1,7 @@
 import type Docxtemplater from 'docxtemplater';
 import { AppError } from '../../http/errors.js';
 import type { ReportDocument } from './report-data.js';
+import { reportFieldWords } from './report-fields.js';
 
 /**
  * Word report templates (spec §7 config/report/template word/*): a .docx whose `{parameter}` tags docxtemplater
@@ -33,17 +34,21 @@ async function open(docx: Buffer): Promise<Docxtemplater> {
   }
 }
 
-/** The values a report offers to templates (the names `word/param` answers and report keys may map). */
+/**
+ * The values a report offers to templates (the names `word/param` answers and report keys may map), worded as the PDF
+ * words them (report-fields.ts): `{gender}` is 女 / Female, `{age}{age_unit}` is 47岁 / 47 y, in the report's language.
+ */
 export function reportParameters(doc: ReportDocument): Record<string, string> {
   const c = doc.case;
   const r = doc.report;
+  const words = reportFieldWords(doc);
   return {
-    hospital_name: doc.hospital.name, pathology_number: c.pathology_number, patient_name: c.patient_name ?? '', gender: c.gender ?? '',
-    age: c.age != null ? String(c.age) : '', age_unit: c.age_unit ?? '', department: c.inspection_department ?? '', inspection_doctor: c.inspection_doctor ?? '',
+    hospital_name: words.hospitalName, pathology_number: c.pathology_number, patient_name: c.patient_name ?? '', gender: words.gender,
+    age: c.age != null ? String(c.age) : '', age_unit: words.ageUnit, department: c.inspection_department ?? '', inspection_doctor: c.inspection_doctor ?? '',
     specimen_name: c.specimen_name ?? '', clinical_diagnosis: c.clinical_diagnosis ?? '', outpatient_number: c.outpatient_number ?? '',
     admission_number: c.admission_number ?? '', bed_number: c.bed_number ?? '',
     gross_description: r.gross_description ?? '', microscopic: r.microscopic ?? '', diagnosis: r.diagnosis ?? '', advice: r.advice ?? '', postscript: r.postscript ?? '',
-    first_doctor: doc.doctors.first, audit_doctor: doc.doctors.audit, sign_doctor: doc.doctors.sign, sign_at: r.sign_at ? r.sign_at.slice(0, 10) : '',
+    first_doctor: doc.doctors.first, audit_doctor: doc.doctors.audit, sign_doctor: doc.doctors.sign, sign_at: words.signAt,
   };
 }
 

@@ -32,8 +32,13 @@ export function dziXml(g: DziGeometry, format = 'jpeg'): string {
 export type DziTilePlan =
   /** The stored tile of file level `level` at (col, row) is exactly this DZI tile: send its bytes. */
   | { kind: 'stored'; level: number; col: number; row: number }
-  /** Decode and produce: an edge tile (cropped), or a level the file lacks (downsampled). */
-  | { kind: 'render'; rect: Rect; width: number; height: number };
+  /**
+   * Decode and produce: an edge tile (cropped), or a level the file lacks (downsampled). `aligned`: the file level
+   * that passes this Deep Zoom level's other tiles through is a pixel off its size (1001 px halve to 500 in the file,
+   * 501 here); the tile is read from that level pixel for pixel at (x, y), so it continues the stored tiles beside it
+   * (cut from the Deep Zoom grid instead it came half a pixel off: a row or column of its neighbour again, issue 30).
+   */
+  | { kind: 'render'; rect: Rect; width: number; height: number; aligned?: { level: number; x: number; y: number } };
 
 /** How to produce DZI tile (level, col, row), or null when it lies outside the image. */
 export function planDziTile(index: SlideIndex, g: DziGeometry, level: number, col: number, row: number): DziTilePlan | null {
@@ -43,6 +48,9 @@ export function planDziTile(index: SlideIndex, g: DziGeometry, level: number, co
   if (col * T >= size.width || row * T >= size.height) return null;
   const width = Math.min(T, size.width - col * T);
   const height = Math.min(T, size.height - row * T);
+
+  const sx = g.width / size.width, sy = g.height / size.height;
+  const rect = { x: col * T * sx, y: row * T * sy, width: width * sx, height: height * sy };
 
   // A file level serves this DZI level as is when its size matches (scanners round either way, hence ±1)
   // and its tiles are the DZI tile size. Whole interior tiles pass through; edge tiles only when the file
@@ -56,7 +64,8 @@ export function planDziTile(index: SlideIndex, g: DziGeometry, level: number, co
     if ((whole || exactEdge) && l.tileByteCounts[row * l.tilesAcross + col] > 0) {
       return { kind: 'stored', level: stored, col, row };
     }
+    // A pixel off the DZI size, the level's grid and the DZI grid part by up to half a pixel: follow the level's.
+    if (l.width !== size.width || l.height !== size.height) return { kind: 'render', rect, width, height, aligned: { level: stored, x: col * T, y: row * T } };
   }
-  const sx = g.width / size.width, sy = g.height / size.height;
-  return { kind: 'render', rect: { x: col * T * sx, y: row * T * sy, width: width * sx, height: height * sy }, width, height };
+  return { kind: 'render', rect, width, height };
 }

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerToken } from '../../http/guard.js';
+import type { CorsOrigins } from '../../config-http.js';
 import type { FastLane } from '../../http/fast-lanes.js';
 import { imageCookieToken } from '../../http/image-cookie.js';
 import { API_HEADER_PAIRS } from '../../http/security-headers.js';
+import { corsHeaderPairs } from './cors.js';
 import { mayViewImages } from './image-access.js';
 import type { CachedSessionResolver } from './session-cache.js';
 import { etagMatches, IMMUTABLE } from './tile-http.js';
@@ -22,9 +24,10 @@ const TILE_URL = /^\/api\/tiles\/([^/?%]+)_files\/(\d{1,2})\/(\d{1,7})_(\d{1,7})
  * that holds `slide_view`, a slide opened moments ago, and the tile in the tile cache (or a matching If-None-Match).
  * Anything else — a miss, an unknown or refused token, no permission, an error, HEAD, a query string, a closing
  * server — returns false and goes through the routes, which do the full work, fill the caches and answer errors in
- * the caller's language. Both paths send the same bytes and headers (tile-http.ts).
+ * the caller's language. Both paths send the same bytes and headers (tile-http.ts, and cors.ts for `cors`, the
+ * IIIF_CORS_ORIGINS setting; default `*` as config.ts).
  */
-export function tileFastLane(service: TileService, sessions: CachedSessionResolver): FastLane & { close(): void } {
+export function tileFastLane(service: TileService, sessions: CachedSessionResolver, cors: CorsOrigins = '*'): FastLane & { close(): void } {
   let open = true;
   const lane = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!open || req.method !== 'GET') return false;
@@ -44,13 +47,16 @@ export function tileFastLane(service: TileService, sessions: CachedSessionResolv
     const level = Number(m[2]), col = Number(m[3]), row = Number(m[4]);
     const etag = service.dziEtag(handle, level, col, row);
     if (etagMatches(req.headers['if-none-match'], etag)) {
-      res.writeHead(304, ['etag', etag, 'cache-control', IMMUTABLE, ...API_HEADER_PAIRS]);
+      res.writeHead(304, ['etag', etag, 'cache-control', IMMUTABLE, ...API_HEADER_PAIRS, ...corsHeaderPairs(cors, req.headers.origin)]);
       res.end();
       return true;
     }
     const image = service.peekDziTile(handle, level, col, row);
     if (!image) return false;
-    res.writeHead(200, ['etag', etag, 'cache-control', IMMUTABLE, 'content-type', image.contentType, 'content-length', String(image.body.length), ...API_HEADER_PAIRS]);
+    res.writeHead(200, [
+      'etag', etag, 'cache-control', IMMUTABLE, 'content-type', image.contentType, 'content-length', String(image.body.length),
+      ...API_HEADER_PAIRS, ...corsHeaderPairs(cors, req.headers.origin),
+    ]);
     res.end(image.body);
     return true;
   };

@@ -71,8 +71,10 @@ export function parseSize(region: Rect, size: string): { width: number; height: 
   let w: number, h: number;
   let m: RegExpMatchArray | null;
   if (s === 'max') {
-    const scale = Math.min(1, Math.sqrt(MAX_AREA / (rw * rh)));
-    [w, h] = [Math.max(1, Math.floor(rw * scale)), Math.max(1, Math.floor(rh * scale))];
+    // `max`: the region as it is, scaled down only to fit maxArea; `^max`: scaled to maxArea, up as well (sizeUpscaling).
+    const scale = Math.sqrt(MAX_AREA / (rw * rh));
+    const fit = upscale ? scale : Math.min(1, scale);
+    [w, h] = [Math.max(1, Math.floor(rw * fit)), Math.max(1, Math.floor(rh * fit))];
   } else if ((m = s.match(/^pct:(\d+(?:\.\d+)?)$/))) {
     const n = Number(m[1]);
     if (n <= 0 || (!upscale && n > 100)) throw bad('iiif.bad_size', size);

@@ -57,6 +57,23 @@ export async function renderRegion(reader: TileReader, slide: OpenedSlide, rect:
   return { data, width: info.width, height: info.height };
 }
 
+/**
+ * `width × height` pixels of stored level `levelIndex` from (x, y), as they are (no resampling). Where the level is
+ * a pixel short of the size asked for (a Deep Zoom level rounded up, the file's rounded down), its last column and
+ * row are repeated, the way an edge is extended before filtering, rather than left white or guessed.
+ */
+export async function readLevelPixels(reader: TileReader, slide: OpenedSlide, levelIndex: number, x: number, y: number, width: number, height: number): Promise<RgbImage> {
+  const level = slide.index.levels[levelIndex];
+  const x0 = Math.min(x, level.width - 1), y0 = Math.min(y, level.height - 1);
+  const w = Math.max(1, Math.min(x + width, level.width) - x0), h = Math.max(1, Math.min(y + height, level.height) - y0);
+  const region = await reader.readRegion(slide, levelIndex, x0, y0, w, h);
+  if (w === width && h === height) return region;
+  const { data, info } = await sharp(region.data, { raw: { width: w, height: h, channels: 3 } })
+    .extend({ right: width - w, bottom: height - h, extendWith: 'copy' })
+    .raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
 export async function encodeImage(image: RgbImage, options: EncodeOptions): Promise<Buffer> {
   let s = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
   if (options.mirror) s = s.flop();

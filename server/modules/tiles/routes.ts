@@ -3,11 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import type { SessionUser, TypedApp } from '../../http/types.js';
+import { hasPermission } from '../../http/access.js';
 import { AppError, forbidden, unauthenticated } from '../../http/errors.js';
 import { imageCookieToken } from '../../http/image-cookie.js';
 import { sessionFromToken } from '../users/queries.js';
+import { registerImageCors } from './cors.js';
 import { IMAGE_PERMISSION, IMAGE_SECURITY, mayViewImages } from './image-access.js';
 import { parseIiifRequest } from './iiif.js';
+import { caseManifest, MANIFEST_MEDIA_TYPE } from './manifest.js';
+import { manifestCase, manifestSlides } from './manifest-queries.js';
 import type { SlideResolver } from './resolver.js';
 import { cachedSessionResolver, type CachedSessionResolver } from './session-cache.js';
 import type { CachedImage } from './tile-cache.js';
@@ -27,7 +31,10 @@ export interface TileRoutesOptions {
   resolveSession?: CachedSessionResolver;
 }
 
-type TileConfig = Partial<Pick<ServerConfig, 'dataDir' | 'tileCacheMb' | 'publicUrl'>>;
+type TileConfig = Partial<Pick<ServerConfig, 'dataDir' | 'tileCacheMb' | 'publicUrl' | 'iiifCorsOrigins'>>;
+
+/** Reading a case (its manifest) is reading the case: the case resource's read permission. */
+const CASE_PERMISSION = 'case_view';
 
 /** PUBLIC_URL's default for the default port (config.ts derives it from PORT). */
 const DEFAULT_PUBLIC_URL = 'http://localhost:8001';
@@ -39,6 +46,7 @@ const DziTilePath = Type.Object({ files: Str, level: Str, tile: Str });
 const AssociatedPath = Type.Object({ slideKey: Str, name: Str });
 const SlidePath = Type.Object({ slideKey: Str });
 const IiifImagePath = Type.Object({ slideKey: Str, region: Str, size: Str, rotation: Str, qualityFormat: Str });
+const CasePath = Type.Object({ caseId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
 /**
  * Deep Zoom and IIIF Image API 3 over the slide files. Every request is authorised: by the guard when an
@@ -55,6 +63,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
   const sessions = options.resolveSession ?? cachedSessionResolver((token) => sessionFromToken(db, token));
   app.addHook('onClose', async () => service.close());
   const publicUrl = config.publicUrl ?? DEFAULT_PUBLIC_URL;
+  registerImageCors(app, config.iiifCorsOrigins ?? '*');
 
   // Callback style so a cached session costs no promise: this runs for every tile.
   const requireSession = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
@@ -157,6 +166,20 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
     const etag = service.iiifEtag(handle, iiif);
     if (matchesEtag(request, etag)) return notModified(reply, etag);
     return sendImage(reply, etag, await service.iiifImage(handle, iiif));
+  });
+
+  // A case's slides for IIIF viewers: the case's rules (case_view, its hospital and directory, else 404) on top of the images'.
+  app.get('/api/iiif/cases/:caseId/manifest', {
+    ...common,
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: CasePath, summary: 'IIIF Presentation API 3 manifest of a case: its slides as canvases with their image services' },
+  }, async (request, reply) => {
+    if (!hasPermission(request.auth!, CASE_PERMISSION)) throw forbidden(CASE_PERMISSION);
+    const kase = await manifestCase(db, request.params.caseId);
+    if (!kase) throw new AppError(404, 'iiif.case_not_found');
+    const slides = await manifestSlides(db, kase.id);
+    if (!slides.length) throw new AppError(404, 'iiif.case_without_slides');
+    reply.header('cache-control', REVALIDATE);
+    return reply.type(MANIFEST_MEDIA_TYPE).send(JSON.stringify(caseManifest(publicUrl, kase, slides)));
   });
 
   return service;

@@ -4,7 +4,7 @@ import sharp, { type Sharp } from './vips.js';
 import { AppError } from '../../http/errors.js';
 import { dziGeometry, dziXml, planDziTile, type DziGeometry } from './dzi.js';
 import { iiifAsDziTile, iiifInfo, type IiifRequest } from './iiif.js';
-import { CONTENT_TYPES, encodeImage, renderRegion } from './render.js';
+import { CONTENT_TYPES, encodeImage, readLevelPixels, renderRegion } from './render.js';
 import type { SlideResolver } from './resolver.js';
 import { SlideStore, type OpenedSlide } from './slide-store.js';
 import { TileCache, type CachedImage } from './tile-cache.js';
@@ -121,7 +121,9 @@ export class TileService {
       if (plan.kind === 'stored') {
         return { body: await this.reader.storedJpeg(slide, plan.level, plan.col, plan.row), contentType: 'image/jpeg' };
       }
-      const pixels = await renderRegion(this.reader, slide, plan.rect, plan.width, plan.height);
+      const pixels = plan.aligned
+        ? await readLevelPixels(this.reader, slide, plan.aligned.level, plan.aligned.x, plan.aligned.y, plan.width, plan.height)
+        : await renderRegion(this.reader, slide, plan.rect, plan.width, plan.height);
       return { body: await encodeImage(pixels, { format: 'jpg', quality: this.quality }), contentType: 'image/jpeg' };
     });
   }

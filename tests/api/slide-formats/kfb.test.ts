@@ -54,14 +54,16 @@ describe.each(databases)('slide formats: KFB [%s]', (kind) => {
     });
 
     it('renders tiles of levels whose size differs from Deep Zoom by rounding, with the right pixels', async () => {
-      // Level 3 is 150×112 in the file (floor), 150×113 in Deep Zoom (ceil): decoded and resized, not passed through.
+      // Level 3 is 150×112 in the file (floor), 150×113 in Deep Zoom (ceil): decoded, not passed through. Both are the
+      // image at 1/8, so the file's rows are the Deep Zoom level's rows as they are, and the one row the file lacks
+      // repeats its last (issue 30: stretched 112 → 113 rows, the tile drifted up to a row from the stored pixels).
       const body = await dziTile(row.id, 8, 0, 0);
       const t = kfb.tiles.find((x) => x.level === 3)!;
       expect(body.equals(fs.readFileSync(path.join(s.dataDir, row.file_path)).subarray(t.offset, t.offset + t.length))).toBe(false);
       const got = await rgb(body);
       expect([got.width, got.height]).toEqual([150, 113]);
-      const expected = await rgb(sharp(fs.readFileSync(kfb.file).subarray(t.offset, t.offset + t.length)).resize(150, 113, { fit: 'fill' }));
-      expect(meanAbsDiff(got, expected)).toBeLessThan(4);
+      const expected = await rgb(sharp(fs.readFileSync(kfb.file).subarray(t.offset, t.offset + t.length)).extend({ bottom: 1, extendWith: 'copy' }));
+      expect(meanAbsDiff(got, expected)).toBeLessThan(3);
     });
 
     it('serves the label, macro and preview blocks', async () => {
