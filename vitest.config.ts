@@ -14,7 +14,7 @@ const setupFiles = ['tests/support/count-expects.ts'];
  */
 const api = { environment: 'node' as const, setupFiles, globalSetup: ['tests/api/template-db.ts'], isolate: false, testTimeout: 30_000, hookTimeout: 60_000 };
 /** API files that start the real server as child processes on SQLite files: they have no PostgreSQL variant. */
-const sqliteOnly = ['tests/api/cluster.test.ts', 'tests/api/jobs-crash.test.ts', 'tests/api/jobs-crash-ingest.test.ts'];
+const sqliteOnly = ['tests/api/cluster.test.ts', 'tests/api/jobs-crash.test.ts', 'tests/api/jobs-crash-ingest.test.ts', 'tests/api/report-outbound-crash.test.ts'];
 
 export default defineConfig({
   test: {

@@ -78,7 +78,7 @@ declare module 'fastify' {
 export interface AppOptions {
   /** The unscoped handle; route modules get the request-scoped one made from it (http/access-scope.ts). */
   db: Db;
-  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'iiifCorsOrigins' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound' | 'reportFont'>>;
+  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'iiifCorsOrigins' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound' | 'fhirOutbound' | 'reportFont'>>;
   logger?: boolean;
   /** Where the request log goes instead of stdout (tests read it); turns the log on. */
   logStream?: { write(line: string): void };
@@ -194,7 +194,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
   lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: async (hospitalId) => schemas.formOfContract(await contracts.ownContractFor(schemas.base('CaseRegistration'), hospitalId)), his: hisAdapter(config.his) });
-  diagnosisModule(app, { db, systemDb, rules, dataDir, publicUrl: config.publicUrl, outbound: config.reportOutbound, font: config.reportFont });
+  diagnosisModule(app, { db, systemDb, rules, dataDir, publicUrl: config.publicUrl, outbound: config.reportOutbound, fhir: config.fhirOutbound, font: config.reportFont });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir, db);

@@ -8,6 +8,7 @@ import { appPath } from './paths.js';
 import { parseJobTimeLimits, type LimitedJobType } from './modules/jobs/time-limits.js';
 import { DEFAULT_PIXEL_CAPS, type PixelCaps } from './modules/slides/conversion/pixel-cap.js';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './db/statement-timeout.js';
+import { parseFhirOutbound, parseOutboundKind, type FhirOutboundConfig, type OutboundKind } from './modules/diagnosis/outbound-config.js';
 
 export interface ServerConfig {
   port: number;
@@ -49,8 +50,10 @@ export interface ServerConfig {
   realtime: RealtimeConfig;
   /** The hospital information system registration looks patients up in (HIS_ADAPTER, HIS_URL, …: modules/his). */
   his: HisConfig;
-  /** Where a sent report goes (REPORT_OUTBOUND: `none` or `outbox`; modules/diagnosis/outbound.ts). */
-  reportOutbound?: string;
+  /** Where a sent report goes (REPORT_OUTBOUND: `none`, `outbox` or `fhir`; modules/diagnosis/outbound.ts). */
+  reportOutbound: OutboundKind;
+  /** The FHIR receiver of REPORT_OUTBOUND=fhir (FHIR_BASE_URL, FHIR_TOKEN, FHIR_TIMEOUT_MS, FHIR_MAX_ATTEMPTS, FHIR_SYSTEM_BASE). */
+  fhirOutbound: FhirOutboundConfig;
   /** How long PostgreSQL runs one statement before cancelling it, in ms (DB_STATEMENT_TIMEOUT_MS, default 15 s; 0: never). */
   dbStatementTimeoutMs: number;
   /** The CJK font report PDFs embed (REPORT_FONT, a .ttf/.otf/.ttc file) and the face inside a .ttc (REPORT_FONT_FACE). */
@@ -88,7 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     realtime: parseRealtimeConfig(env),
     his: parseHisConfig(env),
-    reportOutbound: env.REPORT_OUTBOUND || undefined,
+    reportOutbound: parseOutboundKind(env.REPORT_OUTBOUND),
+    fhirOutbound: parseFhirOutbound(env, parseOutboundKind(env.REPORT_OUTBOUND)),
     dbStatementTimeoutMs: statementTimeoutMs(env),
     reportFont: { file: env.REPORT_FONT || undefined, face: env.REPORT_FONT_FACE || undefined },
     secrets: { dataDir, key: env.SECRETS_KEY || undefined },

@@ -82,7 +82,7 @@ if (setup) {
   }
   const { jobTypesFor, scheduledJobTypes } = await import('./modules/jobs/registry.js');
   const { startJobRunner } = await import('./modules/jobs/runner.js');
-  const { onEvent } = await import('./events/bus.js');
+  const { emitEvent, onEvent } = await import('./events/bus.js');
   const { queueMissingConversions } = await import('./modules/slides/conversion/sweep.js');
   await setup;
   // One job runner per machine, in this process: with several workers it serves no requests, so a conversion
@@ -95,6 +95,9 @@ if (setup) {
   process.once('SIGTERM', () => void jobs.stop());
   process.once('SIGINT', () => void jobs.stop());
   if (workersListening) {
+    // The jobs' states and progress reach the browsers from here, through the workers' brokers (or RabbitMQ).
+    const { pushFromPrimary } = await import('./realtime/primary-push.js');
+    await pushFromPrimary(jobDb, config.realtime, log);
     await workersListening;
     log.info(`DSMS listening on ${where}, ${config.workers} worker processes`);
   } else {
@@ -102,6 +105,8 @@ if (setup) {
     // This process both serves and runs jobs, on two handles: a job queued through the serving one (a bind's ingest)
     // starts at once instead of at the runner's next poll.
     onEvent(db, 'jobs.queued', () => jobs.wake());
+    // … and the runner's states reach the app's realtime pushes (server/realtime/job-push.ts).
+    onEvent(jobDb, 'jobs.state', (e) => emitEvent(db, 'jobs.state', e));
     await serve(db, config);
   }
 } else {

@@ -13,11 +13,12 @@ import { configureSecrets } from './security/sealed-secrets.js';
 
 const config = loadConfig();
 const sqliteFile = path.join(config.dataDir, 'dsms.sqlite');
-// A first start of a demo: its slides are painted by another process, started before this one loads the rest of
-// its code, while the database is built here.
-if (config.demo && !config.databaseUrl && !fs.existsSync(sqliteFile)) writeDemoSlidesAhead(config.dataDir);
+const firstStart = !config.databaseUrl && !fs.existsSync(sqliteFile);
+// A first start of a demo: its slides are written (copied, or painted by another process) while the database is built.
+if (config.demo && firstStart) writeDemoSlidesAhead(config.dataDir);
 
 const { connect } = await import('./db/connect.js');
+const fresh = await import('./db/fresh-database.js');
 const { migrateToLatest } = await import('./db/migrate.js');
 const { ensureResourceIndexes } = await import('./db/indexes.js');
 const { seed } = await import('./db/seed/index.js');
@@ -27,7 +28,9 @@ const { loadResources } = await import('./resources/definition.js');
 // Migration 0033 seals old plaintext secrets with this key.
 configureSecrets(config.secrets);
 // Migrations and index builds may take long on a big database: they run without the statement timeout.
-const db = connect({ databaseUrl: config.databaseUrl, sqliteFile, statementTimeoutMs: 0 });
+// A first start builds the SQLite file under another name, renamed into place when complete (db/fresh-database.ts).
+const building = firstStart ? fresh.startBuilding(sqliteFile) : sqliteFile;
+const db = connect({ databaseUrl: config.databaseUrl, sqliteFile: building, statementTimeoutMs: 0, unpublished: firstStart });
 try {
   await migrateToLatest(db);
   await ensureResourceIndexes(db, loadResources(path.join(SCHEMAS_DIR, 'resources')));
@@ -35,3 +38,4 @@ try {
 } finally {
   await db.destroy();
 }
+if (firstStart) fresh.publish(sqliteFile);

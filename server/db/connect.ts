@@ -25,6 +25,11 @@ export interface DbOptions {
    * after it. A cluster worker builds its app while the setup process still migrates (server/main.ts).
    */
   openAfter?: Promise<unknown>;
+  /**
+   * SQLite: a new file nobody else has open, renamed into place once complete (fresh-database.ts): its commits skip
+   * the flush to disk, as a crash loses only the unfinished file, rebuilt from nothing at the next start.
+   */
+  unpublished?: boolean;
 }
 
 export type Db = Kysely<Database>;
@@ -54,7 +59,7 @@ export function connect(opts: DbOptions): Db {
     sqlite.pragma('journal_mode = WAL');
     // FULL: a commit reaches the disk before it is answered. NORMAL would keep WAL commits in the page cache until
     // a checkpoint, and a power cut could take back writes the user was told were saved.
-    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma(opts.unpublished ? 'synchronous = OFF' : 'synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     return withStatementCache(sqlite);

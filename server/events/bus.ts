@@ -1,3 +1,4 @@
+import type { JobPushState } from '../../src/core/jobPush.js';
 import type { ScannerStatus } from '../../src/core/scannerStatus.js';
 import type { Db } from '../db/connect.js';
 
@@ -11,8 +12,16 @@ export interface DomainEvents {
   'scanner.status': { scannerId: number; hospitalId: number; status: ScannerStatus; previous: ScannerStatus | null; at: string };
   /** Messages were delivered to these users' inboxes. */
   'messages.sent': { userIds: number[] };
-  /** A job was queued and committed (emitted on the handle that committed it): a runner on that handle starts it now. */
-  'jobs.queued': { type: string };
+  /**
+   * A job was queued and committed (emitted on the handle that committed it): a runner on that handle starts it now.
+   * A job about a slide says which (a bind's ingest), so its hospital's pages hear of it (realtime/job-push.ts).
+   */
+  'jobs.queued': { type: string; jobId?: number; hospitalId?: number; slideId?: number };
+  /**
+   * A job's state as its runner sees it (jobs/announce.ts): started or a step further (`running`, whole percent),
+   * queued again for a retry, done, or failed for good (`error`: its stored reason). Emitted on the runner's handle.
+   */
+  'jobs.state': { jobId: number; type: string; hospitalId: number | null; slideId: number | null; state: JobPushState; progress: number | null; error?: string };
 }
 
 export type EventName = keyof DomainEvents;

@@ -149,6 +149,17 @@ export function workerRelay(): WorkerRelay | undefined {
 }
 
 /**
+ * A publish of the primary's own (the job runner's pushes: the primary holds no broker), sent to every worker, whose
+ * broker delivers it to its clients as it does another worker's (QoS 0, not retained).
+ */
+export function publishToWorkers(topic: string, payload: Buffer): void {
+  const packet: WirePacket = { cmd: 'publish', topic, payload: payload.toString('base64'), qos: 0, retain: false, dup: false };
+  for (const worker of Object.values(cluster.workers ?? {})) {
+    if (worker?.isConnected()) worker.send({ dsmsRealtime: 'publish', packet } satisfies RelayMessage, ignore);
+  }
+}
+
+/**
  * The primary's side: forwards each worker's relay messages to every other worker, keeps the retained packets (the
  * last per topic; an empty payload clears it) for workers that start later, and holds every session to
  * `maxConnectionsPerSession` connections over all workers. Answers the function that stops it.

@@ -3,11 +3,13 @@ import { messagesTopic, scannerStatusTopic } from '../../src/core/realtime-topic
 import type { Db } from '../db/connect.js';
 import { onEvent } from '../events/bus.js';
 import type { RealtimeHub } from './hub.js';
+import { pushJobStates } from './job-push.js';
 
 /**
  * Domain events the browser should see at once, pushed over the realtime channel: a scanner's new state to its
- * hospital, "new messages" to each recipient. The payload is a hint, not the data: pages refetch through the API,
- * which checks permissions as always. Answers the function that stops the pushes.
+ * hospital, "new messages" to each recipient, a job's state and progress to its hospital (job-push.ts). The payload
+ * is a hint, not the data: pages refetch through the API, which checks permissions as always (a job's push carries
+ * ids and a percentage only). Answers the function that stops the pushes.
  */
 export function pushDomainEvents(db: Db, hub: RealtimeHub, log: FastifyBaseLogger): () => void {
   const send = (topic: string, payload: unknown) => {
@@ -16,6 +18,7 @@ export function pushDomainEvents(db: Db, hub: RealtimeHub, log: FastifyBaseLogge
   const offs = [
     onEvent(db, 'scanner.status', (e) => send(scannerStatusTopic(e.hospitalId), { scannerId: e.scannerId, status: e.status, at: e.at })),
     onEvent(db, 'messages.sent', (e) => { for (const id of new Set(e.userIds)) send(messagesTopic(id), { unread: true }); }),
+    pushJobStates(db, send),
   ];
   return () => { for (const off of offs) off(); };
 }

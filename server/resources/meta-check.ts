@@ -1,8 +1,5 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import pageMeta from '../../schemas/meta/page.schema.json';
-import resourceMeta from '../../schemas/meta/resource.schema.json';
-
-let validate: ReturnType<Ajv['compile']> | undefined;
+import type { ErrorObject } from 'ajv';
+import { resourceMetaValidator } from './meta-validator.js';
 
 /**
  * What schemas/meta/resource.schema.json finds wrong with a resource file, one line each (`/columns/age unknown
@@ -10,11 +7,7 @@ let validate: ReturnType<Ajv['compile']> | undefined;
  * meta-schema's definition of a contract field; the rules between keys are checkResource's (definition.ts).
  */
 export function resourceMetaProblems(def: unknown): string[] {
-  if (!validate) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    ajv.addSchema(pageMeta);
-    validate = ajv.compile(resourceMeta);
-  }
+  const validate = resourceMetaValidator();
   if (validate(def)) return [];
   return [...new Set((validate.errors ?? []).filter((e) => !['oneOf', 'anyOf', 'if'].includes(e.keyword)).map(describe))];
 }

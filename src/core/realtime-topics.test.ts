@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hospitalTopic, mayPublish, maySubscribe, publisherTopic, rabbitTopicPatterns, userTopic } from './realtime-topics';
+import { hospitalTopic, jobProgressTopic, mayPublish, maySubscribe, publisherTopic, rabbitTopicPatterns, userTopic } from './realtime-topics';
 
 const who = { id: 5, hospitalIds: [1, 2] };
 // RabbitMQ's MQTT plugin maps `/` to `.` in routing keys (and `+` to `*`).
@@ -13,6 +13,13 @@ describe('realtime topics', () => {
     for (const bad of ['dsms/h/3/#', 'dsms/h/12/x', 'dsms/u/6/#', 'dsms/#', '#', 'dsms/+/1/x', 'dsms/h/+/x', 'dsms/h/#', 'other/h/1/x', 'dsms/h/01/x', 'dsms/h/1']) {
       expect(maySubscribe(who, bad), bad).toBe(false);
     }
+  });
+
+  it('announces a hospital’s jobs to its members, published by the server alone', () => {
+    expect(jobProgressTopic(2)).toBe('dsms/h/2/jobs');
+    expect(maySubscribe(who, jobProgressTopic(1))).toBe(true);
+    expect(maySubscribe(who, jobProgressTopic(3))).toBe(false);
+    expect(mayPublish(who, jobProgressTopic(1))).toBe(false);
   });
 
   it('lets a user publish only under their own publisher segment or user topic', () => {

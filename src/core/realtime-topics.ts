@@ -21,6 +21,8 @@ export const publisherTopic = (hospitalId: number, userId: number, ...rest: (str
 
 /** Where the server announces a hospital's scanners' state changes (ScannerList, ScannerDetail). */
 export const scannerStatusTopic = (hospitalId: number): string => hospitalTopic(hospitalId, 'scanners', 'status');
+/** Where the server announces the state and progress of a hospital's background jobs (src/core/jobPush.ts): slide lists, the upload panel. */
+export const jobProgressTopic = (hospitalId: number): string => hospitalTopic(hospitalId, 'jobs');
 /** Where the server tells a user that new messages arrived (the header's message bell). */
 export const messagesTopic = (userId: number): string => userTopic(userId, 'messages');
 

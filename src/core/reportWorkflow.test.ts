@@ -22,6 +22,10 @@ describe('report workflow (issue 15, schemas/rules/workflow.json)', () => {
     expect(actionAllowed('print', main({ sub_phase: 'signed', release_status: 'yes' }))).toBe(true);
     expect(actionAllowed('accept', main({ report_type: 2, sub_phase: 'draft' }))).toBe(false);
     expect(actionAllowed('accept', main({ report_type: 2, sub_phase: 'new' }))).toBe(true);
+    // A supplementary report is sent once accepted (it follows the report it supplements to the clinical side), not before.
+    expect(actionAllowed('send', main({ report_type: 2, sub_phase: 'accept' }))).toBe(true);
+    expect(actionAllowed('send', main({ report_type: 2, sub_phase: 'new' }))).toBe(false);
+    expect(actionAllowed('send', main({ report_type: 2, sub_phase: 'reject' }))).toBe(false);
   });
 
   it('three levels by default; a hospital may skip audit, never first or sign', () => {

@@ -31,7 +31,11 @@ export interface ReportState {
   deliver_at?: string | null;
 }
 
-/** Where each action may start: the report's sub_phase (and for print/send, a released report). */
+/**
+ * Where each action may start: the report's sub_phase (and for print/send, a released report). An accepted
+ * supplementary report is sent too (issue 30): it corrects or adds to a report the clinical side may already hold,
+ * so it must be able to follow it there.
+ */
 const FROM: Record<ReportAction, (r: ReportState) => boolean> = {
   save: (r) => r.report_type === 1 ? r.sub_phase === 'to_first' : r.sub_phase === 'draft',
   submit: (r) => r.report_type === 1 && r.sub_phase === 'to_first',
@@ -40,7 +44,7 @@ const FROM: Record<ReportAction, (r: ReportState) => boolean> = {
   sign: (r) => r.report_type === 1 && r.sub_phase === 'to_sign',
   recall: (r) => r.report_type === 1 && r.sub_phase === 'to_issue' && r.release_status !== 'yes',
   print: (r) => r.release_status === 'yes',
-  send: (r) => r.release_status === 'yes',
+  send: (r) => r.release_status === 'yes' || (r.report_type === 2 && r.sub_phase === 'accept'),
   supplement_submit: (r) => r.report_type === 2 && r.sub_phase === 'draft',
   accept: (r) => r.report_type === 2 && r.sub_phase === 'new',
   reject: (r) => r.report_type === 2 && r.sub_phase === 'new',

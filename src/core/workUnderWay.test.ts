@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { progressFields, rowsAtWork } from './workUnderWay';
+import { progressFields, rowsAtWork, WORK_FALLBACK_POLL_MS, WORK_POLL_MS, workPollMs } from './workUnderWay';
 
 describe('work under way in a list', () => {
   const columns = [{ field: 'name', cell: 'text' }, { field: 'progress', cell: 'progress' }, { field: 'status' }];
@@ -16,5 +16,12 @@ describe('work under way in a list', () => {
     expect(rowsAtWork([{ progress: 'n/a' }], ['progress'])).toBe(false);
     expect(rowsAtWork([{ progress: 40 }], [])).toBe(false);
     expect(rowsAtWork([], ['progress'])).toBe(false);
+  });
+
+  it('leaves the work to the pushes while the channel is up, asks slowly while it is down, and as before without a source that pushes it', () => {
+    expect(workPollMs(true, true)).toBeNull();
+    expect(workPollMs(true, false)).toBe(WORK_FALLBACK_POLL_MS);
+    expect(workPollMs(false, true)).toBe(WORK_POLL_MS);
+    expect(workPollMs(false, false)).toBe(WORK_POLL_MS);
   });
 });

@@ -4,4 +4,5 @@
  */
 import './viewerLinks';
 import './scannerLive';
+import './slideJobsLive';
 import './ocrAction';

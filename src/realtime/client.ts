@@ -2,6 +2,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { api, unwrap } from '../api/client';
 import { useSession } from '../store/session';
 import { brokerUrl, RECONNECT_MS } from './brokerUrl';
+import { setChannelLive } from './channel';
 
 /**
  * The browser's one connection to the realtime channel (MQTT over WebSocket, server/realtime): the embedded broker
@@ -40,6 +41,7 @@ function start(): Promise<MqttClient> {
     });
     // Before each reconnect: the session's current credentials (RabbitMQ's are per session).
     next.on('offline', () => {
+      setChannelLive(false);
       credentials().then((fresh) => { next.options.username = fresh.username; next.options.password = fresh.password; }, () => undefined);
     });
     next.on('message', (topic, payload) => {
@@ -54,16 +56,23 @@ function start(): Promise<MqttClient> {
       }
     });
     next.on('connect', () => { if (handlers.size) next.subscribe([...handlers.keys()], subscribed); });
+    next.on('close', () => setChannelLive(false));
     client = next;
     return next;
   }).catch((e: unknown) => { starting = null; throw e; });
   return starting;
 }
 
-/** The broker granted a subscription: `<html data-realtime="live">` tells tests (and devtools) pushes now arrive. */
+/**
+ * The broker granted a subscription: pushes now arrive (channel.ts, for the pages that rely on them), and
+ * `<html data-realtime="live">` tells tests (and devtools). On a reconnect mqtt.js has already subscribed again to
+ * everything it held (its `resubscribe`), and answers ours with nothing granted and no error: that is up too.
+ */
 function subscribed(error: Error | null, granted?: { qos: number }[]): void {
   // QoS 128 is the broker's refusal (MQTT 3.1.1).
-  if (!error && granted?.some((g) => g.qos !== 128)) document.documentElement.dataset.realtime = 'live';
+  if (error || !granted || (granted.length > 0 && !granted.some((g) => g.qos !== 128))) return;
+  document.documentElement.dataset.realtime = 'live';
+  setChannelLive(true);
 }
 
 /** Listens on a topic filter; returns the function that stops listening. */
@@ -92,6 +101,7 @@ export async function publish(topic: string, payload: unknown): Promise<void> {
 
 /** Ends the connection (logout). */
 export function disconnect(): void {
+  setChannelLive(false);
   client?.end(true);
   client = null;
   starting = null;

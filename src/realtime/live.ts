@@ -31,6 +31,11 @@ function armOnce(): void {
   setTimeout(() => wake(), IDLE_LOAD_MS);
 }
 
+/** Loads and connects the client now (a page whose rows show work under way waits for its pushes). */
+export function connectNow(): void {
+  wake();
+}
+
 /** Listens on a topic filter; answers the function that stops listening (safe before the client has loaded). */
 export function listen(filter: string, handler: MessageHandler, opts: { now?: boolean } = {}): () => void {
   if (opts.now) wake();

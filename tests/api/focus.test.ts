@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBlurredByte } from '../../src/core/focus.js';
 import { jobTypesFor } from '../../server/modules/jobs/registry.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { slidesRoot } from '../../server/modules/slides/paths.js';
 import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
@@ -39,6 +40,7 @@ describe.each(databases)('automatic focus check [%s]', (kind) => {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.copyFileSync(made[which], file);
       ids[which] = await registerSlide(h.db, dataDir, file, { name: which, hospital_id: hospital.id, case_id: null, uploaded_by: null });
+      await ingestNow(h.db, dataDir, ids[which]);
     }
     runner = startJobRunner(h.db, { types: jobTypesFor({ dataDir, jobLeaseMs: 30_000 }), log: { info() {}, warn() {}, error() {} }, pollMs: 100 });
     for (let i = 0; i < 600; i++) {

@@ -11,7 +11,7 @@ import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { seed } from '../../server/db/seed/index.js';
 import type { JobType } from '../../server/modules/jobs/registry.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
-import { slideIngestJob } from '../../server/modules/slides/ingest-job.js';
+import { slideIngestJob } from '../../server/modules/slides/ingest.js';
 import { adminQuery, withDatabase } from './template-db.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimJob, enqueueJob, failAbandoned, heartbeat, jobById } from '../../server/modules/jobs/queries.js';
 import { PermanentJobError, type JobType } from '../../server/modules/jobs/registry.js';
-import { startJobRunner } from '../../server/modules/jobs/runner.js';
+import { runJobNow, startJobRunner } from '../../server/modules/jobs/runner.js';
 import { emitEvent } from '../../server/events/bus.js';
 import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
 import { quiet, until } from './job-helpers.js';
@@ -169,6 +169,51 @@ describe.each(databases)('job queue [%s]', (kind) => {
       await until(async () => (await Promise.all(ids.map((id) => jobById(h.db, id)))).every((j) => j?.status === 'done'));
       expect(most).toBe(1);
       expect(runs).toBe(3);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('runs one queued job here and now as a runner\'s attempt would (runJobNow), or waits for the runner that took it', async () => {
+    const type = `now-${kind}`;
+    const seen: string[] = [];
+    const told: string[] = [];
+    const now: JobType<{ n: number }> = {
+      type, concurrency: 1, maxAttempts: 3, leaseMs: 5_000, timeLimitMs: 60_000,
+      async run({ payload, progress }) {
+        await progress(50, 'job.converting');
+        seen.push(`run ${payload.n}`);
+        if (payload.n === 2) throw new Error('second fails once');
+        if (payload.n === 3) throw new PermanentJobError('slide.not_convertible');
+      },
+      async onFinalFailure(_db, job, error) { told.push(`${job.id}:${error}`); },
+    };
+    const ids: number[] = [];
+    for (const n of [1, 2, 3]) ids.push(await enqueueJob(h.db, { type, payload: { n }, maxAttempts: 3 }));
+    // Done, with the attempt counted and the lease given back; no runner was running.
+    expect(await runJobNow(h.db, now as JobType<unknown>, ids[0])).toMatchObject({ id: ids[0], status: 'done', progress: 100, attempts: 1, lease_owner: null });
+    // A failure is a runner's too: queued again after its back-off, or failed for good and its owner told.
+    const retried = await runJobNow(h.db, now as JobType<unknown>, ids[1]);
+    expect(retried).toMatchObject({ status: 'queued', attempts: 1, error: 'second fails once' });
+    expect(Date.parse(retried.run_after)).toBeGreaterThan(Date.now() + 20_000);
+    expect(await runJobNow(h.db, now as JobType<unknown>, ids[2])).toMatchObject({ status: 'failed', attempts: 1, error: 'slide.not_convertible' });
+    expect(told).toEqual([`${ids[2]}:slide.not_convertible`]);
+    expect(seen).toEqual(['run 1', 'run 2', 'run 3']);
+
+    // Claimed by a runner first: waited for, not run twice.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    let runs = 0;
+    const held: JobType = { type: `${type}-held`, concurrency: 1, maxAttempts: 3, leaseMs: 5_000, timeLimitMs: 60_000, async run() { runs++; await gate; } };
+    const id = await enqueueJob(h.db, { type: held.type, payload: {}, maxAttempts: 3 });
+    const runner = startJobRunner(h.db, { types: [held], log: quiet, pollMs: 10 });
+    try {
+      await until(async () => (await jobById(h.db, id))?.status === 'running');
+      const waited = runJobNow(h.db, held, id);
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      expect(await waited).toMatchObject({ status: 'done', attempts: 1 });
+      expect(runs).toBe(1);
     } finally {
       await runner.stop();
     }

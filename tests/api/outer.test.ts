@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/connect.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { call, databases, startApp, testApp, tokenFor, userId, type Harness } from './harness.js';
 import { startTeachingLibraryDouble } from './teaching-library-double.js';
@@ -54,7 +55,9 @@ describe.each(databases)('outer/ocr and the teaching library (outer/jiaopei) [%s
     const file = path.join(dataDir, 'slides', `${name}.tiff`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.copyFileSync(template, file);
-    return registerSlide(db, dataDir, file, { name, hospital_id: hospitalId, case_id: caseOf, uploaded_by: await userId(db, 'admin') });
+    const id = await registerSlide(db, dataDir, file, { name, hospital_id: hospitalId, case_id: caseOf, uploaded_by: await userId(db, 'admin') });
+    await ingestNow(db, dataDir, id);
+    return id;
   };
 
   beforeAll(async () => {

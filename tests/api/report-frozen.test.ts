@@ -138,10 +138,12 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     expect(word.statusCode).toBe(200);
     expect(new PizZip(word.rawPayload).file('word/document.xml')!.asText()).toContain('欧阳娜娜|示范医院总院|赵签发');
 
-    // Sending delivers the signed PDF, in the hospital's issuing language.
+    // Sending delivers the signed PDF, in the hospital's issuing language (the DiagnosticReport of the sent Bundle, issue 30).
     await act('signer', await act('signer', report, 'print'), 'send');
     const outbox = path.join(dataDir, 'outbox', 'fhir');
-    const sent = fs.readdirSync(outbox).filter((f) => f.startsWith(`dsms-report-${report.id}-`)).map((f) => JSON.parse(fs.readFileSync(path.join(outbox, f), 'utf8')) as Fhir);
+    const sent = fs.readdirSync(outbox).filter((f) => f.startsWith(`dsms-report-${report.id}-`))
+      .map((f) => JSON.parse(fs.readFileSync(path.join(outbox, f), 'utf8')) as { entry: { resource: Fhir & { resourceType: string } }[] })
+      .map((bundle) => bundle.entry.find((e) => e.resource.resourceType === 'DiagnosticReport')!.resource);
     expect(sent).toHaveLength(1);
     expect(sent[0].presentedForm).toEqual(before.fhir.presentedForm);
     expect(sent[0].subject.display).toBe('欧阳娜娜');
@@ -209,7 +211,7 @@ describe.each(databases)('a signed report is a fixed document [%s]', (kind) => {
     expect(text).toContain('ER(+90%)，PR(+60%)，HER2(1+)');
     const fhir = await fhirOf(sup.id);
     expect(fhir.status).toBe('appended');
-    expect(fhir.extension).toEqual([{ url: 'http://localhost:8001/fhir/StructureDefinition/supplements', valueReference: { reference: `DiagnosticReport/dsms-report-${main.id}` } }]);
+    expect(fhir.extension).toEqual([{ url: 'http://hl7.org/fhir/StructureDefinition/diagnosticReport-addendumOf', valueReference: { reference: `DiagnosticReport/dsms-report-${main.id}` } }]);
     expect(fhir.presentedForm[0].data).toBe(supPdf.bytes.toString('base64'));
     expect(await verify(sup.verify_code!)).toContain('data-genuine="true"');
     // The supplemented report itself is untouched.

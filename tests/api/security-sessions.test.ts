@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { generateDemoSlide, type DemoSlideResult } from '../../server/modules/slides/demo-slide/generate.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { call, databases, loginAs, passwordOf, startApp, testApp, tokenFor, userId, type Harness } from './harness.js';
 
@@ -68,6 +69,7 @@ describe.each(databases)('security: sessions and images [%s]', (kind) => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.copyFileSync(template.file, file);
     slideId = await registerSlide(h.db, dataDir, file, { name: 'SEC', hospital_id: hospitals[0], case_id: caseId, uploaded_by: await userId(h.db, 'admin') });
+    await ingestNow(h.db, dataDir, slideId);
   });
   afterAll(async () => {
     await app.close();

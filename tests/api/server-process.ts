@@ -32,7 +32,9 @@ export async function startServer(env: Record<string, string>, ready = 'DSMS lis
   });
   child.stdout!.on('data', (d) => { output += String(d); });
   child.stderr!.on('data', (d) => { output += String(d); });
-  const until = Date.now() + 60_000;
+  // A limit for a server that never starts, not a speed check: a first start (migrations, seed, demo slides) beside
+  // other suites on a loaded 2-core machine has taken more than a minute.
+  const until = Date.now() + 180_000;
   while (!output.includes(ready)) {
     if (child.exitCode !== null || Date.now() > until) throw new Error(`server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -92,9 +94,10 @@ export function restartableServer(prefix: string) {
   return {
     dataDir,
     base: () => `http://127.0.0.1:${port}`,
-    async start() {
+    /** `env`: settings of this start besides the port, the folder and a 2 s job lease. */
+    async start(env: Record<string, string> = {}) {
       port ||= await freePort();
-      server = await startServer({ PORT: String(port), DATA_DIR: dataDir, JOB_LEASE_SECONDS: '2' });
+      server = await startServer({ PORT: String(port), DATA_DIR: dataDir, JOB_LEASE_SECONDS: '2', ...env });
     },
     kill9: () => exit('SIGKILL'),
   };

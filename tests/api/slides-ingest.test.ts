@@ -6,7 +6,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobTypesFor } from '../../server/modules/jobs/registry.js';
 import { startJobRunner } from '../../server/modules/jobs/runner.js';
+import { seedDemoSlides } from '../../server/db/seed/demo-slides.js';
+import { DEMO_SLIDES } from '../../server/db/seed/demo-slide-files.js';
+import { latestJobOfSlide } from '../../server/modules/jobs/queries.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
+import { SLIDE_INGEST } from '../../server/modules/slides/ingest.js';
+import { thumbPath } from '../../server/modules/slides/paths.js';
+import { registerSlide } from '../../server/modules/slides/register.js';
 import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { t } from './upload-helpers.js';
 
@@ -88,5 +95,55 @@ describe.each(databases)('slide ingest job [%s]', (kind) => {
     } finally {
       await runner.stop();
     }
+  });
+});
+
+/**
+ * Issue 28: one way to register a slide. The demo seed, benchmarks and tests register a file as a bind does
+ * (registerSlide: the row 'ingesting' and its ingest job) and run that very job at once (ingestNow), so what they
+ * make is what a bind makes: the job done, the slide ready with its thumbnail and its focus check queued.
+ */
+describe.each(databases)('registering a slide outside a bind [%s]', (kind) => {
+  let h: Harness;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    h = await startApp(kind);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-register-'));
+  });
+  afterAll(async () => {
+    await h?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const expectIngested = async (id: number) => {
+    expect(await latestJobOfSlide(h.db, id, SLIDE_INGEST)).toMatchObject({ status: 'done', attempts: 1, progress: 100 });
+    const row = await h.db.selectFrom('slides').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row, row.name).toMatchObject({ status: 'ready', progress: null });
+    expect(row.md5).toMatch(/^[0-9a-f]{32}$/);
+    expect(fs.existsSync(thumbPath(dataDir, id)), `${row.name} thumbnail`).toBe(true);
+    expect(await latestJobOfSlide(h.db, id, 'slides.focus')).toMatchObject({ status: 'queued' });
+    return row;
+  };
+
+  it('seeds the demo slides through their ingest jobs: ready, with thumbnails and focus checks', async () => {
+    await seedDemoSlides(h.db, dataDir);
+    const rows = await h.db.selectFrom('slides').select(['id', 'name']).orderBy('id').execute();
+    expect(rows.map((r) => r.name)).toEqual(DEMO_SLIDES.map((s) => s.name));
+    for (const { id } of rows) await expectIngested(id);
+    const kfb = await h.db.selectFrom('slides').select(['vendor', 'format_note']).where('id', '=', rows[3].id).executeTakeFirstOrThrow();
+    expect(kfb).toEqual({ vendor: 'kfbio', format_note: 'kfb_experimental' });
+  });
+
+  it('registers a file as a bind does and reads it by the same job, run at once', async () => {
+    const file = path.join(dataDir, 'slides', 'own', 'now.tiff');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await generateDemoSlide({ out: file, width: 1200, height: 800, tileSize: 256, mpp: 0.5, seed: 5, slideId: 'NOW-1', label: true });
+    const hospital = await h.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const id = await registerSlide(h.db, dataDir, file, { name: 'NOW-1', hospital_id: hospital.id, case_id: null, uploaded_by: null });
+    expect(await h.db.selectFrom('slides').select(['status', 'width']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ status: 'ingesting', width: null });
+    expect(await latestJobOfSlide(h.db, id, SLIDE_INGEST)).toMatchObject({ status: 'queued' });
+    expect(await ingestNow(h.db, dataDir, id)).toMatchObject({ status: 'done' });
+    expect(await expectIngested(id)).toMatchObject({ width: 1200, height: 800, has_label: 1, vendor: 'aperio', file_path: 'slides/own/now.tiff' });
   });
 });

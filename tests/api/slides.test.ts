@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -159,6 +160,9 @@ describe.each(databases)('slides [%s]', (kind) => {
     const row = await ingested(app, admin, res.json().data.id);
     expect(row).toMatchObject({ name: 'photo', status: 'ready', vendor: 'generic-tiff', width: 1200, height: 900 });
     expect(row.file_path).toMatch(/^slides\/\d{4}\/\d{2}\/photo\.png\.tiff$/);
+    // What the row says of the file is what was uploaded (as for a slide converted by its job), not of the pyramid.
+    const png = fs.readFileSync(path.join(dataDir, row.file_path.slice(0, -'.tiff'.length)));
+    expect(row).toMatchObject({ file_size: png.length, md5: createHash('md5').update(png).digest('hex') });
     expect((await call(app, 'GET', `/api/tiles/${row.id}.dzi`, { token: admin })).statusCode).toBe(200);
     // The original, bound again where it now lies, is refused: converting it again would overwrite the served TIFF.
     const tiff = fs.statSync(path.join(dataDir, row.file_path));

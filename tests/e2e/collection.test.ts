@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { e2eApp, SHOTS } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
@@ -30,6 +31,7 @@ describe('case collection in Chromium', () => {
       const hospital = await server.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow();
       const kase = await server.db.selectFrom('cases').select('id').where('hospital_id', '=', hospital.id).where('pathology_number', '=', 'P2026-00001').executeTakeFirstOrThrow();
       slideId = await registerSlide(server.db, server.dataDir!, file, { name: SLIDE, hospital_id: hospital.id, case_id: kase.id, uploaded_by: null });
+      await ingestNow(server.db, server.dataDir!, slideId);
     },
   });
 

@@ -1,15 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { asJobPush, slidePushEffect, type JobPush } from '../../src/core/jobPush.js';
+import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
+import { login, request } from '../api/server-process.js';
 import { e2eApp, SHOTS, uploadThroughPage } from './harness.js';
 import { REAL_DIR, realSlides } from '../support/real-slides.js';
 
 /**
  * Issue 14: a Hamamatsu NDPI from ../shared/data/real, uploaded in the browser, is bound at once as 'ingesting'; the
- * upload panel follows its ingest and then its conversion job (state and percentage) and SlideLibrary shows its conversion as a progress bar on the row (the list asks again while there is work under
- * way), then the slide turns ready with its thumbnail. The conversion is held at its last step (the harness's
- * holdConversion) until the bar has been seen, so the test does not race a small file's conversion.
+ * upload panel follows its ingest and then its conversion job (state and percentage) and SlideLibrary shows its
+ * conversion as a progress bar on the row, then the slide turns ready with its thumbnail. Issue 28: both follow the
+ * jobs' pushes over the realtime channel, not a poll: from the jobs' start to ready the list asks for its rows only as
+ * often as the pushes that change a row's state (and once on catching up). The conversion is held at its last step
+ * (the harness's holdConversion) until the bar has been seen, so the test does not race a small file's conversion.
  */
 const ndpis = realSlides() ? fs.readdirSync(REAL_DIR).filter((f) => f.toLowerCase().endsWith('.ndpi')).sort() : [];
 
@@ -21,8 +27,25 @@ if (ndpis.length === 0) {
 
 describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
   const app = e2eApp({ ownDataDir: true });
+  const listeners: MqttClient[] = [];
+  afterAll(() => { for (const c of listeners) c.end(true); });
 
-  it.each([['zh-CN', 0], ['en-US', 1]] as const)('%s: uploads an NDPI, watches it convert in SlideLibrary, then opens it', async (locale, i) => {
+  /** Every job push the members of `user`'s hospitals get from now on, heard as the browser connects. */
+  async function hearJobs(url: string, user: string): Promise<JobPush[]> {
+    const token = await login(url, user, DEMO_PASSWORDS.others);
+    const conn = (await request(url, 'GET', '/api/realtime/connection', { authorization: `Bearer ${token}` })).json().data as { url: string; username: string; topics: { hospitals: string[] } };
+    const client = await mqtt.connectAsync(url.replace(/^http/, 'ws') + conn.url, { username: conn.username, password: token, reconnectPeriod: 0, connectTimeout: 10_000 });
+    listeners.push(client);
+    const heard: JobPush[] = [];
+    client.on('message', (_topic, payload) => {
+      const push = asJobPush(JSON.parse(payload.toString()));
+      if (push) heard.push(push);
+    });
+    await client.subscribeAsync(conn.topics.hospitals.map((h) => h.replace(/#$/, 'jobs')), { qos: 0 });
+    return heard;
+  }
+
+  it.each([['zh-CN', 0], ['en-US', 1]] as const)('%s: uploads an NDPI, watches it convert in SlideLibrary over the realtime channel, then opens it', async (locale, i) => {
     const source = path.join(REAL_DIR, ndpis[i % ndpis.length]);
     const name = `e2e-${locale}-${path.basename(source).replace(/[^\w.-]+/g, '-')}`;
     const file = path.join(app.server.dataDir!, '..', name);
@@ -46,37 +69,51 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     expect(await panel.getByRole('progressbar').count()).toBe(1);
     expect(await task.getByTestId('upload-slide-state').textContent()).toBe(locale === 'en-US' ? 'Reading the slide' : '正在读取切片');
     await page.screenshot({ path: path.join(SHOTS, `upload-panel-ingesting-${locale}.png`) });
-    // … then its conversion, with the job's percentage, held before its last step to look at the library.
+    // To SlideLibrary within the app (the upload panel stays): the bound slide's row waits with its bar at 0.
+    await page.locator('[data-testid="side-menu"] a[data-alias="SlideLibrary"]').click();
+    const row = page.getByTestId('list-page').getByRole('row').filter({ hasText: name.replace(/\.ndpi$/, '') });
+    await row.waitFor();
+    const bar = row.locator('[data-progress]');
+    await bar.waitFor();
+    expect(await row.getByRole('progressbar').count()).toBe(1);
+    // Work is shown, so the list listens on its hospital's jobs topic at once.
+    await page.locator('html[data-realtime="live"]').waitFor({ state: 'attached' });
+    // From here on the list asks for its rows only when a push says a job was queued, ended or failed (or once, on
+    // catching up as the channel came up), never on a timer: what it asks is counted against what the test hears.
+    const heard = await hearJobs(app.url, 'technician');
+    const asked: string[] = [];
+    page.on('request', (r) => { if (new URL(r.url()).pathname.endsWith('/lists')) asked.push(r.url()); });
+    const refetching = () => heard.filter((p) => slidePushEffect(p).kind === 'refetch').length;
+    const readyCount = () => page.locator('[data-testid="list-page"][data-alias="SlideLibrary"] [data-tab="ready"] [data-count]').first().getAttribute('data-count').then(Number);
+    const readyBefore = await readyCount();
+
+    // The jobs run: ingest, then the conversion, held before its last step.
     app.server.startJobs({ holdConversion: true });
     await expect.poll(() => panel.getAttribute('data-status'), { timeout: 120_000 }).toBe('converting');
     expect(await task.getByTestId('upload-slide-state').textContent()).toBe(locale === 'en-US' ? 'Converting' : '正在转换');
     expect(await task.getByTestId('upload-slide-progress').textContent()).toMatch(/^\d{1,3}%$/);
     expect(await panel.getByRole('progressbar').count()).toBe(1);
     await page.screenshot({ path: path.join(SHOTS, `upload-panel-converting-${locale}.png`) });
-
-    await page.goto(`${app.url}/manage/slide/library`);
-    const row = page.getByTestId('list-page').getByRole('row').filter({ hasText: name.replace(/\.ndpi$/, '') });
-    await row.waitFor();
-    // Bound and waiting for its conversion: a bar on the row.
-    const bar = row.locator('[data-progress]');
-    await bar.waitFor();
-    expect(await row.getByRole('progressbar').count()).toBe(1);
+    // The row's bar follows the conversion's pushes up to its held step: 96 % is the job's own (indexing the pyramid),
+    // never written to the slide's row (which stops at 95), so only a push can have drawn it.
+    await expect.poll(() => bar.getAttribute('data-progress'), { timeout: 180_000 }).toBe('96');
+    await app.server.conversionHeld();
+    expect(await task.getByTestId('upload-slide-progress').textContent()).toBe('96%');
+    // Wide enough for the row's name and its bar side by side, with the upload panel.
+    await page.setViewportSize({ width: 2200, height: 800 });
+    await page.screenshot({ path: path.join(SHOTS, `progress-${locale}.png`) });
+    await page.setViewportSize({ width: 1600, height: 800 });
     await bar.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, `conversion-progress-${locale}.png`) });
+    expect(asked.length, `list requests while the jobs ran: ${asked.length}; refetching pushes heard: ${refetching()}`).toBeLessThanOrEqual(refetching() + 1);
 
-    // The conversion runs; the list follows it without a reload (its tab counts too) and the slide opens with its thumbnail.
+    // The conversion ends; the list reads the slide ready (its tab counts too) without a reload or a poll.
     // Fluent's tab draws its content twice (the second reserves the bold width): the first is the count shown.
-    const readyCount = () => page.locator('[data-testid="list-page"][data-alias="SlideLibrary"] [data-tab="ready"] [data-count]').first().getAttribute('data-count').then(Number);
-    const readyBefore = await readyCount();
-    // Held at its last step, the row's answer stays the same: the list asks again all the same (twice more here), or it
-    // would never see the conversion end (seen on a busy machine: one unchanged answer stopped the polling, the bar stayed).
-    await app.server.conversionHeld();
-    let answers = 0;
-    page.on('response', (r) => { if (new URL(r.url()).pathname.endsWith('/lists')) answers++; });
-    await expect.poll(() => answers, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     app.server.releaseConversions();
     await bar.waitFor({ state: 'detached', timeout: 180_000 });
     await expect.poll(readyCount, { timeout: 30_000 }).toBe(readyBefore + 1);
+    expect(asked.length, `list requests during the jobs: ${asked.length}; refetching pushes heard: ${refetching()}`).toBeLessThanOrEqual(refetching() + 1);
+    console.info(`[conversion ${locale}] SlideLibrary list requests from the start of the jobs to ready: ${asked.length} (refetching pushes: ${refetching()}, all pushes: ${heard.length})`);
     const thumb = row.locator('img');
     // The thumbnail loads lazily: the row was scrolled sideways to its progress bar, so bring the thumbnail back into view.
     await thumb.scrollIntoViewIfNeeded();

@@ -12,7 +12,7 @@ import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { DIALOG_CONFIRM_THROTTLE_MS } from '../../src/core/constants';
 import { seed } from '../../server/db/seed/index.js';
 import { jobTypesFor, type JobType } from '../../server/modules/jobs/registry.js';
-import { slideIngestJob } from '../../server/modules/slides/ingest-job.js';
+import { slideIngestJob } from '../../server/modules/slides/ingest.js';
 import { SLIDE_CONVERSION } from '../../server/modules/slides/conversion/queries.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import type { RealtimeConfig } from '../../server/realtime/config.js';

@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RealtimeConfig } from '../../server/realtime/config.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { e2eApp, SHOTS, signIn, startPeer } from './harness.js';
 
@@ -62,7 +63,8 @@ for (const variant of variants) {
         for (const [i, name] of ['MEET-A', 'MEET-B'].entries()) {
           const out = path.join(dir, `${name}.tiff`);
           await generateDemoSlide({ out, width: 4096, height: 3072, mpp: 0.25, seed: 41 + i, slideId: name, label: false });
-          await registerSlide(server.db, server.dir, out, { name, hospital_id: hospital.id, case_id: null, uploaded_by: null });
+          const id = await registerSlide(server.db, server.dir, out, { name, hospital_id: hospital.id, case_id: null, uploaded_by: null });
+          await ingestNow(server.db, server.dir, id);
           slides.push(name);
         }
         const first = await server.db.selectFrom('slides').select('id').where('name', '=', 'MEET-A').executeTakeFirstOrThrow();

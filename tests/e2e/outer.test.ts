@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { saveTeachingSetting } from '../../server/modules/outer/queries.js';
 import { startTeachingLibraryDouble } from '../api/teaching-library-double.js';
@@ -44,6 +45,7 @@ describe('label OCR in Chromium', () => {
       const hospital = (await app.db.selectFrom('hospitals').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
       const technician = (await app.db.selectFrom('users').select('id').where('name', '=', 'technician').executeTakeFirstOrThrow()).id;
       const slideId = await registerSlide(app.db, app.server.dataDir!, file, { name, hospital_id: hospital, case_id: null, uploaded_by: technician });
+      await ingestNow(app.db, app.server.dataDir!, slideId);
 
       const context = await app.browser.newContext({ viewport: { width: 1366, height: 800 }, locale: lang });
       await context.addInitScript((l) => { if (!localStorage.getItem('lang')) localStorage.setItem('lang', l); }, lang);

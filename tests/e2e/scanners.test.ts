@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { analyseFocus } from '../../server/modules/focus/analyse.js';
 import { saveFocus } from '../../server/modules/focus/queries.js';
 import { newScannerKey } from '../../server/modules/scanners/keys.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { sharpAndBlurred } from '../api/focus-slides.js';
 import { e2eApp, SHOTS } from './harness.js';
@@ -46,6 +47,7 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
         const file = path.join(dir, `${which}.tiff`);
         fs.copyFileSync(slides[which], file);
         const id = await registerSlide(server.db, server.dataDir!, file, { name: `FOCUS-${which}`, hospital_id: hospital.id, case_id: null, uploaded_by: null });
+        await ingestNow(server.db, server.dataDir!, id);
         // What the job queue's focus job does (the e2e server runs no job runner).
         await saveFocus(server.db, { id, hospital_id: hospital.id }, await analyseFocus(file), 0, 0.1);
         if (which === 'blurred') slideId = id;

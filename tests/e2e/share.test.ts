@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { e2eApp, SHOTS, viewsSettled } from './harness.js';
 
@@ -27,6 +28,7 @@ describe('slide sharing in Chromium', () => {
       const out = path.join(dir, 'SHARE-A.tiff');
       await generateDemoSlide({ out, width: 4096, height: 3072, mpp: 0.25, seed: 31, slideId: 'SHARE-A', label: true });
       slideId = await registerSlide(server.db, server.dataDir!, out, { name: 'SHARE-A', hospital_id: hospital.id, case_id: kase.id, uploaded_by: null });
+      await ingestNow(server.db, server.dataDir!, slideId);
       const now = new Date().toISOString();
       await server.db.insertInto('slide_annotations').values({
         slide_id: slideId, hospital_id: hospital.id, user_id: 1, username: 'admin', type: 'rectangle', points: JSON.stringify([[500, 500], [1500, 1200]]),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { animationsDone, doubleClick, e2eApp, SHOTS, viewsSettled } from './harness.js';
 
@@ -31,6 +32,7 @@ describe('slide viewer in Chromium', () => {
         const out = path.join(dir, `${s.name}.tiff`);
         await generateDemoSlide({ out, width: s.width, height: s.height, mpp: s.mpp, seed: s.seed, slideId: s.name, label: true });
         ids[key] = await registerSlide(server.db, server.dataDir!, out, { name: s.name, hospital_id: hospital.id, case_id: kase.id, uploaded_by: null });
+        await ingestNow(server.db, server.dataDir!, ids[key]);
       }
     },
   });

@@ -4,7 +4,9 @@ import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../src/core/constants.js';
+import { jobProgressTopic } from '../../src/core/realtime-topics.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
+import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { login, multipartChunk, request } from '../api/server-process.js';
 import { realSlide, realSlides } from '../support/real-slides.js';
 import { alive, connectionTo, connectionToOtherThan, listening, startAppProcess, until, type AppProcess, type WorkerConnection } from './app-process.js';
@@ -44,6 +46,23 @@ describe('npm start: primary and two worker processes', () => {
     const inbox = await request(base(), 'GET', '/api/messages/lists', bearer(token));
     expect(inbox.status, inbox.body.toString()).toBe(200);
     expect(inbox.json().data).toMatchObject({ total: expect.any(Number) });
+  });
+
+  it('starts with the demo slides the build painted: the same files, read and served as tiles', async () => {
+    const token = await login(base(), 'technician', DEMO_PASSWORDS.others);
+    const res = await request(base(), 'GET', '/api/data/kfb/lists?search=DEMO', bearer(token));
+    expect(res.status, res.body.toString()).toBe(200);
+    const demo = (res.json().data.data as { id: number; name: string; status: string; width: number }[]).filter((s) => s.name.startsWith('DEMO-'));
+    expect(demo.map((s) => s.name.slice(0, 6)).sort()).toEqual(['DEMO-1', 'DEMO-2', 'DEMO-3', 'DEMO-4']);
+    for (const file of ['demo-1.tiff', 'demo-4.kfb']) {
+      const copied = fs.readFileSync(path.join(app.dataDir, 'slides', 'demo', file));
+      expect(md5(copied), file).toBe(md5(fs.readFileSync(path.join(import.meta.dirname, '../../dist-server/demo-slides', file))));
+    }
+    const first = demo.find((s) => s.name.startsWith('DEMO-1'))!;
+    expect(first).toMatchObject({ status: 'ready', width: 4096 });
+    const dzi = await request(base(), 'GET', `/api/tiles/${first.id}.dzi`, bearer(token));
+    expect(dzi.status, dzi.body.toString()).toBe(200);
+    expect(dzi.body.toString()).toContain('Width="4096"');
   });
 
   it.runIf(realSlides(SLIDE))('takes a real slide in 2 MiB chunks answered by both workers, binds it, and serves it', async () => {
@@ -175,6 +194,26 @@ describe('npm start: primary and two worker processes', () => {
       const pushes = () => sessions.filter((s) => s.seen.some((m) => m.topic === `dsms/u/${me}/messages`)).length;
       await until(() => pushes() === CLIENTS, 'the push at every connection', 20_000).catch(() => undefined);
       expect(`${pushes()} of ${CLIENTS} pushes`).toBe(`${CLIENTS} of ${CLIENTS} pushes`);
+    });
+
+    it('pushes the primary’s job states to every connection of the job’s hospital on both workers, and nothing on another hospital’s topic', async () => {
+      const admin = await login(base(), 'admin', DEMO_PASSWORDS.admin);
+      const other = hospital === 1 ? 2 : 1;
+      for (const s of sessions) await s.client.subscribeAsync([jobProgressTopic(hospital), jobProgressTopic(other)], { qos: 0 });
+      const dir = path.join(app.dataDir, 'uploads', 'complete', 'progress');
+      fs.mkdirSync(dir, { recursive: true });
+      await generateDemoSlide({ out: path.join(dir, 'scan.tiff'), width: 1200, height: 800, tileSize: 256, mpp: 0.25, seed: 7, slideId: 'PR-1', label: false });
+      const body = json({ path: 'uploads/complete/progress/scan.tiff' });
+      const bound = await request(base(), 'POST', '/api/data/kfb/bind', { ...bearer(admin), ...body.headers }, body.body);
+      expect(bound.status, bound.body.toString()).toBe(200);
+      const slide = bound.json().data as { id: number; hospital_id: number };
+      expect(slide.hospital_id).toBe(hospital);
+      // Queued by the worker that served the bind; run, and announced, by the primary's runner.
+      const states = (s: Session) => s.seen.filter((m) => m.topic === jobProgressTopic(hospital) && m.payload.slide === slide.id).map((m) => m.payload.state as string);
+      await until(() => sessions.every((s) => states(s).includes('done')), 'the ingest’s end at every connection', 60_000).catch(() => undefined);
+      expect(sessions.map((s) => states(s).filter((x) => x !== 'running').join(','))).toEqual(Array(CLIENTS).fill('queued,done'));
+      for (const s of sessions) expect(states(s)).toContain('running');
+      expect(sessions.flatMap((s) => s.seen.filter((m) => m.topic === jobProgressTopic(other)))).toEqual([]);
     });
 
     it('closes a logged-out session’s connection at once, on the worker that served the logout and on the other', async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeepZoomError, dziLevelCount, dziLevelDims, dziTileRect, parseDziDescriptor } from '../../server/modules/slides/deep-zoom/descriptor.js';
+import { DeepZoomError, dziLevelCount, dziLevelDims, dziTileRect, parseDziDescriptor } from '../../server/modules/slides/conversion/deep-zoom/descriptor.js';
 import { sniffFormat } from '../../server/modules/tiles/sniff.js';
 import { readTiffStructure } from '../../server/modules/tiles/tiff/ifd-parser.js';
 import { isOmeXml, parseOmeXml } from '../../server/modules/tiles/tiff/ome-xml.js';

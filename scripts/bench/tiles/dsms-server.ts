@@ -15,7 +15,8 @@ import { connect } from '../../../server/db/connect.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { seed } from '../../../server/db/seed/index.js';
 import { issueToken } from '../../../server/modules/auth/tokens.js';
-import { acceptSlide } from '../../../server/modules/slides/register.js';
+import { ingestNow } from '../../../server/modules/slides/ingest-now.js';
+import { registerSlide } from '../../../server/modules/slides/register.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, port: { type: 'string' }, workers: { type: 'string', default: '1' } } });
 const dataDir = path.resolve(values.data!);
@@ -40,12 +41,12 @@ if (cluster.isPrimary) {
   await seed(db, true);
   const admin = await db.selectFrom('users').select('id').where('name', '=', 'admin').executeTakeFirstOrThrow();
   const token = await issueToken(db, admin.id, null, 3600);
-  // The one file the runner linked under slides/, bound in place and marked ready: the benchmark serves it as it is.
+  // The one file the runner linked under slides/, bound in place and read by its ingest job before anything serves it.
   const file = fs.readdirSync(path.join(dataDir, 'slides')).find((f) => !f.startsWith('.') && f !== 'thumbs');
   if (!file) throw new Error(`no slide file under ${path.join(dataDir, 'slides')}`);
   const hospital = await db.selectFrom('user_hospitals').select('hospital_id').where('user_id', '=', admin.id).orderBy('hospital_id').executeTakeFirstOrThrow();
-  const slideId = await acceptSlide(db, dataDir, path.join(dataDir, 'slides', file), { name: file, hospital_id: hospital.hospital_id, case_id: null, uploaded_by: admin.id });
-  await db.updateTable('slides').set({ status: 'ready' }).where('id', '=', slideId).execute();
+  const slideId = await registerSlide(db, dataDir, path.join(dataDir, 'slides', file), { name: file, hospital_id: hospital.hospital_id, case_id: null, uploaded_by: admin.id });
+  await ingestNow(db, dataDir, slideId);
   await db.destroy();
   if (workers <= 1) {
     await serve();

@@ -1,4 +1,4 @@
-import type { JobType } from '../jobs/registry.js';
+import type { JobType } from '../jobs/job-type.js';
 import { CHALLENGE_LIFETIME_MS, sweepChallenges } from './challenge.js';
 
 export const CHALLENGE_SWEEP_JOB = 'auth.challenge-sweep';

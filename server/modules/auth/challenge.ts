@@ -1,4 +1,5 @@
-import { constants, createHash, generateKeyPairSync, privateDecrypt, randomBytes } from 'node:crypto';
+import { constants, createHash, generateKeyPair, privateDecrypt, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { Db } from '../../db/connect.js';
 
 const KEY_LIFETIME_MS = 24 * 3600 * 1000;
@@ -90,7 +91,8 @@ async function findOrMakeKey(db: Db): Promise<CachedKey> {
     cache.set(db, key);
     return key;
   }
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+  // Off the event loop: a 2048-bit key takes a worker 50-200 ms of CPU, which would hold every other request.
+  const { publicKey, privateKey } = await promisify(generateKeyPair)('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },

@@ -19,8 +19,11 @@ export interface DiagnosisDeps {
   verifyKeys: SigningKeys;
   /** Where a sent report goes (HIS, clinical side): a pluggable adapter. */
   outbound: ReportOutbound;
-  /** Where report PDFs find their images, and the address their QR code's verification link starts with. */
-  output: { dataDir: string; publicUrl: string; font?: ReportFontConfig };
+  /**
+   * Where report PDFs find their images, the address their QR code's verification link starts with, and the root of
+   * the FHIR identifier systems (outbound-config.ts systemBaseOf).
+   */
+  output: { dataDir: string; publicUrl: string; font?: ReportFontConfig; fhirSystemBase: string };
 }
 
 export { scopeOf };

@@ -5,6 +5,8 @@ import type { RuleStore } from '../schemas/store.js';
 import type { DiagnosisDeps } from './deps.js';
 import type { ReportFontConfig } from './pdf.js';
 import { reportOutbound } from './outbound.js';
+import { systemBaseOf, type FhirOutboundConfig, type OutboundKind } from './outbound-config.js';
+import { deliveryRoutes } from './delivery-routes.js';
 import { diagnosisRoutes } from './routes.js';
 import { workflowConfigRoutes } from './config-workflow.js';
 import { outputRoutes } from './output-routes.js';
@@ -17,12 +19,14 @@ import { templateRoutes } from './template-routes.js';
 const SEAL_LIFETIME_MS = 100 * 365 * 24 * 3600 * 1000;
 
 /** The diagnosis and report module (issue 15), wired from the app in one call. */
-export function diagnosisModule(app: TypedApp, opts: { db: Db; systemDb: Db; rules: RuleStore; dataDir: string; publicUrl: string; outbound?: string; font?: ReportFontConfig }): DiagnosisDeps {
+export function diagnosisModule(app: TypedApp, opts: {
+  db: Db; systemDb: Db; rules: RuleStore; dataDir: string; publicUrl: string; outbound?: OutboundKind; fhir?: FhirOutboundConfig; font?: ReportFontConfig;
+}): DiagnosisDeps {
   const deps: DiagnosisDeps = {
     db: opts.db, systemDb: opts.systemDb, rules: opts.rules, rulesFor: (h) => opts.rules.resolverFor(h),
     verifyKeys: new SigningKeys(opts.db, 'report_verify', SEAL_LIFETIME_MS),
-    outbound: reportOutbound(opts.outbound, opts.dataDir),
-    output: { dataDir: opts.dataDir, publicUrl: opts.publicUrl, font: opts.font },
+    outbound: reportOutbound(opts.outbound, opts.dataDir, opts.fhir),
+    output: { dataDir: opts.dataDir, publicUrl: opts.publicUrl, font: opts.font, fhirSystemBase: systemBaseOf(opts.fhir, opts.publicUrl) },
   };
   diagnosisRoutes(app, deps);
   workflowConfigRoutes(app, deps);
@@ -30,6 +34,7 @@ export function diagnosisModule(app: TypedApp, opts: { db: Db; systemDb: Db; rul
   templateRoutes(app, deps);
   outputRoutes(app, deps);
   documentRoutes(app, deps);
+  deliveryRoutes(app, deps);
   verifyRoute(app, deps);
   return deps;
 }

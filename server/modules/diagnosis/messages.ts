@@ -23,4 +23,16 @@ export const diagnosisMessages = {
   'diagnosis.preview_unavailable': { 'zh-CN': '服务器未安装 poppler-utils，无法预览报告', 'en-US': 'The server has no poppler-utils; the report preview is unavailable' },
   'diagnosis.document_not_found': { 'zh-CN': '该报告没有此签发文件', 'en-US': 'This report has no such signed document' },
   'diagnosis.send_failed': { 'zh-CN': '报告发送失败，未记录为已发送，请稍后重试', 'en-US': 'The report could not be sent and is not marked as sent; try again later' },
+  'diagnosis.fhir_unavailable': {
+    'zh-CN': 'FHIR 接收方暂时无法接收报告（状态 {{status}}：{{detail}}），将稍后重试',
+    'en-US': 'The FHIR receiver could not take the report for now (status {{status}}: {{detail}}); it will be tried again',
+  },
+  'diagnosis.fhir_refused': {
+    'zh-CN': 'FHIR 接收方拒收该报告（状态 {{status}}：{{detail}}），不再重试；请联系接口管理员后重新发送',
+    'en-US': 'The FHIR receiver refused the report (status {{status}}: {{detail}}) and it is not tried again; ask the interface administrator, then send it again',
+  },
+  'diagnosis.fhir_not_configured': {
+    'zh-CN': '未配置 FHIR 接收地址（FHIR_BASE_URL），报告无法投递',
+    'en-US': 'No FHIR receiver is configured (FHIR_BASE_URL), so the report cannot be delivered',
+  },
 } as const;

@@ -9,6 +9,8 @@ import { AppError } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
 import { scopeOf, type DiagnosisDeps, type Req } from './deps.js';
 import { diagnosticReport } from './fhir.js';
+import { identifierSystems } from './fhir-systems.js';
+import { hospitalCode } from './outbound-queries.js';
 import { reportVisible } from './report-data.js';
 import { file, servedFile } from './report-file.js';
 import { served } from './served.js';
@@ -43,7 +45,8 @@ export function outputRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   app.get('/api/diagnosis/reports/:id/fhir', { config: VIEW, schema: { tags, params: Id } }, async (r, reply) => {
     const out = await servedTo(r, r.params.id);
     reply.header('x-report-document', out.kind);
-    return ok(diagnosticReport(out.doc, await out.pdf(), deps.output.publicUrl));
+    const systems = identifierSystems(deps.output.fhirSystemBase, await hospitalCode(deps.db, out.doc.report.hospital_id));
+    return ok(diagnosticReport(out.doc, await out.pdf(), { base: deps.output.publicUrl, systems }));
   });
 
   app.get('/api/diagnosis/reports/:id/word', {

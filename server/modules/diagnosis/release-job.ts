@@ -1,4 +1,4 @@
-import type { JobType } from '../jobs/registry.js';
+import type { JobType } from '../jobs/job-type.js';
 import { releaseDue } from './workflow.js';
 
 export const RELEASE_DUE_JOB = 'diagnosis.release-due';

@@ -9,7 +9,9 @@ import { notify } from '../messages/notify.js';
 import { addTimeline, caseInScope, openOrdersOf } from '../cases/lifecycle-queries.js';
 import { scopeOf, type DiagnosisDeps, type Req } from './deps.js';
 import { insertDocument, supersedeDocuments } from './document-queries.js';
-import { diagnosticReport } from './fhir.js';
+import { reportBundle } from './fhir-bundle.js';
+import { DeliveryFailed } from './outbound.js';
+import { bundleFacts } from './outbound-queries.js';
 import { freezeSigning } from './freeze.js';
 import { reportInScope, reportsOfCase, syncCase, writeReport, type ReportRow } from './queries.js';
 import { signingStamp, TEXT_FIELDS } from './seal.js';
@@ -146,14 +148,24 @@ export async function runAction(deps: DiagnosisDeps, r: Req, id: number, action:
     case 'print':
       return step(deps, r, current, action, { print_at: current.print_at ?? iso });
     case 'send': {
-      // What goes out is what was signed (its stored PDF, issuing language); delivered before the send is recorded,
-      // so a failed delivery is not recorded as sent.
+      // What goes out is what was signed (its stored PDF, issuing language), as one FHIR transaction Bundle. It is
+      // delivered (outbox) or queued (fhir) within the send's transaction: a failed delivery is not recorded as sent,
+      // and a recorded send always has its queued delivery. With REPORT_OUTBOUND=none the send is only recorded.
+      if (deps.outbound.name === 'none') return step(deps, r, current, action, { deliver_at: current.deliver_at ?? iso });
       const out = await served(deps, current);
-      await deps.outbound.deliver(diagnosticReport(out.doc, await out.pdf(), deps.output.publicUrl)).catch((err: unknown) => {
-        r.log.error({ err, report: current.id, outbound: deps.outbound.name }, 'report delivery failed');
-        throw new AppError(502, 'diagnosis.send_failed');
+      const bundle = reportBundle({
+        ...await bundleFacts(deps.db, current), doc: out.doc, pdf: await out.pdf(), documentId: out.document?.id ?? null,
+        base: deps.output.publicUrl, systemBase: deps.output.fhirSystemBase, sentAt: iso,
       });
-      return step(deps, r, current, action, { deliver_at: current.deliver_at ?? iso });
+      const meta = { reportId: current.id, hospitalId: current.hospital_id, userId: r.auth!.id, username: r.auth!.name };
+      const row = await step(deps, r, current, action, { deliver_at: current.deliver_at ?? iso }, { outbound: deps.outbound.name },
+        (trx) => deps.outbound.deliver(trx, bundle, meta).catch((err: unknown) => {
+          if (!(err instanceof DeliveryFailed)) throw err;
+          r.log.error({ err, report: current.id, outbound: deps.outbound.name }, 'report delivery failed');
+          throw new AppError(502, 'diagnosis.send_failed');
+        }));
+      deps.outbound.committed?.(deps.db);
+      return row;
     }
     case 'supplement_submit':
       if (!current.diagnosis?.trim()) throw new AppError(422, 'diagnosis.diagnosis_required');

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.js';
-import type { JobType } from '../jobs/registry.js';
-import { PermanentJobError } from '../jobs/registry.js';
+import type { JobType } from '../jobs/job-type.js';
+import { PermanentJobError } from '../jobs/job-type.js';
 import { fromStored } from '../slides/paths.js';
 import { analyseFocus } from './analyse.js';
 import { defaultTimeLimitMs } from '../jobs/time-limits.js';

@@ -68,6 +68,19 @@ export async function claimJob(db: Db, types: string[], owner: string, leaseMs: 
 }
 
 /**
+ * Claims one job by its id, if it is still queued (due or not): for running a job here and now (runJobNow). Answers
+ * undefined when another runner took it first, or it has ended.
+ */
+export async function claimQueuedJob(db: Db, id: number, owner: string, leaseMs: number): Promise<JobRow | undefined> {
+  const now = iso();
+  const row = await db.updateTable('jobs')
+    .set((eb) => ({ status: 'running', lease_owner: owner, lease_until: iso(Date.now() + leaseMs), attempts: eb('attempts', '+', 1), updated_at: now }))
+    .where('id', '=', id).where('status', '=', 'queued')
+    .returningAll().executeTakeFirst();
+  return row as JobRow | undefined;
+}
+
+/**
  * Running jobs whose process died on their last attempt are never claimed again: they fail here, visibly.
  * Answers the failed rows, so their slides can say so.
  */

@@ -3,10 +3,11 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import { onEvent } from '../../events/bus.js';
-import { claimJob, enqueueJob, failAbandoned, failJob, finishJob, heartbeat, rearmJob, releaseJob, type JobRow } from './queries.js';
-import { PermanentJobError, type JobType } from './registry.js';
+import { claimJob, claimQueuedJob, enqueueJob, failAbandoned, failJob, finishJob, heartbeat, jobById, rearmJob, releaseJob, type JobRow } from './queries.js';
+import { PermanentJobError, type JobType } from './job-type.js';
 import { encodeJobError } from './job-error.js';
 import { armSchedules, scheduleKey } from './schedule.js';
+import { announceJob } from './announce.js';
 
 const STOPPING = new Error('job runner stopping');
 
@@ -19,6 +20,9 @@ class TimeLimit extends Error {
     super(`job ran past its time limit of ${limitMs} ms`);
   }
 }
+
+/** Who holds a lease: this machine and process, and a random part of its own per runner. */
+const leaseOwner = () => `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(0, 64);
 
 export interface JobRunner {
   /** Looks for work now instead of at the next poll. */
@@ -34,13 +38,16 @@ export interface JobRunnerOptions {
   pollMs?: number;
 }
 
+/** For a caller without a logger (the seed): nothing said. */
+const SILENT: JobRunnerOptions['log'] = { info() {}, warn() {}, error() {} };
+
 /**
  * Runs registered jobs from the database queue. main.ts starts one runner per machine (in the primary process,
  * which serves no requests when there are several workers), so each type's `concurrency` is a per-machine limit
  * and a conversion never takes a request-serving process's CPU; several machines share the queue through leases.
  */
 export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerOptions): JobRunner {
-  const owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`.slice(0, 64);
+  const owner = leaseOwner();
   const running = new Map<number, { type: string; abort: AbortController; done: Promise<void> }>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -125,6 +132,26 @@ export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerO
   };
 }
 
+/**
+ * Runs one queued job here and now, as one attempt of a runner's would (lease and heartbeat, time limit, a retry
+ * queued or the failure recorded, `onFinalFailure`): for the demo seed, benchmarks and tests, which need a job's work
+ * done before they go on and may run no runner. A job another runner has claimed first is waited for instead.
+ * Answers the job's row once the attempt has ended (`done`, `failed`, or `queued` again for a retry).
+ */
+export async function runJobNow(db: Db, type: JobType<unknown>, jobId: number, log: JobRunnerOptions['log'] = SILENT): Promise<JobRow> {
+  const owner = leaseOwner();
+  const job = await claimQueuedJob(db, jobId, owner, type.leaseMs);
+  if (job) {
+    await runJob(db, type, job, owner, new AbortController(), log, [type]);
+  } else {
+    // Claimed by a runner (it heard the same 'jobs.queued'): its attempt ends as this one would have.
+    while ((await jobById(db, jobId))?.status === 'running') await new Promise((r) => setTimeout(r, 50));
+  }
+  const row = await jobById(db, jobId);
+  if (!row) throw new Error(`job ${jobId} is gone`);
+  return row;
+}
+
 async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: AbortController, log: JobRunnerOptions['log'], types: JobType<unknown>[]): Promise<void> {
   let lastProgress = -1;
   const renew = async (progress?: { value: number; message?: string }) => {
@@ -148,14 +175,18 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
   // A scheduled run is routine (every few seconds): heard at debug only.
   const routine = type.everyMs ? (o: object, m: string) => log.debug?.(o, m) : (o: object, m: string) => log.info(o, m);
   routine({ job: job.id, type: job.type, attempt: job.attempts }, 'job started');
+  announceJob(db, job, 'running', job.progress);
   try {
     const work = type.run({
       db, job, payload: JSON.parse(job.payload), signal: abort.signal, deadline,
       progress: async (value, message) => {
         // Only changes are written: a tool reporting every tenth of a percent would otherwise write as often.
         if (Math.round(value) === lastProgress && message === undefined) return !abort.signal.aborted;
+        const moved = Math.round(value) !== lastProgress;
         lastProgress = Math.round(value);
-        return renew({ value, message });
+        const ours = await renew({ value, message });
+        if (ours && moved) announceJob(db, job, 'running', lastProgress);
+        return ours;
       },
     });
     // What an attempt stopped at its limit still throws later is not heard.
@@ -163,7 +194,10 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
     await Promise.race([work, overdue]);
     clearInterval(beat);
     const ended = type.everyMs ? await rearmJob(db, job.id, owner, new Date(Date.now() + type.everyMs).toISOString()) : await finishJob(db, job.id, owner);
-    if (ended) routine({ job: job.id, type: job.type }, 'job done');
+    if (ended) {
+      routine({ job: job.id, type: job.type }, 'job done');
+      announceJob(db, job, type.everyMs ? 'queued' : 'done', type.everyMs ? null : 100);
+    }
   } catch (err) {
     clearInterval(beat);
     const limit = abort.signal.reason instanceof TimeLimit ? abort.signal.reason : undefined;
@@ -181,6 +215,7 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
       return null;
     });
     log.warn({ job: job.id, type: job.type, err, outcome }, 'job failed');
+    if (outcome === 'retry') announceJob(db, job, 'queued', null);
     if (outcome === 'final') await reportFailure(types, db, job, message, log);
   } finally {
     clearTimeout(limitTimer);
@@ -190,6 +225,8 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
 async function reportFailure(types: JobType<unknown>[], db: Db, job: JobRow, error: string, log: JobRunnerOptions['log']): Promise<void> {
   const type = types.find((t) => t.type === job.type);
   await type?.onFinalFailure?.(db, job, error).catch((err) => log.error({ err, job: job.id }, 'job runner: failure hook failed'));
+  // After the hook: a page that reads the slide again on hearing it finds it marked failed.
+  announceJob(db, job, 'failed', null, error);
   // A schedule outlives a failed run: its next one is queued (the failed row stays, visibly).
   if (type?.everyMs) {
     await enqueueJob(db, { type: type.type, payload: {}, maxAttempts: type.maxAttempts, dedupeKey: scheduleKey(type.type), runAfter: new Date(Date.now() + type.everyMs).toISOString() })

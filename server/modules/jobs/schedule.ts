@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import { enqueueJob } from './queries.js';
-import type { JobType } from './registry.js';
+import type { JobType } from './job-type.js';
 
 /** The dedupe key of a schedule's one queue row. */
 export const scheduleKey = (type: string) => `schedule:${type}`;

@@ -6,7 +6,7 @@ import { ownerOfUpload } from '../upload/ownership.js';
 import { moveInto } from '../slides/move-file.js';
 import { fromStored, isInside, slidesRoot, uploadsCompleteRoot } from '../slides/paths.js';
 import { linkSection } from '../slides/queries.js';
-import { acceptSlide } from '../slides/register.js';
+import { registerSlide } from '../slides/register.js';
 import { logSlides } from '../slides/section-log.js';
 import { scannerUploader } from './agent-auth.js';
 import { sectionByBarcode } from './barcode.js';
@@ -29,7 +29,7 @@ export async function bindScan(db: Db, dataDir: string, scanner: AgentScanner, j
   const now = new Date();
   const placed = await moveInto(source, path.join(slidesRoot(dataDir), String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0')));
   await fs.rmdir(path.dirname(source)).catch(() => {});
-  const slideId = await acceptSlide(db, dataDir, placed.file, {
+  const slideId = await registerSlide(db, dataDir, placed.file, {
     name: name ?? job.barcode ?? path.basename(source, path.extname(source)),
     hospital_id: scanner.hospital_id, case_id: section?.case_id ?? null, uploaded_by: null,
   }).catch(async (err) => {

@@ -11,7 +11,7 @@ import type { TypedApp } from '../../http/types.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
 import { SigningKeys } from '../../http/signing-keys.js';
-import { convertedFrom } from './convert.js';
+import { convertedFrom } from './conversion/derived-names.js';
 import { seriesDownload } from './dicom/download-series.js';
 import { mayDownload } from './download-access.js';
 import { DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS, signDownload, verifyDownload } from './download-signing.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { AppError } from '../../http/errors.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
-import { convertedFrom, originalParts } from './convert.js';
+import { convertedFrom, originalParts } from './conversion/derived-names.js';
 import { fromStored, isInside, slidesRoot, thumbPath } from './paths.js';
 import { logSlides, type LoggedSlide } from './section-log.js';
 import { PROCESSING } from './resolver.js';

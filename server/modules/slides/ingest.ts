@@ -1,249 +1,135 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import path from 'node:path';
-import sharp, { type Sharp } from '../tiles/vips.js';
-import type { SlideTable } from '../../db/schema.js';
-import { readKfbIndex } from '../tiles/kfb/read-index.js';
+import type { Kysely } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { SlideFormatError, type SlideIndex } from '../tiles/slide-index.js';
-import { SNIFF_BYTES, sniffFormat } from '../tiles/sniff.js';
-import { parseImageDescription } from '../tiles/tiff/description.js';
-import type { ReadAt } from '../tiles/tiff/ifd-parser.js';
-import { NotAPyramidError, readSlideIndex } from '../tiles/tiff/levels.js';
-import { Compression } from '../tiles/tiff/tags.js';
-import { checkDeepZoom, convertedFrom, convertWithLibvips, type ConversionLimits } from './convert.js';
-import { DEFAULT_PIXEL_CAPS } from './conversion/pixel-cap.js';
-import { DeepZoomError } from './deep-zoom/descriptor.js';
-import { OPENSLIDE_EXTENSIONS } from './conversion/openslide-convert.js';
-import { ingestDicomFolder, isFolder } from './dicom/ingest-series.js';
-import { extractDicomZip, zipHoldsDicom } from './dicom/zip-series.js';
-import { multiFileSlideIn } from './conversion/multi-file-zip.js';
+import { enqueueJob } from '../jobs/queries.js';
+import { PermanentJobError, type JobContext, type JobType } from '../jobs/job-type.js';
+import { encodeJobError } from '../jobs/job-error.js';
+import { defaultTimeLimitMs } from '../jobs/time-limits.js';
+import type { PixelCaps } from './conversion/pixel-cap.js';
+import { convertPhoto } from './conversion/photo-convert.js';
+import { enqueueConversion } from './conversion/queries.js';
+import { finishSlide } from './finish.js';
+import { fromStored, toStored } from './paths.js';
+import { fileBase, readPyramid, readSlideFile, unreadable, type SlideFacts, type SlideReading } from './read-file.js';
 
-export { convertedFrom, convertedName } from './convert.js';
+export const SLIDE_INGEST = 'slides.ingest';
+export const INGEST_ATTEMPTS = 3;
+/** Of the job's bar: hashing and reading take this much, the thumbnail the rest. */
+const READ_SHARE = 85;
 
-/** Where a slide's thumbnail is made from: a libvips page (and SubIFD) of the served file, or a JPEG inside it. */
-export type ThumbSource = { page: number; subifd: number } | { jpeg: { offset: number; length: number } } | { image: Buffer };
+export interface IngestPayload { slideId: number }
 
-/** What a slide file says about itself: the `slides` columns it determines, plus where it is served from. */
-export interface SlideFacts extends Pick<SlideTable, 'md5' | 'width' | 'height' | 'levels' | 'mpp' | 'objective_power' | 'scan_at' | 'tile_size' | 'status' | 'has_label' | 'has_macro' | 'format_note'> {
-  /** Absolute path of the file that is served: the converted TIFF for a photo, striped TIFF or Deep Zoom image. */
-  file: string;
-  file_size: number;
-  vendor: string;
-  /** Null when there is nothing to make a thumbnail from. */
-  thumb: ThumbSource | null;
-}
-
-const PLAIN_IMAGES = new Set(['.jpg', '.jpeg', '.png']);
-/** Formats our readers cannot tile; kept so they can be converted later (vendor named by extension). */
-const FOREIGN_VENDORS: Record<string, string> = {
-  '.ndpi': 'hamamatsu', '.mrxs': '3dhistech', '.vms': 'hamamatsu', '.vmu': 'hamamatsu', '.scn': 'leica', '.bif': 'ventana',
-  '.svslide': 'sakura', '.czi': 'zeiss', '.sdpc': 'sqray',
-};
-/** The upload protocol hashes the first 1 GB; the same here keeps the two MD5s comparable. */
-const MD5_BYTES = 2 ** 30;
-const THUMB_EDGE = 512;
-
-type Base = Pick<SlideFacts, 'file' | 'file_size' | 'md5'>;
-
-const unread = (base: Base, vendor: string, status: SlideFacts['status'], format_note: string | null = null): SlideFacts => ({
-  ...base, vendor, status, format_note, width: null, height: null, levels: null, mpp: null, objective_power: null, scan_at: null,
-  tile_size: null, has_label: 0, has_macro: 0, thumb: null,
-});
-
-/** How one ingest reports its progress (the fraction hashed, 0–1) and bounds the conversion it may do. */
-export interface IngestOptions extends ConversionLimits {
-  onProgress?: (fraction: number) => void;
-}
-
-/**
- * Reads a slide file's metadata, converting it first when the tile server cannot serve it as it is.
- * Slides are recognised by their first bytes (TIFF/BigTIFF, KFB, zip); photos and formats we do not read
- * by their extension. A file we cannot read still yields facts (needs_conversion or error, with a note).
- */
-export async function ingestFile(file: string, options: IngestOptions = {}): Promise<SlideFacts> {
-  const { onProgress } = options;
-  if (await isFolder(file)) return ingestDicom(file, { file, file_size: 0, md5: null });
-  const ext = path.extname(file).toLowerCase();
-  if (PLAIN_IMAGES.has(ext)) return ingestFile(await convertWithLibvips(file, options), options);
-  const [stat, md5, head] = await Promise.all([fs.stat(file), md5Head(file, onProgress), readHead(file)]);
-  const base: Base = { file, file_size: stat.size, md5 };
-  const format = sniffFormat(head);
-
-  if (format === 'zip' && (await zipHoldsDicom(file))) return ingestDicomZip(base);
-  // MRXS and VMS arrive zipped with the files they refer to: converted by a background job like the others.
-  const multi = format === 'zip' ? await multiFileSlideIn(file) : null;
-  if (multi?.kind === 'slide') return unread(base, FOREIGN_VENDORS[multi.ext], 'converting');
-  if (multi?.kind === 'refused') return unread(base, 'zip', 'error', multi.note);
-  if (ext === '.dzi' || format === 'zip') return ingestDeepZoom(file, base);
-  // What OpenSlide reads is converted by a background job (conversion/convert-job.ts); the rest waits for a tool we lack.
-  if (FOREIGN_VENDORS[ext]) return unread(base, FOREIGN_VENDORS[ext], OPENSLIDE_EXTENSIONS.has(ext) ? 'converting' : 'needs_conversion');
-  if (format === 'kfb' || ext === '.kfb') return ingestKfb(base, format === 'kfb');
-  // A TIFF we wrote ourselves is never converted again.
-  if (format === 'tiff') return ingestTiff(base, convertedFrom(file) === null, options);
-  return unread(base, ext.slice(1) || 'unknown', 'needs_conversion');
-}
-
-async function ingestTiff(base: Base, mayConvert: boolean, limits: ConversionLimits): Promise<SlideFacts> {
-  let index: SlideIndex;
-  try {
-    index = await withFile(base.file, readSlideIndex);
-  } catch (err) {
-    if (!(err instanceof SlideFormatError)) throw err;
-    // A TIFF without tiles (striped, as scanners of small fields and image editors write them): convert once.
-    if (mayConvert && err instanceof NotAPyramidError) {
-      // A refusal (past the pixel cap) is the slide's answer; any other failure leaves it waiting for conversion.
-      const converted = await convertWithLibvips(base.file, limits).catch((e) => {
-        if (e instanceof AppError) throw e;
-        return null;
-      });
-      if (converted) return ingestFile(converted, limits);
-    }
-    return unread(base, 'generic-tiff', 'needs_conversion');
-  }
-  // JPEG 2000 tiles (Aperio 33003/33005) cannot be passed to a browser: the file is re-encoded by a background job.
-  if (mayConvert && index.levels.some((l) => l.compression === Compression.AperioJp2kRgb || l.compression === Compression.AperioJp2kYcc)) {
-    return { ...indexFacts(base, index), status: 'converting', has_label: 0, has_macro: 0, thumb: null };
-  }
-  const smallest = [...index.levels].reverse().find((l) => l.page >= 0);
-  return { ...indexFacts(base, index), thumb: smallest ? { page: smallest.page, subifd: smallest.subifd ?? -1 } : null };
-}
-
-/** KFB is read by a reverse-engineered reader: a slide it serves says so; one it cannot read waits for conversion. */
-async function ingestKfb(base: Base, hasMagic: boolean): Promise<SlideFacts> {
-  if (!hasMagic) return unread(base, 'kfbio', 'needs_conversion', 'kfb_unreadable');
-  let index: SlideIndex;
-  try {
-    index = await withFile(base.file, readKfbIndex);
-  } catch (err) {
-    if (err instanceof SlideFormatError) return unread(base, 'kfbio', 'needs_conversion', 'kfb_unreadable');
-    throw err;
-  }
-  return { ...indexFacts(base, index), format_note: 'kfb_experimental', thumb: kfbThumb(index) };
-}
-
-/** The KFB's preview block, else the largest level that is a single (complete JPEG) tile. */
-function kfbThumb(index: SlideIndex): ThumbSource | null {
-  const preview = index.associated.find((a) => a.name === 'thumbnail' && a.jpeg);
-  if (preview?.jpeg) return { jpeg: preview.jpeg };
-  const single = index.levels.find((l) => l.tilesAcross === 1 && l.tilesDown === 1 && l.compression === Compression.Jpeg && l.tileByteCounts[0] > 0);
-  return single ? { jpeg: { offset: single.tileOffsets[0], length: single.tileByteCounts[0] } } : null;
-}
-
-/**
- * What bind itself refuses (422, nothing kept), from a zip's directory and a descriptor alone, without reading
- * pixels: a Deep Zoom image declaring more than the limits or than its tiles hold. All else is the ingest job's.
- */
-export async function refuseAtBind(file: string): Promise<void> {
-  if (await isFolder(file)) return;
-  const ext = path.extname(file).toLowerCase();
-  const format = sniffFormat(await readHead(file));
-  if (ext !== '.dzi' && format !== 'zip') return;
-  if (format === 'zip' && ((await zipHoldsDicom(file)) || (await multiFileSlideIn(file)).kind !== 'other')) return;
-  await checkDeepZoom(file).catch((err) => {
-    // Not a Deep Zoom image, or a damaged one: the job says so on the row.
-    if (!(err instanceof DeepZoomError)) throw err;
+/** Queues a registered slide's ingest (one live job per slide); inside register's transaction, so no row waits for nothing. */
+export function enqueueIngest(db: Kysely<Database>, slideId: number, hospitalId: number): Promise<number> {
+  return enqueueJob(db, {
+    type: SLIDE_INGEST, payload: { slideId } satisfies IngestPayload, maxAttempts: INGEST_ATTEMPTS,
+    dedupeKey: ingestKey(slideId), hospitalId, slideId,
   });
 }
 
-/** Checked again here (bind refused what it could see at once), converted by a background job (conversion/convert-job.ts). */
-async function ingestDeepZoom(file: string, base: Base): Promise<SlideFacts> {
-  try {
-    await checkDeepZoom(file);
-    return unread(base, 'deepzoom', 'converting');
-  } catch (err) {
-    if (!(err instanceof DeepZoomError)) throw err;
-    const vendor = path.extname(file).toLowerCase() === '.dzi' ? 'deepzoom' : 'zip';
-    return unread(base, vendor, err.code === 'zip_not_deep_zoom' ? 'needs_conversion' : 'error', err.code);
-  }
-}
+/** The dedupe key of a slide's live ingest job. */
+export const ingestKey = (slideId: number) => `${SLIDE_INGEST}:${slideId}`;
 
-/** A zip of one series' instances: unpacked beside the zip (kept as the original), served from the folder. */
-async function ingestDicomZip(base: Base): Promise<SlideFacts> {
-  const { folder, names } = await extractDicomZip(base.file);
-  try {
-    return await ingestDicom(folder, base);
-  } catch (err) {
-    // A refused series leaves nothing behind: the folder goes, the zip goes back to the caller.
-    await fs.rm(folder, { recursive: true, force: true });
-    // The message names the file as the zip does, not as we unpacked it.
-    if (err instanceof AppError && typeof err.params.file === 'string') err.params.file = names.get(err.params.file) ?? err.params.file;
-    throw err;
-  }
-}
+/** Errors of the machine, not of the file (too many open files, a full or failing disk): worth another attempt. */
+const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EIO', 'ENOSPC', 'EBUSY', 'EAGAIN', 'ETIMEDOUT', 'ENOMEM']);
+const transient = (err: unknown) => TRANSIENT.has(String((err as NodeJS.ErrnoException | undefined)?.code ?? ''));
 
-async function ingestDicom(folder: string, original: Base): Promise<SlideFacts> {
-  const { index, size, thumbnail } = await ingestDicomFolder(folder);
-  return { ...indexFacts({ file: folder, file_size: original.file_size || size, md5: original.md5 }, index), thumb: { image: thumbnail } };
-}
-
-function indexFacts(base: Base, index: SlideIndex): Omit<SlideFacts, 'thumb'> {
+/**
+ * Step 1 of every slide (register.ts queues it): reads the file registered as 'ingesting' (read-file.ts: MD5 of the
+ * first GiB, format and header, levels; a DICOM zip unpacked and checked) and does what the reading says, in order:
+ * a photo or striped TIFF is converted here (conversion/photo-convert.ts), then the slide is finished (finish.ts:
+ * thumbnail, 'ready', focus check); a file the tile server cannot pass through is handed to its conversion job
+ * (conversion/convert-job.ts, which finishes it the same way); anything else is recorded as read (needs_conversion,
+ * error). Until this ends the slide serves no tile and no thumbnail (the resolver and the thumbnail route say it is
+ * being processed). Every step writes beside the original under a name of its own and renames, so a job killed
+ * halfway and run again starts over cleanly. A file refused (a hostile zip, a Deep Zoom declaring more than it holds,
+ * a photo past the pixel cap) is not tried again: the slide becomes 'error' and the job keeps the translated reason.
+ */
+export function slideIngestJob(dataDir: string, leaseMs: number, limits: { timeLimitMs?: number; caps?: PixelCaps } = {}): JobType<IngestPayload> {
   return {
-    ...base,
-    vendor: index.vendor,
-    width: index.width,
-    height: index.height,
-    levels: index.levels.length,
-    mpp: index.mppX,
-    objective_power: index.appMag,
-    scan_at: index.scanAt ?? null,
-    tile_size: index.levels[0]?.tileWidth ?? null,
-    status: 'ready',
-    has_label: index.associated.some((a) => a.name === 'label') ? 1 : 0,
-    has_macro: index.associated.some((a) => a.name === 'macro') ? 1 : 0,
-    format_note: null,
+    type: SLIDE_INGEST,
+    timeLimitMs: limits.timeLimitMs ?? defaultTimeLimitMs(SLIDE_INGEST),
+    // Hashing is disk-bound; two at once keep a large upload from holding back a small one.
+    concurrency: 2,
+    maxAttempts: INGEST_ATTEMPTS,
+    leaseMs,
+    async run({ db, payload, progress, signal, deadline }) {
+      const slide = await db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status'])
+        .where('id', '=', payload.slideId).executeTakeFirst();
+      // Deleted meanwhile, or already read by an attempt whose end was not recorded.
+      if (!slide || slide.status !== 'ingesting') return;
+      const file = fromStored(dataDir, slide.file_path);
+      if (!(await fs.stat(file).catch(() => null))) throw new PermanentJobError(encodeJobError('slide.file_missing', { path: slide.file_path }));
+      await progress(0, 'job.ingesting');
+
+      const reading = await readSlideFile(file, hashProgress(db, slide.id, progress)).catch(async (err): Promise<SlideReading> => {
+        failOn(err, signal);
+        return { next: 'as-read', facts: unreadable(await fileBase(file)) };
+      });
+      if (signal.aborted) throw signal.reason;
+
+      let served: SlideFacts;
+      if (reading.next === 'convert') {
+        const converted = await convertPhoto(file, { caps: limits.caps, deadline }).catch((err) => {
+          failOn(err, signal);
+          return null;
+        });
+        if (signal.aborted) throw signal.reason;
+        if (!converted) return recordReading(db, dataDir, slide, reading.otherwise);
+        // Served from the pyramid; what the row says of the file (its size, its MD5, as uploaded) is the original's.
+        served = { ...(await readPyramid(converted)), file_size: reading.original.file_size, md5: reading.original.md5 };
+      } else if (reading.facts.status === 'ready') {
+        served = reading.facts;
+      } else {
+        return recordReading(db, dataDir, slide, reading.facts);
+      }
+
+      await progress(READ_SHARE, 'job.thumbnail');
+      const { file: servedFile, thumb: _thumb, ...columns } = served;
+      const finished = await finishSlide(db, dataDir, {
+        slide, pyramid: served, from: { filePaths: [slide.file_path], status: 'ingesting' }, columns: { ...columns, file_path: toStored(dataDir, servedFile) },
+      });
+      // Deleted or moved meanwhile: what this attempt made beside the original (a converted TIFF, an unpacked DICOM series) goes.
+      if (!finished && servedFile !== file) await fs.rm(servedFile, { force: true, recursive: true });
+    },
+    async onFinalFailure(db: Db, job) {
+      const { slideId } = JSON.parse(job.payload) as IngestPayload;
+      await db.updateTable('slides').set({ status: 'error', format_note: 'ingest_failed', progress: null, updated_at: new Date().toISOString() })
+        .where('id', '=', slideId).where('status', '=', 'ingesting').execute();
+    },
   };
 }
 
-/** A JPEG ≤ 512 px from the smallest stored level or a stored preview: decoding level 0 of a real slide would take gigabytes. */
-export async function writeThumbnail(facts: SlideFacts, dest: string): Promise<boolean> {
-  const { thumb } = facts;
-  if (facts.status !== 'ready' || thumb === null) return false;
-  let input: Sharp;
-  if ('image' in thumb) {
-    input = sharp(thumb.image);
-  } else if ('jpeg' in thumb) {
-    const bytes = await withFile(facts.file, (readAt) => readAt(thumb.jpeg.offset, thumb.jpeg.length));
-    input = sharp(bytes);
-  } else {
-    // The smallest level is small in any real pyramid; one that is not (a single-level tiled TIFF) gets no thumbnail
-    // rather than a decoding without bounds.
-    input = sharp(facts.file, { page: thumb.page, tiff: { subifd: thumb.subifd }, limitInputPixels: DEFAULT_PIXEL_CAPS.photoPixels });
-  }
-  await fs.mkdir(path.dirname(dest), { recursive: true });
-  await input.resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })
-    .toColourspace('srgb').jpeg({ quality: 80 }).toFile(dest);
-  return true;
+/**
+ * Rethrows what must end this attempt: a refusal (an AppError: never tried again, the job keeps its reason), an error of
+ * the machine or an abort (tried again). Anything else broke the reader or the converter, and the caller goes on.
+ */
+function failOn(err: unknown, signal: AbortSignal): void {
+  if (err instanceof AppError) throw new PermanentJobError(encodeJobError(err.key, err.params));
+  if (transient(err) || signal.aborted) throw err;
 }
 
-/** Aperio's `Date = 12/29/09|Time = 09:59:15` as ISO 8601; anything else is left unknown. */
-export const scanTime = (description: string | undefined): string | null => parseImageDescription(description).scanAt;
-
-async function withFile<T>(file: string, use: (readAt: ReadAt) => Promise<T>): Promise<T> {
-  const fh = await fs.open(file, 'r');
-  try {
-    return await use(async (position, length) => {
-      const buf = Buffer.alloc(length);
-      const { bytesRead } = await fh.read(buf, 0, length, position);
-      return buf.subarray(0, bytesRead);
-    });
-  } finally {
-    await fh.close();
-  }
+/** A slide kept as read, not served (yet): 'converting' gets its conversion job in the same transaction, never a row that nothing converts. */
+async function recordReading(db: Db, dataDir: string, slide: { id: number; hospital_id: number; file_path: string }, facts: SlideFacts): Promise<void> {
+  const { file, thumb: _thumb, ...columns } = facts;
+  await db.transaction().execute(async (trx) => {
+    const result = await trx.updateTable('slides').set({
+      ...columns, file_path: toStored(dataDir, file), progress: facts.status === 'converting' ? 0 : null, updated_at: new Date().toISOString(),
+    }).where('id', '=', slide.id).where('status', '=', 'ingesting').where('file_path', '=', slide.file_path).executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0 && facts.status === 'converting') await enqueueConversion(trx, slide.id, slide.hospital_id);
+  });
 }
 
-const readHead = (file: string) => withFile(file, (readAt) => readAt(0, SNIFF_BYTES));
-
-/** `onProgress` hears the fraction hashed (0–1): on a large file this read is most of an ingest's time. */
-async function md5Head(file: string, onProgress?: (fraction: number) => void): Promise<string> {
-  const hash = createHash('md5');
-  const total = Math.min(MD5_BYTES, (await fs.stat(file)).size) || 1;
-  let read = 0;
-  for await (const chunk of createReadStream(file, { start: 0, end: MD5_BYTES - 1, highWaterMark: 2 ** 20 })) {
-    hash.update(chunk as Buffer);
-    read += (chunk as Buffer).length;
-    onProgress?.(read / total);
-  }
-  return hash.digest('hex');
+/** The hashing's share of the bar, on the job and on the slide row (which the lists and the upload panel show). */
+function hashProgress(db: Db, id: number, progress: JobContext<IngestPayload>['progress']): (fraction: number) => void {
+  let shown = 0;
+  return (fraction) => {
+    const value = Math.floor(fraction * READ_SHARE);
+    if (value <= shown) return;
+    shown = value;
+    void progress(value);
+    void db.updateTable('slides').set({ progress: value }).where('id', '=', id).where('status', '=', 'ingesting').execute().catch(() => {});
+  };
 }

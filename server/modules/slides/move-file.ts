@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { convertedFrom, derivedNames } from './convert.js';
+import { convertedFrom, derivedNames } from './conversion/derived-names.js';
 
 /** A file moved into place, and how to put it back where it came from (a failed insert must not lose the upload). */
 export interface Placed {

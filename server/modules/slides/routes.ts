@@ -20,10 +20,10 @@ import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteR
 import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import { namedCase } from '../cases/lookup.js';
 import { caseBindingRoutes } from './case-binding.js';
-import { derivedNames } from './convert.js';
+import { derivedNames } from './conversion/derived-names.js';
 import { downloadRoutes } from './download.js';
 import { dicomExportRoutes } from './dicom/routes.js';
-import { acceptSlide } from './register.js';
+import { registerSlide } from './register.js';
 import { PROCESSING } from './resolver.js';
 import { fileBound, linkSection, sectionForBinding, slideIn } from './queries.js';
 import { sectionRoutes } from './sections.js';
@@ -88,9 +88,9 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
       if (folder !== uploads) await fs.rmdir(folder).catch(() => {});
     }
     const user = request.auth!;
-    // Answered at once, 'ingesting': the ingest job (ingest-job.ts) reads the file. A failed insert leaves the
+    // Answered at once, 'ingesting': the ingest job (ingest.ts) reads the file. A failed insert leaves the
     // upload where it was, to be bound again.
-    const id = await acceptSlide(db, dataDir, file, {
+    const id = await registerSlide(db, dataDir, file, {
       name: body.name ?? path.basename(source, path.extname(source)),
       hospital_id: hospitalId,
       case_id: caseId,

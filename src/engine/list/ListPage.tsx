@@ -27,6 +27,9 @@ import { ListToolbar } from './ListToolbar';
 import { useListData } from './useListData';
 import { useWorkPolling } from './useWorkPolling';
 import { useLiveRefresh } from './useLiveRefresh';
+import { liveSource } from '../liveSources';
+import { useChannelLive } from '../../realtime/channel';
+import { workPollMs } from '../../core/workUnderWay';
 import { listDefaults } from '../../core/listPageState';
 import { useRules } from '../rulesApi';
 import { DataTable } from './DataTable';
@@ -85,15 +88,25 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const [poll, setPoll] = useState(0);
   const repoll = useCallback(() => setPoll((n) => n + 1), []);
   const answered = useRef(() => {});
-  const { rows, total, counts, loading } = useListData({
-    resource, params, items, tabs, preload, reload, poll,
+  const { rows, total, counts, loading, patch } = useListData({
+    resource, params, items, tabs, preload, reload, poll, rowKey,
     onJump: (page) => setParams({ page }),
     onRows: () => setSelection({}),
     onAnswer: () => answered.current(),
   });
-  answered.current = useWorkPolling(rows, list.columns, repoll, preview || !!preload);
-  // Live states (scanners): pushed over the realtime channel, the schema's interval as fallback; not while a form is open.
-  useLiveRefresh({ live: list.live, refreshSeconds: list.refreshSeconds, off: preview || !!preload || !!formMode, refetch: repoll });
+  // Work under way (a slide converting): its source's pushes move it while the channel is up, else a poll.
+  const pushesWork = !!liveSource(list.live)?.carriesWork;
+  const channelUp = useChannelLive();
+  const work = useWorkPolling(rows, list.columns, repoll, { off: preview || !!preload, everyMs: workPollMs(pushesWork, channelUp) });
+  answered.current = work.arm;
+  const atWork = useRef(work.atWork);
+  atWork.current = work.atWork;
+  // Live states (scanners, slide jobs): pushed over the realtime channel, the schema's interval as fallback; not while a
+  // form is open. A list of work asks for the channel at once only while work is shown, and catches up on it then.
+  useLiveRefresh({
+    live: list.live, refreshSeconds: list.refreshSeconds, off: preview || !!preload || !!formMode, refetch: repoll, patch,
+    eager: !pushesWork || work.atWork, catchUp: () => !pushesWork || atWork.current,
+  });
 
   const [actionDialogs, run] = useActionRunner({
     resource: resource ?? { route: '' }, rowKey, basePath, dataProvider: dp, refresh,

@@ -1,31 +1,20 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../../../db/connect.js';
-import type { JobType } from '../../jobs/registry.js';
-import { PermanentJobError } from '../../jobs/registry.js';
-import { convertDeepZoom, convertedFrom } from '../convert.js';
 import { AppError } from '../../../http/errors.js';
-import { ingestFile, writeThumbnail } from '../ingest.js';
-import { fromStored, thumbPath, toStored } from '../paths.js';
+import { encodeJobError } from '../../jobs/job-error.js';
+import { PermanentJobError, type JobType } from '../../jobs/job-type.js';
+import { defaultTimeLimitMs } from '../../jobs/time-limits.js';
+import { finishSlide, pyramidColumns } from '../finish.js';
+import { fromStored, toStored } from '../paths.js';
+import { readPyramid } from '../read-file.js';
+import { convertDeepZoom, DEEP_ZOOM_EXTENSIONS } from './deep-zoom-convert.js';
+import { convertedFrom } from './derived-names.js';
 import { multiFileSlideIn, UnsafeZipError, unpackedFolder, unpackMultiFileZip } from './multi-file-zip.js';
 import { convertWithOpenSlide, OPENSLIDE_EXTENSIONS } from './openslide-convert.js';
-import {
-  conversionSubject, CONVERSION_ATTEMPTS, markConverted, markNotConverted, markProgress, SLIDE_CONVERSION, type ConversionPayload,
-} from './queries.js';
-import { vipsAvailable } from './vips-cli.js';
-import { enqueueFocusCheck } from '../../focus/queries.js';
-import { encodeJobError } from '../../jobs/job-error.js';
-import { defaultTimeLimitMs } from '../../jobs/time-limits.js';
 import { DEFAULT_PIXEL_CAPS, type PixelCaps } from './pixel-cap.js';
-
-/**
- * Converts a slide the tile server cannot pass through (NDPI, MRXS, SCN, BIF, VMS/VMU, SVSlide, JPEG 2000 SVS;
- * Deep Zoom zips and folders) into the pyramidal JPEG TIFF beside it, then serves the slide from that file. The original stays (downloads
- * give it back); the TIFF is derived, so a job rebuilds it when it goes missing (sweep.ts). One at a time per
- * machine: libvips already uses every core, at the lowest priority.
- */
-/** Deep Zoom images (checked at bind) are converted in this process by our own writer, not by libvips. */
-export const DEEP_ZOOM_EXTENSIONS = new Set(['.zip', '.dzi']);
+import { conversionSubject, CONVERSION_ATTEMPTS, markNotConverted, markProgress, SLIDE_CONVERSION, type ConversionPayload } from './queries.js';
+import { vipsAvailable } from './vips-cli.js';
 
 /** A refusal (more pixels than allowed) can never succeed on a retry: the job keeps its reason, parameters included. */
 function refusedForGood(err: unknown): never {
@@ -44,6 +33,13 @@ async function convertZipped(zip: string, run: Parameters<typeof convertWithOpen
   }
 }
 
+/**
+ * Step 2 of a slide the tile server cannot pass through (NDPI, MRXS, SCN, BIF, VMS/VMU, SVSlide, JPEG 2000 SVS; Deep
+ * Zoom zips and folders), queued by its ingest (ingest.ts) or by the start-up sweep (sweep.ts): converts it into the
+ * pyramidal JPEG TIFF beside it, then finishes it (finish.ts) to be served from that file. The original stays
+ * (downloads give it back); the TIFF is derived, so a job rebuilds it when it goes missing. One at a time per
+ * machine: libvips already uses every core, at the lowest priority.
+ */
 export function slideConversionJob(dataDir: string, leaseMs: number, limits: { timeLimitMs?: number; caps?: PixelCaps } = {}): JobType<ConversionPayload> {
   const caps = limits.caps ?? DEFAULT_PIXEL_CAPS;
   return {
@@ -86,27 +82,20 @@ export function slideConversionJob(dataDir: string, leaseMs: number, limits: { t
       const converted = await (deepZoom ? convertDeepZoom(original).then((file) => ({ file, objectivePower: null }))
         : zipped ? convertZipped(original, run) : convertWithOpenSlide(original, run)).catch(refusedForGood);
       await progress(96, 'job.indexing');
-      const facts = await ingestFile(converted.file);
-      if (facts.status !== 'ready') throw new Error(`the converted file ${converted.file} is not readable`);
-      const wasJp2k = ext === '.svs';
-      // The thumbnail exists before the slide says 'ready': a list that sees it ready asks for it at once.
-      // A slide without one is still viewable: the list shows an empty cell.
-      const thumb = thumbPath(dataDir, slide.id);
-      await writeThumbnail(facts, thumb).catch(() => false);
-      const updated = await markConverted(db, slide.id, [toStored(dataDir, original), toStored(dataDir, converted.file)], {
-        file_path: toStored(dataDir, converted.file),
-        width: facts.width, height: facts.height, levels: facts.levels, mpp: facts.mpp,
-        objective_power: facts.objective_power ?? converted.objectivePower, scan_at: facts.scan_at, tile_size: facts.tile_size,
-        has_label: facts.has_label, has_macro: facts.has_macro,
-        // A Deep Zoom image keeps its pixels' scale and says nothing more; the others say what they were.
-        format_note: deepZoom ? null : wasJp2k ? 'jp2k_reencoded' : `converted_${(zipped ?? ext).slice(1)}`,
+      const pyramid = await readPyramid(converted.file);
+      const finished = await finishSlide(db, dataDir, {
+        slide, pyramid,
+        // The row names the original (a first conversion) or the pyramid being rebuilt: a slide moved or deleted meanwhile is left alone.
+        from: { filePaths: [toStored(dataDir, original), toStored(dataDir, converted.file)] },
+        columns: {
+          ...pyramidColumns(pyramid), file_path: toStored(dataDir, converted.file),
+          objective_power: pyramid.objective_power ?? converted.objectivePower,
+          // A Deep Zoom image keeps its pixels' scale and says nothing more; the others say what they were.
+          format_note: deepZoom ? null : ext === '.svs' ? 'jp2k_reencoded' : `converted_${(zipped ?? ext).slice(1)}`,
+        },
       });
-      if (!updated) {
-        // Deleted meanwhile: its thumbnail goes too.
-        if (!(await conversionSubject(db, slide.id))) await fs.rm(thumb, { force: true });
-        return;
-      }
-      await enqueueFocusCheck(db, slide.id, slide.hospital_id);
+      // Deleted meanwhile: the pyramid made for it goes too (its original went with the row).
+      if (!finished && !(await conversionSubject(db, slide.id))) await fs.rm(converted.file, { force: true });
     },
     async onFinalFailure(db: Db, job, error) {
       const { slideId } = JSON.parse(job.payload) as ConversionPayload;

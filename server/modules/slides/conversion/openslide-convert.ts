@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { convertedName } from '../convert.js';
+import { convertedName, partialName } from './derived-names.js';
 import { appendStrippedImages } from '../../tiles/tiff/append-images.js';
 import { readAssociatedImages } from './openslide-associated.js';
 import { openslideProperty, runVips, type VipsRun } from './vips-cli.js';
@@ -32,7 +32,7 @@ export interface OpenSlideResult {
 export async function convertWithOpenSlide(original: string, run: OpenSlideRun = {}, slide = original): Promise<OpenSlideResult> {
   const out = convertedName(original);
   await removeLeftovers(out);
-  const partial = `${out}.${randomBytes(4).toString('hex')}.partial`;
+  const partial = partialName(out);
   // libvips reads `name[options]` as load options: a file whose name holds brackets is read through a plain link.
   const input = /[[\]]/.test(path.basename(slide)) ? await plainLink(slide) : null;
   const source = input ?? slide;

@@ -1,5 +1,5 @@
 import { AppError } from '../../../http/errors.js';
-import { DZI_LIMITS } from '../deep-zoom/descriptor.js';
+import { DZI_LIMITS } from './deep-zoom/descriptor.js';
 
 /**
  * What a conversion may decode, read from the file's header before a pixel is (issue 27 finding 6: a 1.5 MB PNG

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/connect.js';
-import type { Database, SlideTable } from '../../../db/schema.js';
+import type { Database } from '../../../db/schema.js';
 import { enqueueJob } from '../../jobs/queries.js';
 
 export const SLIDE_CONVERSION = 'slides.convert';
@@ -19,18 +19,6 @@ export function enqueueConversion(db: Kysely<Database>, slideId: number, hospita
 /** What a conversion needs of its slide; undefined when the slide was deleted meanwhile. */
 export const conversionSubject = (db: Db, id: number) =>
   db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status', 'vendor', 'format_note']).where('id', '=', id).executeTakeFirst();
-
-export type ConvertedFacts = Pick<SlideTable, 'file_path' | 'width' | 'height' | 'levels' | 'mpp' | 'objective_power' | 'scan_at' | 'tile_size' | 'has_label' | 'has_macro' | 'format_note'>;
-
-/**
- * The slide is served from its converted file from now on. Only while it still names the file the job read
- * (`from`: the original, or the derived file being rebuilt): a slide moved or deleted meanwhile is left alone.
- */
-export async function markConverted(db: Db, id: number, from: string[], facts: ConvertedFacts): Promise<boolean> {
-  const result = await db.updateTable('slides').set({ ...facts, status: 'ready', progress: null, updated_at: new Date().toISOString() })
-    .where('id', '=', id).where('file_path', 'in', from).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
 
 /** Progress of a conversion on the slide row, which the slide lists show. */
 export async function markProgress(db: Db, id: number, progress: number): Promise<void> {

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import type { Db } from '../../../db/connect.js';
-import { convertedFrom } from '../convert.js';
+import { convertedFrom } from './derived-names.js';
 import { fromStored } from '../paths.js';
-import { DEEP_ZOOM_EXTENSIONS } from './convert-job.js';
+import { DEEP_ZOOM_EXTENSIONS } from './deep-zoom-convert.js';
 import { OPENSLIDE_EXTENSIONS } from './openslide-convert.js';
 import { convertedSlides, enqueueConversion, markConverting, slidesWaitingForVips } from './queries.js';
 import { vipsAvailable } from './vips-cli.js';

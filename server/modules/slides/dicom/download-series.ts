@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { listSeriesFolder } from '../../tiles/dicom/series-files.js';
-import { convertedFrom } from '../convert.js';
+import { convertedFrom } from '../conversion/derived-names.js';
 
 /**
  * What a download of a DICOM series gives back: the zip it was uploaded as (kept beside the folder unpacked from

@@ -1,20 +1,22 @@
 import { Readable } from 'node:stream';
 import sharp from '../../tiles/vips.js';
 import yazl from 'yazl';
+import { dateTimeValue, fitText, localDateTime } from '../../../../src/core/dicomValues.js';
 import { hasColourMarker } from '../../tiles/dicom/instance.js';
 import type { Level } from '../../tiles/slide-index.js';
 import { canPassThrough, type RgbImage } from '../../tiles/tile-reader.js';
 import type { SlideHandle, TileService } from '../../tiles/tile-service.js';
+import type { ExportSubject } from './export-subject.js';
 import { frameItem, instanceHeader, pixelDataEnd, pixelDataStart } from './instance-writer.js';
+import { srgbProfile } from './srgb-profile.js';
+import { patientStudyModules, slideLabelModule, specimenModule } from './subject-modules.js';
 import { newUid } from './uids.js';
-
-export interface ExportNames {
-  /** The slide's name: the series description and the folder inside the zip. */
-  name: string;
-}
+import { compressionRatio, equipmentModules, geometryModules, opticalPathModule, spacingOf } from './wsi-modules.js';
 
 const QUALITY = 90;
 const ASSOCIATED_TYPES = { label: 'LABEL', macro: 'OVERVIEW', thumbnail: 'THUMBNAIL' } as const;
+
+type Dataset = Record<string, unknown>;
 
 /**
  * Any slide the tile server reads, as a DICOM WSI series (Supplement 145) in a zip: one TILED_FULL instance per
@@ -22,25 +24,35 @@ const ASSOCIATED_TYPES = { label: 'LABEL', macro: 'OVERVIEW', thumbnail: 'THUMBN
  * re-encode), re-encoded (quality 90, padded white) where it is not (KFB's cropped edge tiles, missing tiles, other
  * compressions); label, macro and thumbnail as LABEL, OVERVIEW and THUMBNAIL instances. Nothing is held whole in
  * memory: the zip is stored (JPEG does not deflate) and written frame by frame as the client reads it.
+ * Every instance is what the VL Whole Slide Microscopy Image IOD requires (checked with dicom3tools' dciodvfy): the
+ * case's patient, study and specimen (`subject`), text in UTF-8 (ISO_IR 192), the glass slide's label on the LABEL.
  */
-export function exportDicomSeries(service: TileService, handle: SlideHandle, names: ExportNames): Readable {
+export function exportDicomSeries(service: TileService, handle: SlideHandle, subject: ExportSubject): Readable {
   const { index } = handle.slide;
-  const study = newUid(), series = newUid(), frameOfReference = newUid();
   const now = new Date();
-  const date = now.toISOString().slice(0, 10).replace(/-/g, ''), time = now.toISOString().slice(11, 19).replace(/:/g, '');
-  const folder = safeName(names.name);
-  const common = (instanceNumber: number) => ({
-    SOPInstanceUID: newUid(), StudyInstanceUID: study, SeriesInstanceUID: series, FrameOfReferenceUID: frameOfReference,
-    Modality: 'SM', Manufacturer: 'DSMS', SeriesDescription: names.name.slice(0, 64), ContainerIdentifier: names.name.slice(0, 64),
-    PatientName: '', PatientID: '', StudyID: '', AccessionNumber: '', StudyDate: date, StudyTime: time, ContentDate: date, ContentTime: time,
-    SeriesNumber: 1, InstanceNumber: instanceNumber, PositionReferenceIndicator: 'SLIDE_CORNER',
-    ...(index.scanAt ? { AcquisitionDateTime: index.scanAt.replace(/[-:T]/g, '').replace(/Z$/, '').slice(0, 14) } : {}),
+  const { date, time } = localDateTime(now);
+  // Instances of one export share these; each has its own SOP Instance UID.
+  const shared: Dataset = {
+    SpecificCharacterSet: 'ISO_IR 192',
+    ...patientStudyModules(subject, now),
+    StudyInstanceUID: newUid(), SeriesInstanceUID: newUid(), FrameOfReferenceUID: newUid(),
+    // No Laterality: a slide is no paired body part (present but empty, dciodvfy refuses it).
+    Modality: 'SM', SeriesNumber: 1, SeriesDescription: fitText(subject.slide.name, 64),
+    PositionReferenceIndicator: 'SLIDE_CORNER',
+    ...equipmentModules(),
+    ...specimenModule(subject),
+    AcquisitionContextSequence: [],
+    DimensionOrganizationSequence: [{ DimensionOrganizationUID: newUid() }], DimensionOrganizationType: 'TILED_FULL',
+    ContentDate: date, ContentTime: time,
+    // Type 1: when the source does not say when it was scanned, when it reached us (it was scanned before).
+    AcquisitionDateTime: dateTimeValue(index.scanAt) ?? dateTimeValue(subject.slide.createdAt) ?? `${date}${time}`,
     BitsAllocated: 8, BitsStored: 8, HighBit: 7, PixelRepresentation: 0,
     LossyImageCompression: '01', LossyImageCompressionMethod: 'ISO_10918_1',
-    TotalPixelMatrixFocalPlanes: 1, NumberOfOpticalPaths: 1, DimensionOrganizationType: 'TILED_FULL',
-    OpticalPathSequence: [{ OpticalPathIdentifier: '1', ...(index.appMag ? { ObjectiveLensPower: index.appMag } : {}) }],
     FocusMethod: 'AUTO', ExtendedDepthOfField: 'NO', VolumetricProperties: 'VOLUME',
-  });
+  };
+  const pyramid = newUid();
+  const common = (instanceNumber: number): Dataset => ({ ...shared, SOPInstanceUID: newUid(), InstanceNumber: instanceNumber });
+  const folder = safeName(subject.slide.name);
 
   const zip = new yazl.ZipFile();
   const out = zip.outputStream as Readable;
@@ -49,34 +61,35 @@ export function exportDicomSeries(service: TileService, handle: SlideHandle, nam
   let n = 0;
   index.levels.forEach((level, i) => {
     const number = ++n;
-    zip.addReadStream(Readable.from(levelInstance(service, handle, i, level, common(number))), `${folder}/level-${i}.dcm`, { compress: false });
+    zip.addReadStream(Readable.from(levelInstance(service, handle, i, level, { ...common(number), PyramidUID: pyramid })), `${folder}/level-${i}.dcm`, { compress: false });
   });
   for (const image of index.associated) {
     const number = ++n;
-    zip.addReadStream(Readable.from(associatedInstance(service, handle, image.name, common(number))), `${folder}/${image.name}.dcm`, { compress: false });
+    const extra = image.name === 'label' ? slideLabelModule(subject) : {};
+    zip.addReadStream(Readable.from(associatedInstance(service, handle, image.name, { ...common(number), ...extra })), `${folder}/${image.name}.dcm`, { compress: false });
   }
   zip.end();
   return out;
 }
 
-async function* levelInstance(service: TileService, handle: SlideHandle, i: number, level: Level, common: Record<string, unknown>): AsyncGenerator<Buffer> {
+async function* levelInstance(service: TileService, handle: SlideHandle, i: number, level: Level, common: Dataset): AsyncGenerator<Buffer> {
   const { index } = handle.slide;
   const frames = level.tilesAcross * level.tilesDown;
   const gray = level.samplesPerPixel === 1;
   const first = await frameJpeg(service, handle, i, level, 0, 0);
-  const scaleX = index.width / level.width, scaleY = index.height / level.height;
+  const imageType = ['DERIVED', 'PRIMARY', 'VOLUME', i === 0 ? 'NONE' : 'RESAMPLED'];
+  // The stored tiles' bytes: what the frames take where they are copied, and near enough where they are re-encoded.
+  const stored = level.tileByteCounts.reduce((sum, b) => sum + b, 0) || first.length * frames;
+  const samples = gray ? 1 : 3;
   yield instanceHeader({
     ...common,
-    ImageType: ['DERIVED', 'PRIMARY', 'VOLUME', i === 0 ? 'NONE' : 'RESAMPLED'],
-    SamplesPerPixel: gray ? 1 : 3,
+    ...geometryModules({ flavour: 'VOLUME', imageType, width: level.width, height: level.height, ...spacingOf(index, 'VOLUME', level.width, level.height) }),
+    ...opticalPathModule(index, gray ? null : await srgbProfile()),
+    SamplesPerPixel: samples,
     PhotometricInterpretation: gray ? 'MONOCHROME2' : photometric(first),
     ...(gray ? {} : { PlanarConfiguration: 0 }),
     Rows: level.tileHeight, Columns: level.tileWidth, NumberOfFrames: frames,
-    TotalPixelMatrixColumns: level.width, TotalPixelMatrixRows: level.height,
-    ...(index.mppX && index.mppY ? {
-      ImagedVolumeWidth: ds((index.width * index.mppX) / 1000), ImagedVolumeHeight: ds((index.height * index.mppY) / 1000), ImagedVolumeDepth: 0,
-      SharedFunctionalGroupsSequence: [{ PixelMeasuresSequence: [{ PixelSpacing: [ds((index.mppY * scaleY) / 1000), ds((index.mppX * scaleX) / 1000)], SliceThickness: 0 }] }],
-    } : {}),
+    LossyImageCompressionRatio: compressionRatio(level.tileHeight, level.tileWidth, samples, frames, stored),
     BurnedInAnnotation: 'NO', SpecimenLabelInImage: 'NO',
   });
   yield pixelDataStart();
@@ -109,15 +122,21 @@ async function frameJpeg(service: TileService, { slide }: SlideHandle, i: number
   return canvas.jpeg({ quality: QUALITY, chromaSubsampling: '4:2:0' }).toBuffer();
 }
 
-async function* associatedInstance(service: TileService, handle: SlideHandle, name: 'label' | 'macro' | 'thumbnail', common: Record<string, unknown>): AsyncGenerator<Buffer> {
+async function* associatedInstance(service: TileService, handle: SlideHandle, name: 'label' | 'macro' | 'thumbnail', common: Dataset): AsyncGenerator<Buffer> {
+  const { index } = handle.slide;
   const jpeg = (await service.associated(handle, name)).body;
-  const { width, height } = await sharp(jpeg).metadata();
+  const { width = 1, height = 1 } = await sharp(jpeg).metadata();
+  const flavour = ASSOCIATED_TYPES[name];
+  const imageType = ['DERIVED', 'PRIMARY', flavour, 'NONE'];
   yield instanceHeader({
     ...common,
-    ImageType: ['DERIVED', 'PRIMARY', ASSOCIATED_TYPES[name], 'NONE'],
+    ...geometryModules({ flavour, imageType, width, height, ...spacingOf(index, flavour, width, height) }),
+    ...opticalPathModule(index, await srgbProfile()),
     SamplesPerPixel: 3, PhotometricInterpretation: photometric(jpeg), PlanarConfiguration: 0,
-    Rows: height, Columns: width, NumberOfFrames: 1, TotalPixelMatrixColumns: width, TotalPixelMatrixRows: height,
-    BurnedInAnnotation: name === 'label' ? 'YES' : 'NO', SpecimenLabelInImage: name === 'thumbnail' ? 'NO' : 'YES',
+    Rows: height, Columns: width, NumberOfFrames: 1,
+    LossyImageCompressionRatio: compressionRatio(height, width, 3, 1, jpeg.length),
+    // A label (and an overview, which shows it) may carry the patient's name: burned in, as de-identification must know.
+    BurnedInAnnotation: name === 'thumbnail' ? 'NO' : 'YES', SpecimenLabelInImage: name === 'thumbnail' ? 'NO' : 'YES',
   });
   yield pixelDataStart();
   yield* frameItem(jpeg);
@@ -129,9 +148,6 @@ function photometric(jpeg: Buffer): string {
   const head = jpeg.subarray(0, 256);
   return hasColourMarker(head) && !head.includes('JFIF', 0, 'latin1') ? 'RGB' : 'YBR_FULL_422';
 }
-
-/** A decimal string (DS) holds 16 characters: 12 significant digits fit with sign, point and exponent. */
-const ds = (v: number) => Number(v.toPrecision(12));
 
 /** A folder name for the zip: the slide's name without separators or control characters (which unzippers mishandle). */
 const safeName = (name: string) => [...name].map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? '_' : c)).join('').replace(/^\.+/, '_').slice(0, 100) || 'slide';

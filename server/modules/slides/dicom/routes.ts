@@ -9,12 +9,14 @@ import { fromStored } from '../paths.js';
 import { slideFile, slideIn } from '../queries.js';
 import { logSlides } from '../section-log.js';
 import { exportDicomSeries } from './export-series.js';
+import { exportSubject } from './export-subject.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /**
- * `GET /api/data/kfb/{id}/dicom`: the slide as a DICOM WSI series in a zip, for PACS and other viewers. Needs
- * slide_download and the slide's hospital (another hospital's slide is not found); each export is logged.
+ * `GET /api/data/kfb/{id}/dicom`: the slide as a DICOM WSI series in a zip, for PACS and other viewers, with its
+ * case's patient and specimen (export-subject.ts). Needs slide_download and the slide's hospital (another hospital's
+ * slide is not found); each export is logged.
  * The export's own tile service keeps its decoded tiles apart from the viewer's cache.
  */
 export function dicomExportRoutes(app: TypedApp, db: Db, dataDir: string, def: ResourceDef): void {
@@ -30,11 +32,12 @@ export function dicomExportRoutes(app: TypedApp, db: Db, dataDir: string, def: R
     const row = slide ? await slideFile(db, id) : undefined;
     if (!slide || !row) throw new AppError(404, 'slide.not_found');
     const handle = await tiles.open(fromStored(dataDir, row.file_path));
+    const subject = await exportSubject(db, id);
     await logSlides(db, 'export_dicom', [slide], request.auth!);
     const name = `${row.name}.dicom.zip`;
     return reply.type('application/zip')
       .header('content-disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`)
       .header('cache-control', 'private, no-store')
-      .send(exportDicomSeries(tiles, handle, { name: row.name }));
+      .send(exportDicomSeries(tiles, handle, subject));
   });
 }

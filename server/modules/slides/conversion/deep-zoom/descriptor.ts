@@ -1,5 +1,5 @@
-import type { MessageKey } from '../../../i18n/messages.js';
-import type { Params } from '../../../i18n/translate.js';
+import type { MessageKey } from '../../../../i18n/messages.js';
+import type { Params } from '../../../../i18n/translate.js';
 
 /** A Deep Zoom image descriptor (`.dzi`): `<Image TileSize Overlap Format><Size Width Height/></Image>`. */
 export interface DziDescriptor {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import sharp from 'sharp';
-import { JpegTileEncoder, jpegImageEntries } from '../../tiles/tiff/jpeg-tiles.js';
-import { Tag } from '../../tiles/tiff/tags.js';
-import { TiffWriter } from '../../tiles/tiff/writer.js';
+import { JpegTileEncoder, jpegImageEntries } from '../../../tiles/tiff/jpeg-tiles.js';
+import { Tag } from '../../../tiles/tiff/tags.js';
+import { TiffWriter } from '../../../tiles/tiff/writer.js';
 import {
   checkTilesPresent, checkWorkingMemory, DeepZoomError, dziLevelCount, dziLevelDims, dziTileRect, parseDziDescriptor, type DziDescriptor,
 } from './descriptor.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanTime } from './ingest.js';
+import { scanTime } from './read-file.js';
 
 describe('scanTime', () => {
   it('reads the Aperio Date and Time properties (US order, two- or four-digit year)', () => {
