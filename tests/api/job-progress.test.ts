@@ -108,7 +108,9 @@ describe.each(databases)('job progress over the realtime channel [%s]', (kind) =
     expect((await ingested(app, admin, slide.id)).status).toBe('ready');
     const ofSlide = (list: typeof a.pushes, id: number) => list.filter((p) => p.push.slide === id);
     await until(async () => ofSlide(a.pushes, slide.id).some((p) => p.push.state === 'done'));
-    const ingest = ofSlide(a.pushes, slide.id).map((p) => p.push);
+    const ingest = ofSlide(a.pushes, slide.id).map((p) => p.push).filter((p) => p.type === 'slides.ingest');
+    // Its finish queued the slide's focus check, and said so.
+    expect(ofSlide(a.pushes, slide.id).map((p) => p.push)).toContainEqual(expect.objectContaining({ type: 'slides.focus', state: 'queued', progress: null }));
     expect(ingest[0]).toMatchObject({ type: 'slides.ingest', state: 'queued', progress: null });
     expect(ingest[1]).toMatchObject({ type: 'slides.ingest', state: 'running', progress: 0 });
     expect(ingest.at(-1)).toMatchObject({ type: 'slides.ingest', state: 'done', progress: 100 });

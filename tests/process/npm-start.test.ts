@@ -209,10 +209,14 @@ describe('npm start: primary and two worker processes', () => {
       const slide = bound.json().data as { id: number; hospital_id: number };
       expect(slide.hospital_id).toBe(hospital);
       // Queued by the worker that served the bind; run, and announced, by the primary's runner.
-      const states = (s: Session) => s.seen.filter((m) => m.topic === jobProgressTopic(hospital) && m.payload.slide === slide.id).map((m) => m.payload.state as string);
-      await until(() => sessions.every((s) => states(s).includes('done')), 'the ingest’s end at every connection', 60_000).catch(() => undefined);
-      expect(sessions.map((s) => states(s).filter((x) => x !== 'running').join(','))).toEqual(Array(CLIENTS).fill('queued,done'));
-      for (const s of sessions) expect(states(s)).toContain('running');
+      // The ingest, and the focus check its finish queues: each job's states, as every connection heard them.
+      const states = (s: Session, type: string) => s.seen
+        .filter((m) => m.topic === jobProgressTopic(hospital) && m.payload.slide === slide.id && m.payload.type === type).map((m) => m.payload.state as string);
+      await until(() => sessions.every((s) => states(s, 'slides.ingest').includes('done') && states(s, 'slides.focus').includes('done')), 'the ingest’s and the focus check’s end at every connection', 60_000).catch(() => undefined);
+      for (const type of ['slides.ingest', 'slides.focus']) {
+        expect(sessions.map((s) => `${type}: ${states(s, type).filter((x) => x !== 'running').join(',')}`)).toEqual(Array(CLIENTS).fill(`${type}: queued,done`));
+        for (const s of sessions) expect(states(s, type)).toContain('running');
+      }
       expect(sessions.flatMap((s) => s.seen.filter((m) => m.topic === jobProgressTopic(other)))).toEqual([]);
     });
 

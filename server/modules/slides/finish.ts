@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { SlideTable } from '../../db/schema.js';
-import { enqueueFocusCheck } from '../focus/queries.js';
+import { emitEvent } from '../../events/bus.js';
+import { enqueueFocusCheck, FOCUS_JOB } from '../focus/queries.js';
 import { thumbPath } from './paths.js';
 import type { SlideFacts } from './read-file.js';
 import { writeThumbnail } from './thumbnail.js';
@@ -35,14 +36,16 @@ export interface Finishing {
 export async function finishSlide(db: Db, dataDir: string, { slide, from, pyramid, columns }: Finishing): Promise<boolean> {
   const thumb = thumbPath(dataDir, slide.id);
   await writeThumbnail(pyramid, thumb).catch(() => fs.rm(thumb, { force: true }));
-  const finished = await db.transaction().execute(async (trx) => {
+  const focusJob = await db.transaction().execute(async (trx) => {
     let update = trx.updateTable('slides').set({ ...columns, status: 'ready', progress: null, updated_at: new Date().toISOString() })
       .where('id', '=', slide.id).where('file_path', 'in', from.filePaths);
     if (from.status) update = update.where('status', '=', from.status);
-    if (Number((await update.executeTakeFirst()).numUpdatedRows) === 0) return false;
-    await enqueueFocusCheck(trx, slide.id, slide.hospital_id);
-    return true;
+    if (Number((await update.executeTakeFirst()).numUpdatedRows) === 0) return null;
+    return enqueueFocusCheck(trx, slide.id, slide.hospital_id);
   });
+  // Committed: the hospital's open lists hear that the slide's next job is waiting, as they heard of its ingest.
+  if (focusJob !== null) emitEvent(db, 'jobs.queued', { type: FOCUS_JOB, jobId: focusJob, hospitalId: slide.hospital_id, slideId: slide.id });
+  const finished = focusJob !== null;
   // Deleted meanwhile: its thumbnail goes too (a row that still exists keeps its own).
   if (!finished && !(await db.selectFrom('slides').select('id').where('id', '=', slide.id).executeTakeFirst())) await fs.rm(thumb, { force: true });
   return finished;
