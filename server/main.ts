@@ -91,16 +91,22 @@ if (setup) {
   const jobDb = openDb();
   const queued = await queueMissingConversions(jobDb, config.dataDir);
   if (queued) log.info({ queued }, 'slide conversions queued at start');
-  const jobs = startJobRunner(jobDb, { types: [...jobTypesFor(config), ...scheduledJobTypes()], log });
-  process.once('SIGTERM', () => void jobs.stop());
-  process.once('SIGINT', () => void jobs.stop());
+  const startJobs = () => {
+    const runner = startJobRunner(jobDb, { types: [...jobTypesFor(config), ...scheduledJobTypes()], log });
+    process.once('SIGTERM', () => void runner.stop());
+    process.once('SIGINT', () => void runner.stop());
+    return runner;
+  };
   if (workersListening) {
     // The jobs' states and progress reach the browsers from here, through the workers' brokers (or RabbitMQ).
     const { pushFromPrimary } = await import('./realtime/primary-push.js');
     await pushFromPrimary(jobDb, config.realtime, log);
+    // Jobs wait for the workers to serve: a first start's focus checks would take the CPU they need to answer first.
     await workersListening;
+    startJobs();
     log.info(`DSMS listening on ${where}, ${config.workers} worker processes`);
   } else {
+    const jobs = startJobs();
     const db = openDb();
     // This process both serves and runs jobs, on two handles: a job queued through the serving one (a bind's ingest)
     // starts at once instead of at the runner's next poll.

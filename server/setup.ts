@@ -22,6 +22,7 @@ const fresh = await import('./db/fresh-database.js');
 const { migrateToLatest } = await import('./db/migrate.js');
 const { ensureResourceIndexes } = await import('./db/indexes.js');
 const { seed } = await import('./db/seed/index.js');
+const { ensureChallengeKey } = await import('./modules/auth/challenge.js');
 const { SCHEMAS_DIR } = await import('./modules/schemas/repository.js');
 const { loadResources } = await import('./resources/definition.js');
 
@@ -33,8 +34,10 @@ const building = firstStart ? fresh.startBuilding(sqliteFile) : sqliteFile;
 const db = connect({ databaseUrl: config.databaseUrl, sqliteFile: building, statementTimeoutMs: 0, unpublished: firstStart });
 try {
   await migrateToLatest(db);
+  const key = ensureChallengeKey(db);
   await ensureResourceIndexes(db, loadResources(path.join(SCHEMAS_DIR, 'resources')));
   await seed(db, config.demo, config.dataDir);
+  await key;
 } finally {
   await db.destroy();
 }

@@ -71,6 +71,14 @@ const cache = new WeakMap<Db, CachedKey>();
 /** A key being found or made: concurrent first challenges share it rather than each generating an RSA key. */
 const pending = new WeakMap<Db, Promise<CachedKey>>();
 
+/**
+ * Makes sure a current key exists: the setup calls it, so a first start's first challenge does not wait for a key
+ * to be generated (it runs on the thread pool, beside the seed).
+ */
+export async function ensureChallengeKey(db: Db): Promise<void> {
+  await currentKey(db);
+}
+
 function currentKey(db: Db): Promise<CachedKey> {
   const hit = cache.get(db);
   if (hit && Date.now() - hit.created < KEY_LIFETIME_MS) return Promise.resolve(hit);
