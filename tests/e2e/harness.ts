@@ -263,6 +263,12 @@ afterEach(async (context) => {
   if (report.length) throw new Error(`The pages when the test failed:\n${report.join('\n')}`);
 });
 
+/**
+ * How long a locator or a navigation may wait. `E2E_WAIT_MS` shortens it to find waits that only end at their limit
+ * (a `waitFor` caught on purpose costs the whole limit each time it runs): `E2E_WAIT_MS=8000 npm run test:e2e` fails them.
+ */
+const WAIT_MS = Number(process.env.E2E_WAIT_MS ?? 60_000);
+
 /** Debian's Chromium, never a downloaded one; flags keep it off the (closed) network. Every page it opens is watched for CSP violations. */
 export async function launchBrowser(): Promise<Browser> {
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -277,8 +283,8 @@ export async function launchBrowser(): Promise<Browser> {
     // CI runs the API suites on both databases beside the e2e files on two cores: a page that answers in a second
     // alone has been seen to take over Playwright's default 30 s there. Waiting longer only changes when a real
     // failure is reported (each test has 180 s), never whether.
-    context.setDefaultTimeout(60_000);
-    context.setDefaultNavigationTimeout(60_000);
+    context.setDefaultTimeout(WAIT_MS);
+    context.setDefaultNavigationTimeout(WAIT_MS);
     await watchCsp(context);
     return context;
   };
