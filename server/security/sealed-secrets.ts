@@ -88,6 +88,7 @@ export function keyFromDataDir(dataDir: string): Buffer {
 }
 
 let configured: SecretsConfig = { dataDir: path.resolve('data') };
+let key: Buffer | undefined;
 let box: SecretBox | undefined;
 
 /**
@@ -96,12 +97,19 @@ let box: SecretBox | undefined;
  */
 export function configureSecrets(config: SecretsConfig): void {
   configured = config;
+  key = undefined;
   box = undefined;
 }
 
-/** The process's box, its key read (or the key file made) on first use. */
+/** The process's key, read (or the key file made) on first use; migration 0033 seals with it too. */
+export function secretsKey(): Buffer {
+  key ??= configured.key ? parseSecretsKey(configured.key) : keyFromDataDir(configured.dataDir);
+  return key;
+}
+
+/** The process's box. */
 export function secrets(): SecretBox {
-  box ??= new SecretBox(configured.key ? parseSecretsKey(configured.key) : keyFromDataDir(configured.dataDir));
+  box ??= new SecretBox(secretsKey());
   return box;
 }
 

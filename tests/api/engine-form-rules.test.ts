@@ -4,7 +4,7 @@ import { submittedData } from '../../src/core/formRules.js';
 import { formRuleCases, type Expected, type FormRuleCase } from '../../src/core/formRules.cases.js';
 import type { FormSchema, InlineLabel } from '../../src/core/pageSchema.js';
 import { resolvePage } from '../../src/core/resolvePage.js';
-import { convertOverride } from '../../server/db/upgrade/page-language-2.js';
+import { convertOverride } from '../../server/db/migrations/frozen/page-language-2.js';
 import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
 
 /**

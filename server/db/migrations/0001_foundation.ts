@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /** Accounts, hospitals, roles, menus, settings, auth and the two logs: what every later module builds on. */
 export async function up(db: Kysely<any>): Promise<void> {

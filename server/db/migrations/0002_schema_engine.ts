@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /** Hospital overrides of page schemas (versioned, reversible) and per-user column preferences. */
 export async function up(db: Kysely<any>): Promise<void> {

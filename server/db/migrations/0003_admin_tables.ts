@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /** Labels, reagents, browser error reports and slide operation logs: the rest of the administration pages. */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /** Slide files known to the system: one row per file under `<dataDir>/slides`, metadata read once at ingest. */
 export async function up(db: Kysely<any>): Promise<void> {

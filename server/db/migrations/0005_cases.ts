@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Pathology cases (spec §3 Case): the number, the patient and the workflow phase. Registration,

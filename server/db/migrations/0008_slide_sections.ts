@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Slide sections (spec §3 "slide section (paraffin)", §7 sectionAdd): the glass slides cut from a case's

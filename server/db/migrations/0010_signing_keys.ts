@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Secrets leave the settings table (issue 8 item 1): the general settings API could read any row there,

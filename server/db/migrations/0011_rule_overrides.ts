@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 const COLUMNS = ['alias', 'hospital_id', 'version', 'override', 'note', 'created_by', 'created_at'];
 

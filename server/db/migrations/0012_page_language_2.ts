@@ -1,22 +1,18 @@
-import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { resourceContract } from '../../../src/core/contract.js';
-import { loadBasePages, SCHEMAS_DIR } from '../../modules/schemas/repository.js';
-import { loadResources } from '../../resources/definition.js';
-import { convertOverride, convertRuleVars } from '../upgrade/page-language-2.js';
+import { frozenBase } from './frozen/page-language-2-base.js';
+import { convertOverride, convertRuleVars } from './frozen/page-language-2.js';
 
 type Row = { id: number; kind: string; alias: string; hospital_id: number; version: number; override: string; note: string | null };
 
 /**
- * The second page language (server/db/upgrade/page-language-2.ts): every stored page override, each
+ * The second page language (frozen/page-language-2.ts): every stored page override, each
  * version (so a rollback to an old one still works), is rewritten in it; what a hospital's form added to a
  * resource's fields becomes the first version of that hospital's contract extension (kind 'resource'),
  * taken from its current page override; what the new language cannot say is named in the version's note.
- * The search-operators rule set's data became `{ widget, field }`; its overrides follow.
+ * The search-operators rule set's data became `{ widget, field }`; its overrides follow. The base pages and
+ * resources it converts against are the frozen snapshot of that release (frozen/page-language-2-base.json).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const pages = loadBasePages();
-  const resources = new Map(loadResources(path.join(SCHEMAS_DIR, 'resources')).map((r) => [r.name, r]));
   const rows = (await db.selectFrom('page_schema_versions').select(['id', 'kind', 'alias', 'hospital_id', 'version', 'override', 'note'])
     .where('kind', 'in', ['page', 'rule']).orderBy('version').execute()) as Row[];
   // The current (highest) version of each page override per hospital: its form additions make the extension.
@@ -29,15 +25,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       await db.updateTable('page_schema_versions').set({ override: JSON.stringify(convertRuleVars(override)) }).where('id', '=', row.id).execute();
       continue;
     }
-    const base = pages.get(row.alias) as Record<string, unknown> | undefined;
-    const def = typeof base?.resource === 'string' ? resources.get(base.resource) : undefined;
-    const contract = def ? resourceContract(def) : undefined;
-    const converted = convertOverride(override, {
-      basePage: base, contract: contract ? { fields: contract.fields, required: contract.required ?? [] } : null,
-    });
+    const base = frozenBase(row.alias);
+    const converted = convertOverride(override, base.context);
     const note = converted.dropped.length ? [row.note, `page language 2: ${converted.dropped.join('; ')}`].filter(Boolean).join(' | ') : row.note;
     await db.updateTable('page_schema_versions').set({ override: JSON.stringify(converted.override), note }).where('id', '=', row.id).execute();
-    if (def && !def.readOnly) current.set(`${row.alias}|${row.hospital_id}`, { resource: def.name, hospital: row.hospital_id, version: row.version, extension: converted.extension });
+    if (base.extends) current.set(`${row.alias}|${row.hospital_id}`, { resource: base.extends, hospital: row.hospital_id, version: row.version, extension: converted.extension });
   }
   // Several pages of one resource (the slide lists) may each have added fields: their additions join.
   const extensions = new Map<string, { resource: string; hospital: number; extension: Record<string, any> }>();

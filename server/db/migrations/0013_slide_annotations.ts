@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Slide annotations (issue 11): shapes drawn in the viewer, in level-0 image pixels, with what was measured on

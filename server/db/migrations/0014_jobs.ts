@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * A durable job queue in the database (conversion, later ingest, focus checks and exports). No library serves

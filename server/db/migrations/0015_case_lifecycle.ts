@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * The case lifecycle in the lab (issue 10, spec §3, §4): the case's status fields, the application that

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Slide share links (issue 12, spec §6, §9): a secret token (stored as its SHA-256 only) that opens one slide at

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Diagnosis and reports (issue 15): the reports of a case (first → audit → sign, print and send, supplementary

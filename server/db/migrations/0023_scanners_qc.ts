@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Scanners, scan jobs, slide quality control and the automatic focus check (issue 16, spec §3, §9).

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Messages and notices (issue 17, spec §3, §7): one row per recipient, so reading and deleting are the recipient's

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Reading meetings (issue 12, spec §3 "reading conferences: name, cover, time"): a hospital's meeting over a list

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Labels on slides (issue 16, spec §7 label calls): which label a slide carries, put there by hand or by the

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Hardware keys (issue 17): WebAuthn credentials a user registered from SystemAccount and signs in with. The

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Prices and charges (issue 16, spec §2 income statistics). `price_items`: each hospital's price list, one price

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import { openSecret, sealSecret } from '../../security/sealed-secrets.js';
+import type { Kysely, Migration } from 'kysely';
+import { openV1, sealV1 } from './frozen/sealed-secrets-v1.js';
 
 const SSO_SECRETS = ['client_secret', 'im_app_secret'] as const;
 const TEACHING_KEY = 'teaching_library';
@@ -7,14 +7,15 @@ const TEACHING_KEY = 'teaching_library';
 /**
  * Seals the secrets an older release stored in plaintext (security/sealed-secrets.ts): the single sign-on client
  * and messaging-app secrets of every hospital and the teaching library's token. Values already sealed are left
- * as they are, so running it over a half-done upgrade is harmless. `down` opens them again.
+ * as they are, so running it over a half-done upgrade is harmless. `down` opens them again. The format is the
+ * frozen v1 (frozen/sealed-secrets-v1.ts); `key` is the installation's secrets key, read only when a value is
+ * sealed or opened (the key file of the data directory is made on first use).
  */
-export async function up(db: Kysely<any>): Promise<void> {
-  await rewrite(db, sealSecret);
-}
-
-export async function down(db: Kysely<any>): Promise<void> {
-  await rewrite(db, openSecret);
+export function sealedSecrets(key: () => Buffer): Migration {
+  return {
+    up: (db) => rewrite(db, (plain) => sealV1(key(), plain)),
+    down: (db) => rewrite(db, (stored) => openV1(key(), stored)),
+  };
 }
 
 async function rewrite(db: Kysely<any>, change: (value: string) => string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../connect.js';
+import { isPostgres } from './frozen/dialect.js';
 
 /**
  * Signed reports as fixed documents (issue 27 B): each signing (a report signed, a supplementary report accepted)

@@ -11,6 +11,7 @@ import { scopeOf, type DiagnosisDeps, type Req } from './deps.js';
 import { diagnosticReport } from './fhir.js';
 import { identifierSystems } from './fhir-systems.js';
 import { hospitalCode } from './outbound-queries.js';
+import { wordTemplateOf } from './queries.js';
 import { reportVisible } from './report-data.js';
 import { file, servedFile } from './report-file.js';
 import { served } from './served.js';
@@ -54,8 +55,7 @@ export function outputRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   }, async (r, reply) => {
     // A signed report's values are those it was signed with; the template is the hospital's current one.
     const { doc } = await servedTo(r, r.params.id);
-    const template = await deps.db.selectFrom('report_templates').select(['word_file']).where('id', '=', r.query.template_id)
-      .where('hospital_id', '=', doc.report.hospital_id).executeTakeFirst();
+    const template = await wordTemplateOf(deps.db, r.query.template_id, doc.report.hospital_id);
     if (!template) throw new AppError(404, 'diagnosis.template_not_found');
     if (!template.word_file) throw new AppError(422, 'diagnosis.word_template_missing');
     const docx = await fillTemplate(Buffer.from(template.word_file, 'base64'), reportParameters(doc));

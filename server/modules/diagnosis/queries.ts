@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { ReportTable } from '../../db/schema/reports.js';
 import { AppError } from '../../http/errors.js';
 import { caseFieldsFor, reportSnapshot } from '../../../src/core/reportWorkflow.js';
+import { addTimeline, type TimelineEntry } from '../cases/lifecycle-queries.js';
 
 type Trx = Kysely<Database>;
 export type ReportRow = Selectable<ReportTable>;
@@ -66,3 +67,15 @@ export async function userNames(db: Db, ids: (number | null)[]): Promise<Record<
   const rows = await db.selectFrom('users').select(['id', 'realname', 'name']).where('id', 'in', wanted).execute();
   return Object.fromEntries(rows.map((u) => [u.id, u.realname || u.name]));
 }
+
+/** Sets or clears the case's urgent flag (expedite_status), with its timeline line, in one transaction. */
+export async function setUrgent(db: Db, c: { id: number; hospital_id: number }, urgent: boolean, actor: TimelineEntry['actor'], now: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('cases').set((eb) => ({ expedite_status: urgent ? 1 : 0, version: eb('version', '+', 1), updated_at: now })).where('id', '=', c.id).execute();
+    await addTimeline(trx, c.hospital_id, c.id, { action: urgent ? 'urgent_on' : 'urgent_off', actor }, now);
+  });
+}
+
+/** The Word file (base64) of one of the hospital's report templates; undefined: no such template there. */
+export const wordTemplateOf = (db: Db, id: number, hospitalId: number) =>
+  db.selectFrom('report_templates').select(['word_file']).where('id', '=', id).where('hospital_id', '=', hospitalId).executeTakeFirst();

@@ -1,9 +1,10 @@
 import { ok } from '../../http/envelope.js';
 import type { TypedApp } from '../../http/types.js';
-import { caseInScope, addTimeline } from '../cases/lifecycle-queries.js';
+import { caseInScope } from '../cases/lifecycle-queries.js';
 import { ActionBody, ActionParams, CreateBody, DelayBody, FlagsBody, Id, SaveBody, UrgentBody } from './bodies.js';
 import { scopeOf, type DiagnosisDeps } from './deps.js';
 import { editorData, reportOut } from './editor-data.js';
+import { setUrgent } from './queries.js';
 import { createReport, delayReport, runAction, saveReport, setFlags } from './workflow.js';
 import { AppError } from '../../http/errors.js';
 import { mayRunReportAction } from '../../../src/core/reportWorkflow.js';
@@ -33,11 +34,7 @@ export function diagnosisRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   app.post('/api/diagnosis/:id/urgent', { config: DIAGNOSE, schema: { tags, params: Id, body: UrgentBody } }, async (r) => {
     const c = await caseInScope(deps.db, r.params.id, scopeOf(r));
     if (!mayRunReportAction('save', r.auth!.identification, { case: c }, await deps.rulesFor(c.hospital_id))) throw new AppError(403, 'diagnosis.role_refused', { action: 'urgent' });
-    const now = new Date().toISOString();
-    await deps.db.transaction().execute(async (trx) => {
-      await trx.updateTable('cases').set((eb) => ({ expedite_status: r.body.urgent ? 1 : 0, version: eb('version', '+', 1), updated_at: now })).where('id', '=', c.id).execute();
-      await addTimeline(trx, c.hospital_id, c.id, { action: r.body.urgent ? 'urgent_on' : 'urgent_off', actor: r.auth! }, now);
-    });
+    await setUrgent(deps.db, c, r.body.urgent, r.auth!, new Date().toISOString());
     return ok({ id: c.id, expedite_status: r.body.urgent ? 1 : 0 });
   });
 }

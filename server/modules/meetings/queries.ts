@@ -129,3 +129,7 @@ export async function leave(db: Db, meetingId: number, userId: number): Promise<
 export async function inMeeting(db: Db, meetingId: number, slideId: number): Promise<boolean> {
   return !!(await db.selectFrom('meeting_slides').select('slide_id').where('meeting_id', '=', meetingId).where('slide_id', '=', slideId).executeTakeFirst());
 }
+
+/** A meeting by id, every column (its caller found it in scope first). */
+export const meetingById = async (db: Db, id: number): Promise<MeetingRow> =>
+  (await db.selectFrom('meetings').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as MeetingRow;

@@ -9,7 +9,7 @@ import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import type { RealtimeHub } from '../../realtime/hub.js';
 import {
-  changeState, createMeeting, inMeeting, isParticipant, join, leave, listMeetings, meetingIn, meetingSlides, participants, slidesOfHospital,
+  changeState, createMeeting, inMeeting, isParticipant, join, leave, listMeetings, meetingById, meetingIn, meetingSlides, participants, slidesOfHospital,
   updateMeeting, userName, type MeetingRow,
 } from './queries.js';
 
@@ -60,7 +60,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
    * with all of them on `everyone`.
    */
   const detail = async (id: number, slidesOf: Db = db) => {
-    const m = (await db.selectFrom('meetings').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as MeetingRow;
+    const m = await meetingById(db, id);
     return {
       ...wire(m), host_name: await userName(db, m.created_by), presenter_name: await userName(db, m.presenter_id),
       slides: await meetingSlides(slidesOf, id), participants: await participants(db, id),

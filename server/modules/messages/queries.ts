@@ -173,3 +173,8 @@ export async function answerClinical(db: Db, userId: number, ids: number[], stat
 
 /** Rolls the transaction back when some message had already gone as far. */
 class ClinicalOrder extends Error {}
+
+/** Ids among `ids` of messages to someone other than the user (such as the sender's own copy of one they sent). */
+export async function notAddressedTo(db: Db, userId: number, ids: number[]): Promise<number[]> {
+  return (await db.selectFrom('messages').select('id').where('id', 'in', ids).where('user_id', '<>', userId).execute()).map((r) => r.id);
+}

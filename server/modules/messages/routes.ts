@@ -9,7 +9,7 @@ import type { TypedApp } from '../../http/types.js';
 import { translate, type Language, type Params } from '../../i18n/translate.js';
 import { hasPermission } from '../../http/access.js';
 import { MessageType } from './types.js';
-import { answerClinical, audience, deleteFor, foreignIds, inbox, markRead, membersOf, recipientsOf, rolesForNotices, sendMessages, sent, unreadCount } from './queries.js';
+import { answerClinical, audience, deleteFor, foreignIds, inbox, markRead, membersOf, notAddressedTo, recipientsOf, rolesForNotices, sendMessages, sent, unreadCount } from './queries.js';
 
 const MAX_IDS = 500;
 const Ids = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: MAX_IDS });
@@ -96,7 +96,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
   }, async (request) => {
     const ids = [...new Set(request.body.msg_ids)];
     const foreign = await foreignIds(db, request.auth!.id, ids);
-    const sentByMe = foreign.length ? [] : await db.selectFrom('messages').select('id').where('id', 'in', ids).where('user_id', '<>', request.auth!.id).execute();
+    const sentByMe = foreign.length ? [] : await notAddressedTo(db, request.auth!.id, ids);
     // Only the recipient answers: the sender's own copy of the id is not theirs to answer.
     if (foreign.length || sentByMe.length) throw new AppError(404, 'message.not_yours');
     const note = request.body.note?.trim() || null;

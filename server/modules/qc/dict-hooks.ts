@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { isPostgres } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
-import { PG_LOCK_CLASS } from './dict-routes.js';
+import { PG_LOCK_CLASS } from './dict-queries.js';
 
 /**
  * The QC dictionary as a generic resource (SettingQcDict): the same rules as spec §7's `store_many`, so the page and

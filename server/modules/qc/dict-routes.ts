@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
-import { isPostgres, type Db } from '../../db/connect.js';
+import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
+import { dictEntriesOf, dictLists, rankDictEntry, storeDictEntries, updateDictEntries } from './dict-queries.js';
 
 const tags = ['qc-dict'];
-/** First key of PostgreSQL's two-key advisory lock: "QC dictionary store"; the second is the hospital id. */
-export const PG_LOCK_CLASS = 0x71c;
 /** A list's name: specimen_rejection, infectious_specimen, special_advice, cassette_reprint, report_class, timeout_reason, fixation, … */
 const DictType = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' });
 const Name = Type.String({ minLength: 1, maxLength: 255 });
@@ -31,14 +29,8 @@ const CHANGE_METHODS: ['PATCH', 'POST'] = ['PATCH', 'POST'];
  * missing ones.
  */
 export function qcDictRoutes(app: TypedApp, db: Db): void {
-  const mine = (hospitalId: number, ids: number[]) => db.selectFrom('qc_dict').select(['id', 'type', 'name']).where('hospital_id', '=', hospitalId).where('id', 'in', ids).execute();
-
   app.get('/api/config/dict/qc/lists', { config: READ, schema: { tags, querystring: Type.Object({ type: Type.Optional(DictType) }) } }, async (request) => {
-    const rows = await db.selectFrom('qc_dict').select(['id', 'type', 'name', 'en_name', 'code', 'rank', 'enabled'])
-      .where('hospital_id', '=', workingHospital(request))
-      .$if(request.query.type !== undefined, (q) => q.where('type', '=', request.query.type!))
-      .orderBy('type').orderBy('rank').orderBy('id').limit(5000).execute();
-    return ok(rows);
+    return ok(await dictLists(db, workingHospital(request), request.query.type));
   });
 
   app.post('/api/config/dict/qc/store_many', {
@@ -46,24 +38,9 @@ export function qcDictRoutes(app: TypedApp, db: Db): void {
   }, async (request) => {
     const hospitalId = workingHospital(request);
     const { type, items } = request.body;
-    const names = items.map((i) => i.name.trim());
-    // Check and insert one store at a time per hospital: two parallel stores of one name must not both pass the check
-    // (SQLite serialises its transactions; PostgreSQL takes an advisory lock).
-    const rows = await db.transaction().execute(async (trx) => {
-      if (isPostgres(db)) await sql`select pg_advisory_xact_lock(${PG_LOCK_CLASS}, ${hospitalId})`.execute(trx);
-      const taken = await trx.selectFrom('qc_dict').select('name').where('hospital_id', '=', hospitalId).where('type', '=', type).where('name', 'in', names).execute();
-      const repeated = names.filter((n, i) => names.indexOf(n) !== i);
-      const clash = [...new Set([...taken.map((t) => t.name), ...repeated])];
-      if (clash.length) throw new AppError(422, 'qc_dict.duplicate', { type, names: clash.join('、') });
-      const last = await trx.selectFrom('qc_dict').select((eb) => eb.fn.max('rank').as('rank')).where('hospital_id', '=', hospitalId).where('type', '=', type).executeTakeFirst();
-      const now = new Date().toISOString();
-      const start = Number(last?.rank ?? 0);
-      return trx.insertInto('qc_dict').values(items.map((item, i) => ({
-        hospital_id: hospitalId, type, name: item.name.trim(), en_name: item.en_name?.trim() || null, code: item.code?.trim() || null,
-        rank: item.rank ?? start + i + 1, enabled: 1, created_at: now, updated_at: now,
-      }))).returning('id').execute();
-    });
-    return ok({ ids: rows.map((r) => Number(r.id)) });
+    const stored = await storeDictEntries(db, hospitalId, type, items);
+    if ('clash' in stored) throw new AppError(422, 'qc_dict.duplicate', { type, names: stored.clash.join('、') });
+    return ok({ ids: stored.ids });
   });
 
   // Spec §7 has update_many and rank as PATCH; POST, as they were first declared, stays for callers written against it.
@@ -76,17 +53,11 @@ export function qcDictRoutes(app: TypedApp, db: Db): void {
       const hospitalId = workingHospital(request);
       const { items } = request.body;
       const ids = [...new Set(items.map((i) => i.id))];
-      const found = await mine(hospitalId, ids);
+      const found = await dictEntriesOf(db, hospitalId, ids);
       const missing = ids.filter((id) => !found.some((f) => f.id === id));
       if (missing.length) throw new AppError(404, 'qc_dict.not_found', { ids: missing.join(', ') });
-      const now = new Date().toISOString();
       // All or nothing: a list half renamed is worse than a refused request.
-      await db.transaction().execute(async (trx) => {
-        for (const { id, ...change } of items) {
-          const set = Object.fromEntries(Object.entries(change).map(([k, v]) => [k, typeof v === 'string' ? v.trim() || (k === 'name' ? v : null) : v]));
-          await trx.updateTable('qc_dict').set({ ...set, updated_at: now }).where('id', '=', id).where('hospital_id', '=', hospitalId).execute();
-        }
-      });
+      await updateDictEntries(db, hospitalId, items);
       return ok({ updated: ids.length });
     },
   });
@@ -98,9 +69,7 @@ export function qcDictRoutes(app: TypedApp, db: Db): void {
     schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: Type.Object({ rank: Rank }, { additionalProperties: false }) },
     handler: async (request) => {
       const hospitalId = workingHospital(request);
-      const res = await db.updateTable('qc_dict').set({ rank: request.body.rank, updated_at: new Date().toISOString() })
-        .where('id', '=', request.params.id).where('hospital_id', '=', hospitalId).executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 0) throw new AppError(404, 'qc_dict.not_found', { ids: String(request.params.id) });
+      if (!(await rankDictEntry(db, hospitalId, request.params.id, request.body.rank))) throw new AppError(404, 'qc_dict.not_found', { ids: String(request.params.id) });
       return ok({ id: request.params.id, rank: request.body.rank });
     },
   });

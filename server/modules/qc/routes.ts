@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { needsRescan, QC_GRADES, QC_JUDGES, QC_REASONS, qcGradingProblem, reasonsText } from '../../../src/core/slideQc.js';
-import { ensureQcRow } from '../focus/queries.js';
+import { gradeSlide, judgeSlide, qcRowOf } from './queries.js';
 
 const SlideId = Type.Object({ slideId: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
 const GradeBody = Type.Object({
@@ -27,10 +27,9 @@ const tags = ['resource:slide_qc'];
  */
 export function qcRoutes(app: TypedApp, db: Db): void {
   const qcRow = async (slideId: number, hospitalId: number) => {
-    const slide = await db.selectFrom('slides').select(['id', 'hospital_id']).where('id', '=', slideId).where('hospital_id', '=', hospitalId).executeTakeFirst();
-    if (!slide) throw new AppError(404, 'slide.not_found');
-    await ensureQcRow(db, slide.id, slide.hospital_id);
-    return db.selectFrom('slide_qc').selectAll().where('slide_id', '=', slide.id).executeTakeFirstOrThrow();
+    const row = await qcRowOf(db, slideId, hospitalId);
+    if (!row) throw new AppError(404, 'slide.not_found');
+    return row;
   };
 
   app.post('/api/slide/qc/grade/:slideId', {
@@ -44,17 +43,11 @@ export function qcRoutes(app: TypedApp, db: Db): void {
     const row = await qcRow(request.params.slideId, workingHospital(request));
     if (version !== undefined && version !== row.version) throw new AppError(409, 'qc.changed');
     const at = new Date().toISOString();
-    const rescan = await db.transaction().execute(async (trx) => {
-      const done = await trx.updateTable('slide_qc').set({
-        grade, reasons: reasonsText(reasons), remark: remark ?? row.remark, qc_by: request.auth!.id, qc_at: at, version: row.version + 1, updated_at: at,
-      }).where('id', '=', row.id).where('version', '=', row.version).executeTakeFirst();
-      if (Number(done.numUpdatedRows) === 0) throw new AppError(409, 'qc.changed');
-      if (!needsRescan(grade)) return null;
-      const scan = await trx.selectFrom('scan_jobs').select('id').where('slide_id', '=', row.slide_id).orderBy('id', 'desc').executeTakeFirst();
-      if (scan) await trx.updateTable('scan_jobs').set({ rescan: 1, updated_at: at }).where('id', '=', scan.id).execute();
-      return scan?.id ?? null;
+    const graded = await gradeSlide(db, {
+      row, grade, reasons: reasonsText(reasons), remark: remark ?? row.remark, by: request.auth!.id, at, rescan: needsRescan(grade),
     });
-    return ok({ slide_id: row.slide_id, grade, reasons: reasonsText(reasons), version: row.version + 1, rescan_scan_id: rescan });
+    if (graded === 'changed') throw new AppError(409, 'qc.changed');
+    return ok({ slide_id: row.slide_id, grade, reasons: reasonsText(reasons), version: row.version + 1, rescan_scan_id: graded.rescan });
   });
 
   app.post('/api/slide/qc/judge/:slideId', {
@@ -65,9 +58,7 @@ export function qcRoutes(app: TypedApp, db: Db): void {
     const { judge, version } = request.body;
     if (version !== undefined && version !== row.version) throw new AppError(409, 'qc.changed');
     const at = new Date().toISOString();
-    const done = await db.updateTable('slide_qc').set({ judge, version: row.version + 1, updated_at: at })
-      .where('id', '=', row.id).where('version', '=', row.version).executeTakeFirst();
-    if (Number(done.numUpdatedRows) === 0) throw new AppError(409, 'qc.changed');
+    if (!(await judgeSlide(db, row, judge, at))) throw new AppError(409, 'qc.changed');
     return ok({ slide_id: row.slide_id, judge, version: row.version + 1 });
   });
 }

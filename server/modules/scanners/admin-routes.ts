@@ -4,6 +4,7 @@ import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
+import { revokeScannerKey, scannerOf, storeScannerKey } from './key-queries.js';
 import { newScannerKey } from './keys.js';
 import { sweepOffline } from './queries.js';
 
@@ -19,7 +20,7 @@ export const SWEEP_MS = 10_000;
  */
 export function scannerAdminRoutes(app: TypedApp, db: Db): void {
   const mine = async (id: number, hospitalId: number) => {
-    const row = await db.selectFrom('scanners').select(['id', 'name']).where('id', '=', id).where('hospital_id', '=', hospitalId).executeTakeFirst();
+    const row = await scannerOf(db, id, hospitalId);
     if (!row) throw new AppError(404, 'scanner.not_found');
     return row;
   };
@@ -31,7 +32,7 @@ export function scannerAdminRoutes(app: TypedApp, db: Db): void {
     const scanner = await mine(request.params.id, workingHospital(request));
     const { key, hash, prefix } = newScannerKey();
     const at = new Date().toISOString();
-    await db.updateTable('scanners').set({ key_hash: hash, key_prefix: prefix, key_revoked_at: null, updated_at: at }).where('id', '=', scanner.id).execute();
+    await storeScannerKey(db, scanner.id, { hash, prefix }, at);
     return ok({ id: scanner.id, key, key_prefix: prefix });
   });
 
@@ -41,7 +42,7 @@ export function scannerAdminRoutes(app: TypedApp, db: Db): void {
   }, async (request) => {
     const scanner = await mine(request.params.id, workingHospital(request));
     const at = new Date().toISOString();
-    await db.updateTable('scanners').set({ key_revoked_at: at, updated_at: at }).where('id', '=', scanner.id).execute();
+    await revokeScannerKey(db, scanner.id, at);
     return ok({ id: scanner.id, key_revoked_at: at });
   });
 

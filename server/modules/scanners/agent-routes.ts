@@ -7,6 +7,7 @@ import { SCAN_RESULTS, SCANNER_STATUSES, scanDuration } from '../../../src/core/
 import { agentScanner } from './agent-auth.js';
 import { bindScan } from './bind.js';
 import { heartbeat } from './queries.js';
+import { finishScan, rescanQueue, scanOf, startScan } from './scan-queries.js';
 
 const tags = ['scanner-agent'];
 const security = [{ scannerKey: [] }];
@@ -41,7 +42,7 @@ export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
     const scanner = await agentScanner(db, request);
     await heartbeat(db, scanner.id, request.body.status, request.body.message ?? null);
     // What QC sent back for a new scan: the scanner's queue.
-    const rescan = await db.selectFrom('scan_jobs').select(['id', 'barcode', 'slide_id']).where('scanner_id', '=', scanner.id).where('rescan', '=', 1).orderBy('id').limit(100).execute();
+    const rescan = await rescanQueue(db, scanner.id);
     return ok({ scanner_id: scanner.id, status: request.body.status, rescan });
   });
 
@@ -50,16 +51,8 @@ export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
     schema: { tags, security, body: ScanBody },
   }, async (request) => {
     const scanner = await agentScanner(db, request);
-    const now = new Date().toISOString();
-    const { id } = await db.insertInto('scan_jobs').values({
-      hospital_id: scanner.hospital_id, scanner_id: scanner.id, barcode: request.body.barcode ?? null, scan_level: request.body.scan_level ?? null,
-      scale: request.body.scale ?? null, result: 'not_scanned', started_at: now, bind_status: 'pending', rescan: 0, created_at: now, updated_at: now,
-    }).returning('id').executeTakeFirstOrThrow();
-    // A new scan of a barcode QC sent back answers that request.
-    if (request.body.barcode) {
-      await db.updateTable('scan_jobs').set({ rescan: 0, updated_at: now }).where('scanner_id', '=', scanner.id).where('barcode', '=', request.body.barcode).where('rescan', '=', 1).execute();
-    }
-    return ok({ id });
+    const scan = { barcode: request.body.barcode ?? null, scan_level: request.body.scan_level ?? null, scale: request.body.scale ?? null };
+    return ok({ id: await startScan(db, scanner, scan, new Date().toISOString()) });
   });
 
   app.post('/api/scanner-agent/scans/:id/finish', {
@@ -67,8 +60,7 @@ export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
     schema: { tags, security, params: Id, body: FinishBody },
   }, async (request) => {
     const scanner = await agentScanner(db, request);
-    const job = await db.selectFrom('scan_jobs').select(['id', 'barcode', 'started_at', 'finished_at'])
-      .where('id', '=', request.params.id).where('scanner_id', '=', scanner.id).executeTakeFirst();
+    const job = await scanOf(db, request.params.id, scanner.id);
     if (!job) throw new AppError(404, 'scanner.scan_not_found');
     if (job.finished_at) throw new AppError(409, 'scanner.scan_finished');
     const { result, message, path, name } = request.body;
@@ -76,9 +68,7 @@ export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
     // The slide first: a bind refused (someone else's upload, a missing file) leaves the scan open to finish again.
     const binding = path ? await bindScan(db, dataDir, scanner, job, path, name) : null;
     const at = new Date().toISOString();
-    const done = await db.updateTable('scan_jobs').set({ result, message: message ?? null, finished_at: at, duration_ms: scanDuration(job.started_at, at), updated_at: at })
-      .where('id', '=', job.id).where('finished_at', 'is', null).executeTakeFirst();
-    if (Number(done.numUpdatedRows) === 0) throw new AppError(409, 'scanner.scan_finished');
+    if (!(await finishScan(db, job.id, { result, message: message ?? null, at, durationMs: scanDuration(job.started_at, at) }))) throw new AppError(409, 'scanner.scan_finished');
     return ok({ id: job.id, result, ...(binding ?? {}) });
   });
 }

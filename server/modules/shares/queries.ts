@@ -74,3 +74,11 @@ export async function sharedSlide(db: Db, slideId: number, permissions: SharePer
   const { pathology_number, specimen_name, clinical_diagnosis, ...rest } = slide;
   return { ...rest, diagnosis: permissions.diagnosis ? { pathology_number, specimen_name, clinical_diagnosis } : null };
 }
+
+/** The hospital and name of a slide the request already found (slides/queries.ts `slideIn`). */
+export const slideOfShare = (db: Db, slideId: number) =>
+  db.selectFrom('slides').select(['hospital_id', 'name']).where('id', '=', slideId).executeTakeFirstOrThrow();
+
+/** The name a share's recipient is told it came from. */
+export const sharerName = async (db: Db, userId: number): Promise<string> =>
+  (await db.selectFrom('users').select('realname').where('id', '=', userId).executeTakeFirstOrThrow()).realname;

@@ -18,7 +18,7 @@ import type { TileService } from '../tiles/tile-service.js';
 import { membersOf, recipientsOf } from '../messages/queries.js';
 import { roleAccessOf } from '../users/queries.js';
 import { notify } from '../messages/notify.js';
-import { createShare, revokeShare, shareById, shareByToken, sharedCaseDirectory, sharedSlide, sharesBy } from './queries.js';
+import { createShare, revokeShare, shareById, shareByToken, sharedCaseDirectory, sharedSlide, sharerName, sharesBy, slideOfShare } from './queries.js';
 
 const Token = Type.String({ minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
 const Permissions = Type.Object(Object.fromEntries(SHARE_PERMISSION_KEYS.map((k) => [k, Type.Optional(Type.Boolean())])), { additionalProperties: false });
@@ -49,7 +49,7 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
     const { slide_id, expires_in_seconds, permissions, recipient_id: recipientId } = request.body;
     const slide = await slideIn(db, slide_id);
     if (!slide) throw new AppError(404, 'slide.not_found');
-    const row = await db.selectFrom('slides').select(['hospital_id', 'name']).where('id', '=', slide_id).executeTakeFirstOrThrow();
+    const row = await slideOfShare(db, slide_id);
     // Checked before anything is written: an unknown, disabled or other-hospital recipient leaves no share behind.
     if (recipientId !== undefined && !(await membersOf(db, row.hospital_id, [recipientId])).length) {
       throw new AppError(422, 'error.validation', {}, { recipient_id: [{ key: 'share.recipient_unknown' }] });
@@ -63,9 +63,9 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
     });
     const path = `/share/view?token=${share.token}`;
     if (recipientId !== undefined) {
-      const by = await db.selectFrom('users').select('realname').where('id', '=', request.auth!.id).executeTakeFirstOrThrow();
+      const by = await sharerName(db, request.auth!.id);
       // The link (with its token) is kept in the recipient's message only: it is theirs to open until it expires.
-      await notify(db, row.hospital_id, [recipientId], 'share_received', { by: by.realname, slide: row.name, until: share.expires_at.slice(0, 16).replace('T', ' ') }, path);
+      await notify(db, row.hospital_id, [recipientId], 'share_received', { by, slide: row.name, until: share.expires_at.slice(0, 16).replace('T', ' ') }, path);
     }
     return ok({ ...share, slide_id, permissions: perms, path, recipient_id: recipientId ?? null });
   });
@@ -76,7 +76,7 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
   }, async (request) => {
     const slide = await slideIn(db, request.query.slide_id);
     if (!slide) throw new AppError(404, 'slide.not_found');
-    const row = await db.selectFrom('slides').select('hospital_id').where('id', '=', request.query.slide_id).executeTakeFirstOrThrow();
+    const row = await slideOfShare(db, request.query.slide_id);
     return ok(await recipientsOf(db, row.hospital_id));
   });
 

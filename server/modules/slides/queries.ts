@@ -118,3 +118,7 @@ export async function releaseSections(db: Kysely<Database>, slideIds: number[], 
   if (keepCaseId !== null) q = q.where('case_id', '<>', keepCaseId);
   await q.execute();
 }
+
+/** A slide's processing status (the caller has found the slide in scope). */
+export const slideStatus = async (db: Db, id: number) =>
+  (await db.selectFrom('slides').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;

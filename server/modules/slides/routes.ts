@@ -25,7 +25,7 @@ import { downloadRoutes } from './download.js';
 import { dicomExportRoutes } from './dicom/routes.js';
 import { registerSlide } from './register.js';
 import { PROCESSING } from './resolver.js';
-import { fileBound, linkSection, sectionForBinding, slideIn } from './queries.js';
+import { fileBound, linkSection, sectionForBinding, slideIn, slideStatus } from './queries.js';
 import { sectionRoutes } from './sections.js';
 import { logSlides } from './section-log.js';
 import { viewerLocateRoutes } from './viewer-locate.js';
@@ -118,7 +118,7 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     const { id } = request.params;
     // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
     if (!(await slideIn(db, id))) throw new AppError(404, 'slide.not_found');
-    const { status } = await db.selectFrom('slides').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    const status = await slideStatus(db, id);
     // Not made yet (or being remade): said so, rather than a missing or stale picture.
     if (PROCESSING.has(status)) throw new AppError(409, 'slide.processing');
     const file = thumbPath(dataDir, id);

@@ -13,6 +13,7 @@ import { createFlow, issueOneTimeCode, takeFlow, takeOneTimeCode, FLOW_TTL_MS } 
 import { ADAPTERS, type MessagingAdapter } from './messaging.js';
 import type { SsoConfigTable } from '../../db/schema.js';
 import { authorizationUrl, finishSignIn, newCodeVerifier } from './oidc.js';
+import { loginChoices, messagingHospitals } from './queries.js';
 import { rememberProviderSession } from './sign-out.js';
 import { userForIdentity } from './users.js';
 import { MAX_ID } from '../../http/hostile-input.js';
@@ -94,9 +95,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
       config: { access: 'public', rateLimit: rateLimited },
       schema: { tags: ['auth'], summary: 'Hospitals whose single sign-on or messaging-app login is switched on, with the button label' },
     }, async () => {
-      const rows = await db.selectFrom('sso_configs').innerJoin('hospitals', 'hospitals.id', 'sso_configs.hospital_id')
-        .select(['sso_configs.hospital_id', 'sso_configs.label', 'sso_configs.enabled', 'sso_configs.im_enabled', 'sso_configs.im_kind', 'hospitals.name', 'hospitals.en_name'])
-        .where((eb) => eb.or([eb('sso_configs.enabled', '=', 1), eb('sso_configs.im_enabled', '=', 1)])).orderBy('sso_configs.hospital_id').execute();
+      const rows = await loginChoices(db);
       // `sso`: the provider button; `im_kind`: the messaging app's button (auth/auth_code), when switched on.
       return ok(rows.map(({ enabled, im_enabled, im_kind, ...row }) => ({ ...row, sso: enabled === 1, im_kind: im_enabled === 1 ? im_kind : null })));
     });
@@ -298,6 +297,6 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
 
 /** Without a hospital in the request, the messaging login is the one hospital that has it switched on, if only one does. */
 async function onlyMessagingHospital(db: Db): Promise<number | null> {
-  const rows = await db.selectFrom('sso_configs').select('hospital_id').where('im_enabled', '=', 1).limit(2).execute();
-  return rows.length === 1 ? rows[0].hospital_id : null;
+  const hospitals = await messagingHospitals(db);
+  return hospitals.length === 1 ? hospitals[0] : null;
 }

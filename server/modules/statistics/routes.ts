@@ -8,6 +8,7 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { statRange, STAT_PERIODS, type StatRange } from '../../../src/core/statPeriods.js';
 import { getSetting } from '../settings/queries.js';
+import { usersOfHospital } from '../users/queries.js';
 import { dashboard } from './dashboard.js';
 import { statisticBook } from './export.js';
 import { STAT_KINDS, STAT_KIND_NAMES, type StatKindName } from './kinds.js';
@@ -95,9 +96,7 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
     if (!anyKind) throw forbidden('case_view');
     const hospitalId = request.query.hospital_id ?? workingHospital(request);
     if (!user.hospitalIds.includes(hospitalId)) throw new AppError(403, 'stat.bad_hospital');
-    return ok(await db.selectFrom('users').innerJoin('user_hospitals', 'user_hospitals.user_id', 'users.id')
-      .select(['users.id', 'users.name', 'users.realname']).where('user_hospitals.hospital_id', '=', hospitalId)
-      .orderBy('users.id').limit(1000).execute());
+    return ok(await usersOfHospital(db, hospitalId));
   });
 
   app.get('/api/statistic/:kind', {

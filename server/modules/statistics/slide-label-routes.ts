@@ -4,6 +4,7 @@ import { ok } from '../../http/envelope.js';
 import { AppError, forbidden } from '../../http/errors.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
+import { labelChoices, labelExists, putLabel, removeLabel, slidesWithin } from './label-queries.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 /** A batch from a list page: at most a page of 500 slides and one label. */
@@ -21,13 +22,12 @@ export function slideLabelRoutes(app: TypedApp, db: Db): void {
   /** The slides of the request, all within the user's scope, or a 404 before anything is written. */
   const slidesOf = async (request: Parameters<typeof hospitalScope>[1], ids: number[]) => {
     const unique = [...new Set(ids)];
-    const rows = await db.selectFrom('slides').select(['id', 'hospital_id'])
-      .where('id', 'in', unique).where('hospital_id', 'in', hospitalScope({ scope: 'hospital' }, request)!).execute();
+    const rows = await slidesWithin(db, unique, hospitalScope({ scope: 'hospital' }, request)!);
     if (rows.length !== unique.length) throw new AppError(404, 'slide.not_found');
     return rows;
   };
   const labelOf = async (id: number) => {
-    const label = await db.selectFrom('labels').select(['id']).where('id', '=', id).executeTakeFirst();
+    const label = await labelExists(db, id);
     if (!label) throw new AppError(404, 'label.not_found');
     return label;
   };
@@ -35,29 +35,20 @@ export function slideLabelRoutes(app: TypedApp, db: Db): void {
   // The choices of the put/remove prompts: readable by those who label slides, not only by label_manage.
   app.get('/api/config/labels/choices', { config: { access: 'user', audit: false }, schema: { tags } }, async (request) => {
     if (!request.scope!.may('slide_label') && !request.scope!.may('label_manage')) throw forbidden('slide_label');
-    return ok(await db.selectFrom('labels').select(['id', 'name', 'en_name', 'color']).orderBy('rank').orderBy('id').limit(1000).execute());
+    return ok(await labelChoices(db));
   });
 
   app.post('/api/config/labels/slides/put', { config: perm, schema: { tags, body: Body } }, async (request) => {
     const slides = await slidesOf(request, request.body.ids);
     const label = await labelOf(request.body.label_id);
-    const now = new Date().toISOString();
-    const before = await db.selectFrom('slide_labels').select('slide_id').where('label_id', '=', label.id).where('slide_id', 'in', slides.map((s) => s.id)).execute();
-    const have = new Set(before.map((r) => r.slide_id));
-    const fresh = slides.filter((s) => !have.has(s.id));
-    // Parallel puts of the same label: the unique (slide, label) index keeps one row, the other insert does nothing.
-    if (fresh.length) {
-      await db.insertInto('slide_labels').values(fresh.map((s) => ({
-        hospital_id: s.hospital_id, slide_id: s.id, label_id: label.id, source: 'manual' as const, created_by: request.auth!.id, created_at: now,
-      }))).onConflict((oc) => oc.columns(['slide_id', 'label_id']).doNothing()).execute();
-    }
-    return ok({ label_id: label.id, slide_ids: slides.map((s) => s.id), added: fresh.map((s) => s.id) });
+    const added = await putLabel(db, label.id, slides, request.auth!.id, new Date().toISOString());
+    return ok({ label_id: label.id, slide_ids: slides.map((s) => s.id), added });
   });
 
   app.post('/api/config/labels/slides/remove', { config: perm, schema: { tags, body: Body } }, async (request) => {
     const slides = await slidesOf(request, request.body.ids);
     const label = await labelOf(request.body.label_id);
-    const done = await db.deleteFrom('slide_labels').where('label_id', '=', label.id).where('slide_id', 'in', slides.map((s) => s.id)).executeTakeFirst();
-    return ok({ label_id: label.id, slide_ids: slides.map((s) => s.id), removed: Number(done.numDeletedRows) });
+    const removed = await removeLabel(db, label.id, slides.map((s) => s.id));
+    return ok({ label_id: label.id, slide_ids: slides.map((s) => s.id), removed });
   });
 }

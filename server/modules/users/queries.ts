@@ -182,3 +182,9 @@ export async function userLanguage(db: Db, userId: number, lang?: 'zh-CN' | 'en-
   await db.updateTable('users').set({ extra: JSON.stringify({ ...extra, lang }), updated_at: new Date().toISOString() }).where('id', '=', userId).execute();
   return lang;
 }
+
+/** Up to 1000 users of a hospital, by id: a statistics filter's choices. */
+export const usersOfHospital = (db: Db, hospitalId: number) =>
+  db.selectFrom('users').innerJoin('user_hospitals', 'user_hospitals.user_id', 'users.id')
+    .select(['users.id', 'users.name', 'users.realname']).where('user_hospitals.hospital_id', '=', hospitalId)
+    .orderBy('users.id').limit(1000).execute();
