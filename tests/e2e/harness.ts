@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, type TestContext } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
@@ -185,12 +185,24 @@ export async function startPeer(dir: string, env: Record<string, string>): Promi
 /**
  * Content-Security-Policy violations seen by any page this file's browsers opened. The app must work under the
  * policy it is served with (server/http/security-headers.ts): after the file's tests, any violation fails it.
- * Registered here, at import, so every e2e file gets the check without asking for it.
  */
 const cspViolations: string[] = [];
-afterAll(() => {
-  expect(cspViolations, 'Content-Security-Policy violations in the browser console').toEqual([]);
-});
+
+/**
+ * The hooks every e2e file gets without asking: the CSP check after its tests and the report of the pages when a
+ * test fails. Registered per file by tests/e2e/file-hooks.ts (a setup file): the e2e project is not isolated, so this
+ * module is imported once per worker, and hooks registered at its import would belong to the first file only.
+ */
+export function registerFileHooks(): void {
+  beforeAll(() => {
+    cspViolations.length = 0;
+    browsers.length = 0;
+  });
+  afterAll(() => {
+    expect(cspViolations, 'Content-Security-Policy violations in the browser console').toEqual([]);
+  });
+  afterEach(reportFailedPages);
+}
 
 /** Chromium reports each blocked load, eval or inline style on the console; the event also names the directive. */
 async function watchCsp(context: BrowserContext): Promise<void> {
@@ -244,7 +256,7 @@ function remember(page: Page, line: string): void {
   lines.push(line.slice(0, 300));
   troubles.set(page, lines.slice(-8));
 }
-afterEach(async (context) => {
+async function reportFailedPages(context: TestContext): Promise<void> {
   if (context.task.result?.state !== 'fail') return;
   const report: string[] = [];
   const pages = browsers.flatMap((b) => b.contexts().flatMap((c) => c.pages()));
@@ -261,7 +273,7 @@ afterEach(async (context) => {
     report.push(`${page.url()}\n  shows: ${shown}\n${spinning.length ? `  spinning: ${spinning.join(', ')}\n` : ''}${image}  ${[...(troubles.get(page) ?? []), ...waiting.slice(-8)].join('\n  ')}`);
   }
   if (report.length) throw new Error(`The pages when the test failed:\n${report.join('\n')}`);
-});
+}
 
 /**
  * How long a locator or a navigation may wait. `E2E_WAIT_MS` shortens it to find waits that only end at their limit
