@@ -80,7 +80,7 @@ if (setup) {
     });
     workersListening = superviseWorkers(config.workers, log, config.realtime);
   }
-  const { jobTypesFor, scheduledJobTypes } = await import('./modules/jobs/registry.js');
+  const { installationJobTypes } = await import('./modules/job-types.js');
   const { startJobRunner } = await import('./modules/jobs/runner.js');
   const { emitEvent, onEvent } = await import('./events/bus.js');
   const { queueMissingConversions } = await import('./modules/slides/conversion/sweep.js');
@@ -91,11 +91,12 @@ if (setup) {
   const jobDb = openDb();
   const queued = await queueMissingConversions(jobDb, config.dataDir);
   if (queued) log.info({ queued }, 'slide conversions queued at start');
-  const jobs = startJobRunner(jobDb, { types: [...jobTypesFor(config), ...scheduledJobTypes()], log });
+  const jobs = startJobRunner(jobDb, { types: installationJobTypes(config), log });
   process.once('SIGTERM', () => void jobs.stop());
   process.once('SIGINT', () => void jobs.stop());
   if (workersListening) {
-    // The jobs' states and progress reach the browsers from here, through the workers' brokers (or RabbitMQ).
+    // The jobs' states and progress, and the scanners the sweep found silent, reach the browsers from here, through
+    // the workers' brokers (or RabbitMQ).
     const { pushFromPrimary } = await import('./realtime/primary-push.js');
     await pushFromPrimary(jobDb, config.realtime, log);
     await workersListening;
@@ -105,8 +106,10 @@ if (setup) {
     // This process both serves and runs jobs, on two handles: a job queued through the serving one (a bind's ingest)
     // starts at once instead of at the runner's next poll.
     onEvent(db, 'jobs.queued', () => jobs.wake());
-    // … and the runner's states reach the app's realtime pushes (server/realtime/job-push.ts).
+    // … and what the runner's jobs announce (their states, a scanner the sweep found silent) reaches the app's
+    // realtime pushes (server/realtime/push.ts).
     onEvent(jobDb, 'jobs.state', (e) => emitEvent(db, 'jobs.state', e));
+    onEvent(jobDb, 'scanner.status', (e) => emitEvent(db, 'scanner.status', e));
     await serve(db, config);
   }
 } else {
