@@ -107,11 +107,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 
 /**
  * A partial configuration (a test's, an embedding's) completed with loadConfig's defaults for an empty environment,
- * so a default is decided here only; a key given as undefined takes the default too.
+ * so a default is decided here only; a key given as undefined takes the default too. Defaults derived from the data
+ * directory (the secrets key file) follow a given one.
  */
 export function withDefaults<T extends Partial<ServerConfig>>(given: T): ServerConfig & T {
   const set = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-  return { ...loadConfig({}), ...set } as ServerConfig & T;
+  return { ...loadConfig(given.dataDir ? { DATA_DIR: given.dataDir } : {}), ...set } as ServerConfig & T;
 }
 
 export interface OcrConfig { binary: string; languages: string; timeoutMs: number; memoryMb: number }

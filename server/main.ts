@@ -3,16 +3,16 @@ import path from 'node:path';
 import { loadConfig, type ServerConfig } from './config.js';
 import type { Db } from './db/connect.js';
 import { runEntry } from './paths.js';
-import { configureSecrets, secrets } from './security/sealed-secrets.js';
+import { secretBox } from './security/sealed-secrets.js';
 
 // Each process loads only what it runs (dynamic imports below; `npm run build` makes them chunks of their own): the
 // primary has the setup process migrate and seed, runs the background jobs, and builds the HTTP app only when it
 // serves itself (WORKERS=1); a worker builds the app and nothing else. So the primary of a cluster holds no routes,
 // and the workers no job code.
 const config = loadConfig();
-// Before the migrations (0033 seals old plaintext secrets); a malformed SECRETS_KEY stops the start here.
-configureSecrets(config.secrets);
-secrets();
+// A malformed SECRETS_KEY stops the start here, and a missing key file is made once, before the setup process (whose
+// migration 0033 seals old plaintext secrets) and the workers (each app opens its own box: buildApp) read it.
+secretBox(config.secrets);
 // The primary starts the setup process (migrations, seed: setup.ts) before it loads anything more, since everything
 // else waits for it; this process loads the job runner meanwhile, and the workers build their app (see below).
 const setup = cluster.isPrimary ? runEntry('server/setup.ts') : undefined;

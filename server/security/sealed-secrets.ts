@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -87,23 +88,36 @@ export function keyFromDataDir(dataDir: string): Buffer {
   return parseSecretsKey(fs.readFileSync(file, 'utf8'));
 }
 
-let configured: SecretsConfig = { dataDir: path.resolve('data') };
-let box: SecretBox | undefined;
+/**
+ * The box of one configuration: SECRETS_KEY when given, else the data directory's key file (made when missing). One
+ * per app (buildApp, from its config), handed to the modules that seal or open, never held by this module: two apps
+ * in one process (tests, a hospital group's nodes) each use their own key.
+ */
+export function secretBox(config: SecretsConfig): SecretBox {
+  return new SecretBox(config.key ? parseSecretsKey(config.key) : keyFromDataDir(config.dataDir));
+}
+
+/** The box of the migrations running now (migration 0033 seals old plaintext secrets), set by whoever runs them. */
+const migrating = new AsyncLocalStorage<() => SecretBox>();
 
 /**
- * Where this process finds its key (main.ts, from the config, before the migrations run). The box is one per
- * process: the migration that seals old rows and the routes that open them must use the same key.
+ * Runs `work` (the migrations) with the secrets of `config`: whatever a migration seals or opens in it uses that key,
+ * read only when a migration needs it (a new database has nothing to seal). Scoped to the call, not to the process.
  */
-export function configureSecrets(config: SecretsConfig): void {
-  configured = config;
-  box = undefined;
+export function withMigrationSecrets<T>(config: SecretsConfig, work: () => Promise<T>): Promise<T> {
+  let box: SecretBox | undefined;
+  return migrating.run(() => (box ??= secretBox(config)), work);
 }
 
-/** The process's box, its key read (or the key file made) on first use. */
-export function secrets(): SecretBox {
-  box ??= new SecretBox(configured.key ? parseSecretsKey(configured.key) : keyFromDataDir(configured.dataDir));
-  return box;
+function migrationBox(): SecretBox {
+  const box = migrating.getStore();
+  if (!box) throw new Error('a secret sealed or opened outside withMigrationSecrets: outside the migrations, use the app’s SecretBox');
+  return box();
 }
 
-export const sealSecret = (plain: string) => secrets().seal(plain);
-export const openSecret = (stored: string) => secrets().open(stored);
+/**
+ * For the migrations only (withMigrationSecrets): the app seals and opens through its own SecretBox. A value with
+ * nothing to do (empty, already sealed; plaintext to open) needs no key.
+ */
+export const sealSecret = (plain: string) => (!plain || isSealed(plain) ? plain : migrationBox().seal(plain));
+export const openSecret = (stored: string) => (isSealed(stored) ? migrationBox().open(stored) : stored);
