@@ -24,6 +24,7 @@ import { webauthnMemberRoutes } from './modules/webauthn/member-routes.js';
 import { webauthnRoutes } from './modules/webauthn/routes.js';
 import { ssoRoutes } from './modules/sso/routes.js';
 import { providerSignOutUrl } from './modules/sso/sign-out.js';
+import { secretBox, type SecretBox } from './security/sealed-secrets.js';
 import { outerRoutes } from './modules/outer/routes.js';
 import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
@@ -72,13 +73,16 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The realtime channel: `app.realtime.publish(topic, payload)` (server/realtime). */
     realtime: RealtimeHub;
+    /** The key the app seals and opens stored secrets with (security/sealed-secrets.ts). */
+    secrets: SecretBox;
   }
 }
 
 export interface AppOptions {
   /** The unscoped handle; route modules get the request-scoped one made from it (http/access-scope.ts). */
   db: Db;
-  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'iiifCorsOrigins' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound' | 'fhirOutbound' | 'reportFont'>>;
+  /** The server's settings (loadConfig); what a caller (a test) leaves out takes config.ts's default (withDefaults). */
+  config: Partial<ServerConfig>;
   logger?: boolean;
   /** Where the request log goes instead of stdout (tests read it); turns the log on. */
   logStream?: { write(line: string): void };
@@ -151,18 +155,22 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   registerAccessScope(app);
   registerOperationLog(app, systemDb);
 
+  // This app's key for the secrets it stores sealed (SECRETS_KEY or the data directory's key file), its own: two
+  // apps in one process may have two. A malformed key stops the build here.
+  const secrets = secretBox(config.secrets);
+  app.decorate('secrets', secrets);
   // Before the auth routes: it attaches to login and logout as they are declared.
   registerImageCookie(app, config.publicUrl.startsWith('https:'));
   authRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute }, {
     onLogout: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
     // A locked screen stops this process's tiles at once (other processes: within the cache's lifetime).
     onScreenLock: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
-    signOutUrl: (tokenHash) => providerSignOutUrl(db, tokenHash, config.publicUrl,
+    signOutUrl: (tokenHash) => providerSignOutUrl(db, secrets, tokenHash, config.publicUrl,
       (err) => app.log.warn({ err }, 'single sign-on: the provider could not be asked to end its session')),
   });
   ssoRoutes(app, db, {
     tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute,
-    publicUrl: config.publicUrl,
+    publicUrl: config.publicUrl, secrets,
   });
   // These two keep their own handling of an address the caller did not give (the relying party of tests on app.inject).
   qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: given.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute });
@@ -221,7 +229,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   statisticRoutes(app, db);
   labelRoutes(app, db);
   slideLabelRoutes(app, db);
-  outerRoutes(app, db, tiles, { publicUrl: config.publicUrl, ocr: config.ocr });
+  outerRoutes(app, db, tiles, { publicUrl: config.publicUrl, ocr: config.ocr, secrets });
 
   await registerStaticSite(app, config.distDir);
   return app;

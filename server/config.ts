@@ -23,9 +23,9 @@ export interface ServerConfig {
   /** Largest slide file POST /api/upload/large accepts (UPLOAD_MAX_BYTES); unset means no limit. */
   uploadMaxBytes?: number;
   /** Memory for hot and produced slide tiles, per process (TILE_CACHE_MB). */
-  tileCacheMb?: number;
+  tileCacheMb: number;
   /** What one user may keep in attachments (POST /api/upload/image), in MiB (ATTACHMENT_QUOTA_MB, default 1024). */
-  attachmentQuotaMb?: number;
+  attachmentQuotaMb: number;
   /** Server processes sharing the port (WORKERS); 1 serves from the starting process itself. */
   workers: number;
   /** Whose X-Forwarded-* headers to believe (TRUST_PROXY); off by default. */
@@ -76,7 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     tileCacheMb: Number(env.TILE_CACHE_MB ?? 256),
     uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined,
-    attachmentQuotaMb: env.ATTACHMENT_QUOTA_MB ? Number(env.ATTACHMENT_QUOTA_MB) : undefined,
+    attachmentQuotaMb: env.ATTACHMENT_QUOTA_MB ? Number(env.ATTACHMENT_QUOTA_MB) : 1024,
     workers: workerCount(env.WORKERS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicUrl: parsePublicUrl(env.PUBLIC_URL, Number(env.PORT ?? 8001)),
@@ -107,11 +107,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 
 /**
  * A partial configuration (a test's, an embedding's) completed with loadConfig's defaults for an empty environment,
- * so a default is decided here only; a key given as undefined takes the default too.
+ * so a default is decided here only; a key given as undefined takes the default too. Defaults derived from the data
+ * directory (the secrets key file) follow a given one.
  */
 export function withDefaults<T extends Partial<ServerConfig>>(given: T): ServerConfig & T {
   const set = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-  return { ...loadConfig({}), ...set } as ServerConfig & T;
+  return { ...loadConfig(given.dataDir ? { DATA_DIR: given.dataDir } : {}), ...set } as ServerConfig & T;
 }
 
 export interface OcrConfig { binary: string; languages: string; timeoutMs: number; memoryMb: number }

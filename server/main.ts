@@ -3,16 +3,16 @@ import path from 'node:path';
 import { loadConfig, type ServerConfig } from './config.js';
 import type { Db } from './db/connect.js';
 import { runEntry } from './paths.js';
-import { configureSecrets, secrets } from './security/sealed-secrets.js';
+import { secretBox } from './security/sealed-secrets.js';
 
 // Each process loads only what it runs (dynamic imports below; `npm run build` makes them chunks of their own): the
 // primary has the setup process migrate and seed, runs the background jobs, and builds the HTTP app only when it
 // serves itself (WORKERS=1); a worker builds the app and nothing else. So the primary of a cluster holds no routes,
 // and the workers no job code.
 const config = loadConfig();
-// Before the migrations (0033 seals old plaintext secrets); a malformed SECRETS_KEY stops the start here.
-configureSecrets(config.secrets);
-secrets();
+// A malformed SECRETS_KEY stops the start here, and a missing key file is made once, before the setup process (whose
+// migration 0033 seals old plaintext secrets) and the workers (each app opens its own box: buildApp) read it.
+secretBox(config.secrets);
 // The primary starts the setup process (migrations, seed: setup.ts) before it loads anything more, since everything
 // else waits for it; this process loads the job runner meanwhile, and the workers build their app (see below).
 const setup = cluster.isPrimary ? runEntry('server/setup.ts') : undefined;
@@ -80,7 +80,7 @@ if (setup) {
     });
     workersListening = superviseWorkers(config.workers, log, config.realtime);
   }
-  const { jobTypesFor, scheduledJobTypes } = await import('./modules/jobs/registry.js');
+  const { installationJobTypes } = await import('./modules/job-types.js');
   const { startJobRunner } = await import('./modules/jobs/runner.js');
   const { emitEvent, onEvent } = await import('./events/bus.js');
   const { queueMissingConversions } = await import('./modules/slides/conversion/sweep.js');
@@ -92,13 +92,14 @@ if (setup) {
   const queued = await queueMissingConversions(jobDb, config.dataDir);
   if (queued) log.info({ queued }, 'slide conversions queued at start');
   const startJobs = () => {
-    const runner = startJobRunner(jobDb, { types: [...jobTypesFor(config), ...scheduledJobTypes()], log });
+    const runner = startJobRunner(jobDb, { types: installationJobTypes(config), log });
     process.once('SIGTERM', () => void runner.stop());
     process.once('SIGINT', () => void runner.stop());
     return runner;
   };
   if (workersListening) {
-    // The jobs' states and progress reach the browsers from here, through the workers' brokers (or RabbitMQ).
+    // The jobs' states and progress, and the scanners the sweep found silent, reach the browsers from here, through
+    // the workers' brokers (or RabbitMQ).
     const { pushFromPrimary } = await import('./realtime/primary-push.js');
     await pushFromPrimary(jobDb, config.realtime, log);
     // Jobs wait for the workers to serve: a first start's focus checks would take the CPU they need to answer first.
@@ -111,8 +112,10 @@ if (setup) {
     // This process both serves and runs jobs, on two handles: a job queued through the serving one (a bind's ingest)
     // starts at once instead of at the runner's next poll.
     onEvent(db, 'jobs.queued', () => jobs.wake());
-    // … and the runner's states reach the app's realtime pushes (server/realtime/job-push.ts).
+    // … and what the runner's jobs announce (their states, a scanner the sweep found silent) reaches the app's
+    // realtime pushes (server/realtime/push.ts).
     onEvent(jobDb, 'jobs.state', (e) => emitEvent(db, 'jobs.state', e));
+    onEvent(jobDb, 'scanner.status', (e) => emitEvent(db, 'scanner.status', e));
     await serve(db, config);
   }
 } else {

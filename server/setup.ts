@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.js';
 import { writeDemoSlidesAhead } from './db/seed/demo-slides-ahead.js';
-import { configureSecrets } from './security/sealed-secrets.js';
+import { withMigrationSecrets } from './security/sealed-secrets.js';
 
 const config = loadConfig();
 const sqliteFile = path.join(config.dataDir, 'dsms.sqlite');
@@ -26,14 +26,13 @@ const { ensureChallengeKey } = await import('./modules/auth/challenge.js');
 const { SCHEMAS_DIR } = await import('./modules/schemas/repository.js');
 const { loadResources } = await import('./resources/definition.js');
 
-// Migration 0033 seals old plaintext secrets with this key.
-configureSecrets(config.secrets);
 // Migrations and index builds may take long on a big database: they run without the statement timeout.
 // A first start builds the SQLite file under another name, renamed into place when complete (db/fresh-database.ts).
 const building = firstStart ? fresh.startBuilding(sqliteFile) : sqliteFile;
 const db = connect({ databaseUrl: config.databaseUrl, sqliteFile: building, statementTimeoutMs: 0, unpublished: firstStart });
 try {
-  await migrateToLatest(db);
+  // Migration 0033 seals old plaintext secrets with the installation's key.
+  await withMigrationSecrets(config.secrets, () => migrateToLatest(db));
   const key = ensureChallengeKey(db);
   await ensureResourceIndexes(db, loadResources(path.join(SCHEMAS_DIR, 'resources')));
   await seed(db, config.demo, config.dataDir);

@@ -1,10 +1,10 @@
 import { Migrator, type MigrationProvider } from 'kysely';
-import { secretsKey } from '../security/sealed-secrets.js';
+import { migrationSecretsKey } from '../security/sealed-secrets.js';
 import type { Db } from './connect.js';
 import { migrationsFor } from './migrations/index.js';
 
-/** The registry (migrations/index.ts), with the process's secrets key read only if a migration asks for it. */
-const provider: MigrationProvider = { getMigrations: async () => migrationsFor({ secretsKey }) };
+/** The registry (migrations/index.ts), with the secrets key of the withMigrationSecrets run, read only if a migration asks for it. */
+const provider: MigrationProvider = { getMigrations: async () => migrationsFor({ secretsKey: migrationSecretsKey }) };
 
 /**
  * `schema`: the PostgreSQL schema the database lives in, when not the default. Kysely looks for its

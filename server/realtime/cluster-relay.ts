@@ -15,7 +15,10 @@ import { SessionConnections } from './session-connections.js';
  * not carried (the browser and the server speak 3.1.1).
  */
 
-/** Set by the primary on the workers it forks (superviseWorkers): only then is there a primary that relays. */
+/**
+ * Set by the primary on the workers it forks (superviseWorkers): only then is there a primary that relays. A flag
+ * between the processes of one start, not a setting: settings are read in config.ts only.
+ */
 export const RELAY_ENV = 'DSMS_REALTIME_RELAY';
 
 /** A publish packet as it crosses the IPC channel. */

@@ -16,9 +16,17 @@ export function pushDomainEvents(db: Db, hub: RealtimeHub, log: FastifyBaseLogge
     hub.publish(topic, payload).catch((e: unknown) => log.warn({ err: e, topic }, 'realtime push failed'));
   };
   const offs = [
-    onEvent(db, 'scanner.status', (e) => send(scannerStatusTopic(e.hospitalId), { scannerId: e.scannerId, status: e.status, at: e.at })),
+    pushScannerStates(db, send),
     onEvent(db, 'messages.sent', (e) => { for (const id of new Set(e.userIds)) send(messagesTopic(id), { unread: true }); }),
     pushJobStates(db, send),
   ];
   return () => { for (const off of offs) off(); };
+}
+
+/**
+ * A scanner's new state to its hospital: from a heartbeat (the app) or the offline sweep (a scheduled job, so also
+ * from a cluster's primary: primary-push.ts). Answers the function that stops it.
+ */
+export function pushScannerStates(db: Db, send: (topic: string, payload: unknown) => void): () => void {
+  return onEvent(db, 'scanner.status', (e) => send(scannerStatusTopic(e.hospitalId), { scannerId: e.scannerId, status: e.status, at: e.at }));
 }

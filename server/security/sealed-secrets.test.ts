@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keyFromDataDir, parseSecretsKey, SecretBox, SecretUnreadable } from './sealed-secrets.js';
+import { keyFromDataDir, migrationSecretsKey, parseSecretsKey, SecretBox, secretBox, SecretUnreadable, withMigrationSecrets } from './sealed-secrets.js';
 
 describe('sealed secrets', () => {
   const box = new SecretBox(randomBytes(32));
@@ -45,5 +45,21 @@ describe('sealed secrets', () => {
     expect(parseSecretsKey(raw.toString('hex')).equals(raw)).toBe(true);
     expect(parseSecretsKey(raw.toString('base64')).equals(raw)).toBe(true);
     expect(() => parseSecretsKey('short')).toThrow(/SECRETS_KEY must be 32 bytes/);
+  });
+
+  it('a key is the configuration’s, never the process’s: two boxes of two keys, and migrations scoped to theirs', async () => {
+    const a = { dataDir: '/nonexistent', key: randomBytes(32).toString('hex') };
+    const b = { dataDir: '/nonexistent', key: randomBytes(32).toString('base64') };
+    const sealedA = secretBox(a).seal('for-a');
+    expect(secretBox(a).open(sealedA)).toBe('for-a');
+    expect(() => secretBox(b).open(sealedA)).toThrow(SecretUnreadable);
+    // Two migration runs at once, each with its own key: each is given its own.
+    const [keyA, keyB] = await Promise.all([
+      withMigrationSecrets(a, async () => { await new Promise((r) => setTimeout(r, 5)); return migrationSecretsKey(); }),
+      withMigrationSecrets(b, async () => migrationSecretsKey()),
+    ]);
+    expect([keyA.equals(parseSecretsKey(a.key)), keyB.equals(parseSecretsKey(b.key))]).toEqual([true, true]);
+    // Outside a migration run there is no key to use.
+    expect(() => migrationSecretsKey()).toThrow(/outside withMigrationSecrets/);
   });
 });

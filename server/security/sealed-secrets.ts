@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -87,31 +88,31 @@ export function keyFromDataDir(dataDir: string): Buffer {
   return parseSecretsKey(fs.readFileSync(file, 'utf8'));
 }
 
-let configured: SecretsConfig = { dataDir: path.resolve('data') };
-let key: Buffer | undefined;
-let box: SecretBox | undefined;
+/**
+ * The box of one configuration: SECRETS_KEY when given, else the data directory's key file (made when missing). One
+ * per app (buildApp, from its config), handed to the modules that seal or open, never held by this module: two apps
+ * in one process (tests, a hospital group's nodes) each use their own key.
+ */
+export function secretBox(config: SecretsConfig): SecretBox {
+  return new SecretBox(config.key ? parseSecretsKey(config.key) : keyFromDataDir(config.dataDir));
+}
+
+/** The key of the migrations running now (migration 0033 seals old plaintext secrets with it), set by whoever runs them. */
+const migrating = new AsyncLocalStorage<() => Buffer>();
 
 /**
- * Where this process finds its key (main.ts, from the config, before the migrations run). The box is one per
- * process: the migration that seals old rows and the routes that open them must use the same key.
+ * Runs `work` (the migrations) with the secrets key of `config`: a migration that seals or opens asks for it
+ * (migrationSecretsKey), and it is read only then (a new database has nothing to seal). Scoped to the call, not to
+ * the process.
  */
-export function configureSecrets(config: SecretsConfig): void {
-  configured = config;
-  key = undefined;
-  box = undefined;
+export function withMigrationSecrets<T>(config: SecretsConfig, work: () => Promise<T>): Promise<T> {
+  let key: Buffer | undefined;
+  return migrating.run(() => (key ??= config.key ? parseSecretsKey(config.key) : keyFromDataDir(config.dataDir)), work);
 }
 
-/** The process's key, read (or the key file made) on first use; migration 0033 seals with it too. */
-export function secretsKey(): Buffer {
-  key ??= configured.key ? parseSecretsKey(configured.key) : keyFromDataDir(configured.dataDir);
-  return key;
+/** For the migrations only (db/migrate.ts hands it to the registry): the key of the withMigrationSecrets run this is in. */
+export function migrationSecretsKey(): Buffer {
+  const key = migrating.getStore();
+  if (!key) throw new Error('a secret sealed or opened outside withMigrationSecrets: outside the migrations, use the app’s SecretBox');
+  return key();
 }
-
-/** The process's box. */
-export function secrets(): SecretBox {
-  box ??= new SecretBox(secretsKey());
-  return box;
-}
-
-export const sealSecret = (plain: string) => secrets().seal(plain);
-export const openSecret = (stored: string) => secrets().open(stored);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyMergePatch } from './mergePatch';
-import { checkDraftProblems, move, overrideOf, tidy, withCheck, withField, withoutField, withRequired, withRule } from './designerDraft';
-import type { PageSchema } from './pageSchema';
+import { checkDraftProblems, move, overrideOf, setOrClear, tidy, withCheck, withField, withoutField, withRequired, withRule } from './designerDraft';
+import type { ColumnSchema, PageSchema } from './pageSchema';
 
 const base: PageSchema = { alias: 'P', type: 'list', resource: 'r', title: 'P', list: { columns: [{ field: 'a' }, { field: 'b' }] } } as PageSchema;
 
@@ -47,5 +47,21 @@ describe('designer drafts', () => {
     expect(withCheck(withCheck(ext, 0, undefined), 0, undefined)).toEqual({});
     // A check beside a field's rules keeps them.
     expect(withCheck(withRule({}, 'requiredIf', 'age', true), 0, { field: 'age', rule, message })).toEqual({ rules: { requiredIf: { age: true }, checks: [{ field: 'age', rule, message }] } });
+  });
+});
+
+describe('setOrClear (a designer input on one property)', () => {
+  const column: ColumnSchema = { field: 'patient_name', width: 120, hidden: true };
+
+  it('sets a value on a copy, leaving the item as it was', () => {
+    expect(setOrClear(column, 'width', 200)).toEqual({ field: 'patient_name', width: 200, hidden: true });
+    expect(setOrClear(column, 'pinned', true)).toEqual({ ...column, pinned: true });
+    expect(column).toEqual({ field: 'patient_name', width: 120, hidden: true });
+  });
+
+  it('leaves the key out for an empty value (undefined, false, an empty text), so the schema holds no default', () => {
+    expect(setOrClear(column, 'hidden', false)).toEqual({ field: 'patient_name', width: 120 });
+    expect(setOrClear(column, 'width', undefined)).toEqual({ field: 'patient_name', hidden: true });
+    expect(Object.keys(setOrClear(column, 'options', ''))).toEqual(['field', 'width', 'hidden']);
   });
 });

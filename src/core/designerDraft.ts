@@ -25,6 +25,21 @@ export function move<T>(list: readonly T[], from: number, to: number): T[] {
   return out;
 }
 
+/** The keys of `T` a designer may leave out: those whose value may be undefined (optional ones). */
+export type OptionalKey<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
+
+/**
+ * `item` with `key` set to `value`, or without `key` when the value is empty (undefined, false, ''): a page schema
+ * holds only what differs from the defaults, so an unticked box or a cleared input leaves no key behind. Only an
+ * optional key can be cleared; the item is copied, never changed.
+ */
+export function setOrClear<T extends object, K extends OptionalKey<T>>(item: T, key: K, value: T[K] | undefined | false | ''): T {
+  const out = { ...item };
+  if (value === undefined || value === false || value === '') delete out[key];
+  else out[key] = value;
+  return out;
+}
+
 /** A new field's name: lower-case letters, digits and underscores, starting with a letter (it is a key of `extra`). */
 export const FIELD_NAME = /^[a-z][a-z0-9_]{1,47}$/;
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBlurredByte } from '../../src/core/focus.js';
-import { jobTypesFor } from '../../server/modules/jobs/registry.js';
+import { jobTypesFor } from '../../server/modules/job-types.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scheduledJobTypes } from '../../server/modules/jobs/registry.js';
+import { scheduledJobTypes } from '../../server/modules/job-types.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import { scheduleKey } from '../../server/modules/jobs/schedule.js';
 import { caseAtFirstDiagnosis, type Send } from './diagnosis-setup.js';

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob, jobById } from '../../server/modules/jobs/queries.js';
-import { jobTypesFor, type JobType } from '../../server/modules/jobs/registry.js';
+import { jobTypesFor } from '../../server/modules/job-types.js';
+import type { JobType } from '../../server/modules/jobs/registry.js';
 import { startJobRunner } from '../../server/modules/jobs/runner.js';
 import { jobView } from '../../server/modules/jobs/routes.js';
 import { translate } from '../../server/i18n/translate.js';

@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/connect.js';
 import { migrateUpTo } from '../../server/db/migrate.js';
-import { openSecret } from '../../server/security/sealed-secrets.js';
+import { secretBox, withMigrationSecrets } from '../../server/security/sealed-secrets.js';
 import { databases, emptyDatabase } from './harness.js';
 
 /** Upgrades: a database an older release left behind keeps its rows visible after the new migrations. */
@@ -76,7 +79,11 @@ describe.each(databases)('migrations [%s]', (kind) => {
     await db.insertInto('sso_configs').values([config(ids[0]!, 'plain-client-secret', 'plain-app-secret'), config(ids[1]!, 'other-secret', '')]).execute();
     await db.insertInto('settings').values({ key: 'teaching_library', value: JSON.stringify({ adapter: 'http', base_url: 'https://teach.example.org', api_token: 'plain-token' }), is_public: 0, updated_at: now }).execute();
 
-    await migrateUpTo(db, undefined, schema);
+    // With a key of this test's own, as server/setup.ts migrates with the installation's.
+    const keys = { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-keys-')) };
+    await withMigrationSecrets(keys, () => migrateUpTo(db, undefined, schema));
+    const box = secretBox(keys);
+    const openSecret = (stored: string) => box.open(stored);
     const rows = await db.selectFrom('sso_configs').select(['hospital_id', 'client_secret', 'im_app_secret']).orderBy('hospital_id').execute();
     expect(JSON.stringify(rows)).not.toMatch(/plain-|other-secret/);
     expect(rows.map((r) => [r.client_secret.slice(0, 7), r.im_app_secret.slice(0, 7)])).toEqual([['enc:v1:', 'enc:v1:'], ['enc:v1:', '']]);
@@ -85,6 +92,7 @@ describe.each(databases)('migrations [%s]', (kind) => {
     expect(teaching).toMatchObject({ adapter: 'http', base_url: 'https://teach.example.org' });
     expect(teaching.api_token).toMatch(/^enc:v1:/);
     expect(openSecret(teaching.api_token)).toBe('plain-token');
+    fs.rmSync(keys.dataDir, { recursive: true, force: true });
   });
 
   it('0034 gives messages written before it a type: the workflow\'s system messages "workflow", the rest "general"', async () => {

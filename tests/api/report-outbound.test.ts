@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobTypesFor } from '../../server/modules/jobs/registry.js';
+import { jobTypesFor } from '../../server/modules/job-types.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import type { FhirOutboundConfig } from '../../server/modules/diagnosis/outbound-config.js';
 import { ADDENDUM_OF } from '../../server/modules/diagnosis/fhir.js';

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../src/core/constants.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { onEvent, type DomainEvents } from '../../server/events/bus.js';
+import { startJobRunner } from '../../server/modules/jobs/runner.js';
+import { scannerOfflineJob } from '../../server/modules/scanners/offline-job.js';
 import { heartbeat, sweepOffline } from '../../server/modules/scanners/queries.js';
 import { call, databases, ingested, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { md5, multipart } from './upload-helpers.js';
@@ -93,6 +95,27 @@ describe.each(databases)('scanners [%s]', (kind) => {
     expect(await sweepOffline(h.db, new Date(t0.getTime() + 61_000))).toBe(0);
     expect((await agent(key, '/api/scanner-agent/heartbeat', { status: 'idle' })).statusCode).toBe(200);
     expect(await status(id)).toBe('idle');
+  });
+
+  it('is turned offline by the scheduled sweep after a minute of silence, with no request arriving', async () => {
+    const { id } = scanners[1];
+    const silentSince = () => new Date(Date.now() - 61_000);
+    const until = async (ok: () => Promise<boolean>) => { while (!(await ok())) await new Promise((r) => setTimeout(r, 25)); };
+    await heartbeat(h.db, id, 'idle', null, silentSince());
+    expect(await status(id)).toBe('idle');
+    events.length = 0;
+    // The runner main.ts starts, with the sweep's own job type (every 100 ms here): from now on no request arrives.
+    const runner = startJobRunner(h.db, { types: [scannerOfflineJob(100)], log: { info() {}, warn() {}, error() {} }, pollMs: 25 });
+    try {
+      await until(async () => (await status(id)) === 'offline');
+      expect(events.filter((e) => e.scannerId === id).map((e) => e.status)).toEqual(['offline']);
+      // It runs again on its schedule: silent once more, the scanner is found again.
+      await heartbeat(h.db, id, 'working', null, silentSince());
+      await until(async () => (await status(id)) === 'offline');
+      expect(events.filter((e) => e.scannerId === id).map((e) => e.status)).toEqual(['offline', 'working', 'offline']);
+    } finally {
+      await runner.stop();
+    }
   });
 
   it('a scanner key acts for its own scanner only and opens no user API', async () => {

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { UPLOAD_CHUNK_BYTES as CHUNK } from '../../src/core/constants.js';
-import { jobTypesFor } from '../../server/modules/jobs/registry.js';
+import { jobTypesFor } from '../../server/modules/job-types.js';
 import { recheckVips, vipsEnv } from '../../server/modules/slides/conversion/vips-cli.js';
 import { queueMissingConversions } from '../../server/modules/slides/conversion/sweep.js';
 import { readOne } from '../../server/modules/slides/conversion/openslide-associated.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobTypesFor } from '../../server/modules/jobs/registry.js';
+import { jobTypesFor } from '../../server/modules/job-types.js';
 import { startJobRunner } from '../../server/modules/jobs/runner.js';
 import { seedDemoSlides } from '../../server/db/seed/demo-slides.js';
 import { DEMO_SLIDES } from '../../server/db/seed/demo-slide-files.js';

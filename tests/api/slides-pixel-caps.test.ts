@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../server/http/errors.js';
-import { jobTypesFor } from '../../server/modules/jobs/registry.js';
+import { jobTypesFor } from '../../server/modules/job-types.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
 import { convertWithOpenSlide } from '../../server/modules/slides/conversion/openslide-convert.js';
 import { fromStored } from '../../server/modules/slides/paths.js';

@@ -7,7 +7,6 @@ import { CookieJar, signInAtProvider, signOutAtProvider, startOidcProvider } fro
 import type { Db } from '../../server/db/connect.js';
 import { hashToken } from '../../server/modules/auth/tokens.js';
 import enums from '../../schemas/enums/common.json';
-import { openSecret } from '../../server/security/sealed-secrets.js';
 
 const PUBLIC_URL = 'http://dsms.test';
 const CALLBACK = `${PUBLIC_URL}/api/auth/sso/callback`;
@@ -70,7 +69,7 @@ describe.each(databases)('single sign-on and messaging-app login [%s]', (kind) =
     const stored = (await db.selectFrom('sso_configs').select('client_secret').executeTakeFirstOrThrow()).client_secret;
     expect(stored).toMatch(/^enc:v1:/);
     expect(stored).not.toContain(SECRET);
-    expect(openSecret(stored)).toBe(SECRET);
+    expect(app.secrets.open(stored)).toBe(SECRET);
     // The operation log has the write, with the secret masked.
     const logged = await db.selectFrom('operation_logs').select('payload').where('route', '=', '/api/config/sso').execute();
     expect(logged.length).toBeGreaterThanOrEqual(2);

@@ -7,11 +7,12 @@ import { afterAll, afterEach, beforeAll, expect, type TestContext } from 'vitest
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
-import { configureSecrets } from '../../server/security/sealed-secrets.js';
+import { withMigrationSecrets } from '../../server/security/sealed-secrets.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { DIALOG_CONFIRM_THROTTLE_MS } from '../../src/core/constants';
 import { seed } from '../../server/db/seed/index.js';
-import { jobTypesFor, type JobType } from '../../server/modules/jobs/registry.js';
+import { jobTypesFor } from '../../server/modules/job-types.js';
+import type { JobType } from '../../server/modules/jobs/registry.js';
 import { slideIngestJob } from '../../server/modules/slides/ingest.js';
 import { SLIDE_CONVERSION } from '../../server/modules/slides/conversion/queries.js';
 import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner.js';
@@ -52,10 +53,9 @@ export async function startServer(options: ServerOptions = {}) {
   // removed with it: files run side by side, and the checkout's data/ is no test's. `ownDataDir` adds the slide jobs.
   const dataDir = options.peerDataDir ? dir : path.join(dir, 'data');
   const slideJobs = !!(options.peerDataDir || options.ownDataDir);
-  // Before the migrations and the seed, as server/main.ts does: whatever they seal, this server opens.
-  configureSecrets({ dataDir });
   const db = connect({ sqliteFile: path.join(dir, 'dsms.sqlite') });
-  await migrateToLatest(db);
+  // With this server's key, as server/setup.ts migrates: whatever the migrations seal, this server (its dataDir) opens.
+  await withMigrationSecrets({ dataDir }, () => migrateToLatest(db));
   await seed(db, true);
   const build = (publicPort?: number) => buildApp({
     db, config: {
@@ -108,6 +108,8 @@ export async function startServer(options: ServerOptions = {}) {
   return {
     url: `http://127.0.0.1:${port}`,
     db,
+    /** The key the server seals stored secrets with (its data directory's key file). */
+    secrets: app.secrets,
     /** The directory of the SQLite file (and, with `peerDataDir`, of the slide files). */
     dir,
     /** Where the server keeps its files (with `ownDataDir`, slide files a test may put there). */

@@ -81,7 +81,7 @@ describe('label OCR in Chromium', () => {
     it(`"Link to teaching library" links the selected slide to the library chosen from the teaching system's list [${lang}]`, async () => {
       const library = await startTeachingLibraryDouble('e2e-token');
       try {
-        await saveTeachingSetting(app.db, { adapter: 'http', base_url: library.url, api_token: 'e2e-token' });
+        await saveTeachingSetting(app.db, { adapter: 'http', base_url: library.url, api_token: 'e2e-token' }, app.server.secrets);
         const context = await app.browser.newContext({ viewport: { width: 1366, height: 800 }, locale: lang });
         await context.addInitScript((l) => { if (!localStorage.getItem('lang')) localStorage.setItem('lang', l); }, lang);
         const page = await context.newPage();

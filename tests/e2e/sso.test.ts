@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { saveSsoConfig } from '../../server/modules/sso/config.js';
-import { isSealed, openSecret } from '../../server/security/sealed-secrets.js';
+import { isSealed } from '../../server/security/sealed-secrets.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 import { startMessagingDouble } from '../api/messaging-double.js';
 import { startOidcProvider } from '../api/oidc-provider.js';
@@ -36,7 +36,7 @@ describe('single sign-on in Chromium', () => {
         enabled: true, label: 'Hospital ID', issuer: provider.issuer, client_id: 'dsms', client_secret: 'e2e-client-secret', user_claim: 'preferred_username', create_unknown: false,
         im_enabled: true, im_kind: 'dingtalk', im_base_url: messaging.url, im_app_key: 'app-key', im_app_secret: 'app-secret', im_user_field: 'mobile',
         im_authorize_url: `${messaging.url}/oauth2/auth`,
-      });
+      }, server.secrets);
       await server.db.updateTable('users').set({ phone: '13800000000' }).where('name', '=', 'signer').execute();
     },
   });
@@ -118,7 +118,7 @@ describe('single sign-on in Chromium', () => {
     it(`creates an unknown user with the role the hospital chose, who lands in /manage signed in as that new user [${lang}]`, async () => {
       const name = `newcomer${lang === 'zh-CN' ? 'zh' : 'en'}`;
       const role = (await app.db.selectFrom('roles').select('id').where('identification', '=', 'clinician').executeTakeFirstOrThrow()).id;
-      await saveSsoConfig(app.db, hospital, { create_unknown: true, default_role_id: role });
+      await saveSsoConfig(app.db, hospital, { create_unknown: true, default_role_id: role }, app.server.secrets);
       const page = await pageIn(lang);
       try {
         await page.goto(`${app.url}/login`);
@@ -140,7 +140,7 @@ describe('single sign-on in Chromium', () => {
         expect(await page.evaluate(() => sessionStorage.getItem('user_id'))).toBe(String(created[0]!.id));
       } finally {
         await page.context().close();
-        await saveSsoConfig(app.db, hospital, { create_unknown: false, default_role_id: null });
+        await saveSsoConfig(app.db, hospital, { create_unknown: false, default_role_id: null }, app.server.secrets);
       }
     });
   }
@@ -163,7 +163,7 @@ describe('single sign-on in Chromium', () => {
       expect(row.label).toBe(`Hospital ID ${lang}`);
       expect(isSealed(row.client_secret)).toBe(true);
       expect(row.client_secret).not.toContain('e2e-client-secret');
-      expect(openSecret(row.client_secret)).toBe('e2e-client-secret');
+      expect(app.server.secrets.open(row.client_secret)).toBe('e2e-client-secret');
       await shot(page, `sso-settings-${lang}`);
       await page.context().close();
     });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scheduledJobTypes } from '../../server/modules/jobs/registry.js';
+import { scheduledJobTypes } from '../../server/modules/job-types.js';
 import { startAppProcess, until, type AppProcess, type LogLine } from './app-process.js';
 
 /**

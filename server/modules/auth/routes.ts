@@ -10,12 +10,10 @@ import { revokeToken, setTokenHospital, setTokenScreenLock } from './tokens.js';
 
 const Sealed = Type.String({ minLength: 1, maxLength: 4096, description: 'base64 of RSA-OAEP-SHA256("nonce:password")' });
 
-/** Anonymous requests per client address and minute on each of login and challenge (AUTH_RATE_LIMIT_PER_MINUTE). */
-export const DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE = 300;
-
 export interface AuthOptions {
   tokenTtlSeconds: number;
-  rateLimitPerMinute?: number;
+  /** Anonymous requests per client address and minute on each of login and challenge (AUTH_RATE_LIMIT_PER_MINUTE). */
+  rateLimitPerMinute: number;
 }
 
 export interface AuthEvents {
@@ -38,7 +36,7 @@ export function authRoutes(app: TypedApp, db: Db, options: AuthOptions, events: 
   // above what its staff log in at. Counted per process.
   app.register(async (anonymous: TypedApp) => {
     await anonymous.register(rateLimit, { global: false, errorResponseBuilder: () => new AppError(429, 'error.rate_limited') });
-    const rateLimited = { max: options.rateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 };
+    const rateLimited = { max: options.rateLimitPerMinute, timeWindow: 60_000 };
 
     anonymous.get('/api/auth/challenge', {
       config: { access: 'public', rateLimit: rateLimited },

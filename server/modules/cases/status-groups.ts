@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import type { Database } from '../../db/schema.js';
 import { CASE_STATUS_RULE, caseStages, caseStatusKey } from '../../../src/core/rulesCaseStatus.js';
 import { logicVars } from '../../../src/core/ruleVars.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
@@ -13,9 +14,8 @@ import { statusData, withDisplay } from './status.js';
 const COLUMNS = new Set([...Object.keys(casesResource.columns), 'latest_report']);
 const column = (v: string) => (v === 'report' || v.startsWith('report.') ? 'latest_report' : v);
 
-// Columns are checked against the resource's whitelist above before they reach SQL.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const loose = (db: Db) => db as unknown as import('kysely').Kysely<any>;
+/** A column a status rule reads, named in SQL only once checked against the whitelist above (COLUMNS). */
+const caseColumn = (v: string) => sql.ref(`cases.${v}`);
 
 /** What a case is filtered and counted by: its displayed status (one key) or its stage words (several). */
 export type StatusView = 'status' | 'stages';
@@ -33,10 +33,10 @@ const VIEWS: Record<StatusView, { rule: string; keys(row: Record<string, unknown
 /** Of the cases the request may see (its row scope: the reader's subspecialty directories) in `hospitalIds`. */
 export async function statusGroups(db: Db, hospitalIds: number[], resolve: RuleResolver, view: StatusView = 'status') {
   const vars = [...new Set(logicVars(resolve(VIEWS[view].rule)).map(column))].filter((v) => COLUMNS.has(v));
-  const rows = await loose(db).selectFrom('cases')
-    .select([...vars, sql<number>`count(*)`.as('n')])
+  const rows = await db.selectFrom('cases')
+    .select([...vars.map((v) => caseColumn(v).as(v)), sql<number>`count(*)`.as('n')])
     .where('hospital_id', 'in', hospitalIds.length ? hospitalIds : [-1])
-    .$if(vars.length > 0, (q) => q.groupBy(vars))
+    .$if(vars.length > 0, (q) => q.groupBy(vars.map(caseColumn)))
     .execute();
   return {
     vars,
@@ -50,19 +50,16 @@ export async function statusGroups(db: Db, hospitalIds: number[], resolve: RuleR
 /** A derived field of the cases resource (schemas/resources/cases.json derivedFilters) and the view it filters by. */
 export const DERIVED_VIEWS: Record<string, StatusView> = { case_status: 'status', case_stages: 'stages' };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the columns are the rule's, checked against the resource above
-type AnyEb = import('kysely').ExpressionBuilder<any, any>;
-
 /**
  * "A case whose status (stage word) is one of `keys`" as SQL: the combinations of the rule's columns whose
  * groups the rule names so, column by column (null as IS NULL), or false when no case has such a status.
  */
 export function statusMatch(vars: string[], groups: Awaited<ReturnType<typeof statusGroups>>['groups'], keys: string[]) {
   const wanted = groups.filter((g) => g.keys.some((k) => keys.includes(k)));
-  return (eb: AnyEb) => {
+  return (eb: ExpressionBuilder<Database, 'cases'>) => {
     if (!wanted.length) return sql<boolean>`1 = 0`;
     if (!vars.length) return sql<boolean>`1 = 1`;
-    return eb.or(wanted.map((g) => eb.and(vars.map((v) => (g.values[v] === null ? eb(`cases.${v}`, 'is', null) : eb(`cases.${v}`, '=', g.values[v]))))));
+    return eb.or(wanted.map((g) => eb.and(vars.map((v) => (g.values[v] === null ? eb(caseColumn(v), 'is', null) : eb(caseColumn(v), '=', g.values[v]))))));
   };
 }
 
@@ -80,7 +77,7 @@ export async function casesByStatus(db: Db, hospitalIds: number[], resolve: Rule
   const wanted = groups.filter((g) => g.keys.some((k) => keys.includes(k)));
   const empty = { data: [], total: 0, current_page: page, per_page: pageSize, total_pages: 0 };
   if (!wanted.length) return empty;
-  const base = loose(db).selectFrom('cases').where('hospital_id', 'in', hospitalIds).where(statusMatch(vars, groups, keys));
+  const base = db.selectFrom('cases').where('hospital_id', 'in', hospitalIds).where(statusMatch(vars, groups, keys));
   const total = wanted.reduce((sum, g) => sum + g.n, 0);
   const rows = await base.selectAll().orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute();
   return { data: rows.map((r) => withDisplay(r as Record<string, unknown>, resolve)), total, current_page: page, per_page: pageSize, total_pages: Math.ceil(total / pageSize) };

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import type { JobRow } from '../jobs/queries.js';
-import { PermanentJobError, type JobType } from '../jobs/registry.js';
+import { PermanentJobError, type JobType } from '../jobs/job-type.js';
 import { encodeJobError } from '../jobs/job-error.js';
 import { FHIR_DEFAULTS, type FhirOutboundConfig } from './outbound-config.js';
 import { logDelivery } from './outbound-queries.js';

@@ -80,7 +80,7 @@ export async function createReport(deps: DiagnosisDeps, r: Req, caseId: number, 
       sub_phase: body.report_type === 1 ? 'to_first' : 'draft', is_draft: body.report_type === 1 ? 1 : 0, release_status: 'no',
       first_doctor: r.auth!.id, created_by: r.auth!.id, evaluation: 'unassessed', created_at: now, updated_at: now,
       ...textPatch(body),
-    } as never).returning('id').executeTakeFirstOrThrow();
+    }).returning('id').executeTakeFirstOrThrow();
     const row = await trx.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     await syncCase(trx, row, now);
     await addTimeline(trx, c.hospital_id, c.id, { action: body.report_type === 1 ? 'report_create' : 'report_supplement_create', actor: r.auth!, detail: { report_id: id, supplement_type: row.supplement_type } }, now);

@@ -114,13 +114,15 @@ export async function finishJob(db: Kysely<Database>, id: number, owner: string)
 }
 
 /**
- * A scheduled job's run ended: its row is queued again for `runAfter`, its attempts reset, so a schedule is one row
- * for good (its dedupe key held throughout) and `finished_at` says when it last ran. False when no longer ours.
+ * A scheduled job's run ended: its row is queued again `everyMs` after now, its attempts reset, so a schedule is one
+ * row for good (its dedupe key held throughout) and `finished_at` says when it last ran. One reading of the clock for
+ * both, so the next run is never less than `everyMs` after the last. False when no longer ours.
  */
-export async function rearmJob(db: Kysely<Database>, id: number, owner: string, runAfter: string): Promise<boolean> {
-  const now = iso();
+export async function rearmJob(db: Kysely<Database>, id: number, owner: string, everyMs: number): Promise<boolean> {
+  const at = Date.now();
+  const now = iso(at);
   const result = await db.updateTable('jobs')
-    .set({ status: 'queued', progress: 0, attempts: 0, error: null, lease_owner: null, lease_until: null, run_after: runAfter, updated_at: now, finished_at: now })
+    .set({ status: 'queued', progress: 0, attempts: 0, error: null, lease_owner: null, lease_until: null, run_after: iso(at + everyMs), updated_at: now, finished_at: now })
     .where('id', '=', id).where('lease_owner', '=', owner).where('status', '=', 'running').executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -193,7 +193,7 @@ async function runJob(db: Db, type: JobType, job: JobRow, owner: string, abort: 
     work.catch(() => {});
     await Promise.race([work, overdue]);
     clearInterval(beat);
-    const ended = type.everyMs ? await rearmJob(db, job.id, owner, new Date(Date.now() + type.everyMs).toISOString()) : await finishJob(db, job.id, owner);
+    const ended = type.everyMs ? await rearmJob(db, job.id, owner, type.everyMs) : await finishJob(db, job.id, owner);
     if (ended) {
       routine({ job: job.id, type: job.type }, 'job done');
       announceJob(db, job, type.everyMs ? 'queued' : 'done', type.everyMs ? null : 100);

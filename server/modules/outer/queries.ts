@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
-import { sealSecret } from '../../security/sealed-secrets.js';
+import type { SecretBox } from '../../security/sealed-secrets.js';
 import { parseTeachingSetting, type TeachingLibraryAdapter, type TeachingLibraryEntry, type TeachingLibrarySetting } from './teaching-library.js';
 
 /**
@@ -14,9 +14,9 @@ export async function loadTeachingSetting(db: Db): Promise<TeachingLibrarySettin
   return row ? parseTeachingSetting(row.value) : null;
 }
 
-export async function saveTeachingSetting(db: Db, setting: TeachingLibrarySetting): Promise<void> {
+export async function saveTeachingSetting(db: Db, setting: TeachingLibrarySetting, secrets: SecretBox): Promise<void> {
   // The token is stored sealed (security/sealed-secrets.ts); an unchanged one arrives sealed already and stays so.
-  const value = JSON.stringify({ ...setting, api_token: sealSecret(setting.api_token) });
+  const value = JSON.stringify({ ...setting, api_token: secrets.seal(setting.api_token) });
   const updated_at = new Date().toISOString();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('settings').where('key', '=', SETTING_KEY).execute();

@@ -11,11 +11,14 @@ import type { TileService } from '../tiles/tile-service.js';
 import { readLabel } from './ocr.js';
 import { OCR_DEFAULTS } from './tesseract.js';
 import { linkSlides, loadTeachingSetting, saveTeachingSetting, slidesInScope } from './queries.js';
+import type { SecretBox } from '../../security/sealed-secrets.js';
 import { teachingLibraryFor, type TeachingLibraryAdapter, type TeachingLibrarySetting } from './teaching-library.js';
 
 export interface OuterOptions {
   publicUrl: string;
   ocr?: Partial<OcrConfig>;
+  /** The app's key: the teaching library's token is stored sealed with it. */
+  secrets: SecretBox;
   /** Tests and other installations may put their own adapter here; by default the setting decides. */
   teachingLibrary?: (setting: TeachingLibrarySetting | null) => TeachingLibraryAdapter | null;
 }
@@ -30,7 +33,7 @@ const MAX_SLIDES = 100;
  */
 export function outerRoutes(app: TypedApp, db: Db, tiles: TileService, options: OuterOptions): void {
   const ocr: OcrConfig = { ...OCR_DEFAULTS, ...Object.fromEntries(Object.entries(options.ocr ?? {}).filter(([, v]) => v !== undefined)) };
-  const adapterFor = options.teachingLibrary ?? teachingLibraryFor;
+  const adapterFor = options.teachingLibrary ?? ((setting: TeachingLibrarySetting | null) => teachingLibraryFor(setting, options.secrets));
   const scope = (request: FastifyRequest) => hospitalScope({ scope: 'hospital' }, request)!;
 
   app.post('/api/outer/ocr', {
@@ -113,7 +116,7 @@ export function outerRoutes(app: TypedApp, db: Db, tiles: TileService, options: 
       if (problem) throw field('base_url', problem);
     }
     if (next.adapter === 'http' && !next.base_url) throw field('base_url', 'sso.required');
-    await saveTeachingSetting(db, next);
+    await saveTeachingSetting(db, next, options.secrets);
     return ok(viewOf(next));
   });
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../../http/errors.js';
-import { openSecret } from '../../security/sealed-secrets.js';
+import type { SecretBox } from '../../security/sealed-secrets.js';
 import { outsideUrlProblem } from '../sso/config.js';
 
 /** A library (or a chapter of one) of the external teaching system, as its adapter answers it. */
@@ -38,13 +38,13 @@ const text = (v: unknown, max: number) => (typeof v === 'string' || typeof v ===
  * `Authorization: Bearer <api_token>` (stored sealed, opened
  * only for the call). Anything else from the library is its refusal (502), never trusted further.
  */
-export function httpTeachingLibrary(setting: TeachingLibrarySetting): TeachingLibraryAdapter {
+export function httpTeachingLibrary(setting: TeachingLibrarySetting, secrets: SecretBox): TeachingLibraryAdapter {
   const call = async (path: string, init: RequestInit = {}): Promise<unknown[]> => {
     let res: Response;
     try {
       res = await fetch(`${setting.base_url}${path}`, {
         ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS),
-        headers: { accept: 'application/json', authorization: `Bearer ${openSecret(setting.api_token)}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+        headers: { accept: 'application/json', authorization: `Bearer ${secrets.open(setting.api_token)}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
       });
     } catch {
       throw new AppError(502, 'teaching.unreachable');
@@ -74,10 +74,10 @@ export function httpTeachingLibrary(setting: TeachingLibrarySetting): TeachingLi
   };
 }
 
-/** The adapter the setting names, or null when the teaching library is not set up. */
-export function teachingLibraryFor(setting: TeachingLibrarySetting | null): TeachingLibraryAdapter | null {
+/** The adapter the setting names, or null when the teaching library is not set up; `secrets` opens its token. */
+export function teachingLibraryFor(setting: TeachingLibrarySetting | null, secrets: SecretBox): TeachingLibraryAdapter | null {
   if (!setting || setting.adapter !== 'http' || !setting.base_url || outsideUrlProblem(setting.base_url)) return null;
-  return httpTeachingLibrary(setting);
+  return httpTeachingLibrary(setting, secrets);
 }
 
 /** Reads the stored setting (JSON text or object) into its shape; anything unusable is "not set up". */

@@ -29,6 +29,7 @@ export function readText(png: Buffer, options: TesseractOptions): Promise<string
     const child = spawn('/bin/sh', ['-c', 'ulimit -v "$DSMS_OCR_KB" && exec "$DSMS_OCR_BIN" stdin stdout -l "$DSMS_OCR_LANGS" --psm 3'], {
       stdio: ['pipe', 'pipe', 'pipe'], timeout: options.timeoutMs, killSignal: 'SIGKILL',
       env: {
+        // PATH passed on to find the shell's tools, not a setting (config.ts reads those).
         PATH: process.env.PATH ?? '/usr/bin:/bin', OMP_THREAD_LIMIT: '1',
         DSMS_OCR_KB: String(options.memoryMb * 1024), DSMS_OCR_BIN: options.binary, DSMS_OCR_LANGS: options.languages,
       },

@@ -6,17 +6,14 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { revokeScannerKey, scannerOf, storeScannerKey } from './key-queries.js';
 import { newScannerKey } from './keys.js';
-import { sweepOffline } from './queries.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
 const tags = ['resource:scanners'];
-/** How often silent scanners are looked for: a scanner is shown offline at most this long after its minute is up. */
-export const SWEEP_MS = 10_000;
 
 /**
  * A scanner's API key, issued (or reissued, which ends the old one) and revoked by an operator of its hospital
  * (`scanner_operate`). The key is answered once and kept only as a hash. The scanners themselves are a resource
- * (schemas/resources/scanners.json: list, edit); the sweep turns silent scanners offline.
+ * (schemas/resources/scanners.json: list, edit); a scheduled job turns silent scanners offline (offline-job.ts).
  */
 export function scannerAdminRoutes(app: TypedApp, db: Db): void {
   const mine = async (id: number, hospitalId: number) => {
@@ -45,11 +42,4 @@ export function scannerAdminRoutes(app: TypedApp, db: Db): void {
     await revokeScannerKey(db, scanner.id, at);
     return ok({ id: scanner.id, key_revoked_at: at });
   });
-
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => { void sweepOffline(db).catch((err: unknown) => app.log.warn({ err }, 'scanner sweep failed')); }, SWEEP_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
 }

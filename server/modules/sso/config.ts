@@ -3,7 +3,7 @@ import type { SsoConfigTable } from '../../db/schema.js';
 import { isAdminRole } from '../../../src/core/subCentreGrants.js';
 import { AppError } from '../../http/errors.js';
 import type { MessageKey } from '../../i18n/messages.js';
-import { sealSecret } from '../../security/sealed-secrets.js';
+import type { SecretBox } from '../../security/sealed-secrets.js';
 
 /** What config/sso answers: everything but the secrets, which are only said to be set or not. */
 export interface SsoConfigView {
@@ -73,11 +73,11 @@ export const isLoopback = (host: string) => host === 'localhost' || host === '[:
 
 /**
  * Merges an administrator's change into the stored row, checking it whole: a refused change writes nothing. The
- * secrets are stored sealed (security/sealed-secrets.ts) and opened only where they are sent to the provider.
+ * secrets are stored sealed with the app's key (`secrets`, security/sealed-secrets.ts) and opened only where they are sent to the provider.
  */
-export async function saveSsoConfig(db: Db, hospitalId: number, input: SsoConfigInput): Promise<SsoConfigTable> {
+export async function saveSsoConfig(db: Db, hospitalId: number, input: SsoConfigInput, secrets: SecretBox): Promise<SsoConfigTable> {
   const old = await loadSsoConfig(db, hospitalId);
-  const keepSecret = (sent: string | undefined, stored: string) => (sent === undefined || sent === MASK ? stored : sealSecret(sent));
+  const keepSecret = (sent: string | undefined, stored: string) => (sent === undefined || sent === MASK ? stored : secrets.seal(sent));
   const row: SsoConfigTable = {
     hospital_id: hospitalId,
     enabled: input.enabled === undefined ? old.enabled : input.enabled ? 1 : 0,

@@ -8,7 +8,7 @@ import { AppError } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
 import { revokeToken, hashToken, issueToken } from '../auth/tokens.js';
 import { loadSsoConfig, saveSsoConfig, viewOf, MESSAGING_KINDS, MESSAGING_USER_FIELDS } from './config.js';
-import { openSecret } from '../../security/sealed-secrets.js';
+import type { SecretBox } from '../../security/sealed-secrets.js';
 import { createFlow, issueOneTimeCode, takeFlow, takeOneTimeCode, FLOW_TTL_MS } from './flows.js';
 import { ADAPTERS, type MessagingAdapter } from './messaging.js';
 import type { SsoConfigTable } from '../../db/schema.js';
@@ -23,6 +23,8 @@ export interface SsoOptions {
   rateLimitPerMinute: number;
   /** Where users reach the app (PUBLIC_URL): the provider sends them back to its callback there, never to a request's Host. */
   publicUrl: string;
+  /** The app's key: the client and messaging-app secrets are stored sealed with it, opened only to be sent. */
+  secrets: SecretBox;
 }
 
 /** Why a sign-in came back to the login page; the page words it (login.sso.errors.*) in the user's language. */
@@ -75,7 +77,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
   /** The user the messaging app says the code belongs to, matched by mobile or e-mail; unknown users are refused, never created. */
   const messagingUser = async (request: FastifyRequest, config: SsoConfigTable, adapter: MessagingAdapter, code: string) => {
     // The app's secret is opened here, for the one exchange that sends it (it is stored sealed).
-    const identity = await adapter.identify({ ...config, im_app_secret: openSecret(config.im_app_secret) }, code);
+    const identity = await adapter.identify({ ...config, im_app_secret: options.secrets.open(config.im_app_secret) }, code);
     const field = config.im_user_field === 'email' ? 'email' : 'phone';
     const value = config.im_user_field === 'email' ? identity.email : identity.mobile;
     return userForIdentity(db, { hospitalId: config.hospital_id, match: field, value: value ?? '', via: 'im', realname: identity.name },
@@ -113,7 +115,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
       if (!config.enabled || !config.issuer || !config.client_id) return backToLogin(reply, 'not_configured', redirect);
       const flow = await createFlow(db, { hospital_id: config.hospital_id, code_verifier: newCodeVerifier(), redirect });
       try {
-        const target = await authorizationUrl(config, redirectUri, flow);
+        const target = await authorizationUrl(config, options.secrets, redirectUri, flow);
         return reply.header('set-cookie', flowCookie(flow.state)).redirect(target, 302);
       } catch (error) {
         await takeFlow(db, flow.state);
@@ -141,7 +143,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
       try {
         const callbackUrl = new URL(redirectUri);
         callbackUrl.search = query.toString();
-        const { claims, idToken } = await finishSignIn(config, callbackUrl, flow);
+        const { claims, idToken } = await finishSignIn(config, options.secrets, callbackUrl, flow);
         const value = claims[config.user_claim];
         const userId = await userForIdentity(db, {
           hospitalId: flow.hospital_id, match: 'name', value: typeof value === 'string' ? value : '', via: 'sso',
@@ -291,7 +293,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
     },
   }, async (request) => {
     const { hospital_id, ...input } = request.body;
-    return ok(viewOf(await saveSsoConfig(db, hospitalOf(request, hospital_id), input)));
+    return ok(viewOf(await saveSsoConfig(db, hospitalOf(request, hospital_id), input, options.secrets)));
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.js';
+import type { SecretBox } from '../../security/sealed-secrets.js';
 import { loadSsoConfig } from './config.js';
 import { endSessionUrl } from './oidc.js';
 
@@ -23,13 +24,13 @@ export async function forgetProviderSession(db: Db, tokenHash: string): Promise<
  * id_token_hint and post_logout_redirect_uri = PUBLIC_URL/login), or null for a session that did not come from a
  * provider, a provider without that endpoint, or one that cannot be reached (the DSMS session is ended regardless).
  */
-export async function providerSignOutUrl(db: Db, tokenHash: string, publicUrl: string, warn: (err: unknown) => void): Promise<string | null> {
+export async function providerSignOutUrl(db: Db, secrets: SecretBox, tokenHash: string, publicUrl: string, warn: (err: unknown) => void): Promise<string | null> {
   const row = await forgetProviderSession(db, tokenHash);
   if (!row || row.expires_at <= new Date().toISOString()) return null;
   const config = await loadSsoConfig(db, row.hospital_id);
   if (!config.issuer || !config.client_id) return null;
   try {
-    return await endSessionUrl(config, row.id_token, new URL('/login', publicUrl).href);
+    return await endSessionUrl(config, secrets, row.id_token, new URL('/login', publicUrl).href);
   } catch (error) {
     warn(error);
     return null;

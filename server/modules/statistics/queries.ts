@@ -32,36 +32,32 @@ type Counted = { bucket: string; series: string; n: number | string };
  * (YYYY-MM[-DD]) and written as literals, so PostgreSQL knows their type in the union.
  */
 async function countMeasure(db: Db, m: Measure, range: StatRange, f: StatFilters): Promise<Counted[]> {
-  const t = 't';
-  const at = sql.ref(`${t}.${m.at}`);
-  const named = 'name' in m.series;
-  const seriesExpr = named ? sql<string>`${sql.lit((m.series as { name: string }).name)}` : sql<string>`${sql.ref(`${t}.${(m.series as { column: string }).column}`)}`;
+  // Tables and columns come from STAT_KINDS (a typed table union, column names), never from the request: the
+  // measured table and its columns are dynamic references, every value a bound parameter.
+  const col = (column: string) => db.dynamic.ref(`t.${column}`);
+  const at = col(m.at);
+  const { series } = m;
+  const seriesExpr = 'name' in series ? sql<string>`${sql.lit(series.name)}` : sql<string>`${col(series.column)}`;
   const one = (b: { key: string; start: string; end: string }) => {
-    // Tables and columns come from STAT_KINDS, never from the request.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    let q = (db as any).selectFrom(`${m.table} as ${t}`).where(at, '>=', b.start).where(at, '<', b.end);
-    if (m.hospitalVia) {
-      q = q.innerJoin(`${m.hospitalVia.table} as hv`, 'hv.id', `${t}.${m.hospitalVia.key}`).where('hv.hospital_id', '=', f.hospitalId);
-    } else {
-      q = q.where(`${t}.hospital_id`, '=', f.hospitalId);
-    }
-    for (const [column, value] of Object.entries(m.where ?? {})) q = q.where(`${t}.${column}`, '=', value);
-    if (!named) q = q.where(`${t}.${(m.series as { column: string }).column}`, 'in', [...(m.series as { values: readonly string[] }).values]);
-    if (f.doctorId !== undefined) q = m.doctor ? q.where(`${t}.${m.doctor}`, '=', f.doctorId) : q.where(sql.lit(1), '=', 0);
-    if (f.scannerId !== undefined && m.table === 'scan_jobs') q = q.where(`${t}.scanner_id`, '=', f.scannerId);
+    const via = m.hospitalVia;
+    let q = db.selectFrom(db.dynamic.table(m.table).as('t')).where(at, '>=', b.start).where(at, '<', b.end)
+      .$if(via !== undefined, (qb) => qb.innerJoin(`${via!.table} as hv`, (j) => j.onRef('hv.id', '=', col(via!.key))).where('hv.hospital_id', '=', f.hospitalId))
+      .$if(via === undefined, (qb) => qb.where(col('hospital_id'), '=', f.hospitalId));
+    for (const [column, value] of Object.entries(m.where ?? {})) q = q.where(col(column), '=', value);
+    if (!('name' in series)) q = q.where(col(series.column), 'in', [...series.values]);
+    if (f.doctorId !== undefined) q = m.doctor ? q.where(col(m.doctor), '=', f.doctorId) : q.where(sql.lit(1), '=', 0);
+    if (f.scannerId !== undefined && m.table === 'scan_jobs') q = q.where(col('scanner_id'), '=', f.scannerId);
     if (f.caseType !== undefined) {
-      if (m.table === 'cases') q = q.where(`${t}.case_type`, '=', f.caseType);
-      else if (m.caseId) q = q.where(`${t}.${m.caseId}`, 'in', db.selectFrom('cases').select('id').where('hospital_id', '=', f.hospitalId).where('case_type', '=', f.caseType));
+      if (m.table === 'cases') q = q.where(col('case_type'), '=', f.caseType);
+      else if (m.caseId) q = q.where(col(m.caseId), 'in', db.selectFrom('cases').select('id').where('hospital_id', '=', f.hospitalId).where('case_type', '=', f.caseType));
       else q = q.where(sql.lit(1), '=', 0);
     }
-    q = q.select([sql<string>`${sql.lit(b.key)}`.as('bucket'), seriesExpr.as('series'), sql<number>`count(*)`.as('n')]);
+    const counted = q.select([sql<string>`${sql.lit(b.key)}`.as('bucket'), seriesExpr.as('series'), sql<number>`count(*)`.as('n')]);
     // A named series is a constant: PostgreSQL refuses a constant in GROUP BY, so only a column series is grouped.
-    return named ? q : q.groupBy(seriesExpr);
+    return 'name' in series ? counted : counted.groupBy(seriesExpr);
   };
   const [first, ...rest] = bucketBounds(range, f.utcOffset).map(one);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const rows: Counted[] = await rest.reduce((u: any, q) => u.unionAll(q), first).execute();
-  return rows;
+  return rest.reduce((u, q) => u.unionAll(q), first).execute();
 }
 
 /** Counts per bucket in a table with every bucket of the range (empty ones as zero) and the period's totals. */

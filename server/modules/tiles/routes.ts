@@ -31,13 +31,11 @@ export interface TileRoutesOptions {
   resolveSession?: CachedSessionResolver;
 }
 
-type TileConfig = Partial<Pick<ServerConfig, 'dataDir' | 'tileCacheMb' | 'publicUrl' | 'iiifCorsOrigins'>>;
+/** From the app's config (config.ts decides every default). */
+type TileConfig = Pick<ServerConfig, 'tileCacheMb' | 'publicUrl' | 'iiifCorsOrigins'>;
 
 /** Reading a case (its manifest) is reading the case: the case resource's read permission. */
 const CASE_PERMISSION = 'case_view';
-
-/** PUBLIC_URL's default for the default port (config.ts derives it from PORT). */
-const DEFAULT_PUBLIC_URL = 'http://localhost:8001';
 
 /** Path segments, as strings of any value: each route parses its own (a bad one is a translated 404). */
 const Str = Type.String();
@@ -58,12 +56,12 @@ const CasePath = Type.Object({ caseId: Type.Integer({ minimum: 1, maximum: 2_147
 export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: TileRoutesOptions): TileService {
   const service = new TileService({
     resolveSlide: options.resolveSlide,
-    cacheBytes: (config.tileCacheMb ?? 256) * 2 ** 20,
+    cacheBytes: config.tileCacheMb * 2 ** 20,
   });
   const sessions = options.resolveSession ?? cachedSessionResolver((token) => sessionFromToken(db, token));
   app.addHook('onClose', async () => service.close());
-  const publicUrl = config.publicUrl ?? DEFAULT_PUBLIC_URL;
-  registerImageCors(app, config.iiifCorsOrigins ?? '*');
+  const publicUrl = config.publicUrl;
+  registerImageCors(app, config.iiifCorsOrigins);
 
   // Callback style so a cached session costs no promise: this runs for every tile.
   const requireSession = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {

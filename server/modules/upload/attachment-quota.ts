@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import { isPostgres, type Db } from '../../db/connect.js';
 
-/** Each user's attachments may add up to this unless ATTACHMENT_QUOTA_MB says otherwise. */
-export const DEFAULT_ATTACHMENT_QUOTA_MB = 1024;
 /** First key of PostgreSQL's two-key advisory lock: "attachment quota"; the second is the user id. */
 const PG_LOCK_CLASS = 0x41_54_51; // 'ATQ'
 
@@ -14,7 +12,8 @@ const PG_LOCK_CLASS = 0x41_54_51; // 'ATQ'
 export class AttachmentQuota {
   readonly limitBytes: number;
 
-  constructor(private readonly db: Db, quotaMb = DEFAULT_ATTACHMENT_QUOTA_MB) {
+  /** `quotaMb`: ATTACHMENT_QUOTA_MB (config.ts, default 1024). */
+  constructor(private readonly db: Db, quotaMb: number) {
     if (!(quotaMb >= 0) || !Number.isFinite(quotaMb)) throw new Error('ATTACHMENT_QUOTA_MB must be a number of MiB, 0 or more');
     this.limitBytes = Math.floor(quotaMb * 1024 * 1024);
   }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import { ATTACHMENT_MAX_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_MD5_MAX_BYTES } from '../../../src/core/constants.js';
 import { ok } from '../../http/envelope.js';
@@ -21,13 +20,14 @@ import type { HeldChunk } from './receive.js';
 import type { FastifyRequest } from 'fastify';
 import type { UploadOwner } from './ownership.js';
 
+/** From the app's config (config.ts decides every default). */
 export interface UploadConfig {
-  /** Uploads live under `<dataDir>/uploads`; unset means ./data, as in loadConfig. */
-  dataDir?: string;
+  /** Uploads live under `<dataDir>/uploads`. */
+  dataDir: string;
   /** Largest slide /upload/large accepts; unset means no limit. */
   uploadMaxBytes?: number;
-  /** What one user may keep in attachments, in MiB; unset means DEFAULT_ATTACHMENT_QUOTA_MB. */
-  attachmentQuotaMb?: number;
+  /** What one user may keep in attachments, in MiB. */
+  attachmentQuotaMb: number;
 }
 
 const STALE_TEMP_MS = 24 * 3600 * 1000;
@@ -52,7 +52,7 @@ export interface AgentUploads {
 
 export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?: AgentUploads): void {
   if (config.uploadMaxBytes !== undefined && !(config.uploadMaxBytes > 0)) throw new Error('UPLOAD_MAX_BYTES must be a positive number of bytes');
-  const store = new UploadStore(config.dataDir ?? path.resolve('data'));
+  const store = new UploadStore(config.dataDir);
   const assembler = new Assembler(store, UPLOAD_MD5_MAX_BYTES);
   const claims = new FinishClaims((id) => store.partsDir(id));
   const ctx: ChunkContext = { store, lock: new KeyedLock(), assembler, claims, maxFileBytes: config.uploadMaxBytes };

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { jobTypesFor } from '../../../server/modules/jobs/registry.js';
+import { jobTypesFor } from '../../../server/modules/job-types.js';
 import { startJobRunner, type JobRunner } from '../../../server/modules/jobs/runner.js';
 import { call, ingested, startApp, testApp, tokenFor, type Harness } from '../harness.js';
 

@@ -25,6 +25,8 @@ export async function readAssociatedImages(slide: string, signal?: AbortSignal):
 /** One associated image, or null when the slide has none of that name; rejects when the child failed. */
 export function readOne(slide: string, name: 'label' | 'macro', signal?: AbortSignal): Promise<StrippedImage | null> {
   return new Promise((resolve, reject) => {
+    // The child inherits this process's environment (PATH, the libraries' own variables): it is passed on, not read
+    // as settings, which config.ts alone reads.
     const child = spawn(process.execPath, [CHILD, slide, name, String(MAX_ASSOCIATED_PIXELS)], {
       stdio: ['ignore', 'pipe', 'pipe'], signal, timeout: TIMEOUT_MS, killSignal: 'SIGKILL', env: { ...process.env, NODE_OPTIONS: '' },
     });

@@ -6,7 +6,8 @@ const run = promisify(execFile);
 /**
  * The environment for Debian's vips commands. sharp's bundled libvips sets VIPSHOME to its own build prefix
  * when it loads (in this process's environment, so children inherit it); Debian's vips would then look for
- * its loadable modules there and miss OpenSlide, silently reading an SVS as a plain TIFF.
+ * its loadable modules there and miss OpenSlide, silently reading an SVS as a plain TIFF. Passed on to the child,
+ * not read as settings (config.ts reads those).
  */
 export function vipsEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };

@@ -2,7 +2,7 @@ import { Button, Checkbox, Input, Select, makeStyles, tokens } from '@fluentui/r
 import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { move } from '../../../core/designerDraft';
+import { move, setOrClear, type OptionalKey } from '../../../core/designerDraft';
 import { resolveLabel } from '../../../core/labels';
 import type { CellKind, ColumnSchema, ResourceField } from '../../../core/pageSchema';
 import { cellKinds } from '../../../engine/cells';
@@ -16,14 +16,6 @@ const useStyles = makeStyles({
   gone: { fontSize: tokens.fontSizeBase100, color: tokens.colorPaletteRedForeground1 },
 });
 
-/** Sets or clears (undefined, false, '') one property of a column. */
-function set(column: ColumnSchema, key: keyof ColumnSchema, value: unknown): ColumnSchema {
-  const out = { ...column } as Record<string, unknown>;
-  if (value === undefined || value === false || value === '') delete out[key];
-  else out[key] = value;
-  return out as unknown as ColumnSchema;
-}
-
 /**
  * A list page's columns: drag to reorder, show or hide, label in both languages, width, pinned, sortable,
  * the cell kind among those the engine registers; a column can be added for any field of the resource, or one
@@ -33,7 +25,9 @@ export function ColumnsEditor({ columns, fields, onChange }: { columns: ColumnSc
   const s = useStyles();
   const { t, i18n } = useTranslation();
   const [adding, setAdding] = useState('');
-  const update = (i: number, key: keyof ColumnSchema, value: unknown) => onChange(columns.map((c, j) => (j === i ? set(c, key, value) : c)));
+  // Sets or clears (undefined, false, '') one property of a column.
+  const update = <K extends OptionalKey<ColumnSchema>>(i: number, key: K, value: ColumnSchema[K] | false) =>
+    onChange(columns.map((c, j) => (j === i ? setOrClear(c, key, value) : c)));
   const fieldLabel = (name: string) => resolveLabel(fields[name]?.label ?? name, i18n.language);
   const free = Object.keys(fields).filter((f) => !columns.some((c) => c.field === f)).sort();
   const option = (f: string) => <option key={f} value={f}>{`${fieldLabel(f)} (${f})`}</option>;

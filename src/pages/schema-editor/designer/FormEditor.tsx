@@ -3,7 +3,7 @@ import { Delete20Regular, Flow20Regular } from '@fluentui/react-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { layerContract, type Contract, type ContractExtension } from '../../../core/contract';
-import { move, withField, withoutField, withRequired, withRule } from '../../../core/designerDraft';
+import { move, setOrClear, withField, withoutField, withRequired, withRule, type OptionalKey } from '../../../core/designerDraft';
 import { resolveLabel } from '../../../core/labels';
 import type { FormFieldLayout, InlineLabel } from '../../../core/pageSchema';
 import type { Enums } from '../../../engine/schemaApi';
@@ -67,12 +67,8 @@ export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resource
     <FieldRules field={name} fields={ruleFields} visibleIf={ext.rules?.visibleIf?.[name]} requiredIf={ext.rules?.requiredIf?.[name]}
       onChange={(kind, rule) => onExt(withRule(ext, kind, name, rule))} />
   ) : null);
-  const setLayout = (i: number, patch: Partial<FormFieldLayout>) => onLayout(layouts.map((l, j) => {
-    if (j !== i) return asEntry(l);
-    const next = { ...l, ...patch } as Record<string, unknown>;
-    for (const k of Object.keys(patch)) if (next[k] === undefined) delete next[k];
-    return asEntry(next as unknown as FormFieldLayout);
-  }));
+  const setLayout = <K extends OptionalKey<FormFieldLayout>>(i: number, key: K, value: FormFieldLayout[K]) =>
+    onLayout(layouts.map((l, j) => asEntry(j === i ? setOrClear(l, key, value) : l)));
 
   return (
     <div className={s.root} data-testid="designer-form">
@@ -80,9 +76,9 @@ export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resource
         render={(l, i) => (
           <>
             <div className={s.name}><span>{l.label ? resolveLabel(l.label, i18n.language) : label(l.field)}</span><span className={s.code}>{l.field}</span></div>
-            <LabelInputs value={l.label} placeholder={contract.fields[l.field]?.label} onChange={(v) => setLayout(i, { label: v })} testId={`form-label-${l.field}`} />
+            <LabelInputs value={l.label} placeholder={contract.fields[l.field]?.label} onChange={(v) => setLayout(i, 'label', v)} testId={`form-label-${l.field}`} />
             <span className={s.small}>{t('designer.help')}</span>
-            <LabelInputs value={l.help} onChange={(v) => setLayout(i, { help: v })} testId={`form-help-${l.field}`} />
+            <LabelInputs value={l.help} onChange={(v) => setLayout(i, 'help', v)} testId={`form-help-${l.field}`} />
             {requiredBox(l.field)}
             {rulesButton(l.field)}
             {rules(l.field)}

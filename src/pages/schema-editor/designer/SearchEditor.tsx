@@ -3,7 +3,7 @@ import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { defaultOperator, operatorsFor } from '../../../core/customSearch';
-import { move } from '../../../core/designerDraft';
+import { move, setOrClear, type OptionalKey } from '../../../core/designerDraft';
 import type { Operator } from '../../../core/filters';
 import { resolveLabel } from '../../../core/labels';
 import type { ResourceField, SearchItem, SearchSchema, SearchWidget } from '../../../core/pageSchema';
@@ -22,14 +22,6 @@ const useStyles = makeStyles({
 
 const WIDGETS: SearchWidget[] = ['input', 'number', 'numberrange', 'select', 'multiselect', 'selectinput', 'date', 'daterange', 'datetimerange', 'boolean'];
 
-/** Sets or clears (undefined, false, '') one property of a search item. */
-function set(item: SearchItem, key: keyof SearchItem, value: unknown): SearchItem {
-  const out = { ...item } as Record<string, unknown>;
-  if (value === undefined || value === false || value === '') delete out[key];
-  else out[key] = value;
-  return out as unknown as SearchItem;
-}
-
 /**
  * A list page's search: the bar's and the drawer's items in order (drag to reorder), where each shows, its label
  * in both languages, its widget, the operator it searches with by default among those the hospital's
@@ -45,13 +37,10 @@ export function SearchEditor({ search, fields, resolve, onChange }: { search: Se
   const fieldLabel = (name: string) => resolveLabel(fields[name]?.label ?? name, i18n.language);
   const opLabel = (op: Operator) => t(`search.operators.${op}`, { defaultValue: op });
   const put = (next: SearchItem[]) => onChange({ ...search, items: next });
-  const update = (i: number, key: keyof SearchItem, value: unknown) => put(items.map((x, j) => (j === i ? set(x, key, value) : x)));
-  const flag = (key: 'keyword' | 'manual', on: boolean) => {
-    const next = { ...search, items } as Record<string, unknown>;
-    if (on) next[key] = true;
-    else delete next[key];
-    onChange(next as SearchSchema);
-  };
+  // Sets or clears (undefined, false, '') one property of a search item, or of the search.
+  const update = <K extends OptionalKey<SearchItem>>(i: number, key: K, value: SearchItem[K] | false) =>
+    put(items.map((x, j) => (j === i ? setOrClear(x, key, value) : x)));
+  const flag = (key: 'keyword' | 'manual', on: boolean) => onChange(setOrClear({ ...search, items }, key, on));
   const free = Object.keys(fields).filter((f) => fields[f].filter && !items.some((x) => keyOf(x) === f)).sort();
 
   return (
@@ -66,6 +55,7 @@ export function SearchEditor({ search, fields, resolve, onChange }: { search: Se
           const resolved = resolveSearchItem(item, fields);
           const offered = operatorsFor(resolved, resolve ?? noRules);
           const fallback = defaultOperator({ widget: resolved.widget });
+          const choices = [...new Set<Operator>([...offered, ...(item.operator ? [item.operator] : [])])];
           return (
             <>
               <div className={s.name}><span>{item.label ? resolveLabel(item.label, i18n.language) : fieldLabel(item.field)}</span><span className={s.code}>{key}</span></div>
@@ -74,13 +64,13 @@ export function SearchEditor({ search, fields, resolve, onChange }: { search: Se
                 <option value="drawer">{t('designer.searchInDrawer')}</option>
               </Select>
               <LabelInputs value={item.label} placeholder={fields[item.field]?.label} onChange={(l) => update(i, 'label', l)} testId={`search-label-${key}`} />
-              <Select size="small" aria-label={t('designer.searchWidget')} value={item.widget ?? ''} onChange={(_, d) => update(i, 'widget', d.value || undefined)} data-testid={`search-widget-${key}`}>
+              <Select size="small" aria-label={t('designer.searchWidget')} value={item.widget ?? ''} onChange={(_, d) => update(i, 'widget', WIDGETS.find((w) => w === d.value))} data-testid={`search-widget-${key}`}>
                 <option value="">{t('designer.widgetDefault', { widget: t(`designer.widgets.${resolveSearchItem({ ...item, widget: undefined }, fields).widget}`) })}</option>
                 {WIDGETS.map((w) => <option key={w} value={w}>{t(`designer.widgets.${w}`)}</option>)}
               </Select>
-              <Select size="small" aria-label={t('designer.searchOperator')} value={item.operator ?? ''} onChange={(_, d) => update(i, 'operator', d.value || undefined)} data-testid={`search-operator-${key}`}>
+              <Select size="small" aria-label={t('designer.searchOperator')} value={item.operator ?? ''} onChange={(_, d) => update(i, 'operator', choices.find((op) => op === d.value))} data-testid={`search-operator-${key}`}>
                 <option value="">{t('designer.operatorDefault', { operator: opLabel(fallback) })}</option>
-                {[...new Set<Operator>([...offered, ...(item.operator ? [item.operator] : [])])].map((op) => <option key={op} value={op}>{opLabel(op)}</option>)}
+                {choices.map((op) => <option key={op} value={op}>{opLabel(op)}</option>)}
               </Select>
               <Checkbox label={t('designer.customSearch')} checked={!!item.customSearch} onChange={(_, d) => update(i, 'customSearch', !!d.checked)} data-testid={`search-custom-${key}`} />
               <span className={s.offered} data-testid={`search-offered-${key}`}>

@@ -2,7 +2,7 @@ import { Badge, Button, Input, makeStyles, tokens } from '@fluentui/react-compon
 import { Add20Regular, Delete20Regular, Filter20Regular } from '@fluentui/react-icons';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { move } from '../../../core/designerDraft';
+import { move, setOrClear } from '../../../core/designerDraft';
 import { resolveLabel } from '../../../core/labels';
 import type { ResourceField, TabSchema } from '../../../core/pageSchema';
 import type { Enums } from '../../../engine/schemaApi';
@@ -42,12 +42,7 @@ export function TabsEditor({ tabs, fields, enums, onChange }: { tabs: TabSchema[
   const [key, setKey] = useState('');
   const ruleFields = useMemo(() => filterFields(fields, enums, i18n.language), [fields, enums, i18n.language]);
   const numeric = useCallback((f: string) => fields[f]?.type === 'integer' || fields[f]?.type === 'number', [fields]);
-  const update = (i: number, patch: Partial<TabSchema>) => onChange(tabs.map((x, j) => {
-    if (j !== i) return x;
-    const next = { ...x, ...patch } as Record<string, unknown>;
-    for (const k of Object.keys(patch)) if (next[k] === undefined) delete next[k];
-    return next as unknown as TabSchema;
-  }));
+  const update = (i: number, change: (tab: TabSchema) => TabSchema) => onChange(tabs.map((x, j) => (j === i ? change(x) : x)));
   const keyProblem = key && !TAB_KEY.test(key) ? t('designer.badName') : tabs.some((x) => x.key === key) ? t('designer.nameTaken') : '';
 
   return (
@@ -56,7 +51,7 @@ export function TabsEditor({ tabs, fields, enums, onChange }: { tabs: TabSchema[
         render={(tab, i) => (
           <>
             <span className={s.code}>{tab.key}</span>
-            <LabelInputs value={tab.label} onChange={(l) => update(i, { label: l ?? { 'zh-CN': tab.key, 'en-US': tab.key } })} testId={`tab-label-${tab.key}`} />
+            <LabelInputs value={tab.label} onChange={(l) => update(i, (x) => ({ ...x, label: l ?? { 'zh-CN': tab.key, 'en-US': tab.key } }))} testId={`tab-label-${tab.key}`} />
             <Button size="small" appearance={open === tab.key ? 'primary' : 'secondary'} icon={<Filter20Regular />} onClick={() => setOpen(open === tab.key ? null : tab.key)} data-testid={`tab-filter-${tab.key}`}>
               {t('designer.tabFilter')}{tab.filter?.length ? <Badge size="small" appearance="tint" className={s.count}>{tab.filter.length}</Badge> : null}
             </Button>
@@ -65,7 +60,7 @@ export function TabsEditor({ tabs, fields, enums, onChange }: { tabs: TabSchema[
             {open === tab.key ? (
               <div className={s.filter}>
                 <TabFilterBuilder fields={ruleFields} value={tab.filter} numeric={numeric} testId={`tab-builder-${tab.key}`}
-                  onChange={(filter) => update(i, { filter: filter.length ? filter : undefined })} />
+                  onChange={(filter) => update(i, (x) => setOrClear(x, 'filter', filter.length ? filter : undefined))} />
               </div>
             ) : null}
           </>

@@ -1,0 +1,55 @@
+import { challengeSweepJob } from './auth/challenge-job.js';
+import type { FhirOutboundConfig } from './diagnosis/outbound-config.js';
+import { reportOutboundJob } from './diagnosis/outbound-job.js';
+import { releaseDueJob } from './diagnosis/release-job.js';
+import { focusCheckJob } from './focus/job.js';
+import { JobRegistry, type JobType } from './jobs/registry.js';
+import type { LimitedJobType } from './jobs/time-limits.js';
+import { scannerOfflineJob } from './scanners/offline-job.js';
+import { slideConversionJob } from './slides/conversion/convert-job.js';
+import type { PixelCaps } from './slides/conversion/pixel-cap.js';
+import { slideIngestJob } from './slides/ingest.js';
+
+/** What the job types take from the server's config; limits left out take their defaults. */
+export interface JobConfig {
+  dataDir: string;
+  jobLeaseMs: number;
+  jobTimeLimitsMs?: Partial<Record<LimitedJobType, number>>;
+  pixelCaps?: PixelCaps;
+  /** The FHIR receiver of sent reports (REPORT_OUTBOUND=fhir). */
+  fhirOutbound?: FhirOutboundConfig;
+}
+
+/**
+ * Each module registers here the queued job types it enqueues (slides: ingest, conversion; focus; diagnosis: the
+ * outbound report; a DICOM import or an export adds a line). The jobs module knows none of them (it depends one way).
+ */
+function registerQueuedJobs(registry: JobRegistry, config: JobConfig): JobRegistry {
+  const { dataDir, jobLeaseMs: lease, jobTimeLimitsMs: limits = {}, pixelCaps: caps } = config;
+  return registry
+    .register(slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps }))
+    .register(slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps }))
+    .register(focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'] }))
+    .register(reportOutboundJob(config.fhirOutbound, lease));
+}
+
+/**
+ * … and the scheduled ones (JobType.everyMs): the installation's periodic work, run by the same runner as the queued
+ * jobs, so each runs once per installation (the primary's runner: main.ts), never as a timer in every process.
+ */
+function registerScheduledJobs(registry: JobRegistry): JobRegistry {
+  return registry
+    .register(releaseDueJob())
+    .register(challengeSweepJob())
+    .register(scannerOfflineJob());
+}
+
+/** The queued job types (a test's runner for one kind of work). */
+export const jobTypesFor = (config: JobConfig): JobType<unknown>[] => registerQueuedJobs(new JobRegistry(), config).types();
+
+/** The scheduled job types. */
+export const scheduledJobTypes = (): JobType<unknown>[] => registerScheduledJobs(new JobRegistry()).types();
+
+/** Every job type this installation runs, queued and scheduled, in one registry: what main.ts's runner takes. */
+export const installationJobTypes = (config: JobConfig): JobType<unknown>[] =>
+  registerScheduledJobs(registerQueuedJobs(new JobRegistry(), config)).types();
