@@ -29,6 +29,7 @@ import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { tileFastLane } from './modules/tiles/fast-lane.js';
 import { tileRoutes } from './modules/tiles/routes.js';
+import { appStorage } from './storage/app-storage.js';
 import { cachedSessionResolver } from './modules/tiles/session-cache.js';
 import { loadBasePages, loadEnums, loadRuleSets, SCHEMAS_DIR } from './modules/schemas/repository.js';
 import { ruleRoutes, schemaRoutes } from './modules/schemas/routes.js';
@@ -78,7 +79,7 @@ declare module 'fastify' {
 export interface AppOptions {
   /** The unscoped handle; route modules get the request-scoped one made from it (http/access-scope.ts). */
   db: Db;
-  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'iiifCorsOrigins' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound' | 'fhirOutbound' | 'reportFont'>>;
+  config: Pick<ServerConfig, 'tokenTtlSeconds' | 'distDir' | 'logLevel'> & Partial<Pick<ServerConfig, 'dataDir' | 'uploadMaxBytes' | 'tileCacheMb' | 'attachmentQuotaMb' | 'trustProxy' | 'publicUrl' | 'frameSources' | 'iiifCorsOrigins' | 'authRateLimitPerMinute' | 'realtime' | 'his' | 'ocr' | 'reportOutbound' | 'fhirOutbound' | 'reportFont' | 'storage' | 'blockCache'>>;
   logger?: boolean;
   /** Where the request log goes instead of stdout (tests read it); turns the log on. */
   logStream?: { write(line: string): void };
@@ -185,6 +186,8 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   ruleRoutes(app, rules);
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir;
+  // Slide files and thumbnails: the data directory, or object storage with its block cache (STORAGE_URL).
+  const { storage, cache: blockCache } = appStorage(config);
   // A change to a user or role drops the cached tile sessions it affects in this process at once.
   const hooks = resourceHooks({
     dataDir, onUserChanged: (id) => { sessions.forgetUser(id); realtime.recheckUser(id); }, onRoleChanged: () => sessions.forgetAll(),
@@ -202,12 +205,13 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   const tiles = tileRoutes(app, db, config, {
     resolveSlide: databaseSlideResolver(systemDb, dataDir),
     resolveSession: sessions,
+    remote: blockCache ? { storage, cache: blockCache, dataDir } : undefined,
   });
   const tileLane = tileFastLane(tiles, sessions, config.iiifCorsOrigins);
   fastLanes.push(tileLane);
   // A closing server answers through Fastify, which sends 503 and closes kept-alive connections.
   app.addHook('preClose', async () => tileLane.close());
-  slideRoutes(app, db, systemDb, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides);
+  slideRoutes(app, db, systemDb, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides, storage);
   uploadRoutes(app, config, db, scannerUploads(db));
   jobRoutes(app, db);
   annotationRoutes(app, db);

@@ -3,7 +3,6 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { FileHandlePool } from '../modules/tiles/file-handles.js';
 import { checkKey, objectNotFound } from './errors.js';
 import { MAX_RANGE_BYTES, refuseRange } from './limits.js';
 import type { LocalCopy, ObjectStat, ObjectWriter, Storage } from './storage.js';
@@ -15,7 +14,6 @@ import type { LocalCopy, ObjectStat, ObjectWriter, Storage } from './storage.js'
 export class LocalStorage implements Storage {
   readonly kind = 'local' as const;
   private readonly root: string;
-  private readonly handles = new FileHandlePool(64);
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -34,11 +32,15 @@ export class LocalStorage implements Storage {
 
   async readRange(key: string, position: number, length: number): Promise<Buffer> {
     refuseRange(length, MAX_RANGE_BYTES);
-    const file = this.pathOf(key);
+    // Opened per read, not pooled: another process may have renamed a new file over this one (a thumbnail remade).
+    // The tile path keeps its own pool, checked against the file's identity (tiles/slide-store.ts).
+    const handle = await fs.open(this.pathOf(key), 'r').catch((err: unknown) => { throw missing(err, key); });
     try {
-      return await this.handles.read(file, position, length);
-    } catch (err) {
-      throw missing(err, key);
+      const buffer = Buffer.allocUnsafe(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
     }
   }
 
@@ -71,7 +73,6 @@ export class LocalStorage implements Storage {
       write: async (chunk) => { await handle.write(chunk); },
       finish: async () => {
         await close();
-        this.handles.forget(target);
         await fs.rename(partial, target);
         return (await this.stat(key))!;
       },
@@ -99,7 +100,6 @@ export class LocalStorage implements Storage {
 
   async remove(key: string): Promise<void> {
     const file = this.pathOf(key);
-    this.handles.forget(file);
     await fs.rm(file, { force: true, recursive: true });
   }
 
@@ -115,7 +115,6 @@ export class LocalStorage implements Storage {
       if (code !== 'EXDEV' && code !== 'EPERM') throw err;
       await fs.copyFile(source, target, constants.COPYFILE_EXCL);
     }
-    this.handles.forget(source);
     await fs.unlink(source);
   }
 
@@ -126,7 +125,7 @@ export class LocalStorage implements Storage {
   }
 
   close(): void {
-    this.handles.closeAll();
+    // Nothing is held open between calls.
   }
 }
 

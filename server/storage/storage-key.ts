@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /** The longest key S3 accepts is 1024 bytes; the prefix counts too, so keys stay well below. */
 export const MAX_KEY_BYTES = 900;
 
@@ -15,3 +17,10 @@ export function isSafeKey(key: string): boolean {
 
 /** A key under a prefix (`a/b` + `c` → `a/b/c`); an empty prefix is the key itself. */
 export const joinKey = (prefix: string, key: string) => (prefix ? `${prefix}/${key}` : key);
+
+/** The key of an absolute path under the data directory (as the slides table stores it), or null outside it. */
+export function keyUnder(dataDir: string, abs: string): string | null {
+  const rel = path.relative(path.resolve(dataDir), abs);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return null;
+  return rel.split(path.sep).join('/');
+}

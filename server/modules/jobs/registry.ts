@@ -4,6 +4,8 @@ import { focusCheckJob } from '../focus/job.js';
 import { slideIngestJob } from '../slides/ingest.js';
 import type { PixelCaps } from '../slides/conversion/pixel-cap.js';
 import type { LimitedJobType } from './time-limits.js';
+import { appStorage } from '../../storage/app-storage.js';
+import type { StorageConfig } from '../../storage/storage-url.js';
 import { releaseDueJob } from '../diagnosis/release-job.js';
 import { challengeSweepJob } from '../auth/challenge-job.js';
 import { reportOutboundJob } from '../diagnosis/outbound-job.js';
@@ -18,7 +20,7 @@ export { PermanentJobError, type JobContext, type JobType } from './job-type.js'
 export function jobTypesFor(config: JobConfig): JobType<unknown>[] {
   const { dataDir, jobLeaseMs: lease, jobTimeLimitsMs: limits = {}, pixelCaps: caps } = config;
   return [
-    slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps }),
+    slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps, storage: appStorage(config).storage }),
     slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps }),
     focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'] }),
     reportOutboundJob(config.fhirOutbound, lease),
@@ -33,6 +35,8 @@ export interface JobConfig {
   pixelCaps?: PixelCaps;
   /** The FHIR receiver of sent reports (REPORT_OUTBOUND=fhir). */
   fhirOutbound?: FhirOutboundConfig;
+  /** Where slide files are (STORAGE_URL): the data directory when left out. */
+  storage?: StorageConfig;
 }
 
 /**

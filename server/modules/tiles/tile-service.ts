@@ -6,7 +6,7 @@ import { dziGeometry, dziXml, planDziTile, type DziGeometry } from './dzi.js';
 import { iiifAsDziTile, iiifInfo, type IiifRequest } from './iiif.js';
 import { CONTENT_TYPES, encodeImage, readLevelPixels, renderRegion } from './render.js';
 import type { SlideResolver } from './resolver.js';
-import { SlideStore, type OpenedSlide } from './slide-store.js';
+import { SlideStore, type OpenedSlide, type RemoteSlides } from './slide-store.js';
 import { TileCache, type CachedImage } from './tile-cache.js';
 import { SlideFormatError } from './slide-index.js';
 import { checkImagePixels, TileReader } from './tile-reader.js';
@@ -20,6 +20,8 @@ export interface TileServiceOptions {
   cacheBytes?: number;
   /** Quality of tiles we have to encode ourselves (edges, missing levels, IIIF regions). */
   jpegQuality?: number;
+  /** Slides in object storage (STORAGE_URL=s3://…), read through its block cache. */
+  remote?: RemoteSlides;
 }
 
 export interface SlideHandle {
@@ -51,7 +53,7 @@ export class SlideProcessing extends AppError {
 
 /** What the tile routes need, free of HTTP: find the slide, name each image (ETag), produce it (cached). */
 export class TileService {
-  readonly store = new SlideStore();
+  readonly store: SlideStore;
   /** Stored and decoded tiles; the DICOM export reads through it so it shares the decoded-tile cache. */
   readonly reader = new TileReader();
   private readonly cache: TileCache;
@@ -62,6 +64,7 @@ export class TileService {
   private readonly recentMs = 2_000;
 
   constructor(private readonly options: TileServiceOptions) {
+    this.store = new SlideStore({ remote: options.remote });
     this.cache = new TileCache(options.cacheBytes ?? 256 * 2 ** 20);
     this.quality = options.jpegQuality ?? 90;
   }

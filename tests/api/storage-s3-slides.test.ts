@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translate } from '../../server/i18n/translate.js';
+import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
+import { ingestNow } from '../../server/modules/slides/ingest-now.js';
+import { withDefaults } from '../../server/config.js';
+import { appStorage } from '../../server/storage/app-storage.js';
+import { parseStorageConfig } from '../../server/storage/storage-url.js';
+import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
+import { startLoopbackS3, type LoopbackS3 } from '../support/s3-server.js';
+
+/**
+ * One generated demo slide, bound by path on both backends: the data directory and S3 (s3rver on loopback). Its
+ * ingest reads it from storage, its thumbnail is written back there, and its tiles are ranged GETs through the block
+ * cache; every answer through the HTTP API has the bytes the local backend answers.
+ */
+const W = 3000;
+const H = 2000;
+
+let dir: string;
+let s3: LoopbackS3;
+let file: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-storage-api-'));
+  fs.mkdirSync(path.join(dir, 'local', 'slides'), { recursive: true });
+  file = path.join(dir, 'local', 'slides', 'demo-s3.tiff');
+  await generateDemoSlide({ out: file, width: W, height: H, tileSize: 256, mpp: 0.25, seed: 11, slideId: 'DEMO-S3' });
+  s3 = await startLoopbackS3();
+});
+afterAll(async () => {
+  await s3.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(databases)('slides on S3 storage [%s]', (kind) => {
+  let h: Harness;
+  let local: FastifyInstance;
+  let remote: FastifyInstance;
+  let tokens: { local: string; remote: string };
+  let ids: { local: number; remote: number };
+  const s3DataDir = () => path.join(dir, 's3-node');
+  const storageConfig = () => parseStorageConfig(s3.env);
+  /** The S3 node's storage and block cache, as its app opened them (one per process and setting). */
+  const s3Node = () => appStorage(withDefaults({ dataDir: s3DataDir(), storage: storageConfig() }));
+
+  beforeAll(async () => {
+    h = await startApp(kind);
+    // Jobs run here, one at a time (ingestNow): a runner of either app would take the other's ingest too.
+    local = await testApp(h.db, { dataDir: path.join(dir, 'local') }, { ingest: false });
+    remote = await testApp(h.db, { dataDir: s3DataDir(), storage: storageConfig() }, { ingest: false });
+    await Promise.all([local.ready(), remote.ready()]);
+    tokens = { local: await tokenFor(local, 'admin'), remote: await tokenFor(remote, 'admin') };
+    // The object is put where an operator's bucket sync would: under the prefix, at the key bind names.
+    const { storage } = s3Node();
+    await storage.write('slides/demo-s3.tiff', fs.readFileSync(file));
+    const bind = async (app: FastifyInstance, token: string) => {
+      const res = await call(app, 'POST', '/api/data/kfb/bind', { token, payload: { path: 'slides/demo-s3.tiff' } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.id as number;
+    };
+    ids = { local: await bind(local, tokens.local), remote: 0 };
+    await ingestNow(h.db, path.join(dir, 'local'), ids.local);
+    // The same path is one row only; the S3 node's slide is a second file in the same bucket layout.
+    await storage.move('slides/demo-s3.tiff', 'slides/demo-s3-b.tiff');
+    const res = await call(remote, 'POST', '/api/data/kfb/bind', { token: tokens.remote, payload: { path: 'slides/demo-s3-b.tiff' } });
+    expect(res.statusCode, res.body).toBe(200);
+    ids.remote = res.json().data.id;
+    const job = await ingestNow(h.db, s3DataDir(), ids.remote, { storage });
+    expect(job.status, job.error ?? '').toBe('done');
+  });
+  afterAll(async () => {
+    await local.close();
+    await remote.close();
+    await h.close();
+  });
+
+  it('ingests the slide from S3 with the facts the local backend reads', async () => {
+    const row = async (app: FastifyInstance, token: string, id: number) => (await call(app, 'GET', `/api/data/kfb/item/${id}`, { token })).json().data;
+    const [a, b] = [await row(local, tokens.local, ids.local), await row(remote, tokens.remote, ids.remote)];
+    expect(b).toMatchObject({ status: 'ready', width: W, height: H, md5: a.md5, levels: a.levels, file_size: a.file_size, file_path: 'slides/demo-s3-b.tiff' });
+    // Nothing of it was left on this node's disk: the thumbnail is in the bucket.
+    expect(fs.existsSync(path.join(s3DataDir(), 'slides'))).toBe(false);
+    const { storage } = s3Node();
+    expect(await storage.stat(`slides/thumbs/${ids.remote}.jpg`)).not.toBeNull();
+  });
+
+  it('serves tiles, descriptor and thumbnail with the bytes of the local backend', async () => {
+    const urls = (id: number) => [`/api/tiles/${id}.dzi`, `/api/tiles/${id}_files/12/5_3.jpeg`, `/api/tiles/${id}_files/8/0_0.jpeg`, `/api/tiles/${id}_files/11/2_1.jpeg`, `/api/data/kfb/thumb/${id}`];
+    const [a, b] = [urls(ids.local), urls(ids.remote)];
+    for (let i = 0; i < a.length; i++) {
+      const [x, y] = [await call(local, 'GET', a[i]!, { token: tokens.local }), await call(remote, 'GET', b[i]!, { token: tokens.remote })];
+      expect([x.statusCode, y.statusCode], b[i]).toEqual([200, 200]);
+      expect(y.rawPayload.equals(x.rawPayload), b[i]).toBe(true);
+    }
+  });
+
+  it('answers a slide whose object is gone with the translated not-found', async () => {
+    const { storage, cache } = s3Node();
+    // The tiles above came through the block cache: ranged GETs, not a copy of the file.
+    expect(cache!.memoryBytes).toBeGreaterThan(0);
+    expect(cache!.counts.fetches).toBeGreaterThan(0);
+    await storage.move('slides/demo-s3-b.tiff', 'slides/elsewhere.tiff');
+    try {
+      // The slide store trusts a file unchanged for a few seconds; a new app has nothing cached.
+      const fresh = await testApp(h.db, { dataDir: s3DataDir(), storage: storageConfig() }, { ingest: false });
+      try {
+        const res = await call(fresh, 'GET', `/api/tiles/${ids.remote}.dzi`, { token: tokens.remote, headers: { 'accept-language': 'en-US' } });
+        expect(res.statusCode).toBe(404);
+        expect(res.json().message).toBe(translate('en-US', 'slide.not_found'));
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await storage.move('slides/elsewhere.tiff', 'slides/demo-s3-b.tiff');
+    }
+  });
+});
