@@ -11,14 +11,16 @@ import { appStorage } from '../../server/storage/app-storage.js';
 import { parseStorageConfig } from '../../server/storage/storage-url.js';
 import { call, databases, startApp, testApp, tokenFor, type Harness } from './harness.js';
 import { startLoopbackS3, type LoopbackS3 } from '../support/s3-server.js';
+import { filesUnder, md5, sendChunk, type TestFile } from './upload-helpers.js';
+import { UPLOAD_CHUNK_BYTES } from '../../src/core/constants.js';
 
 /**
  * One generated demo slide, bound by path on both backends: the data directory and S3 (s3rver on loopback). Its
  * ingest reads it from storage, its thumbnail is written back there, and its tiles are ranged GETs through the block
  * cache; every answer through the HTTP API has the bytes the local backend answers.
  */
-const W = 3000;
-const H = 2000;
+const W = 6000;
+const H = 4000;
 
 let dir: string;
 let s3: LoopbackS3;
@@ -96,6 +98,38 @@ describe.each(databases)('slides on S3 storage [%s]', (kind) => {
       expect([x.statusCode, y.statusCode], b[i]).toEqual([200, 200]);
       expect(y.rawPayload.equals(x.rawPayload), b[i]).toBe(true);
     }
+  });
+
+  it('assembles a chunked upload on S3 by multipart upload, binds it and serves its tiles', async () => {
+    const data = fs.readFileSync(file);
+    const upload: TestFile = { name: 'uploaded.tiff', data, totalNum: Math.ceil(data.length / UPLOAD_CHUNK_BYTES), totalMd5: md5(data) };
+    expect(upload.totalNum).toBeGreaterThan(1);
+    let answer: Record<string, unknown> = {};
+    for (let num = 1; num <= upload.totalNum; num++) {
+      const res = await sendChunk(remote, upload, num, { token: tokens.remote });
+      expect(res.statusCode, res.body).toBe(200);
+      answer = res.json().data;
+    }
+    expect(answer).toMatchObject({ code: 1 });
+    const stored = String(answer.path);
+    const { storage } = s3Node();
+    // In the bucket with the client's MD5; nothing of the file left on this node's disk but empty folders.
+    const parts: Buffer[] = [];
+    for await (const part of await storage.readStream(stored)) parts.push(part as Buffer);
+    const bytes = Buffer.concat(parts);
+    expect(md5(bytes)).toBe(upload.totalMd5);
+    expect(await filesUnder(path.join(s3DataDir(), 'uploads'))).toEqual([]);
+
+    const bound = await call(remote, 'POST', '/api/data/kfb/bind', { token: tokens.remote, payload: { path: stored } });
+    expect(bound.statusCode, bound.body).toBe(200);
+    const row = bound.json().data;
+    expect(row.file_path).toMatch(/^slides\/\d{4}\/\d{2}\/uploaded\.tiff$/);
+    expect(await storage.stat(stored)).toBeNull();
+    expect((await ingestNow(h.db, s3DataDir(), row.id, { storage })).status).toBe('done');
+    const tile = (app: FastifyInstance, token: string, id: number) => call(app, 'GET', `/api/tiles/${id}_files/12/4_2.jpeg`, { token });
+    const [x, y] = [await tile(local, tokens.local, ids.local), await tile(remote, tokens.remote, row.id)];
+    expect([x.statusCode, y.statusCode]).toEqual([200, 200]);
+    expect(y.rawPayload.equals(x.rawPayload)).toBe(true);
   });
 
   it('answers a slide whose object is gone with the translated not-found', async () => {

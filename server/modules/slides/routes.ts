@@ -16,6 +16,7 @@ import { IMAGE_PERMISSION, IMAGE_SECURITY, mayViewImages } from '../tiles/image-
 import { sessionFromToken } from '../users/queries.js';
 import { mayBindUpload } from '../upload/ownership.js';
 import { moveInto } from './move-file.js';
+import { moveIntoStored } from './move-stored.js';
 import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteRoot } from './paths.js';
 import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import { namedCase } from '../cases/lookup.js';
@@ -80,9 +81,10 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     let putBack = async () => {};
     if (isInside(uploads, source)) {
       const now = new Date();
-      const placed = await moveInto(source, path.join(slides, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'))).catch((err) => {
+      const month = path.join(slides, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'));
+      const placed = await (storage.kind === 's3' ? moveIntoStored(storage, dataDir, source, month) : moveInto(source, month)).catch((err) => {
         // A concurrent bind of the same upload moved it first.
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(422, 'slide.file_missing', { path: body.path });
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' || isNotFound(err)) throw new AppError(422, 'slide.file_missing', { path: body.path });
         throw err;
       });
       ({ file, putBack } = placed);
