@@ -190,7 +190,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   const { storage, cache: blockCache } = appStorage(config);
   // A change to a user or role drops the cached tile sessions it affects in this process at once.
   const hooks = resourceHooks({
-    dataDir, onUserChanged: (id) => { sessions.forgetUser(id); realtime.recheckUser(id); }, onRoleChanged: () => sessions.forgetAll(),
+    dataDir, storage, onUserChanged: (id) => { sessions.forgetUser(id); realtime.recheckUser(id); }, onRoleChanged: () => sessions.forgetAll(),
     // Case lists carry the status the hospital's case-status rules derive (spec §4).
     caseRules: (hospitalId) => rules.resolverFor(hospitalId),
   });

@@ -100,7 +100,7 @@ describe.each(databases)('slides on S3 storage [%s]', (kind) => {
     }
   });
 
-  it('assembles a chunked upload on S3 by multipart upload, binds it and serves its tiles', async () => {
+  it('assembles a chunked upload on S3 by multipart upload, binds it, serves its tiles and deletes it', async () => {
     const data = fs.readFileSync(file);
     const upload: TestFile = { name: 'uploaded.tiff', data, totalNum: Math.ceil(data.length / UPLOAD_CHUNK_BYTES), totalMd5: md5(data) };
     expect(upload.totalNum).toBeGreaterThan(1);
@@ -130,6 +130,12 @@ describe.each(databases)('slides on S3 storage [%s]', (kind) => {
     const [x, y] = [await tile(local, tokens.local, ids.local), await tile(remote, tokens.remote, row.id)];
     expect([x.statusCode, y.statusCode]).toEqual([200, 200]);
     expect(y.rawPayload.equals(x.rawPayload)).toBe(true);
+
+    // Deleted, it takes its object and its thumbnail out of the bucket.
+    expect(await storage.stat(`slides/thumbs/${row.id}.jpg`)).not.toBeNull();
+    expect((await call(remote, 'DELETE', '/api/data/kfb/destroy', { token: tokens.remote, payload: { ids: [row.id] } })).statusCode).toBe(200);
+    expect(await storage.stat(row.file_path)).toBeNull();
+    expect(await storage.stat(`slides/thumbs/${row.id}.jpg`)).toBeNull();
   });
 
   it('answers a slide whose object is gone with the translated not-found', async () => {
