@@ -21,7 +21,7 @@ export function jobTypesFor(config: JobConfig): JobType<unknown>[] {
   const { dataDir, jobLeaseMs: lease, jobTimeLimitsMs: limits = {}, pixelCaps: caps } = config;
   return [
     slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps, storage: appStorage(config).storage }),
-    slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps }),
+    slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps, storage: appStorage(config).storage }),
     focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'] }),
     reportOutboundJob(config.fhirOutbound, lease),
   ];
