@@ -202,16 +202,13 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   logRoutes(app, db);
   commonRoutes(app, config.distDir, db);
   // Slides only through the slides table (their hospital and directory checked): no file-name path (issue 27).
-  const tiles = tileRoutes(app, db, config, {
-    resolveSlide: databaseSlideResolver(systemDb, dataDir),
-    resolveSession: sessions,
-    remote: blockCache ? { storage, cache: blockCache, dataDir } : undefined,
-  });
+  const remote = blockCache ? { storage, cache: blockCache, dataDir } : undefined;
+  const tiles = tileRoutes(app, db, config, { resolveSlide: databaseSlideResolver(systemDb, dataDir), resolveSession: sessions, remote });
   const tileLane = tileFastLane(tiles, sessions, config.iiifCorsOrigins);
   fastLanes.push(tileLane);
   // A closing server answers through Fastify, which sends 503 and closes kept-alive connections.
   app.addHook('preClose', async () => tileLane.close());
-  slideRoutes(app, db, systemDb, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides, storage);
+  slideRoutes(app, db, systemDb, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides, { storage, remote });
   uploadRoutes(app, config, db, scannerUploads(db));
   jobRoutes(app, db);
   annotationRoutes(app, db);

@@ -34,6 +34,9 @@ import { viewerOpenRoutes } from './viewer-open.js';
 import { isNotFound } from '../../storage/errors.js';
 import { LocalStorage } from '../../storage/local-storage.js';
 import type { Storage } from '../../storage/storage.js';
+import type { RemoteSlides } from '../tiles/slide-store.js';
+
+export interface SlideFiles { storage: Storage; remote?: RemoteSlides }
 
 const BindBody = Type.Object({
   path: Type.String({ minLength: 1, maxLength: 1024, description: 'The path a completed upload answered, relative to the data dir' }),
@@ -48,7 +51,9 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** Spec §7 slide routes beyond the generic resource API: bind an uploaded file, its thumbnail, a case's slides. */
 /** `systemDb`: only the signed download link's file route, whose signature is its grant (download.ts). */
-export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks, storage: Storage = new LocalStorage(dataDir)): void {
+/** `files`: where slide files are (the data directory by default) and, on object storage, the block cache reads go through. */
+export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks, files: SlideFiles = { storage: new LocalStorage(dataDir) }): void {
+  const { storage } = files;
   const tags = ['resource:slides'];
 
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
@@ -152,8 +157,8 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
 
   caseBindingRoutes(app, db, def);
   sectionRoutes(app, db, def);
-  downloadRoutes(app, db, systemDb, dataDir, def);
-  dicomExportRoutes(app, db, dataDir, def);
+  downloadRoutes(app, db, systemDb, dataDir, def, storage);
+  dicomExportRoutes(app, db, dataDir, def, files.remote);
   viewerOpenRoutes(app, db);
   viewerLocateRoutes(app, db, dataDir);
 }

@@ -25,6 +25,8 @@ export interface OpenedSlide {
   identity: string;
   index: SlideIndex;
   readAt: ReadAt;
+  /** In object storage: `file` is no local path, so nothing may hand it to libvips (tile-service.ts, tile-reader.ts). */
+  remote?: true;
 }
 
 interface Entry {
@@ -118,7 +120,7 @@ export class SlideStore {
       return known.slide;
     }
     const readAt = cache.readAt(key, stat);
-    const slide: OpenedSlide = { file, identity, index: await readAnySlideIndex(readAt), readAt };
+    const slide: OpenedSlide = { file, identity, index: await readAnySlideIndex(readAt), readAt, remote: true };
     this.slides.set(file, { slide, checkedAt: Date.now() });
     return slide;
   }

@@ -153,9 +153,10 @@ export class TileService {
    * Label, macro or thumbnail image stored beside the pyramid, as JPEG: a TIFF page (libvips decodes whatever
    * compression it has), a JPEG inside the file (KFB) or tiles of their own (DICOM), re-encoded so every answer is a baseline sRGB JPEG.
    */
-  async associated({ slide }: SlideHandle, name: string): Promise<CachedImage> {
+  async associated(handle: SlideHandle, name: string): Promise<CachedImage> {
+    const { slide } = handle;
     const image = slide.index.associated.find((a) => a.name === name);
-    if (!image || (image.page < 0 && !image.jpeg && !image.tiles)) throw new AppError(404, 'tile.not_found');
+    if (!image || !this.hasAssociated(handle, name)) throw new AppError(404, 'tile.not_found');
     return this.cache.getOrProduce(`${slide.identity}/associated/${name}`, async () => {
       let input: Sharp;
       if (image.tiles) {
@@ -173,6 +174,17 @@ export class TileService {
       }
       return { body: await input.toColourspace('srgb').jpeg({ quality: this.quality }).toBuffer(), contentType: 'image/jpeg' };
     });
+  }
+
+  /**
+   * Whether `associated` can answer this image: a TIFF page is decoded by libvips from the file, which a slide in object
+   * storage does not have locally (its pages would need the whole object staged): there, only JPEGs and tiles are.
+   */
+  hasAssociated({ slide }: SlideHandle, name: string): boolean {
+    const image = slide.index.associated.find((a) => a.name === name);
+    if (!image) return false;
+    if (image.jpeg || image.tiles) return true;
+    return image.page >= 0 && !slide.remote;
   }
 
   iiifInfo({ slide, geometry }: SlideHandle, id: string) {
