@@ -22,6 +22,7 @@ const fresh = await import('./db/fresh-database.js');
 const { migrateToLatest } = await import('./db/migrate.js');
 const { ensureResourceIndexes } = await import('./db/indexes.js');
 const { seed } = await import('./db/seed/index.js');
+const { appStorage } = await import('./storage/app-storage.js');
 const { SCHEMAS_DIR } = await import('./modules/schemas/repository.js');
 const { loadResources } = await import('./resources/definition.js');
 
@@ -34,7 +35,7 @@ const db = connect({ databaseUrl: config.databaseUrl, sqliteFile: building, stat
 try {
   await migrateToLatest(db);
   await ensureResourceIndexes(db, loadResources(path.join(SCHEMAS_DIR, 'resources')));
-  await seed(db, config.demo, config.dataDir);
+  await seed(db, config.demo, config.dataDir, appStorage(config).storage);
 } finally {
   await db.destroy();
 }
