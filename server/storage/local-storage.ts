@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { AppError } from '../http/errors.js';
 import { checkKey, objectNotFound } from './errors.js';
 import { MAX_RANGE_BYTES, refuseRange } from './limits.js';
 import type { LocalCopy, ObjectStat, ObjectWriter, Storage } from './storage.js';
@@ -112,8 +113,11 @@ export class LocalStorage implements Storage {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw objectNotFound(from);
+      if (code === 'EEXIST') throw new AppError(409, 'storage.exists', { key: to });
       if (code !== 'EXDEV' && code !== 'EPERM') throw err;
-      await fs.copyFile(source, target, constants.COPYFILE_EXCL);
+      await fs.copyFile(source, target, constants.COPYFILE_EXCL).catch((e: unknown) => {
+        throw (e as NodeJS.ErrnoException).code === 'EEXIST' ? new AppError(409, 'storage.exists', { key: to }) : e;
+      });
     }
     await fs.unlink(source);
   }

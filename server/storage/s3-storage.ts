@@ -160,11 +160,15 @@ export class S3Storage implements Storage {
     const stat = await this.stat(from);
     if (!stat) throw objectNotFound(from);
     if (await this.stat(to)) throw new AppError(409, 'storage.exists', { key: to });
-    if (stat.size <= MAX_COPY_BYTES) {
-      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: this.key(to), CopySource: encodeURI(`${this.bucket}/${this.key(from)}`) }));
-    } else {
-      await this.write(to, await this.readStream(from));
-    }
+    // The copy source is URL-encoded per segment, as S3 wants; a server that decodes it otherwise (s3rver decodes only
+    // what decodeURI does: `+`, `#` stay escaped) answers NoSuchKey for a key that is there: then the bytes go through here.
+    const copied = stat.size <= MAX_COPY_BYTES && await this.client.send(new CopyObjectCommand({
+      Bucket: this.bucket, Key: this.key(to), CopySource: `${this.bucket}/${this.key(from).split('/').map(encodeURIComponent).join('/')}`,
+    })).then(() => true, (err: unknown) => {
+      if (isMissing(err)) return false;
+      throw err;
+    });
+    if (!copied) await this.write(to, await this.readStream(from));
     await this.remove(from);
   }
 

@@ -111,9 +111,17 @@ describe.each(backends)('storage [%s]', (_name, open) => {
     await storage.write('slides/thumbs/1.jpg', Buffer.from('one'));
     await storage.write('slides/thumbs/2.jpg', Buffer.from('two!'));
     expect(await storage.list('slides/thumbs')).toEqual([{ key: 'slides/thumbs/1.jpg', size: 3 }, { key: 'slides/thumbs/2.jpg', size: 4 }]);
+    // Never over an existing object.
+    const taken = await refusal(storage.move('slides/thumbs/2.jpg', 'slides/thumbs/1.jpg'));
+    expect([taken.status, taken.key]).toEqual([409, 'storage.exists']);
+    expect((await storage.readRange('slides/thumbs/1.jpg', 0, 10)).toString()).toBe('one');
     await storage.move('slides/thumbs/2.jpg', 'slides/thumbs/3.jpg');
     expect(await storage.stat('slides/thumbs/2.jpg')).toBeNull();
     expect((await storage.readRange('slides/thumbs/3.jpg', 0, 10)).toString()).toBe('two!');
+    // Names as scanners write them: spaces, plus signs, brackets, CJK.
+    await storage.move('slides/thumbs/3.jpg', 'slides/2026/玻片 A+B (1)#2.jpg');
+    expect((await storage.readRange('slides/2026/玻片 A+B (1)#2.jpg', 0, 10)).toString()).toBe('two!');
+    await storage.move('slides/2026/玻片 A+B (1)#2.jpg', 'slides/thumbs/3.jpg');
     await storage.remove('slides/thumbs/3.jpg');
     await storage.remove('slides/thumbs/never.jpg');
     expect((await storage.list('slides/thumbs')).map((o) => o.key)).toEqual(['slides/thumbs/1.jpg']);
