@@ -30,6 +30,7 @@ import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { tileFastLane } from './modules/tiles/fast-lane.js';
 import { tileRoutes } from './modules/tiles/routes.js';
+import { appStorage } from './storage/app-storage.js';
 import { cachedSessionResolver } from './modules/tiles/session-cache.js';
 import { loadBasePages, loadEnums, loadRuleSets, SCHEMAS_DIR } from './modules/schemas/repository.js';
 import { ruleRoutes, schemaRoutes } from './modules/schemas/routes.js';
@@ -193,9 +194,11 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   ruleRoutes(app, rules);
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir;
+  // Slide files and thumbnails: the data directory, or object storage with its block cache (STORAGE_URL).
+  const { storage, cache: blockCache } = appStorage(config);
   // A change to a user or role drops the cached tile sessions it affects in this process at once.
   const hooks = resourceHooks({
-    dataDir, onUserChanged: (id) => { sessions.forgetUser(id); realtime.recheckUser(id); }, onRoleChanged: () => sessions.forgetAll(),
+    dataDir, storage, onUserChanged: (id) => { sessions.forgetUser(id); realtime.recheckUser(id); }, onRoleChanged: () => sessions.forgetAll(),
     // Case lists carry the status the hospital's case-status rules derive (spec §4).
     caseRules: (hospitalId) => rules.resolverFor(hospitalId),
   });
@@ -207,15 +210,13 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   logRoutes(app, db);
   commonRoutes(app, config.distDir, db);
   // Slides only through the slides table (their hospital and directory checked): no file-name path (issue 27).
-  const tiles = tileRoutes(app, db, config, {
-    resolveSlide: databaseSlideResolver(systemDb, dataDir),
-    resolveSession: sessions,
-  });
+  const remote = blockCache ? { storage, cache: blockCache, dataDir } : undefined;
+  const tiles = tileRoutes(app, db, config, { resolveSlide: databaseSlideResolver(systemDb, dataDir), resolveSession: sessions, remote });
   const tileLane = tileFastLane(tiles, sessions, config.iiifCorsOrigins);
   fastLanes.push(tileLane);
   // A closing server answers through Fastify, which sends 503 and closes kept-alive connections.
   app.addHook('preClose', async () => tileLane.close());
-  slideRoutes(app, db, systemDb, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides);
+  slideRoutes(app, db, systemDb, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides, { storage, remote });
   uploadRoutes(app, config, db, scannerUploads(db));
   jobRoutes(app, db);
   annotationRoutes(app, db);

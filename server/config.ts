@@ -8,6 +8,8 @@ import { appPath } from './paths.js';
 import { parseJobTimeLimits, type LimitedJobType } from './modules/jobs/time-limits.js';
 import { DEFAULT_PIXEL_CAPS, type PixelCaps } from './modules/slides/conversion/pixel-cap.js';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './db/statement-timeout.js';
+import { parseStorageConfig, type StorageConfig } from './storage/storage-url.js';
+import type { BlockCacheConfig } from './storage/open-storage.js';
 import { parseFhirOutbound, parseOutboundKind, type FhirOutboundConfig, type OutboundKind } from './modules/diagnosis/outbound-config.js';
 
 export interface ServerConfig {
@@ -60,6 +62,10 @@ export interface ServerConfig {
   reportFont: { file?: string; face?: string };
   /** The key secrets are stored sealed with: SECRETS_KEY, else secrets.key in the data directory (security/sealed-secrets.ts). */
   secrets: SecretsConfig;
+  /** Where slide files, uploads, conversions and thumbnails live: DATA_DIR, or STORAGE_URL=s3://bucket/prefix with S3_* (storage/storage-url.ts). */
+  storage: StorageConfig;
+  /** The block cache in front of S3 reads: S3_CACHE_MB of memory (default 256), S3_CACHE_DIR and S3_CACHE_DIR_MB of local disk (default none). */
+  blockCache: BlockCacheConfig;
 }
 
 /** Reads the environment once; every other module receives the config as a value. */
@@ -96,6 +102,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dbStatementTimeoutMs: statementTimeoutMs(env),
     reportFont: { file: env.REPORT_FONT || undefined, face: env.REPORT_FONT_FACE || undefined },
     secrets: { dataDir, key: env.SECRETS_KEY || undefined },
+    storage: parseStorageConfig(env),
+    blockCache: {
+      memoryMb: env.S3_CACHE_MB ? positive('S3_CACHE_MB', env.S3_CACHE_MB) : 256,
+      dir: env.S3_CACHE_DIR ? path.resolve(env.S3_CACHE_DIR) : undefined,
+      dirMb: env.S3_CACHE_DIR_MB ? positive('S3_CACHE_DIR_MB', env.S3_CACHE_DIR_MB) : (env.S3_CACHE_DIR ? 4096 : 0),
+    },
     ocr: {
       binary: env.TESSERACT_PATH || undefined,
       languages: env.OCR_LANGUAGES || undefined,

@@ -23,6 +23,7 @@ const { migrateToLatest } = await import('./db/migrate.js');
 const { ensureResourceIndexes } = await import('./db/indexes.js');
 const { seed } = await import('./db/seed/index.js');
 const { ensureChallengeKey } = await import('./modules/auth/challenge.js');
+const { appStorage } = await import('./storage/app-storage.js');
 const { SCHEMAS_DIR } = await import('./modules/schemas/repository.js');
 const { loadResources } = await import('./resources/definition.js');
 
@@ -35,7 +36,7 @@ try {
   await withMigrationSecrets(config.secrets, () => migrateToLatest(db));
   const key = ensureChallengeKey(db);
   await ensureResourceIndexes(db, loadResources(path.join(SCHEMAS_DIR, 'resources')));
-  await seed(db, config.demo, config.dataDir);
+  await seed(db, config.demo, config.dataDir, appStorage(config).storage);
   await key;
 } finally {
   await db.destroy();

@@ -4,6 +4,7 @@ import { labMessages } from '../modules/cases/lifecycle-messages.js';
 import { labWords } from '../modules/cases/lab-words.js';
 import { collectionMessages } from '../modules/collections/messages.js';
 import { slideMessages } from '../modules/slides/messages.js';
+import { storageMessages } from '../storage/messages.js';
 import { dicomMessages } from '../modules/slides/dicom/messages.js';
 import { uploadMessages } from '../modules/upload/messages.js';
 import { ruleMessages } from '../modules/schemas/messages.js';
@@ -72,6 +73,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...outerMessages, ...roleMessages, ...iiifMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...storageMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...outerMessages, ...roleMessages, ...iiifMessages };
 
 export type MessageKey = keyof typeof messages;

@@ -9,6 +9,8 @@ import { scannerOfflineJob } from './scanners/offline-job.js';
 import { slideConversionJob } from './slides/conversion/convert-job.js';
 import type { PixelCaps } from './slides/conversion/pixel-cap.js';
 import { slideIngestJob } from './slides/ingest.js';
+import { appStorage } from '../storage/app-storage.js';
+import type { StorageConfig } from '../storage/storage-url.js';
 
 /** What the job types take from the server's config; limits left out take their defaults. */
 export interface JobConfig {
@@ -18,6 +20,8 @@ export interface JobConfig {
   pixelCaps?: PixelCaps;
   /** The FHIR receiver of sent reports (REPORT_OUTBOUND=fhir). */
   fhirOutbound?: FhirOutboundConfig;
+  /** Where slide files are (STORAGE_URL): the data directory when left out. */
+  storage?: StorageConfig;
 }
 
 /**
@@ -27,8 +31,8 @@ export interface JobConfig {
 function registerQueuedJobs(registry: JobRegistry, config: JobConfig): JobRegistry {
   const { dataDir, jobLeaseMs: lease, jobTimeLimitsMs: limits = {}, pixelCaps: caps } = config;
   return registry
-    .register(slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps }))
-    .register(slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps }))
+    .register(slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps, storage: appStorage(config).storage }))
+    .register(slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps, storage: appStorage(config).storage }))
     .register(focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'] }))
     .register(reportOutboundJob(config.fhirOutbound, lease));
 }

@@ -8,11 +8,14 @@ import { priceItemHooks } from './prices/hooks.js';
 import { qcDictHooks } from './qc/dict-hooks.js';
 import { rolesHooks } from './roles/hooks.js';
 import { slideHooks } from './slides/hooks.js';
+import type { Storage } from '../storage/storage.js';
 import { usersHooks } from './users/hooks.js';
 
 export interface ResourceHookOptions {
   /** Slides take their files and thumbnails under it with them. */
   dataDir: string;
+  /** Where slide files are (STORAGE_URL); the data directory when left out. */
+  storage?: Storage;
   /** A user was written or deleted: this process drops their cached sessions at once. */
   onUserChanged(userId: number): void;
   /** A role was written or deleted: any cached session may hold it. */
@@ -33,7 +36,7 @@ export function resourceHooks(options: ResourceHookOptions) {
     numbering_rules: numberingRuleHooks,
     collection_categories: categoryHooks,
     collections: collectionHooks,
-    slides: slideHooks(options.dataDir),
+    slides: slideHooks(options.dataDir, options.storage),
     price_items: priceItemHooks,
     qc_dict: qcDictHooks,
   } satisfies Record<string, ResourceHooks>;

@@ -3,6 +3,7 @@ import { hashPassword } from '../../modules/auth/passwords.js';
 import { seedDemoCases } from './demo-cases.js';
 import { seedDemoCollections } from './demo-collections.js';
 import { seedDemoSlides } from './demo-slides.js';
+import type { Storage } from '../../storage/storage.js';
 import { shippedStructure } from './structure.js';
 import { seedDemoPrices } from './demo-prices.js';
 import { seedDemoSubspecialties } from './demo-subspecialties.js';
@@ -43,11 +44,11 @@ export async function seedDemo(db: Db): Promise<void> {
 }
 
 /** `dataDir`: where demo slide files go; without one (tests) no slides are seeded. Needs the structure seeded first. */
-export async function seedDemoData(db: Db, dataDir?: string): Promise<void> {
+export async function seedDemoData(db: Db, dataDir?: string, storage?: Storage): Promise<void> {
   await seedDemo(db);
   await seedDemoCases(db);
   await seedDemoPrices(db);
   await seedDemoSubspecialties(db);
-  if (dataDir) await seedDemoSlides(db, dataDir);
+  if (dataDir) await seedDemoSlides(db, dataDir, storage);
   await seedDemoCollections(db);
 }

@@ -15,7 +15,9 @@ import { convertedFrom } from './conversion/derived-names.js';
 import { seriesDownload } from './dicom/download-series.js';
 import { mayDownload } from './download-access.js';
 import { DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS, signDownload, verifyDownload } from './download-signing.js';
-import { fromStored } from './paths.js';
+import { fromStored, toStored } from './paths.js';
+import { sendStored } from './download-stored.js';
+import type { Storage } from '../../storage/storage.js';
 import { slideFile, slideIn } from './queries.js';
 import { logSlides } from './section-log.js';
 
@@ -28,7 +30,7 @@ const tags = ['resource:slides'];
  * slide and user that works for two minutes. The file route checks the signature (keys rotate daily and live
  * where no API reads them), then that the user still may download this slide: a link outlives no revocation.
  */
-export function downloadRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef): void {
+export function downloadRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, storage?: Storage): void {
   const keys = new SigningKeys(systemDb, DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS * 1000);
 
   app.post('/api/data/kfb/download/:id', {
@@ -68,6 +70,13 @@ export function downloadRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: str
     if (!slide) throw new AppError(404, 'slide.not_found');
     if (!(await mayDownload(systemDb, link.user, slide.hospital_id))) throw new AppError(403, 'slide.download_link_invalid');
     const served = fromStored(dataDir, slide.file_path);
+    if (storage?.kind === 's3') {
+      // What was uploaded, when a converted pyramid is served from it (no DICOM series folders or Deep Zoom folders there).
+      const original = convertedFrom(served);
+      const wanted = original && !/\.dzi$/i.test(original) && (await storage.stat(toStored(dataDir, original))) ? original : served;
+      attachment(reply, `${slide.name}${path.extname(wanted)}`);
+      return sendStored(request, reply, storage, toStored(dataDir, wanted));
+    }
     const series = await seriesDownload(served);
     if (series && 'zip' in series) return sendZipped(reply, `${slide.name}.zip`, series.zip);
     const file = series ? series.file : await downloadedFile(served);

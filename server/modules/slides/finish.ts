@@ -7,6 +7,7 @@ import { enqueueFocusCheck, FOCUS_JOB } from '../focus/queries.js';
 import { thumbPath } from './paths.js';
 import type { SlideFacts } from './read-file.js';
 import { writeThumbnail } from './thumbnail.js';
+import type { Publisher } from '../../storage/staging.js';
 
 /** What the served pyramid says of the slide: the columns every way to 'ready' sets from it. */
 export const pyramidColumns = (p: SlideFacts) => ({
@@ -25,6 +26,8 @@ export interface Finishing {
   pyramid: SlideFacts;
   /** What the row says from now on besides 'ready' (the served file's stored path among them). */
   columns: Updateable<SlideTable>;
+  /** On object storage: writes the thumbnail and the served file back before the row says 'ready' (storage/staging.ts). */
+  publish?: Publisher;
 }
 
 /**
@@ -33,9 +36,10 @@ export interface Finishing {
  * check queued, together. The thumbnail is written first: a list that sees the slide ready asks for it at once; a
  * slide without one (it failed) is still viewable, the list shows an empty cell. Answers whether the row was finished.
  */
-export async function finishSlide(db: Db, dataDir: string, { slide, from, pyramid, columns }: Finishing): Promise<boolean> {
+export async function finishSlide(db: Db, dataDir: string, { slide, from, pyramid, columns, publish }: Finishing): Promise<boolean> {
   const thumb = thumbPath(dataDir, slide.id);
   await writeThumbnail(pyramid, thumb).catch(() => fs.rm(thumb, { force: true }));
+  await publish?.put([thumb, pyramid.file]);
   const focusJob = await db.transaction().execute(async (trx) => {
     let update = trx.updateTable('slides').set({ ...columns, status: 'ready', progress: null, updated_at: new Date().toISOString() })
       .where('id', '=', slide.id).where('file_path', 'in', from.filePaths);
@@ -47,6 +51,9 @@ export async function finishSlide(db: Db, dataDir: string, { slide, from, pyrami
   if (focusJob !== null) emitEvent(db, 'jobs.queued', { type: FOCUS_JOB, jobId: focusJob, hospitalId: slide.hospital_id, slideId: slide.id });
   const finished = focusJob !== null;
   // Deleted meanwhile: its thumbnail goes too (a row that still exists keeps its own).
-  if (!finished && !(await db.selectFrom('slides').select('id').where('id', '=', slide.id).executeTakeFirst())) await fs.rm(thumb, { force: true });
+  if (!finished && !(await db.selectFrom('slides').select('id').where('id', '=', slide.id).executeTakeFirst())) {
+    await fs.rm(thumb, { force: true });
+    await publish?.drop([thumb]);
+  }
   return finished;
 }

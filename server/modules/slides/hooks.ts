@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import { AppError } from '../../http/errors.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
 import { convertedFrom, originalParts } from './conversion/derived-names.js';
-import { fromStored, isInside, slidesRoot, thumbPath } from './paths.js';
+import { fromStored, isInside, slidesRoot, thumbPath, toStored } from './paths.js';
+import type { Storage } from '../../storage/storage.js';
 import { logSlides, type LoggedSlide } from './section-log.js';
 import { PROCESSING } from './resolver.js';
 
@@ -13,7 +14,13 @@ export const thumbUrl = (id: number) => `/api/data/kfb/thumb/${id}`;
  * Slides resource: rows are born by `POST /bind` (never `/store`), carry their thumbnail URL, and take
  * their file and thumbnail with them when deleted.
  */
-export function slideHooks(dataDir: string): ResourceHooks<LoggedSlide[]> {
+export function slideHooks(dataDir: string, storage?: Storage): ResourceHooks<LoggedSlide[]> {
+  // On object storage a row's objects go by key; a folder (DICOM series) is not kept there.
+  const remote = storage?.kind === 's3' ? storage : undefined;
+  const remove = async (file: string, folder = false) => {
+    if (remote) await remote.remove(toStored(dataDir, file));
+    else await fs.rm(file, { force: true, recursive: folder || ((await fs.stat(file).catch(() => null))?.isDirectory() ?? false) });
+  };
   return {
     consumes: ['thumb_url', 'dimensions', 'pathology_number', 'patient_name', 'case_type', 'labels'],
 
@@ -66,14 +73,14 @@ export function slideHooks(dataDir: string): ResourceHooks<LoggedSlide[]> {
         // Only files under <dataDir>/slides are ours to remove; a row pointing elsewhere keeps its file.
         if (isInside(root, file)) {
           // A DICOM series is a folder of instances.
-          await fs.rm(file, { force: true, recursive: (await fs.stat(file).catch(() => null))?.isDirectory() ?? false });
+          await remove(file);
           // A photo, striped TIFF or Deep Zoom image converted at bind keeps its original beside the TIFF; it goes with it.
           const original = convertedFrom(file);
           for (const part of original ? originalParts(original) : []) {
-            if (isInside(root, part)) await fs.rm(part, { force: true, recursive: true });
+            if (isInside(root, part)) await remove(part, true);
           }
         }
-        await fs.rm(thumbPath(dataDir, row.id), { force: true });
+        await remove(thumbPath(dataDir, row.id));
       }
     },
   };

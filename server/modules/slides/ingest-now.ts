@@ -2,8 +2,7 @@ import type { Db } from '../../db/connect.js';
 import { latestJobOfSlide, type JobRow } from '../jobs/queries.js';
 import type { JobType } from '../jobs/job-type.js';
 import { runJobNow } from '../jobs/runner.js';
-import type { PixelCaps } from './conversion/pixel-cap.js';
-import { SLIDE_INGEST, slideIngestJob } from './ingest.js';
+import { SLIDE_INGEST, slideIngestJob, type IngestLimits } from './ingest.js';
 
 /** A lease as the test and server runners take: long enough for a demo slide's ingest on a busy machine. */
 const LEASE_MS = 30_000;
@@ -15,7 +14,7 @@ const LEASE_MS = 30_000;
  * it handed to its conversion is 'converting' then (the conversion is a runner's). `limits` as the server's settings
  * give them (defaults without).
  */
-export async function ingestNow(db: Db, dataDir: string, slideId: number, limits: { timeLimitMs?: number; caps?: PixelCaps } = {}): Promise<JobRow> {
+export async function ingestNow(db: Db, dataDir: string, slideId: number, limits: IngestLimits = {}): Promise<JobRow> {
   const job = await latestJobOfSlide(db, slideId, SLIDE_INGEST);
   if (!job) throw new Error(`slide ${slideId} has no ingest job: register it with registerSlide`);
   return runJobNow(db, slideIngestJob(dataDir, LEASE_MS, limits) as JobType<unknown>, job.id);

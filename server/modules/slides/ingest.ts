@@ -12,6 +12,8 @@ import { convertPhoto } from './conversion/photo-convert.js';
 import { enqueueConversion } from './conversion/queries.js';
 import { finishSlide } from './finish.js';
 import { fromStored, toStored } from './paths.js';
+import { stageObject, type Publisher } from '../../storage/staging.js';
+import type { Storage } from '../../storage/storage.js';
 import { fileBase, readPyramid, readSlideFile, unreadable, type SlideFacts, type SlideReading } from './read-file.js';
 
 export const SLIDE_INGEST = 'slides.ingest';
@@ -47,7 +49,7 @@ const transient = (err: unknown) => TRANSIENT.has(String((err as NodeJS.ErrnoExc
  * halfway and run again starts over cleanly. A file refused (a hostile zip, a Deep Zoom declaring more than it holds,
  * a photo past the pixel cap) is not tried again: the slide becomes 'error' and the job keeps the translated reason.
  */
-export function slideIngestJob(dataDir: string, leaseMs: number, limits: { timeLimitMs?: number; caps?: PixelCaps } = {}): JobType<IngestPayload> {
+export function slideIngestJob(dataDir: string, leaseMs: number, limits: IngestLimits = {}): JobType<IngestPayload> {
   return {
     type: SLIDE_INGEST,
     timeLimitMs: limits.timeLimitMs ?? defaultTimeLimitMs(SLIDE_INGEST),
@@ -55,44 +57,21 @@ export function slideIngestJob(dataDir: string, leaseMs: number, limits: { timeL
     concurrency: 2,
     maxAttempts: INGEST_ATTEMPTS,
     leaseMs,
-    async run({ db, payload, progress, signal, deadline }) {
-      const slide = await db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status'])
-        .where('id', '=', payload.slideId).executeTakeFirst();
+    async run(ctx) {
+      const slide = await ctx.db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status'])
+        .where('id', '=', ctx.payload.slideId).executeTakeFirst();
       // Deleted meanwhile, or already read by an attempt whose end was not recorded.
       if (!slide || slide.status !== 'ingesting') return;
-      const file = fromStored(dataDir, slide.file_path);
-      if (!(await fs.stat(file).catch(() => null))) throw new PermanentJobError(encodeJobError('slide.file_missing', { path: slide.file_path }));
-      await progress(0, 'job.ingesting');
-
-      const reading = await readSlideFile(file, hashProgress(db, slide.id, progress)).catch(async (err): Promise<SlideReading> => {
-        failOn(err, signal);
-        return { next: 'as-read', facts: unreadable(await fileBase(file)) };
-      });
-      if (signal.aborted) throw signal.reason;
-
-      let served: SlideFacts;
-      if (reading.next === 'convert') {
-        const converted = await convertPhoto(file, { caps: limits.caps, deadline }).catch((err) => {
-          failOn(err, signal);
-          return null;
-        });
-        if (signal.aborted) throw signal.reason;
-        if (!converted) return recordReading(db, dataDir, slide, reading.otherwise);
-        // Served from the pyramid; what the row says of the file (its size, its MD5, as uploaded) is the original's.
-        served = { ...(await readPyramid(converted)), file_size: reading.original.file_size, md5: reading.original.md5 };
-      } else if (reading.facts.status === 'ready') {
-        served = reading.facts;
-      } else {
-        return recordReading(db, dataDir, slide, reading.facts);
+      const storage = limits.storage;
+      if (storage?.kind !== 's3') return ingestSlide(ctx, dataDir, slide, limits);
+      // On object storage the readers and converters work on a staged copy; what they make is written back (staging.ts).
+      if (!(await storage.stat(slide.file_path))) throw new PermanentJobError(encodeJobError('slide.file_missing', { path: slide.file_path }));
+      const staged = await stageObject(storage, slide.file_path);
+      try {
+        await ingestSlide(ctx, staged.root, slide, limits, staged);
+      } finally {
+        await staged.release();
       }
-
-      await progress(READ_SHARE, 'job.thumbnail');
-      const { file: servedFile, thumb: _thumb, ...columns } = served;
-      const finished = await finishSlide(db, dataDir, {
-        slide, pyramid: served, from: { filePaths: [slide.file_path], status: 'ingesting' }, columns: { ...columns, file_path: toStored(dataDir, servedFile) },
-      });
-      // Deleted or moved meanwhile: what this attempt made beside the original (a converted TIFF, an unpacked DICOM series) goes.
-      if (!finished && servedFile !== file) await fs.rm(servedFile, { force: true, recursive: true });
     },
     async onFinalFailure(db: Db, job) {
       const { slideId } = JSON.parse(job.payload) as IngestPayload;
@@ -100,6 +79,52 @@ export function slideIngestJob(dataDir: string, leaseMs: number, limits: { timeL
         .where('id', '=', slideId).where('status', '=', 'ingesting').execute();
     },
   };
+}
+
+/** The settings an ingest takes: its time limit and pixel caps, and the storage slides are in (the data directory when left out). */
+export type IngestLimits = { timeLimitMs?: number; caps?: PixelCaps; storage?: Storage };
+
+/** The ingest of one slide row in a data directory (the real one, or on object storage a staged one with its publisher). */
+async function ingestSlide(
+  { db, progress, signal, deadline }: JobContext<IngestPayload>, dataDir: string, slide: { id: number; hospital_id: number; file_path: string },
+  limits: IngestLimits, publish?: Publisher,
+): Promise<void> {
+  const file = fromStored(dataDir, slide.file_path);
+  if (!(await fs.stat(file).catch(() => null))) throw new PermanentJobError(encodeJobError('slide.file_missing', { path: slide.file_path }));
+  await progress(0, 'job.ingesting');
+
+  const reading = await readSlideFile(file, hashProgress(db, slide.id, progress)).catch(async (err): Promise<SlideReading> => {
+    failOn(err, signal);
+    return { next: 'as-read', facts: unreadable(await fileBase(file)) };
+  });
+  if (signal.aborted) throw signal.reason;
+
+  let served: SlideFacts;
+  if (reading.next === 'convert') {
+    const converted = await convertPhoto(file, { caps: limits.caps, deadline }).catch((err) => {
+      failOn(err, signal);
+      return null;
+    });
+    if (signal.aborted) throw signal.reason;
+    if (!converted) return recordReading(db, dataDir, slide, reading.otherwise);
+    // Served from the pyramid; what the row says of the file (its size, its MD5, as uploaded) is the original's.
+    served = { ...(await readPyramid(converted)), file_size: reading.original.file_size, md5: reading.original.md5 };
+  } else if (reading.facts.status === 'ready') {
+    served = reading.facts;
+  } else {
+    return recordReading(db, dataDir, slide, reading.facts);
+  }
+
+  await progress(READ_SHARE, 'job.thumbnail');
+  const { file: servedFile, thumb: _thumb, ...columns } = served;
+  const finished = await finishSlide(db, dataDir, {
+    slide, pyramid: served, from: { filePaths: [slide.file_path], status: 'ingesting' }, columns: { ...columns, file_path: toStored(dataDir, servedFile) }, publish,
+  });
+  // Deleted or moved meanwhile: what this attempt made beside the original (a converted TIFF, an unpacked DICOM series) goes.
+  if (!finished && servedFile !== file) {
+    await fs.rm(servedFile, { force: true, recursive: true });
+    await publish?.drop([servedFile]);
+  }
 }
 
 /**

@@ -1,10 +1,13 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
 import { emitEvent } from '../../events/bus.js';
 import { enqueueIngest, SLIDE_INGEST } from './ingest.js';
 import { toStored } from './paths.js';
 import { refuseAtBind } from './read-file.js';
+import { SNIFF_BYTES, sniffFormat } from '../tiles/sniff.js';
+import type { Storage } from '../../storage/storage.js';
 
 export interface SlideOwner {
   name: string;
@@ -22,15 +25,14 @@ export interface SlideOwner {
  * and no thumbnail. A caller that needs it read before going on (the seed, a test) runs that job at once
  * (ingest-now.ts). Answers the new id.
  */
-export async function registerSlide(db: Db, dataDir: string, file: string, owner: SlideOwner): Promise<number> {
-  await refuseAtBind(file);
-  const stat = await fs.stat(file);
+export async function registerSlide(db: Db, dataDir: string, file: string, owner: SlideOwner, storage?: Storage): Promise<number> {
+  const stat = storage?.kind === 's3' ? await statStored(storage, dataDir, file) : await statLocal(file);
   const now = new Date().toISOString();
   const file_path = toStored(dataDir, file);
   try {
     const { slideId, jobId } = await db.transaction().execute(async (trx) => {
       const { id } = await trx.insertInto('slides').values({
-        ...owner, file_path, file_size: stat.isDirectory() ? 0 : stat.size, md5: null, vendor: null, width: null, height: null, levels: null,
+        ...owner, file_path, file_size: stat.folder ? 0 : stat.size, md5: null, vendor: null, width: null, height: null, levels: null,
         mpp: null, objective_power: null, scan_at: null, tile_size: null, status: 'ingesting', has_label: 0, has_macro: 0, format_note: null,
         progress: 0, created_at: now, updated_at: now,
       }).returning('id').executeTakeFirstOrThrow();
@@ -46,4 +48,30 @@ export async function registerSlide(db: Db, dataDir: string, file: string, owner
     if (taken) throw new AppError(409, 'slide.already_bound');
     throw err;
   }
+}
+
+async function statLocal(file: string): Promise<{ size: number; folder: boolean }> {
+  await refuseAtBind(file);
+  const stat = await fs.stat(file);
+  return { size: stat.size, folder: stat.isDirectory() };
+}
+
+/**
+ * An object in object storage: its size from the store; a zip or `.dzi` (the only files refused at bind) is checked
+ * on a staged copy, anything else is not read here.
+ */
+async function statStored(storage: Storage, dataDir: string, file: string): Promise<{ size: number; folder: boolean }> {
+  const key = toStored(dataDir, file);
+  const stat = await storage.stat(key);
+  if (!stat) throw new AppError(422, 'slide.file_missing', { path: key });
+  const head = await storage.readRange(key, 0, SNIFF_BYTES);
+  if (path.extname(key).toLowerCase() === '.dzi' || sniffFormat(head) === 'zip') {
+    const copy = await storage.localCopy(key);
+    try {
+      await refuseAtBind(copy.path);
+    } finally {
+      await copy.release();
+    }
+  }
+  return { size: stat.size, folder: false };
 }

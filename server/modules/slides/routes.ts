@@ -16,6 +16,7 @@ import { IMAGE_PERMISSION, IMAGE_SECURITY, mayViewImages } from '../tiles/image-
 import { sessionFromToken } from '../users/queries.js';
 import { mayBindUpload } from '../upload/ownership.js';
 import { moveInto } from './move-file.js';
+import { moveIntoStored } from './move-stored.js';
 import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteRoot } from './paths.js';
 import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import { namedCase } from '../cases/lookup.js';
@@ -30,6 +31,12 @@ import { sectionRoutes } from './sections.js';
 import { logSlides } from './section-log.js';
 import { viewerLocateRoutes } from './viewer-locate.js';
 import { viewerOpenRoutes } from './viewer-open.js';
+import { isNotFound } from '../../storage/errors.js';
+import { LocalStorage } from '../../storage/local-storage.js';
+import type { Storage } from '../../storage/storage.js';
+import type { RemoteSlides } from '../tiles/slide-store.js';
+
+export interface SlideFiles { storage: Storage; remote?: RemoteSlides }
 
 const BindBody = Type.Object({
   path: Type.String({ minLength: 1, maxLength: 1024, description: 'The path a completed upload answered, relative to the data dir' }),
@@ -44,7 +51,9 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** Spec §7 slide routes beyond the generic resource API: bind an uploaded file, its thumbnail, a case's slides. */
 /** `systemDb`: only the signed download link's file route, whose signature is its grant (download.ts). */
-export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks): void {
+/** `files`: where slide files are (the data directory by default) and, on object storage, the block cache reads go through. */
+export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks, files: SlideFiles = { storage: new LocalStorage(dataDir) }): void {
+  const { storage } = files;
   const tags = ['resource:slides'];
 
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
@@ -63,10 +72,10 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     // only upload_bind_any may place it in a hospital.
     const owned = isInside(uploads, source) ? path.relative(uploads, source).split(path.sep)[0]! : '';
     if (!mayBindUpload(request.auth!, hospitalId, owned)) throw new AppError(403, 'upload.not_yours', { path: body.path });
-    const stat = await fs.stat(source).catch(() => null);
+    const stat = await storage.stat(toStored(dataDir, source)).catch(() => null);
     // A folder is a DICOM series an operator put under slides/; uploads are single files (a series arrives zipped).
-    const seriesFolder = !!stat?.isDirectory() && isInside(slides, source);
-    if (!stat?.isFile() && !seriesFolder) throw new AppError(422, 'slide.file_missing', { path: body.path });
+    const seriesFolder = !!stat?.folder && isInside(slides, source);
+    if ((!stat || stat.folder) && !seriesFolder) throw new AppError(422, 'slide.file_missing', { path: body.path });
     // A converted original (photo, striped TIFF, Deep Zoom, DICOM zip) is bound through what was made from it:
     // binding it again would convert over the file being served.
     const stored = [source, ...derivedNames(source)].map((p) => toStored(dataDir, p));
@@ -77,9 +86,10 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     let putBack = async () => {};
     if (isInside(uploads, source)) {
       const now = new Date();
-      const placed = await moveInto(source, path.join(slides, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'))).catch((err) => {
+      const month = path.join(slides, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'));
+      const placed = await (storage.kind === 's3' ? moveIntoStored(storage, dataDir, source, month) : moveInto(source, month)).catch((err) => {
         // A concurrent bind of the same upload moved it first.
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(422, 'slide.file_missing', { path: body.path });
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' || isNotFound(err)) throw new AppError(422, 'slide.file_missing', { path: body.path });
         throw err;
       });
       ({ file, putBack } = placed);
@@ -95,7 +105,7 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
       hospital_id: hospitalId,
       case_id: caseId,
       uploaded_by: user.id,
-    }).catch(async (err) => {
+    }, storage).catch(async (err) => {
       // Should that fail too, the file stays under slides/: orphaned, never lost.
       await putBack().catch((e) => request.log.error({ err: e, file }, 'bind: could not put the upload back'));
       throw err;
@@ -121,13 +131,18 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     const status = await slideStatus(db, id);
     // Not made yet (or being remade): said so, rather than a missing or stale picture.
     if (PROCESSING.has(status)) throw new AppError(409, 'slide.processing');
-    const file = thumbPath(dataDir, id);
-    const stat = await fs.stat(file).catch(() => null);
+    const key = toStored(dataDir, thumbPath(dataDir, id));
+    const stat = await storage.stat(key);
     if (!stat) throw new AppError(404, 'slide.thumb_missing');
     const etag = `"thumb-${id}-${stat.size}-${Math.trunc(stat.mtimeMs)}"`;
     reply.header('etag', etag).header('cache-control', 'private, max-age=3600');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return sendJpeg(reply, await fs.readFile(file));
+    // A thumbnail is at most 512 px square: one read, whichever the backend.
+    const jpeg = await storage.readRange(key, 0, stat.size).catch((err: unknown) => {
+      if (isNotFound(err)) throw new AppError(404, 'slide.thumb_missing');
+      throw err;
+    });
+    return sendJpeg(reply, jpeg);
   });
 
   app.get('/api/slide_making/slide/lists/:id', {
@@ -142,8 +157,8 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
 
   caseBindingRoutes(app, db, def);
   sectionRoutes(app, db, def);
-  downloadRoutes(app, db, systemDb, dataDir, def);
-  dicomExportRoutes(app, db, dataDir, def);
+  downloadRoutes(app, db, systemDb, dataDir, def, storage);
+  dicomExportRoutes(app, db, dataDir, def, files.remote);
   viewerOpenRoutes(app, db);
   viewerLocateRoutes(app, db, dataDir);
 }

@@ -13,6 +13,7 @@ import { parseIiifRequest } from './iiif.js';
 import { caseManifest, MANIFEST_MEDIA_TYPE } from './manifest.js';
 import { manifestCase, manifestSlides } from './manifest-queries.js';
 import type { SlideResolver } from './resolver.js';
+import type { RemoteSlides } from './slide-store.js';
 import { cachedSessionResolver, type CachedSessionResolver } from './session-cache.js';
 import type { CachedImage } from './tile-cache.js';
 import { etagMatches, IMMUTABLE, parseDziTilePath, REVALIDATE } from './tile-http.js';
@@ -24,6 +25,8 @@ export interface TileRoutesOptions {
    * No default, and no file-name path: every image this serves is a slide row's, checked by mayView.
    */
   resolveSlide: SlideResolver;
+  /** Slides in object storage: read through its block cache (the app's storage/app-storage.ts). */
+  remote?: RemoteSlides;
   /**
    * Token → session for the image cookie; defaults to the guard's lookup behind a 5-second cache. The app passes
    * the guard's own cache, so one logout or administrator's change clears both paths.
@@ -57,6 +60,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
   const service = new TileService({
     resolveSlide: options.resolveSlide,
     cacheBytes: config.tileCacheMb * 2 ** 20,
+    remote: options.remote,
   });
   const sessions = options.resolveSession ?? cachedSessionResolver((token) => sessionFromToken(db, token));
   app.addHook('onClose', async () => service.close());

@@ -7,6 +7,16 @@ import { readDicomSeriesIndex } from './dicom/series-index.js';
 import { readAnySlideIndex } from './open-index.js';
 import type { SlideIndex } from './slide-index.js';
 import type { ReadAt } from './tiff/ifd-parser.js';
+import type { BlockCache } from '../../storage/block-cache.js';
+import type { Storage } from '../../storage/storage.js';
+import { keyUnder } from '../../storage/storage-key.js';
+
+/** Slides kept in object storage (STORAGE_URL=s3://…): read by ranged GETs through the block cache, keyed under `dataDir`. */
+export interface RemoteSlides {
+  storage: Storage;
+  cache: BlockCache;
+  dataDir: string;
+}
 
 /** A slide file (or a DICOM series folder) whose directories have been read: what every tile request needs, kept in memory. */
 export interface OpenedSlide {
@@ -15,6 +25,8 @@ export interface OpenedSlide {
   identity: string;
   index: SlideIndex;
   readAt: ReadAt;
+  /** In object storage: `file` is no local path, so nothing may hand it to libvips (tile-service.ts, tile-reader.ts). */
+  remote?: true;
 }
 
 interface Entry {
@@ -27,6 +39,7 @@ export interface SlideStoreOptions {
   maxOpenFiles?: number;
   /** How long a file is trusted unchanged before it is stat'ed again. */
   recheckMs?: number;
+  remote?: RemoteSlides;
 }
 
 /**
@@ -39,8 +52,10 @@ export class SlideStore {
   private readonly slides: Lru<string, Entry>;
   private readonly opening = new Map<string, Promise<OpenedSlide>>();
   private readonly recheckMs: number;
+  private readonly remote?: RemoteSlides;
 
   constructor(options: SlideStoreOptions = {}) {
+    this.remote = options.remote;
     this.handles = new FileHandlePool(options.maxOpenFiles ?? 64);
     this.slides = new Lru<string, Entry>(options.maxSlides ?? 256);
     this.recheckMs = options.recheckMs ?? 2_000;
@@ -69,6 +84,8 @@ export class SlideStore {
   }
 
   private async load(file: string): Promise<OpenedSlide> {
+    const key = this.remote && keyUnder(this.remote.dataDir, file);
+    if (key) return this.loadRemote(file, key, this.remote!);
     const stat = await fs.stat(file);
     // A folder is a DICOM series: its identity covers every instance, its reads go to the instance they fall in.
     const series = stat.isDirectory() ? await listSeriesFolder(file) : null;
@@ -88,6 +105,22 @@ export class SlideStore {
       const readAt: ReadAt = (position, length) => this.handles.read(file, position, length);
       slide = { file, identity, index: await readAnySlideIndex(readAt), readAt };
     }
+    this.slides.set(file, { slide, checkedAt: Date.now() });
+    return slide;
+  }
+
+  /** An object's identity is its ETag; its reads are the block cache's. A missing object is ENOENT, as a missing file. */
+  private async loadRemote(file: string, key: string, { storage, cache }: RemoteSlides): Promise<OpenedSlide> {
+    const stat = await storage.stat(key);
+    if (!stat) throw Object.assign(new Error(`no object ${key}`), { code: 'ENOENT' });
+    const identity = createHash('sha1').update(`${key}\0${stat.tag}:${stat.size}`).digest('hex').slice(0, 16);
+    const known = this.slides.get(file);
+    if (known && known.slide.identity === identity) {
+      known.checkedAt = Date.now();
+      return known.slide;
+    }
+    const readAt = cache.readAt(key, stat);
+    const slide: OpenedSlide = { file, identity, index: await readAnySlideIndex(readAt), readAt, remote: true };
     this.slides.set(file, { slide, checkedAt: Date.now() });
     return slide;
   }

@@ -92,7 +92,8 @@ export class TileReader {
       image = await decodeJpeg2000(await storedBytes(slide, level, row * level.tilesAcross + col));
     } else {
       // Other compressions (none, LZW, deflate…) are rare in slides: let libvips read that page's (or SubIFD's) tile.
-      if (level.page < 0) throw new AppError(415, 'tile.compression_unsupported', { compression: String(level.compression) });
+      // Nor for a slide in object storage, which libvips cannot open (no local file): those are converted at ingest.
+      if (level.page < 0 || slide.remote) throw new AppError(415, 'tile.compression_unsupported', { compression: String(level.compression) });
       // libvips decodes only the stored tiles a region touches, here one: bounded by the tile, not the page, which in a
       // real slide is gigapixels (so the page is not held to a pixel limit, and the tile is).
       checkImagePixels(level.tileWidth, level.tileHeight, MAX_TILE_PIXELS);

@@ -6,7 +6,7 @@ import { dziGeometry, dziXml, planDziTile, type DziGeometry } from './dzi.js';
 import { iiifAsDziTile, iiifInfo, type IiifRequest } from './iiif.js';
 import { CONTENT_TYPES, encodeImage, readLevelPixels, renderRegion } from './render.js';
 import type { SlideResolver } from './resolver.js';
-import { SlideStore, type OpenedSlide } from './slide-store.js';
+import { SlideStore, type OpenedSlide, type RemoteSlides } from './slide-store.js';
 import { TileCache, type CachedImage } from './tile-cache.js';
 import { SlideFormatError } from './slide-index.js';
 import { checkImagePixels, TileReader } from './tile-reader.js';
@@ -20,6 +20,8 @@ export interface TileServiceOptions {
   cacheBytes?: number;
   /** Quality of tiles we have to encode ourselves (edges, missing levels, IIIF regions). */
   jpegQuality?: number;
+  /** Slides in object storage (STORAGE_URL=s3://…), read through its block cache. */
+  remote?: RemoteSlides;
 }
 
 export interface SlideHandle {
@@ -51,7 +53,7 @@ export class SlideProcessing extends AppError {
 
 /** What the tile routes need, free of HTTP: find the slide, name each image (ETag), produce it (cached). */
 export class TileService {
-  readonly store = new SlideStore();
+  readonly store: SlideStore;
   /** Stored and decoded tiles; the DICOM export reads through it so it shares the decoded-tile cache. */
   readonly reader = new TileReader();
   private readonly cache: TileCache;
@@ -62,6 +64,7 @@ export class TileService {
   private readonly recentMs = 2_000;
 
   constructor(private readonly options: TileServiceOptions) {
+    this.store = new SlideStore({ remote: options.remote });
     this.cache = new TileCache(options.cacheBytes ?? 256 * 2 ** 20);
     this.quality = options.jpegQuality ?? 90;
   }
@@ -150,9 +153,10 @@ export class TileService {
    * Label, macro or thumbnail image stored beside the pyramid, as JPEG: a TIFF page (libvips decodes whatever
    * compression it has), a JPEG inside the file (KFB) or tiles of their own (DICOM), re-encoded so every answer is a baseline sRGB JPEG.
    */
-  async associated({ slide }: SlideHandle, name: string): Promise<CachedImage> {
+  async associated(handle: SlideHandle, name: string): Promise<CachedImage> {
+    const { slide } = handle;
     const image = slide.index.associated.find((a) => a.name === name);
-    if (!image || (image.page < 0 && !image.jpeg && !image.tiles)) throw new AppError(404, 'tile.not_found');
+    if (!image || !this.hasAssociated(handle, name)) throw new AppError(404, 'tile.not_found');
     return this.cache.getOrProduce(`${slide.identity}/associated/${name}`, async () => {
       let input: Sharp;
       if (image.tiles) {
@@ -170,6 +174,17 @@ export class TileService {
       }
       return { body: await input.toColourspace('srgb').jpeg({ quality: this.quality }).toBuffer(), contentType: 'image/jpeg' };
     });
+  }
+
+  /**
+   * Whether `associated` can answer this image: a TIFF page is decoded by libvips from the file, which a slide in object
+   * storage does not have locally (its pages would need the whole object staged): there, only JPEGs and tiles are.
+   */
+  hasAssociated({ slide }: SlideHandle, name: string): boolean {
+    const image = slide.index.associated.find((a) => a.name === name);
+    if (!image) return false;
+    if (image.jpeg || image.tiles) return true;
+    return image.page >= 0 && !slide.remote;
   }
 
   iiifInfo({ slide, geometry }: SlideHandle, id: string) {

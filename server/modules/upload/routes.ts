@@ -12,6 +12,9 @@ import { keepAttachment } from './attachment.js';
 import { AttachmentQuota } from './attachment-quota.js';
 import { BufferPool } from './buffer-pool.js';
 import { FinishClaims } from './finish-claim.js';
+import { appStorage } from '../../storage/app-storage.js';
+import type { BlockCacheConfig } from '../../storage/open-storage.js';
+import type { StorageConfig } from '../../storage/storage-url.js';
 import { UploadStore } from './upload-store.js';
 import { mapDiskError } from './disk-errors.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -28,6 +31,9 @@ export interface UploadConfig {
   uploadMaxBytes?: number;
   /** What one user may keep in attachments, in MiB. */
   attachmentQuotaMb: number;
+  /** Where finished files go (STORAGE_URL); the data directory when left out. */
+  storage?: StorageConfig;
+  blockCache?: BlockCacheConfig;
 }
 
 const STALE_TEMP_MS = 24 * 3600 * 1000;
@@ -52,7 +58,7 @@ export interface AgentUploads {
 
 export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?: AgentUploads): void {
   if (config.uploadMaxBytes !== undefined && !(config.uploadMaxBytes > 0)) throw new Error('UPLOAD_MAX_BYTES must be a positive number of bytes');
-  const store = new UploadStore(config.dataDir);
+  const store = new UploadStore(config.dataDir, appStorage({ dataDir: config.dataDir, storage: config.storage, blockCache: config.blockCache }).storage);
   const assembler = new Assembler(store, UPLOAD_MD5_MAX_BYTES);
   const claims = new FinishClaims((id) => store.partsDir(id));
   const ctx: ChunkContext = { store, lock: new KeyedLock(), assembler, claims, maxFileBytes: config.uploadMaxBytes };

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, createReadStream } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { UPLOAD_CHUNK_BYTES } from '../../../src/core/constants.js';
+import type { Storage } from '../../storage/storage.js';
+import { keyUnder } from '../../storage/storage-key.js';
+import { isInside } from '../slides/paths.js';
 import { GroupFlush } from './group-flush.js';
 
 /**
@@ -25,7 +28,12 @@ export class UploadStore {
   private tmpDirMade = false;
   private readonly flushes = new GroupFlush();
 
-  constructor(readonly dataDir: string) {
+  /**
+   * `storage`: where finished files go. On object storage (STORAGE_URL=s3://…) a finished file is streamed into a
+   * multipart upload under its key (`uploads/complete/<id>/<name>`) and its local data file removed, so the whole
+   * file is never on local disk twice; chunks in progress stay in the parts dir here.
+   */
+  constructor(readonly dataDir: string, private readonly storage?: Storage) {
     this.root = path.join(dataDir, 'uploads');
     this.tmpDir = path.join(this.root, 'tmp');
   }
@@ -183,6 +191,8 @@ export class UploadStore {
   }
 
   async exists(absolute: string): Promise<boolean> {
+    const key = this.remoteKey(absolute);
+    if (key) return !!(await this.storage!.stat(key));
     try {
       await fs.access(absolute);
       return true;
@@ -196,10 +206,31 @@ export class UploadStore {
    * reach the disk before this returns: once the client hears "done" it drops its copy of the work.
    */
   async publish(file: string, target: string): Promise<void> {
+    const key = this.remoteKey(target);
+    if (key) return this.publishRemote(file, key);
     await sync(file);
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.rename(file, target);
     await sync(path.dirname(target));
+  }
+
+  /** The key of a finished file when finished files are in object storage; null for everything kept here. */
+  private remoteKey(absolute: string): string | null {
+    if (this.storage?.kind !== 's3' || !isInside(path.join(this.root, 'complete'), absolute)) return null;
+    return keyUnder(this.dataDir, absolute);
+  }
+
+  /** The data file, read once, sent as the parts of one multipart upload; visible under its key only when complete. */
+  private async publishRemote(file: string, key: string): Promise<void> {
+    const writer = await this.storage!.createWriter(key);
+    try {
+      for await (const chunk of createReadStream(file, { highWaterMark: 2 ** 20 })) await writer.write(chunk as Buffer);
+      await writer.finish();
+    } catch (err) {
+      await writer.abort();
+      throw err;
+    }
+    await fs.rm(file, { force: true });
   }
 
   /**

@@ -63,7 +63,8 @@ export function exportDicomSeries(service: TileService, handle: SlideHandle, sub
     const number = ++n;
     zip.addReadStream(Readable.from(levelInstance(service, handle, i, level, { ...common(number), PyramidUID: pyramid })), `${folder}/level-${i}.dcm`, { compress: false });
   });
-  for (const image of index.associated) {
+  // A label or macro the service cannot read (a TIFF page of a slide in object storage) is left out of the series.
+  for (const image of index.associated.filter((a) => service.hasAssociated(handle, a.name))) {
     const number = ++n;
     const extra = image.name === 'label' ? slideLabelModule(subject) : {};
     zip.addReadStream(Readable.from(associatedInstance(service, handle, image.name, { ...common(number), ...extra })), `${folder}/${image.name}.dcm`, { compress: false });

@@ -5,6 +5,7 @@ import { hospitalScope } from '../../../http/hospital-scope.js';
 import type { TypedApp } from '../../../http/types.js';
 import type { ResourceDef } from '../../../resources/definition.js';
 import { TileService } from '../../tiles/tile-service.js';
+import type { RemoteSlides } from '../../tiles/slide-store.js';
 import { fromStored } from '../paths.js';
 import { slideFile, slideIn } from '../queries.js';
 import { logSlides } from '../section-log.js';
@@ -17,10 +18,12 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
  * `GET /api/data/kfb/{id}/dicom`: the slide as a DICOM WSI series in a zip, for PACS and other viewers, with its
  * case's patient and specimen (export-subject.ts). Needs slide_download and the slide's hospital (another hospital's
  * slide is not found); each export is logged.
- * The export's own tile service keeps its decoded tiles apart from the viewer's cache.
+ * The export's own tile service keeps its decoded tiles apart from the viewer's cache; the tiles are read through the
+ * app's block cache on object storage.
  */
-export function dicomExportRoutes(app: TypedApp, db: Db, dataDir: string, def: ResourceDef): void {
-  const tiles = new TileService({ resolveSlide: async (file) => file, cacheBytes: 16 * 2 ** 20 });
+export function dicomExportRoutes(app: TypedApp, db: Db, dataDir: string, def: ResourceDef, remote?: RemoteSlides): void {
+  // On object storage the export streams from ranged GETs through the app's block cache, as the viewer's tiles.
+  const tiles = new TileService({ resolveSlide: async (file) => file, cacheBytes: 16 * 2 ** 20, remote });
   app.addHook('onClose', async () => tiles.close());
 
   app.get('/api/data/kfb/:id/dicom', {
