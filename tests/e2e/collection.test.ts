@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 type Lang = 'zh-CN' | 'en-US';
@@ -42,7 +42,7 @@ describe('case collection in Chromium', () => {
     await page.getByTestId('list-page').waitFor();
     return page;
   }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`);
   const entry = (page: Page, key: string | number) => page.getByTestId('category-panel').locator(`[data-category="${key}"]`);
   const countOf = async (page: Page, key: string | number) => Number(await entry(page, key).getByTestId('category-count').textContent());
   const rows = (page: Page) => page.getByTestId('data-table').locator('tbody tr[data-row-key]');

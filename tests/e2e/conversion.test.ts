@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { asJobPush, slidePushEffect, type JobPush } from '../../src/core/jobPush.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { login, request } from '../api/server-process.js';
-import { e2eApp, SHOTS, uploadThroughPage } from './harness.js';
+import { e2eApp, evidence, uploadThroughPage } from './harness.js';
 import { REAL_DIR, realSlides } from '../support/real-slides.js';
 
 /**
@@ -68,7 +68,7 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     await expect.poll(() => panel.getAttribute('data-status')).toBe('ingesting');
     expect(await panel.getByRole('progressbar').count()).toBe(1);
     expect(await task.getByTestId('upload-slide-state').textContent()).toBe(locale === 'en-US' ? 'Reading the slide' : '正在读取切片');
-    await page.screenshot({ path: path.join(SHOTS, `upload-panel-ingesting-${locale}.png`) });
+    await evidence(page, `upload-panel-ingesting-${locale}.png`);
     // To SlideLibrary within the app (the upload panel stays): the bound slide's row waits with its bar at 0.
     await page.locator('[data-testid="side-menu"] a[data-alias="SlideLibrary"]').click();
     const row = page.getByTestId('list-page').getByRole('row').filter({ hasText: name.replace(/\.ndpi$/, '') });
@@ -93,7 +93,7 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     expect(await task.getByTestId('upload-slide-state').textContent()).toBe(locale === 'en-US' ? 'Converting' : '正在转换');
     expect(await task.getByTestId('upload-slide-progress').textContent()).toMatch(/^\d{1,3}%$/);
     expect(await panel.getByRole('progressbar').count()).toBe(1);
-    await page.screenshot({ path: path.join(SHOTS, `upload-panel-converting-${locale}.png`) });
+    await evidence(page, `upload-panel-converting-${locale}.png`);
     // The row's bar follows the conversion's pushes up to its held step: 96 % is the job's own (indexing the pyramid),
     // never written to the slide's row (which stops at 95), so only a push can have drawn it.
     await expect.poll(() => bar.getAttribute('data-progress'), { timeout: 180_000 }).toBe('96');
@@ -101,10 +101,10 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     expect(await task.getByTestId('upload-slide-progress').textContent()).toBe('96%');
     // Wide enough for the row's name and its bar side by side, with the upload panel.
     await page.setViewportSize({ width: 2200, height: 800 });
-    await page.screenshot({ path: path.join(SHOTS, `progress-${locale}.png`) });
+    await evidence(page, `progress-${locale}.png`);
     await page.setViewportSize({ width: 1600, height: 800 });
     await bar.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, `conversion-progress-${locale}.png`) });
+    await evidence(page, `conversion-progress-${locale}.png`);
     expect(asked.length, `list requests while the jobs ran: ${asked.length}; refetching pushes heard: ${refetching()}`).toBeLessThanOrEqual(refetching() + 1);
 
     // The conversion ends; the list reads the slide ready (its tab counts too) without a reload or a poll.
@@ -118,7 +118,7 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     // The thumbnail loads lazily: the row was scrolled sideways to its progress bar, so bring the thumbnail back into view.
     await thumb.scrollIntoViewIfNeeded();
     await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth), { timeout: 30_000 }).toBeGreaterThan(0);
-    await page.screenshot({ path: path.join(SHOTS, `conversion-done-${locale}.png`) });
+    await evidence(page, `conversion-done-${locale}.png`);
 
     // Opened from the library: the viewer loads tiles of the converted pyramid.
     let tiles = 0;
@@ -127,7 +127,7 @@ describe.runIf(ndpis.length > 0)('NDPI conversion in the browser', () => {
     await page.waitForURL('**/slide/view?id=*');
     await page.getByTestId('current-magnification').waitFor();
     await expect.poll(() => tiles, { timeout: 30_000 }).toBeGreaterThan(0);
-    await page.screenshot({ path: path.join(SHOTS, `conversion-viewer-${locale}.png`) });
+    await evidence(page, `conversion-viewer-${locale}.png`);
     await page.close();
   }, 300_000);
 });

@@ -1,11 +1,10 @@
-import path from 'node:path';
 import type { Locator, Page, Response } from 'playwright-core';
 import { beforeAll, expect } from 'vitest';
 import enDesigner from '../../src/i18n/locales/en-US/pages/designer.json';
 import zhDesigner from '../../src/i18n/locales/zh-CN/pages/designer.json';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 /**
  * What the page designer's e2e files share (issue 13): one server and browser per file, an administrator who starts
@@ -44,7 +43,7 @@ export function useDesignerSession(): DesignerSession {
 }
 
 // Transitions finished first: a tab's selection indicator is caught where it ends, not on its way.
-export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+export const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true, animations: 'disabled' });
 /** The language the page uses from its next load on. */
 export const useLanguage = (page: Page, lang: Lang) => page.evaluate((l) => localStorage.setItem('lang', l), lang);
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseAtFirstDiagnosis, type Send } from '../api/diagnosis-setup.js';
-import { afterConfirmThrottle, e2eApp, SHOTS } from './harness.js';
+import { afterConfirmThrottle, e2eApp, evidence } from './harness.js';
 import pdfEn from '../../src/i18n/locales/en-US/pages/pdf.json';
 import pdfZh from '../../src/i18n/locales/zh-CN/pages/pdf.json';
 
@@ -58,7 +58,7 @@ describe('diagnosis in Chromium', () => {
     await page.locator('[data-tab="to_first"]').click();
     const link = page.getByRole('link', { name: /P\d{4}-\d+/ }).first();
     await link.waitFor();
-    await page.screenshot({ path: `${SHOTS}/diagnosis-list-zh-CN.png` });
+    await evidence(page, `diagnosis-list-zh-CN.png`);
     await link.click();
     await page.getByTestId('diagnosis-editor').waitFor();
     expect(page.url()).toContain(`/diagnosis/${caseId}`);
@@ -73,7 +73,7 @@ describe('diagnosis in Chromium', () => {
     await page.locator('[data-phrase="伴肠上皮化生"]').click();
     await poll(() => diagnosis.inputValue()).toBe('（胃窦）慢性浅表性胃炎伴肠上皮化生。');
     await poll(() => page.getByTestId('save-state').getAttribute('data-state')).toBe('saved');
-    await page.screenshot({ path: `${SHOTS}/diagnosis-editor-zh-CN.png` });
+    await evidence(page, `diagnosis-editor-zh-CN.png`);
     await page.locator('[data-action="submit"]').click();
     await poll(() => status(page)).toBe('to_audit');
   });
@@ -116,7 +116,7 @@ describe('diagnosis in Chromium', () => {
     const img = signer.getByTestId('report-preview');
     await img.waitFor();
     await poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(500);
-    await signer.screenshot({ path: `${SHOTS}/diagnosis-preview-en-US.png` });
+    await evidence(signer, `diagnosis-preview-en-US.png`);
     // The dialog opens the /pdf page in a tab of its own, which inherits the session.
     const [tab] = await Promise.all([signer.waitForEvent('popup'), signer.getByTestId('open-pdf-page').click()]);
     await tab.locator('[data-rendered]').waitFor();
@@ -126,18 +126,18 @@ describe('diagnosis in Chromium', () => {
     await signer.goto(`${app.url}/manage/case/diagnosis`);
     await signer.locator('[data-tab="to_print"]').click();
     await signer.getByRole('link', { name: /P\d{4}-\d+/ }).first().waitFor();
-    await signer.screenshot({ path: `${SHOTS}/diagnosis-list-en-US.png` });
+    await evidence(signer, `diagnosis-list-en-US.png`);
   });
 
   it('the editor and the preview in the other language (primary in Chinese, auditor in English)', async () => {
     await openEditor(pages.auditor);
-    await pages.auditor.screenshot({ path: `${SHOTS}/diagnosis-editor-en-US.png` });
+    await evidence(pages.auditor, `diagnosis-editor-en-US.png`);
     const primary = pages.primary;
     await openEditor(primary);
     await primary.locator('[data-action="preview"]').click();
     const img = primary.getByTestId('report-preview');
     await poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(500);
-    await primary.screenshot({ path: `${SHOTS}/diagnosis-preview-zh-CN.png` });
+    await evidence(primary, `diagnosis-preview-zh-CN.png`);
     await primary.keyboard.press('Escape');
   });
 
@@ -155,7 +155,7 @@ describe('diagnosis in Chromium', () => {
       await page.locator('[data-tab="timeout"]').click();
       await poll(() => page.getByRole('row').filter({ hasText: numberA }).count()).toBe(1);
       await poll(() => page.getByRole('row').filter({ hasText: numberB }).count()).toBe(0);
-      await page.screenshot({ path: `${SHOTS}/diagnosis-timeout-${lang}.png` });
+      await evidence(page, `diagnosis-timeout-${lang}.png`);
     }
 
     const page = pages.primary!;
@@ -176,7 +176,7 @@ describe('diagnosis in Chromium', () => {
     await page.keyboard.press('Alt+ArrowDown');
     await page.waitForURL(`**/diagnosis/${b}`);
     await poll(() => page.getByTestId('diagnosis-number').textContent()).toBe(numberB);
-    await page.screenshot({ path: `${SHOTS}/diagnosis-next-case-zh-CN.png` });
+    await evidence(page, `diagnosis-next-case-zh-CN.png`);
   });
 
   it('walks DiagnosisList and the four report settings pages from the menu: each is a real page, in both languages', async () => {
@@ -195,7 +195,7 @@ describe('diagnosis in Chromium', () => {
         await page.goto(`${app.url}${e.uri}`);
         await poll(() => page.locator('[data-testid="list-page"], [data-testid="form-page"]').count()).toBeGreaterThan(0);
         expect(await page.getByTestId('page-pending').count(), e.alias).toBe(0);
-        if (user === 'admin') await page.screenshot({ path: `${SHOTS}/menu-walk-${e.alias}-${lang}.png` });
+        if (user === 'admin') await evidence(page, `menu-walk-${e.alias}-${lang}.png`);
       }
     }
   });
@@ -228,7 +228,7 @@ describe('diagnosis in Chromium', () => {
       expect(await page.getByTestId('pdf-protected').textContent()).toBe(words.pdf.protected);
       expect(await page.getByTestId('pdf-download').count()).toBe(0);
       expect(await blocked(page)).toEqual([true, true, true]);
-      await page.screenshot({ path: `${SHOTS}/pdf-page-${lang}.png` });
+      await evidence(page, `pdf-page-${lang}.png`);
 
       for (const bad of ['https://evil.example/report.pdf', '/login', '/api/../index.html']) {
         await page.goto(`${app.url}/pdf?file=${encodeURIComponent(bad)}`);
@@ -236,7 +236,7 @@ describe('diagnosis in Chromium', () => {
       }
       await page.goto(`${app.url}/pdf?file=${encodeURIComponent('/api/common/setting')}`);
       await poll(() => page.getByTestId('pdf-error').textContent()).toContain(words.pdf.notPdf);
-      await page.screenshot({ path: `${SHOTS}/pdf-page-error-${lang}.png` });
+      await evidence(page, `pdf-page-error-${lang}.png`);
     }
 
     // The hospital switches protection off (SettingOther): the page offers the download and leaves the menu alone.
@@ -257,7 +257,7 @@ describe('diagnosis in Chromium', () => {
       await admin.goto(`${app.url}/manage/setting/other`);
       await admin.getByTestId('form-page').waitFor();
       await poll(() => admin.getByText(label).count()).toBeGreaterThan(0);
-      await admin.screenshot({ path: `${SHOTS}/setting-other-pdf-${lang}.png`, fullPage: true });
+      await evidence(admin, `setting-other-pdf-${lang}.png`, { fullPage: true });
     }
   });
 });

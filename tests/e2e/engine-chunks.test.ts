@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const texts = { 'zh-CN': zhCN, 'en-US': enUS };
@@ -36,7 +35,7 @@ describe('code chunks and list page size in Chromium', () => {
       expect(blocked).toBeGreaterThanOrEqual(2);
       expect(new URL(page.url()).pathname).toBe('/manage/system/user');
       await expect.poll(() => page.getByTestId('side-menu').isVisible()).toBe(true);
-      await page.screenshot({ path: path.join(SHOTS, `engine-chunk-failed-${lang}.png`) });
+      await evidence(page, `engine-chunk-failed-${lang}.png`);
 
       await page.unroute(/\/assets\/ListPage-[^/]+\.js$/);
       // The retry loads the chunk; the list asks for the generic list's first page size, 100 (spec §9).
@@ -45,7 +44,7 @@ describe('code chunks and list page size in Chromium', () => {
       await page.getByTestId('list-page').waitFor();
       expect(new URL((await listed).url()).searchParams.get('page_size')).toBe('100');
       expect(await panel.count()).toBe(0);
-      await page.screenshot({ path: path.join(SHOTS, `engine-chunk-retried-${lang}.png`) });
+      await evidence(page, `engine-chunk-retried-${lang}.png`);
       await page.close();
     });
   }

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import systemUser from '../../schemas/pages/SystemUser.json';
 import { RULE_LIMITS } from '../../src/core/ruleBudget.js';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 /**
  * A bad hospital override breaks one part of one page, not the app: the form of SystemUser with a widget
@@ -20,7 +19,7 @@ describe('engine resilience in Chromium', () => {
     page = await app.page('zh-CN', 'admin');
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (name: string) => evidence(page, `${name}.png`);
   /** Saves the working hospital's override of a page through the schema API, as the schema editor does. */
   const saveOverride = (alias: string, override: Record<string, unknown>) => page.evaluate(async ({ alias, override }) => {
     const res = await fetch(`/api/schemas/${alias}`, {

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const text = { 'zh-CN': zhCN, 'en-US': enUS };
@@ -38,7 +37,7 @@ describe('engine widgets in Chromium', () => {
       expect((await logo.boundingBox())!.height).toBe(38);
       await name.hover();
       await expect.poll(() => page.getByRole('tooltip').textContent()).toBe(text[lang].app.name);
-      await page.screenshot({ path: path.join(SHOTS, `engine-side-menu-${lang}.png`), clip: { x: 0, y: 0, width: 560, height: 320 } });
+      await evidence(page, `engine-side-menu-${lang}.png`, { clip: { x: 0, y: 0, width: 560, height: 320 } });
       await page.close();
     });
 
@@ -52,7 +51,7 @@ describe('engine widgets in Chromium', () => {
       const option = lang === 'zh-CN' ? '示范医院总院' : 'Demo General Hospital';
       // The listbox is portalled outside the drawer's dialog, so it is found by Fluent's option class, not its role.
       await expect.poll(() => page.locator('.fui-Option', { hasText: option }).count()).toBe(1);
-      await page.screenshot({ path: path.join(SHOTS, `engine-hospital-select-${lang}.png`) });
+      await evidence(page, `engine-hospital-select-${lang}.png`);
       await hospitals.click();
       const date = page.locator(`input[aria-label="${text[lang].dateTime.date}"]`);
       const time = page.locator(`input[aria-label="${text[lang].dateTime.time}"]`);
@@ -71,7 +70,7 @@ describe('engine widgets in Chromium', () => {
       await date.press('Enter');
       await expect.poll(() => date.inputValue()).toBe('2031-02-03');
       expect(await time.inputValue()).toBe('14:05:09');
-      await page.screenshot({ path: path.join(SHOTS, `engine-date-time-${lang}.png`) });
+      await evidence(page, `engine-date-time-${lang}.png`);
 
       await page.close();
     });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type PageScreenshotOptions, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, type TestContext } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
@@ -22,6 +22,18 @@ import type { CorsOrigins } from '../../server/config-http.js';
 import { freePort, startServer as startProcess, type ServerProcess } from '../api/server-process.js';
 
 export const SHOTS = path.resolve('test-results/e2e');
+/**
+ * Whether the pages' pictures are kept (`E2E_SHOTS=1`): for a person to look at what a change drew, in both
+ * languages. They assert nothing, and a run takes some 350 of them (a full-page PNG costs Chromium up to a second on
+ * a busy machine), so CI leaves them out. A failed test's pictures (afterEach below) are always taken.
+ */
+const KEEP_SHOTS = process.env.E2E_SHOTS === '1';
+
+/** A picture of the page (or of one part of it) as `test-results/e2e/<file>`, when pictures are kept (KEEP_SHOTS). */
+export async function evidence(target: Page | Locator, file: string, options: Omit<PageScreenshotOptions, 'path'> = {}): Promise<void> {
+  if (!KEEP_SHOTS) return;
+  await target.screenshot({ path: path.join(SHOTS, file), ...options });
+}
 /** The built front end the servers serve: dist/, or E2E_DIST_DIR (a build of its own, which a rebuild of dist/ by someone else meanwhile leaves alone). */
 export const DIST = path.resolve(process.env.E2E_DIST_DIR ?? 'dist');
 
@@ -320,11 +332,11 @@ export async function signIn(page: Page, url: string, username: string, password
  * page's uncaught errors; `options` adds to the page's own (a viewport, downloads, touch …).
  */
 export async function signedInPage(browser: Browser, url: string, lang: Lang, user: string, opts: PageOptions = {}): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang, ...opts.options });
+  // The language is in the page's storage before its first load, so the login page is loaded once, in it.
+  const remembered = { cookies: [], origins: [{ origin: new URL(url).origin, localStorage: [{ name: 'lang', value: lang }] }] };
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang, storageState: remembered, ...opts.options });
   const errors = opts.errors;
   if (errors) page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}/login`);
-  await page.evaluate((l) => localStorage.setItem('lang', l), lang);
   await signIn(page, url, user, user === 'admin' ? DEMO_PASSWORDS.admin : DEMO_PASSWORDS.others);
   await page.getByTestId('dashboard').waitFor();
   return page;

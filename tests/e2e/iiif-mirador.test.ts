@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 /**
  * Issue 30: a real IIIF viewer opens a case. Mirador (its UMD build from npm, served here by a page server of this
@@ -119,7 +119,7 @@ describe('a case opened in Mirador through its IIIF manifest', () => {
       timeout: 60_000, message: `tile answers among ${answers.map((a) => `${a.status} ${a.url.slice(app.url.length)}`).slice(-12).join(', ')}`,
     }).toBeGreaterThan(2);
     await expect.poll(() => stainedShare(page), { timeout: 60_000 }).toBeGreaterThan(0.05);
-    await page.screenshot({ path: path.join(SHOTS, 'iiif-mirador-en.png') });
+    await evidence(page, 'iiif-mirador-en.png');
 
     // What it read came through CORS, named back to the viewer's origin, and nothing was refused.
     const read = (pattern: RegExp) => answers.filter((a) => pattern.test(a.url));
@@ -137,6 +137,6 @@ describe('a case opened in Mirador through its IIIF manifest', () => {
     await expect.poll(() => page.getByText('病例 P2026-00001').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await expect.poll(() => stainedShare(page), { timeout: 60_000 }).toBeGreaterThan(0.05);
     expect(answers.filter((a) => a.status >= 400)).toEqual([]);
-    await page.screenshot({ path: path.join(SHOTS, 'iiif-mirador-zh-CN.png') });
+    await evidence(page, 'iiif-mirador-zh-CN.png');
   });
 });

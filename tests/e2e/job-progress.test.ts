@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
-import { e2eApp, SHOTS, signIn, uploadThroughPage } from './harness.js';
+import { e2eApp, evidence, signIn, uploadThroughPage } from './harness.js';
 
 /**
  * Issue 28: the slide lists and the upload panel follow jobs by the pushes of the realtime channel, and still end
@@ -54,7 +54,7 @@ describe('slide jobs with the realtime channel lost', () => {
     expect(await row.getByText('Ready', { exact: true }).count()).toBe(1);
     await expect.poll(() => panel.getAttribute('data-status').catch(() => 'gone'), { timeout: 60_000 }).toMatch(/^(ready|gone)$/);
     expect(comebacks).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, 'job-progress-lost-pushes-en-US.png') });
+    await evidence(page, 'job-progress-lost-pushes-en-US.png');
 
     // The channel comes back (the client tries every 10 s): the list reads its rows again on its return.
     let asked = 0;

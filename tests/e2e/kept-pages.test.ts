@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 /**
  * A list page left for another through the side menu stays drawn, hidden (src/shell/KeptOutlet.tsx): coming back
@@ -52,7 +51,7 @@ describe.each(['zh-CN', 'en-US'] as const)('kept list pages [%s]', (lang) => {
     expect(await listOf('SystemUser').isVisible()).toBe(false);
     await expect.poll(() => roles.getByText(identification, { exact: true }).count()).toBeGreaterThan(0);
     expect(await roles.locator('[data-kept-mark="yes"]').count()).toBe(1);
-    await page.screenshot({ path: path.join(SHOTS, `kept-pages-${lang}.png`) });
+    await evidence(page, `kept-pages-${lang}.png`);
   });
 
   it('a full load starts afresh', async () => {

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import slideApply from '../../schemas/pages/SlideApply.json';
 import labEnums from '../../schemas/enums/lab.json';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
@@ -26,7 +25,7 @@ describe('SlideApply dispatch and receive, in Chromium', () => {
     },
   });
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true });
   const rowOf = (page: Page, patient: string) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: patient });
   const count = async (page: Page, tab: string) => Number(await page.getByTestId('list-tabs').locator(`[data-tab="${tab}"] [data-count]`).first().getAttribute('data-count'));
   const state = async (n: string) => (await app.db.selectFrom('case_applications').select('status').where('apply_number', '=', n).executeTakeFirstOrThrow()).status;

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { getSetting } from '../../server/modules/settings/queries.js';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
@@ -34,7 +33,7 @@ describe('Pathology numbers open the case, in Chromium', () => {
   });
 
   const open = (lang: Lang): Promise<Page> => app.page(lang, 'admin');
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true });
   // A table row's number cell, or (SlideSearch's cards) a card's subtitle.
   const numberLink = (page: Page, rowText: string) => page.locator('[data-testid=data-table] tbody tr[data-row-key], [data-testid=card-grid] article[data-row-key]', { hasText: rowText })
     .locator('[data-column="pathology_number"] a');

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import labEnums from '../../schemas/enums/lab.json';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
@@ -37,7 +36,7 @@ describe('CaseList colours and progress facet, in Chromium', () => {
   });
 
   const open = (lang: Lang): Promise<Page> => app.page(lang, 'admin');
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true });
   const rowOf = (page: Page, patient: string) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: patient });
   const colourOf = (page: Page, patient: string, column: string) => rowOf(page, patient).locator(`td[data-column="${column}"] [data-colour]`).first();
   const css = (el: ReturnType<typeof colourOf>, prop: 'color' | 'backgroundColor') => el.evaluate((n, p) => getComputedStyle(n)[p], prop);

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US/pages/case-detail.json';
 import zhCN from '../../src/i18n/locales/zh-CN/pages/case-detail.json';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
@@ -60,7 +60,7 @@ describe('Gross sampling with photo and voice, in Chromium', () => {
     },
   });
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true });
 
   for (const lang of LANGS) {
     it(`${lang}: the microphone where the browser has speech, dictation in ${lang}, the photo previewed and stored with the case`, async () => {

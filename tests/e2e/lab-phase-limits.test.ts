@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
@@ -22,7 +21,7 @@ describe('per-phase time limits in Chromium', () => {
     },
   });
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true });
   const rowOf = (page: Page) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: 'E2E 超时' });
 
   it('zh-CN: the Overdue tab lists the case 30 h in registration', async () => {

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import registration from '../../schemas/pages/CaseRegistration.json';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
@@ -23,7 +22,7 @@ describe('the full registration form, in Chromium', () => {
   const app = e2eApp();
 
   const open = (lang: Lang): Promise<Page> => app.page(lang, 'registrar', { options: { viewport: { width: 1440, height: 1000 } } });
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true });
 
   for (const lang of LANGS) {
     it(`${lang}: fills every part, is stopped by the shared rules, then registers and opens the case`, async () => {

@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { labelsOf } from '../../server/modules/cases/labels.js';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
@@ -39,7 +38,7 @@ describe('A scanned label code in the list search box, in Chromium', () => {
   });
 
   const open = (lang: Lang): Promise<Page> => app.page(lang, 'admin');
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true });
   const numbers = (page: Page) => page.getByTestId('data-table').locator('tbody tr[data-row-key] td[data-column="pathology_number"]').allTextContents();
 
   /** Types `text` key by key and Enter, as a keyboard wedge does. */

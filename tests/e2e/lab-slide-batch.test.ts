@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import caseList from '../../schemas/pages/CaseList.json';
 import labEnums from '../../schemas/enums/lab.json';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
@@ -37,7 +36,7 @@ describe('slide making in batch on CaseList, in Chromium', () => {
     },
   });
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true });
   const rowOf = (page: Page, patient: string) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: patient });
   const phase = async (n: string) => (await app.db.selectFrom('cases').select('sub_phase').where('pathology_number', '=', n).executeTakeFirstOrThrow()).sub_phase;
 

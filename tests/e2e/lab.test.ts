@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import labEnums from '../../schemas/enums/lab.json';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
-import { afterConfirmThrottle, e2eApp, SHOTS } from './harness.js';
+import { afterConfirmThrottle, e2eApp, evidence } from './harness.js';
 import { startHisDouble } from '../api/his-double.js';
 
 type Lang = 'zh-CN' | 'en-US';
@@ -50,7 +49,7 @@ describe('the case lifecycle in the lab, in Chromium', () => {
   });
 
   const open = (user: string, lang: Lang): Promise<Page> => app.page(lang, user);
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true });
   const rowOf = (page: Page) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: PATIENT });
   const caseList = async (page: Page) => {
     // The "all" tab by name: the list remembers the last tab chosen on this route.

@@ -7,7 +7,7 @@ import type { RealtimeConfig } from '../../server/realtime/config.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { e2eApp, SHOTS, signIn, startPeer } from './harness.js';
+import { e2eApp, evidence, signIn, startPeer } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -91,7 +91,7 @@ for (const variant of variants) {
       return page;
     }
     // Animations finished first: a dialog caught mid fade-in shows the page behind it.
-    const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+    const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { animations: 'disabled' });
     const room = (page: Page) => page.getByTestId('meeting-room');
     const center = async (page: Page) => (await page.getByTestId('meeting-pane').getAttribute('data-center')) ?? '';
     const near = (a: string, b: string) => {

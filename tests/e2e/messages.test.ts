@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { sendMessages } from '../../server/modules/messages/queries.js';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 import enums from '../../schemas/enums/common.json';
 
@@ -20,7 +19,7 @@ describe('messages in Chromium', () => {
   async function open(lang: Lang, user: string): Promise<Page> {
     return app.page(lang, user);
   }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`);
 
   for (const lang of ['zh-CN', 'en-US'] as const) {
     it(`a message written by primary reaches the auditor's bell and is read in the message centre (${lang})`, async () => {

@@ -9,7 +9,7 @@ import { registerSlide } from '../../server/modules/slides/register.js';
 import { saveTeachingSetting } from '../../server/modules/outer/queries.js';
 import { startTeachingLibraryDouble } from '../api/teaching-library-double.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
-import { e2eApp, SHOTS, signIn } from './harness.js';
+import { e2eApp, evidence, signIn } from './harness.js';
 
 const LANGS = [['zh-CN', zhCN], ['en-US', enUS]] as const;
 const NUMBER = 'P2026-00001';
@@ -34,7 +34,7 @@ describe('label OCR in Chromium', () => {
     },
   });
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { animations: 'disabled' });
 
   for (const [lang, text] of LANGS) {
     it(`"Read label and bind" suggests the case whose number the label shows and binds the slide to it [${lang}]`, async () => {

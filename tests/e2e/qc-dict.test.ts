@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const WORDS = {
@@ -58,7 +57,7 @@ describe('QC dictionary page in Chromium', () => {
       return ((await res.json()).data as { name: string }[]).map((r) => r.name);
     });
     expect(spec).toContain(w.entry);
-    await page.screenshot({ path: path.join(SHOTS, `qc-dict-${lang}.png`) });
+    await evidence(page, `qc-dict-${lang}.png`);
     expect(errors).toEqual([]);
     await page.close();
   });

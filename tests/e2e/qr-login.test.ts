@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { e2eApp, SHOTS, signIn } from './harness.js';
+import { e2eApp, evidence, signIn } from './harness.js';
 import en from '../../src/i18n/locales/en-US/pages/qr-login.json';
 import zh from '../../src/i18n/locales/zh-CN/pages/qr-login.json';
 
@@ -37,14 +36,14 @@ describe('QR login in Chromium', () => {
       const code = await image.getAttribute('data-code');
       expect(code).toMatch(/^[A-Za-z0-9_-]{16,}$/);
       expect(await screen.getByTestId('qr-login').textContent()).toContain(words[lang].scan);
-      await screen.screenshot({ path: path.join(SHOTS, `qr-login-${lang}.png`) });
+      await evidence(screen, `qr-login-${lang}.png`);
 
       const phone = await fresh(lang, { width: 390, height: 800 });
       await signIn(phone, app.url, 'primary', 'dsms-demo');
       await phone.getByTestId('dashboard').waitFor();
       await phone.goto(`${app.url}/h5/qr-login?c=${code}`);
       await phone.getByTestId('qr-approve-yes').waitFor();
-      await phone.screenshot({ path: path.join(SHOTS, `qr-approve-${lang}.png`) });
+      await evidence(phone, `qr-approve-${lang}.png`);
       await phone.getByTestId('qr-approve-yes').click();
       await expect.poll(() => phone.getByTestId('qr-approve-result').textContent()).toBe(words[lang].doneApproved);
 

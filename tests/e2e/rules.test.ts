@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, e2eApp, setCode, SHOTS } from './harness.js';
+import { codeOf, e2eApp, evidence, setCode } from './harness.js';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
 /**
@@ -21,7 +20,7 @@ describe('rule sets in Chromium', () => {
     expect(app.pageErrors).toEqual([]);
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (name: string) => evidence(page, `${name}.png`);
   const pick = async (dropdown: Locator, option: string) => {
     await dropdown.click();
     await page.getByRole('option', { name: option, exact: true }).click();

@@ -8,7 +8,7 @@ import { newScannerKey } from '../../server/modules/scanners/keys.js';
 import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { sharpAndBlurred } from '../api/focus-slides.js';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
@@ -58,7 +58,7 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
   async function open(lang: Lang, user: string): Promise<Page> {
     return app.page(lang, user);
   }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`);
   const beat = (status: string) => fetch(`${app.url}/api/scanner-agent/heartbeat`, {
     method: 'POST', headers: { 'x-scanner-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ status }),
   }).then((r) => r.status);

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { afterConfirmThrottle, animationsDone, codeOf, e2eApp, setCode, SHOTS } from './harness.js';
+import { afterConfirmThrottle, animationsDone, codeOf, e2eApp, evidence, setCode } from './harness.js';
 
 /**
  * The schema engine in Chromium on SystemUser (schemas/pages/SystemUser.json), as the administrator:
@@ -19,7 +18,7 @@ describe('schema engine in Chromium', () => {
     page = await app.page('zh-CN', 'admin');
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (name: string) => evidence(page, `${name}.png`);
   const table = () => page.getByTestId('data-table');
   const headers = () => table().locator('thead th[data-column]').evaluateAll((ths) => ths.map((th) => th.getAttribute('data-column')));
   const rowKeys = () => table().locator('tbody tr[data-row-key]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key')));

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { putSetting } from '../../server/modules/settings/queries.js';
 import { insertCredential } from '../../server/modules/webauthn/queries.js';
-import { e2eApp, SHOTS, signIn } from './harness.js';
+import { e2eApp, evidence, signIn } from './harness.js';
 import enCore from '../../src/i18n/locales/en-US.json';
 import zhCore from '../../src/i18n/locales/zh-CN.json';
 import en from '../../src/i18n/locales/en-US/pages/security-keys.json';
@@ -69,7 +68,7 @@ describe('security keys in Chromium', () => {
       expect(await page.getByTestId('security-key-row').count()).toBe(1);
       expect(await page.getByTestId('security-key-row').first().textContent()).toContain(name);
       expect(await page.getByTestId('security-key-row').first().textContent()).toContain(w.never);
-      await page.screenshot({ path: path.join(SHOTS, `security-keys-account-${lang}.png`), fullPage: true });
+      await evidence(page, `security-keys-account-${lang}.png`, { fullPage: true });
       // The authenticator holds one discoverable credential for this app's host name.
       const held = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
       expect(held.credentials).toHaveLength(1);
@@ -81,7 +80,7 @@ describe('security keys in Chromium', () => {
       const button = page.getByTestId('security-key-login');
       await button.waitFor();
       expect(await button.textContent()).toBe(w.core.login.securityKey);
-      await page.screenshot({ path: path.join(SHOTS, `security-keys-login-${lang}.png`) });
+      await evidence(page, `security-keys-login-${lang}.png`);
 
       // No user name, no password: the key says whose it is.
       await button.click();
@@ -112,7 +111,7 @@ describe('security keys in Chromium', () => {
       await page.goto(`${url()}/manage/setting/security-keys`);
       await page.getByTestId('form-page').waitFor();
       await expect.poll(() => page.getByTestId('form-page').textContent()).toContain(lang === 'zh-CN' ? '可使用安全密钥登录的角色' : 'Roles that may sign in with a security key');
-      await page.screenshot({ path: path.join(SHOTS, `security-keys-setting-${lang}.png`) });
+      await evidence(page, `security-keys-setting-${lang}.png`);
       await page.context().close();
     }
   });
@@ -136,11 +135,11 @@ describe('security keys in Chromium', () => {
       await row.waitFor();
       expect(await row.textContent()).toContain(registrar.realname);
       await row.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: path.join(SHOTS, `security-keys-members-${lang}.png`), fullPage: true });
+      await evidence(page, `security-keys-members-${lang}.png`, { fullPage: true });
       await row.getByTestId('member-security-key-remove').click();
       const dialog = page.getByTestId('confirm-dialog');
       await dialog.getByText(m.removeTitle).waitFor();
-      await page.screenshot({ path: path.join(SHOTS, `security-keys-members-confirm-${lang}.png`) });
+      await evidence(page, `security-keys-members-confirm-${lang}.png`);
       await dialog.getByRole('button', { name: words[lang].core.common.confirm }).click();
       await row.waitFor({ state: 'detached' });
       expect(await app.db.selectFrom('webauthn_credentials').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { e2eApp, SHOTS, viewsSettled } from './harness.js';
+import { e2eApp, evidence, viewsSettled } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -48,7 +48,7 @@ describe('slide sharing in Chromium', () => {
     await page.evaluate((l) => localStorage.setItem('lang', l), lang);
     return page;
   }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`);
   const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
   const tileUrl = (token: string, level = 8) => `${app.url}/api/tiles/share/${token}/${slideId}_files/${level}/0_0.jpeg`;
 

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DIST, e2eApp, SHOTS, signIn } from './harness.js';
+import { DIST, e2eApp, evidence, SHOTS, signIn } from './harness.js';
 import menus from '../../schemas/menus.json';
 import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 
@@ -55,7 +55,7 @@ describe('shell in Chromium', () => {
   });
 
   // Animations finished first: a dialog caught mid fade-in shows the page behind it.
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+  const shot = (name: string) => evidence(page, `${name}.png`, { animations: 'disabled' });
   const sideMenu = () => page.getByTestId('side-menu');
 
   async function lockAndUnlock(lang: 'zh-CN' | 'en-US', text: typeof zhCN) {

@@ -7,7 +7,7 @@ import { caseMessages } from '../../server/modules/cases/messages.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { afterConfirmThrottle, e2eApp, SHOTS, uploadThroughPage } from './harness.js';
+import { afterConfirmThrottle, e2eApp, evidence, uploadThroughPage } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 /** The labels the page schemas give (schemas/pages/DssUploaded.json, SlideLibrary.json). */
@@ -42,7 +42,7 @@ describe('slide pages in Chromium', () => {
   });
 
   const open = (user: string, lang: Lang): Promise<Page> => app.page(lang, user, { options: { acceptDownloads: true } });
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`);
   const rowOf = (page: Page, name: string) => page.getByTestId('data-table').locator('tbody tr[data-row-key]', { hasText: name });
   const imageLoaded = (img: Locator) => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth);
   const tab = (page: Page, key: string) => page.getByTestId('list-tabs').locator(`[data-tab="${key}"]`);

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { saveSsoConfig } from '../../server/modules/sso/config.js';
@@ -7,7 +6,7 @@ import { enUSBundle as enUS, zhCNBundle as zhCN } from '../../src/i18n/bundles';
 import { startMessagingDouble } from '../api/messaging-double.js';
 import { startOidcProvider } from '../api/oidc-provider.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
-import { e2eApp, SHOTS, signIn } from './harness.js';
+import { e2eApp, evidence, signIn } from './harness.js';
 
 const LANGS = [['zh-CN', zhCN], ['en-US', enUS]] as const;
 
@@ -54,7 +53,7 @@ describe('single sign-on in Chromium', () => {
     const row = await app.db.selectFrom('hospitals').select(['name', 'en_name']).orderBy('id').executeTakeFirstOrThrow();
     return lang === 'en-US' ? row.en_name || row.name : row.name;
   };
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { animations: 'disabled' });
 
   /** The provider's development pages: sign in as `login` (any password), then consent. */
   const signInAtProvider = async (page: Page, login: string, lang: string) => {

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newScannerKey } from '../../server/modules/scanners/keys.js';
 import { shiftDayBounds } from '../../src/core/statPeriods.js';
-import { e2eApp, SHOTS, signIn } from './harness.js';
+import { e2eApp, evidence, SHOTS, signIn } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
@@ -94,7 +93,7 @@ describe('statistics and dashboard in Chromium', () => {
     await page.getByTestId('dashboard').waitFor();
     return page;
   }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`, { fullPage: true });
 
   const sqlCount = async (column: 'registration_at' | 'sign_at', from: string, to: string) => {
     const { start, end } = shiftDayBounds(from, to, OFFSET);

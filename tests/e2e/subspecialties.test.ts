@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { e2eApp, SHOTS } from './harness.js';
+import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const WORDS = {
@@ -20,7 +19,7 @@ const GI_PATIENT = '张伟';
 describe('subspecialty directories in Chromium', () => {
   const app = e2eApp();
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`);
   const rowsText = (page: Page) => page.getByTestId('data-table').locator('tbody').textContent();
   /** Fluent's multiselect Dropdown: options are menu item checkboxes. */
   const pick = async (page: Page, dropdown: Locator, option: string) => {

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
 import enUS from '../../src/i18n/locales/en-US.json';
-import { e2eApp, SHOTS, signIn, uploadThroughPage } from './harness.js';
+import { e2eApp, evidence, signIn, uploadThroughPage } from './harness.js';
 
 /** Spec §2, §4, §7: the slide upload page sends a file in 2 MiB chunks and the floating list shows it uploaded. */
 describe('slide upload in Chromium', () => {
@@ -37,7 +37,7 @@ describe('slide upload in Chromium', () => {
     await task.waitFor();
     await expect.poll(() => task.getAttribute('data-state'), { timeout: 60_000 }).toBe('success');
     await expect.poll(() => task.getByTestId('upload-state').textContent()).toBe(text.upload.state.uploaded);
-    await page.screenshot({ path: path.join(SHOTS, `upload-${locale}.png`) });
+    await evidence(page, `upload-${locale}.png`);
     // Then the file is bound and its ingest job reads it: random bytes are no slide, so the slide ends as
     // 'needs_conversion'. That needs the user's action, so the task stays (it neither goes nor spins) with the
     // state and what to do, in the page's language; the upload itself stays a success.
@@ -48,7 +48,7 @@ describe('slide upload in Chromium', () => {
     expect(await task.getByTestId('upload-slide-progress').count()).toBe(0);
     expect(await page.getByTestId('upload-bind-error').count()).toBe(0);
     expect(await task.getAttribute('data-state')).toBe('success');
-    await page.screenshot({ path: path.join(SHOTS, `upload-bound-${locale}.png`) });
+    await evidence(page, `upload-bound-${locale}.png`);
     return { page, buffer };
   }
 
@@ -92,7 +92,7 @@ describe('slide upload in Chromium', () => {
     await row.waitFor();
     const thumb = row.locator('img');
     await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
-    await page.screenshot({ path: path.join(SHOTS, 'slide-library-zh-CN.png') });
+    await evidence(page, 'slide-library-zh-CN.png');
     await page.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -118,7 +118,7 @@ describe('slide upload in Chromium', () => {
 
     const pending = page.getByTestId('upload-pending');
     await pending.waitFor({ timeout: 20_000 });
-    await page.screenshot({ path: path.join(SHOTS, 'upload-resume-zh-CN.png') });
+    await evidence(page, 'upload-resume-zh-CN.png');
     let sent = 0;
     page.on('request', (req) => {
       if (req.url().endsWith('/api/upload/large')) sent += 1;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { animationsDone, doubleClick, e2eApp, SHOTS, viewsSettled } from './harness.js';
+import { animationsDone, doubleClick, e2eApp, evidence, viewsSettled } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 type Pt = [number, number];
@@ -51,7 +51,7 @@ describe('slide viewer tools and routes in Chromium', () => {
   async function open(lang: Lang, hasTouch = false): Promise<Page> {
     return app.page(lang, 'primary', { options: { hasTouch } });
   }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`);
   const items = (page: Page) => page.getByTestId('annotation-item');
   const overlayMatrix = async (page: Page) => {
     const m = await page.getByTestId('viewer-pane-0').locator('[data-testid="annotation-overlay"] > g').first().getAttribute('transform');

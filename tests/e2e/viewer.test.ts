@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
-import { animationsDone, doubleClick, e2eApp, SHOTS, viewsSettled } from './harness.js';
+import { animationsDone, doubleClick, e2eApp, evidence, SHOTS, viewsSettled } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -40,7 +40,7 @@ describe('slide viewer in Chromium', () => {
   async function open(lang: Lang): Promise<Page> {
     return app.page(lang, 'primary', { options: { acceptDownloads: true } });
   }
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  const shot = (page: Page, name: string) => evidence(page, `${name}.png`);
   const magnification = (page: Page, pane = 0) => page.getByTestId(`viewer-pane-${pane}`).getAttribute('data-magnification').then(Number);
   const items = (page: Page) => page.getByTestId('annotation-item');
   /** Image pixel → page pixel through the overlay's own transform (what the user sees is where they click). */
