@@ -30,8 +30,9 @@ const run = (cmd: string, args: string[]) => exec(cmd, args, { env: vipsEnv() })
  * below 3 at level 0, where only the JPEG quality 90 re-encoding differs (measured 0.0–1.7), and below 16 at the
  * lower levels, where the Deep Zoom level (ceil(W / 2^k) wide) is drawn from a stored level libvips halved
  * with floor, a sub-pixel shift a box shrink of level 0 does not have (measured 0.3–12 on these files).
- * The label and macro OpenSlide lists are served at OpenSlide's size and pixels (below 6: the served JPEG's noise on
- * a label's sharp black-on-white print, measured 3.7; 0.3–1 on the macros).
+ * The thumbnail, label and macro OpenSlide lists are served at OpenSlide's size and pixels (below 6: the served JPEG's
+ * noise on a label's sharp black-on-white print, measured 3.7; 0.3–1 on the macros), a converted slide's too; its
+ * list thumbnail is made from the scanner's thumbnail.
  * A DICOM WSI series folder there is zipped (as a hospital uploads one) and read natively: a tile of every level
  * against its instance's frame, decoded by dicom-parser (OpenSlide 3.4 reads no DICOM), below 4 (JPEG noise).
  * Every entry of the folder is taken; one this test does not know how to bring in fails it.
@@ -149,14 +150,15 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
       // No partial file is left behind.
       expect(fs.readdirSync(path.dirname(original)).filter((f) => f.endsWith('.partial'))).toEqual([]);
     }
-    expect((await call(app, 'GET', `/api/data/kfb/thumb/${row.id}`, { token: technician })).statusCode).toBe(200);
+    const thumb = await call(app, 'GET', `/api/data/kfb/thumb/${row.id}`, { token: technician });
+    expect(thumb.statusCode).toBe(200);
     const source = path.join(REAL_DIR, name);
 
-    // Label and macro: what OpenSlide lists of the original, at its size and with its pixels (converted or not).
+    // Thumbnail, label and macro: what OpenSlide lists of the original, at its size and with its pixels (converted or not).
     const listed = (await run('vipsheader', ['-f', 'slide-associated-images', source]).catch(() => ({ stdout: '' }))).stdout.split(/[,\s]+/);
-    for (const kind of ['label', 'macro'] as const) {
+    for (const kind of ['thumbnail', 'label', 'macro'] as const) {
       const has = listed.includes(kind);
-      expect(current[`has_${kind}`], `${name} has_${kind}`).toBe(has ? 1 : 0);
+      if (kind !== 'thumbnail') expect(current[`has_${kind}`], `${name} has_${kind}`).toBe(has ? 1 : 0);
       const res = await call(app, 'GET', `/api/tiles/${row.id}/associated/${kind}`, { token: technician });
       if (!has) { expect(res.statusCode, `${name} ${kind}`).toBe(404); continue; }
       expect(res.statusCode, `${name} ${kind}`).toBe(200);
@@ -167,6 +169,14 @@ describe.runIf(present).each(databases)('real scanner files: upload → bind →
       const mean = meanDiff(got.data, got.info.width, ref.rgb, ref.width, ref.width, ref.height);
       console.info(`${name} ${kind}: ${ref.width}×${ref.height}, mean abs diff ${mean.toFixed(2)}`);
       expect(mean, `${name} ${kind} pixels`).toBeLessThan(MAX_MEAN_DIFF.associated);
+    }
+    if (needsConversion && listed.includes('thumbnail')) {
+      // A converted slide's list thumbnail is the scanner's, fit in 512 px, not its pyramid's smallest level.
+      const stored = (await readOne(source, 'thumbnail'))!;
+      const scale = Math.min(1, 512 / stored.width, 512 / stored.height);
+      const got = await sharp(thumb.rawPayload).metadata();
+      expect(Math.abs(got.width! - stored.width * scale), `${name} thumbnail width ${got.width}`).toBeLessThanOrEqual(1);
+      expect(Math.abs(got.height! - stored.height * scale), `${name} thumbnail height ${got.height}`).toBeLessThanOrEqual(1);
     }
 
     const dzi = (await call(app, 'GET', `/api/tiles/${row.id}.dzi`, { token: technician })).body;

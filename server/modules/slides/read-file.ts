@@ -106,13 +106,20 @@ export async function readSlideFile(file: string, onProgress?: (fraction: number
 
 /**
  * The pyramid a conversion wrote (and nothing else: it is not hashed, the original was): its levels, size and
- * scale, and its smallest level for the thumbnail. Throws when it is not one, which a converter we run never writes.
+ * scale, and for the thumbnail the scanner's own (kept by the conversion), else its smallest level. Throws when it
+ * is not one, which a converter we run never writes.
  */
 export async function readPyramid(file: string): Promise<SlideFacts> {
   const index = await withFile(file, readSlideIndex);
   const stat = await fs.stat(file);
-  return { ...indexFacts({ file, file_size: stat.size, md5: null }, index), thumb: smallestLevel(index) };
+  return { ...indexFacts({ file, file_size: stat.size, md5: null }, index), thumb: storedThumbnail(index) ?? smallestLevel(index) };
 }
+
+/** The thumbnail a converted pyramid carries as a directory of its own: far larger than a pyramid's smallest level (956×768 against 138×111 on a TCGA slide). */
+const storedThumbnail = (index: SlideIndex): ThumbSource | null => {
+  const stored = index.associated.find((a) => a.name === 'thumbnail' && a.page >= 0);
+  return stored ? { page: stored.page, subifd: -1 } : null;
+};
 
 async function readTiff(base: FileBase, mayConvert: boolean): Promise<SlideReading> {
   let index: SlideIndex;

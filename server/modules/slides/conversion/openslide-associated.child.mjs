@@ -1,4 +1,4 @@
-// Reads one associated image (label, macro) of a slide through libopenslide and writes it to stdout as
+// Reads one associated image (thumbnail, label, macro) of a slide through libopenslide and writes it to stdout as
 // 8 bytes (width, height: uint32 LE) followed by RGB pixels. Runs in a child process of its own: Debian's
 // libvips 8.14.1 segfaults reading associated images (libvips PR #3384), and a crash in a C library here must
 // not take the server down. Exit codes: 0 done, 2 no such image, 3 too large, 4 OpenSlide cannot read the file.

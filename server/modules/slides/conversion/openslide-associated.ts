@@ -4,18 +4,22 @@ import { appPath } from '../../../paths.js';
 
 /** Plain JavaScript run by node as it is, from the source tree (also by the compiled server). */
 const CHILD = appPath('server/modules/slides/conversion/openslide-associated.child.mjs');
-/** A label or macro larger than this (pixels) is left out: scanners make them a few megapixels at most. */
+/** An associated image larger than this (pixels) is left out: scanners make them a few megapixels at most. */
 export const MAX_ASSOCIATED_PIXELS = 64 * 2 ** 20;
 const TIMEOUT_MS = 120_000;
 
+/** What a converted pyramid keeps of the original besides its levels: the scanner's thumbnail, its label and macro. */
+export const ASSOCIATED_NAMES = ['thumbnail', 'label', 'macro'] as const;
+export type AssociatedName = typeof ASSOCIATED_NAMES[number];
+
 /**
- * The label and macro images OpenSlide reads from a slide, as RGB pixels. Each is read by a child process
+ * The thumbnail, label and macro images OpenSlide reads from a slide, as RGB pixels. Each is read by a child process
  * (openslide-associated.child.mjs, libopenslide through koffi), so a crash in the C library (Debian's libvips
  * 8.14.1 segfaults on exactly this) costs only that image; an image that cannot be read is left out.
  */
 export async function readAssociatedImages(slide: string, signal?: AbortSignal): Promise<StrippedImage[]> {
   const out: StrippedImage[] = [];
-  for (const name of ['label', 'macro'] as const) {
+  for (const name of ASSOCIATED_NAMES) {
     const image = await readOne(slide, name, signal).catch(() => null);
     if (image) out.push(image);
   }
@@ -23,7 +27,7 @@ export async function readAssociatedImages(slide: string, signal?: AbortSignal):
 }
 
 /** One associated image, or null when the slide has none of that name; rejects when the child failed. */
-export function readOne(slide: string, name: 'label' | 'macro', signal?: AbortSignal): Promise<StrippedImage | null> {
+export function readOne(slide: string, name: AssociatedName, signal?: AbortSignal): Promise<StrippedImage | null> {
   return new Promise((resolve, reject) => {
     // The child inherits this process's environment (PATH, the libraries' own variables): it is passed on, not read
     // as settings, which config.ts alone reads.

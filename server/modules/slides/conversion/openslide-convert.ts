@@ -26,7 +26,7 @@ export interface OpenSlideResult {
 /**
  * Writes `<original>.tiff` from what OpenSlide reads of `original` (or of `slide`, unpacked from an original zip): 256-pixel JPEG tiles at quality 90, every
  * pyramid level, BigTIFF, the resolution (MPP) in the TIFF tags and every OpenSlide property (the original's
- * metadata) in the base image's description, the label and macro images after the pyramid. Written under a name of its own and renamed when complete, so
+ * metadata) in the base image's description, the scanner's thumbnail, label and macro images after the pyramid. Written under a name of its own and renamed when complete, so
  * no reader ever sees half a file; partial files a killed conversion left behind are removed first.
  */
 export async function convertWithOpenSlide(original: string, run: OpenSlideRun = {}, slide = original): Promise<OpenSlideResult> {
@@ -45,7 +45,7 @@ export async function convertWithOpenSlide(original: string, run: OpenSlideRun =
       '--tile', '--tile-width', '256', '--tile-height', '256', '--pyramid', '--compression', 'jpeg', '--Q', String(CONVERSION_QUALITY),
       '--bigtiff', '--properties',
     ], run);
-    // The label and macro follow the pyramid as directories of their own, before the file gets its served name.
+    // The thumbnail, label and macro follow the pyramid as directories of their own, before the file gets its served name.
     await appendStrippedImages(partial, await readAssociatedImages(source, run.signal));
     await fs.rename(partial, out);
   } finally {

@@ -6,12 +6,12 @@ import { Compression, FieldType, Photometric, Tag } from './tags.js';
 const deflateAsync = promisify(deflate);
 
 /** An RGB picture to add as a directory of its own (8 bits per sample, rows top to bottom). */
-export interface StrippedImage { description: 'label' | 'macro'; width: number; height: number; rgb: Buffer }
+export interface StrippedImage { description: 'thumbnail' | 'label' | 'macro'; width: number; height: number; rgb: Buffer }
 
 /**
  * Appends pictures to an existing TIFF or BigTIFF as stripped, deflate-compressed RGB directories at the end of
- * the directory chain, their ImageDescription saying what they are ("label", "macro": how Aperio marks them, and
- * how `readSlideIndex` finds associated images). libvips' pyramid writer cannot add them; this touches nothing
+ * the directory chain, their ImageDescription saying what they are ("label", "macro" as Aperio marks them, and
+ * "thumbnail": how `readSlideIndex` finds associated images). libvips' pyramid writer cannot add them; this touches nothing
  * already written except the last directory's next-directory offset. Call it on a file nobody reads yet.
  */
 export async function appendStrippedImages(file: string, images: StrippedImage[]): Promise<void> {
