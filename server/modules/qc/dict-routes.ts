@@ -5,6 +5,7 @@ import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
+import { okResponse } from '../../http/responses.js';
 
 const tags = ['qc-dict'];
 /** First key of PostgreSQL's two-key advisory lock: "QC dictionary store"; the second is the hospital id. */
@@ -33,7 +34,7 @@ const CHANGE_METHODS: ['PATCH', 'POST'] = ['PATCH', 'POST'];
 export function qcDictRoutes(app: TypedApp, db: Db): void {
   const mine = (hospitalId: number, ids: number[]) => db.selectFrom('qc_dict').select(['id', 'type', 'name']).where('hospital_id', '=', hospitalId).where('id', 'in', ids).execute();
 
-  app.get('/api/config/dict/qc/lists', { config: READ, schema: { tags, querystring: Type.Object({ type: Type.Optional(DictType) }) } }, async (request) => {
+  app.get('/api/config/dict/qc/lists', { config: READ, schema: { tags, querystring: Type.Object({ type: Type.Optional(DictType) }), response: okResponse() } }, async (request) => {
     const rows = await db.selectFrom('qc_dict').select(['id', 'type', 'name', 'en_name', 'code', 'rank', 'enabled'])
       .where('hospital_id', '=', workingHospital(request))
       .$if(request.query.type !== undefined, (q) => q.where('type', '=', request.query.type!))
@@ -42,7 +43,7 @@ export function qcDictRoutes(app: TypedApp, db: Db): void {
   });
 
   app.post('/api/config/dict/qc/store_many', {
-    config: WRITE, schema: { tags, body: Type.Object({ type: DictType, items: Type.Array(NewEntry, { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }) },
+    config: WRITE, schema: { tags, body: Type.Object({ type: DictType, items: Type.Array(NewEntry, { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const hospitalId = workingHospital(request);
     const { type, items } = request.body;
@@ -71,7 +72,7 @@ export function qcDictRoutes(app: TypedApp, db: Db): void {
     method: CHANGE_METHODS,
     url: '/api/config/dict/qc/update_many',
     config: WRITE,
-    schema: { tags, body: Type.Object({ items: Type.Array(Change, { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }) },
+    schema: { tags, body: Type.Object({ items: Type.Array(Change, { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }), response: okResponse() },
     handler: async (request) => {
       const hospitalId = workingHospital(request);
       const { items } = request.body;
@@ -95,7 +96,7 @@ export function qcDictRoutes(app: TypedApp, db: Db): void {
     method: CHANGE_METHODS,
     url: '/api/config/dict/qc/rank/:id',
     config: WRITE,
-    schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: Type.Object({ rank: Rank }, { additionalProperties: false }) },
+    schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: Type.Object({ rank: Rank }, { additionalProperties: false }), response: okResponse() },
     handler: async (request) => {
       const hospitalId = workingHospital(request);
       const res = await db.updateTable('qc_dict').set({ rank: request.body.rank, updated_at: new Date().toISOString() })

@@ -7,6 +7,7 @@ import { SCAN_RESULTS, SCANNER_STATUSES, scanDuration } from '../../../src/core/
 import { agentScanner } from './agent-auth.js';
 import { bindScan } from './bind.js';
 import { heartbeat } from './queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const tags = ['scanner-agent'];
 const security = [{ scannerKey: [] }];
@@ -36,7 +37,7 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) 
 export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
   app.post('/api/scanner-agent/heartbeat', {
     config: { access: 'public', audit: false },
-    schema: { tags, security, body: HeartbeatBody },
+    schema: { tags, security, body: HeartbeatBody, response: okResponse() },
   }, async (request) => {
     const scanner = await agentScanner(db, request);
     await heartbeat(db, scanner.id, request.body.status, request.body.message ?? null);
@@ -47,7 +48,7 @@ export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
 
   app.post('/api/scanner-agent/scans', {
     config: { access: 'public' },
-    schema: { tags, security, body: ScanBody },
+    schema: { tags, security, body: ScanBody, response: okResponse() },
   }, async (request) => {
     const scanner = await agentScanner(db, request);
     const now = new Date().toISOString();
@@ -64,7 +65,7 @@ export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
 
   app.post('/api/scanner-agent/scans/:id/finish', {
     config: { access: 'public' },
-    schema: { tags, security, params: Id, body: FinishBody },
+    schema: { tags, security, params: Id, body: FinishBody, response: okResponse() },
   }, async (request) => {
     const scanner = await agentScanner(db, request);
     const job = await db.selectFrom('scan_jobs').select(['id', 'barcode', 'started_at', 'finished_at'])

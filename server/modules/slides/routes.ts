@@ -30,6 +30,7 @@ import { sectionRoutes } from './sections.js';
 import { logSlides } from './section-log.js';
 import { viewerLocateRoutes } from './viewer-locate.js';
 import { viewerOpenRoutes } from './viewer-open.js';
+import { binaryResponse, okResponse } from '../../http/responses.js';
 
 const BindBody = Type.Object({
   path: Type.String({ minLength: 1, maxLength: 1024, description: 'The path a completed upload answered, relative to the data dir' }),
@@ -47,7 +48,7 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks): void {
   const tags = ['resource:slides'];
 
-  app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
+  app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody, response: okResponse() } }, async (request) => {
     const { body } = request;
     const hospitalId = workingHospital(request);
     const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id) : null;
@@ -110,7 +111,7 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
   // An <img> cannot send an Authorization header, so the image cookie is accepted as the tile routes do.
   app.get('/api/data/kfb/thumb/:id', {
     config: { access: 'public' },
-    schema: { tags, params: Id, security: IMAGE_SECURITY },
+    schema: { tags, params: Id, security: IMAGE_SECURITY, response: binaryResponse('image/jpeg') },
     // The cookie's session before the handler: the request's access scope is made from it (access-scope.ts).
     onRequest: (request) => cookieSession(db, request),
   }, async (request, reply) => {
@@ -132,7 +133,7 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
 
   app.get('/api/slide_making/slide/lists/:id', {
     config: { access: { permission: def.permissions.list }, audit: false },
-    schema: { tags, params: Id },
+    schema: { tags, params: Id, response: okResponse() },
   }, async (request) => {
     const { id } = request.params;
     const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request) };

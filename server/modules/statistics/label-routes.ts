@@ -8,6 +8,7 @@ import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { matchLabels } from '../../../src/core/autoLabel.js';
 import { statRange, STAT_PERIODS } from '../../../src/core/statPeriods.js';
+import { okResponse } from '../../http/responses.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 const tags = ['resource:labels'];
@@ -30,7 +31,7 @@ export function labelRoutes(app: TypedApp, db: Db): void {
         from: Type.Optional(Type.String({ maxLength: 10 })),
         to: Type.Optional(Type.String({ maxLength: 10 })),
         utc_offset: Type.Optional(Type.Integer({ minimum: -720, maximum: 840 })),
-      }, { additionalProperties: false }),
+      }, { additionalProperties: false }), response: okResponse()
     },
   }, async (request) => {
     const q = request.body;
@@ -52,7 +53,7 @@ export function labelRoutes(app: TypedApp, db: Db): void {
 
   app.get('/api/config/labels/maintenance_record', {
     config: { ...perm, audit: false },
-    schema: { tags, querystring: Type.Object({ page: PageParam, page_size: PageParam }, { additionalProperties: false }) },
+    schema: { tags, querystring: Type.Object({ page: PageParam, page_size: PageParam }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const { page, pageSize: size } = pageParams(request.query, { defaultSize: 20, maxSize: 200, maxPage: 100_000 });
     const base = db.selectFrom('slide_labels as sl').where('sl.hospital_id', 'in', hospitalScope({ scope: 'hospital' }, request)!);
@@ -69,7 +70,7 @@ export function labelRoutes(app: TypedApp, db: Db): void {
   // A write (it puts labels on a slide) behind a GET, as spec §7 names it; recorded in the operation log by hand.
   app.get('/api/config/labels/auto_label/:id', {
     config: { ...perm },
-    schema: { tags, params: Type.Object({ id: Id }) },
+    schema: { tags, params: Type.Object({ id: Id }), response: okResponse() },
   }, async (request) => {
     const slide = await db.selectFrom('slides').leftJoin('cases', 'cases.id', 'slides.case_id')
       .select(['slides.id', 'slides.hospital_id', 'slides.name', 'cases.specimen_name', 'cases.clinical_diagnosis'])
@@ -96,7 +97,7 @@ export function labelRoutes(app: TypedApp, db: Db): void {
 
   app.delete('/api/config/labels/destroy/:id', {
     config: { ...perm },
-    schema: { tags, params: Type.Object({ id: Id }) },
+    schema: { tags, params: Type.Object({ id: Id }), response: okResponse() },
   }, async (request) => {
     const done = await db.deleteFrom('labels').where('id', '=', request.params.id).executeTakeFirst();
     if (Number(done.numDeletedRows) === 0) throw new AppError(404, 'error.not_found');

@@ -4,6 +4,7 @@ import { ok } from '../../http/envelope.js';
 import { AppError, forbidden } from '../../http/errors.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
+import { okResponse } from '../../http/responses.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 /** A batch from a list page: at most a page of 500 slides and one label. */
@@ -33,12 +34,12 @@ export function slideLabelRoutes(app: TypedApp, db: Db): void {
   };
 
   // The choices of the put/remove prompts: readable by those who label slides, not only by label_manage.
-  app.get('/api/config/labels/choices', { config: { access: 'user', audit: false }, schema: { tags } }, async (request) => {
+  app.get('/api/config/labels/choices', { config: { access: 'user', audit: false }, schema: { tags, response: okResponse() } }, async (request) => {
     if (!request.scope!.may('slide_label') && !request.scope!.may('label_manage')) throw forbidden('slide_label');
     return ok(await db.selectFrom('labels').select(['id', 'name', 'en_name', 'color']).orderBy('rank').orderBy('id').limit(1000).execute());
   });
 
-  app.post('/api/config/labels/slides/put', { config: perm, schema: { tags, body: Body } }, async (request) => {
+  app.post('/api/config/labels/slides/put', { config: perm, schema: { tags, body: Body, response: okResponse() } }, async (request) => {
     const slides = await slidesOf(request, request.body.ids);
     const label = await labelOf(request.body.label_id);
     const now = new Date().toISOString();
@@ -54,7 +55,7 @@ export function slideLabelRoutes(app: TypedApp, db: Db): void {
     return ok({ label_id: label.id, slide_ids: slides.map((s) => s.id), added: fresh.map((s) => s.id) });
   });
 
-  app.post('/api/config/labels/slides/remove', { config: perm, schema: { tags, body: Body } }, async (request) => {
+  app.post('/api/config/labels/slides/remove', { config: perm, schema: { tags, body: Body, response: okResponse() } }, async (request) => {
     const slides = await slidesOf(request, request.body.ids);
     const label = await labelOf(request.body.label_id);
     const done = await db.deleteFrom('slide_labels').where('label_id', '=', label.id).where('slide_id', 'in', slides.map((s) => s.id)).executeTakeFirst();

@@ -1,0 +1,43 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/**
+ * Response schemas for routes (issue 30): the OpenAPI document states them, and Fastify serialises 2xx answers with
+ * them (fast-json-stringify), which drops any property a schema does not declare. So what is not described field by
+ * field is declared open: data as any JSON, rows as objects keeping all their fields.
+ */
+
+/** Data a route does not describe field by field: any JSON value, serialised whole. */
+export const AnyData = Type.Unknown();
+/** A row whose fields come from data (resource definitions, schema documents, settings): every field kept. */
+export const OpenRow = Type.Object({}, { additionalProperties: true });
+export const OpenRows = Type.Array(OpenRow);
+
+/** The success envelope of envelope.ts, `{ code: 0, message: 'ok', data }`, for any 2xx. */
+export function okResponse(data: TSchema = AnyData) {
+  return { '2xx': Type.Object({ code: Type.Literal(0), message: Type.String(), data }) };
+}
+
+/** One page of a list (spec §7): the rows with the pager's numbers. */
+export function pageOf(row: TSchema = OpenRow) {
+  return Type.Object({
+    data: Type.Array(row), total: Type.Integer(), current_page: Type.Integer(), per_page: Type.Integer(), total_pages: Type.Integer(),
+  });
+}
+
+/** A route that answers a file or image: its media types, each a binary body. */
+export function binaryResponse(...mediaTypes: string[]) {
+  return { '2xx': { content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: Type.String({ format: 'binary' }) }])) } };
+}
+
+/** A spreadsheet export. */
+export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A route whose success is a redirect (no body to describe). */
+export function redirectResponse(status: 301 | 302 | 303 | 307, description: string) {
+  return { [status]: { description, type: 'null' } };
+}
+
+/** A JSON document that is not the envelope (IIIF, FHIR, OpenID): an object, every field kept. */
+export function documentResponse(mediaType: string) {
+  return { '2xx': { content: { [mediaType]: { schema: OpenRow } } } };
+}
