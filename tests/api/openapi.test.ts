@@ -38,4 +38,16 @@ describe.each(databases)('OpenAPI document [%s]', (kind) => {
     const undeclared = operations.filter(({ op }) => !declared(op.responses ?? {}));
     expect(undeclared.map((o) => o.name)).toEqual([]);
   });
+
+  it('states the media types of files and images, and the envelope of JSON answers', async () => {
+    const doc = (await h.app.inject({ url: '/api/docs/json' })).json() as OpenApiPaths;
+    const mediaTypes = (url: string, method = 'get') => Object.keys(doc.paths[url][method].responses?.['2XX']?.content ?? {});
+    expect(mediaTypes('/api/diagnosis/reports/{id}/pdf')).toEqual(['application/pdf']);
+    expect(mediaTypes('/api/tiles/{files}/{level}/{tile}')).toEqual(['image/jpeg']);
+    expect(mediaTypes('/api/iiif/{slideKey}/{region}/{size}/{rotation}/{qualityFormat}')).toEqual(['image/jpeg', 'image/png', 'image/webp']);
+    expect(mediaTypes('/api/pathology/export', 'post')).toEqual(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
+    expect(Object.keys(doc.paths['/api/auth/sso/start'].get.responses ?? {})).toEqual(['302']);
+    const envelope = doc.paths['/api/system_management/users/menu'].get.responses?.['2XX']?.content?.['application/json']?.schema;
+    expect(envelope).toMatchObject({ type: 'object', required: ['code', 'message', 'data'] });
+  });
 });
