@@ -133,7 +133,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
       security: [{ bearer: [] }],
     },
     // OpenAPI 3.0 has no tuples (the annotation points): the document gets an equivalent it can state.
-    transformObject: ({ openapiObject }) => withoutTuples(openapiObject),
+    transformObject: (doc) => ('openapiObject' in doc ? withoutTuples(doc.openapiObject) : doc.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: SWAGGER_UI_POLICY });
 

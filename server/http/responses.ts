@@ -24,9 +24,12 @@ export function pageOf(row: TSchema = OpenRow) {
   });
 }
 
+/** A file's bytes: a Buffer or stream, which Fastify sends as it is (typed unknown: send() takes either, or nothing for a 304). */
+const Binary = Type.Unsafe<unknown>({ type: 'string', format: 'binary' });
+
 /** A route that answers a file or image: its media types, each a binary body. */
 export function binaryResponse(...mediaTypes: string[]) {
-  return { '2xx': { content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: Type.String({ format: 'binary' }) }])) } };
+  return { '2xx': { content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: Binary }])) } };
 }
 
 /** A spreadsheet export. */
