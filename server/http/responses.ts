@@ -10,15 +10,20 @@ import { Type, type TSchema } from '@sinclair/typebox';
 export const AnyData = Type.Unknown();
 /** A row whose fields come from data (resource definitions, schema documents, settings): every field kept. */
 export const OpenRow = Type.Object({}, { additionalProperties: true });
-export const OpenRows = Type.Array(OpenRow);
 
 /** The success envelope of envelope.ts, `{ code: 0, message: 'ok', data }`, for any 2xx. */
 export function okResponse(data: TSchema = AnyData) {
   return { '2xx': Type.Object({ code: Type.Literal(0), message: Type.String(), data }) };
 }
 
+/**
+ * A list row: an object of the resource's columns, declared as any JSON rather than an open object. fast-json-stringify
+ * writes an open object key by key (a page of 100 case rows: 190 µs against JSON.stringify's 70), any JSON in one call.
+ */
+export const ListRow = Type.Unsafe<Record<string, unknown>>({ description: "A row: an object of the resource's columns" });
+
 /** One page of a list (spec §7): the rows with the pager's numbers. */
-export function pageOf(row: TSchema = OpenRow) {
+export function pageOf(row: TSchema = ListRow) {
   return Type.Object({
     data: Type.Array(row), total: Type.Integer(), current_page: Type.Integer(), per_page: Type.Integer(), total_pages: Type.Integer(),
   });
