@@ -17,6 +17,7 @@ import { logSerializers } from './http/log-serializers.js';
 import { registerOperationLog } from './http/operation-log.js';
 import { registerStaticSite } from './http/static-site.js';
 import { registerSecurityHeaders, SWAGGER_UI_POLICY } from './http/security-headers.js';
+import { withoutTuples } from './http/openapi-tuples.js';
 import './http/types.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { qrLoginRoutes } from './modules/qr-login/routes.js';
@@ -136,6 +137,8 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
       },
       security: [{ bearer: [] }],
     },
+    // OpenAPI 3.0 has no tuples (the annotation points): the document gets an equivalent it can state.
+    transformObject: (doc) => ('openapiObject' in doc ? withoutTuples(doc.openapiObject) : doc.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: SWAGGER_UI_POLICY });
 

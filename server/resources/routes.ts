@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect.js';
 import { ok } from '../http/envelope.js';
+import { OpenRow, okResponse, pageOf } from '../http/responses.js';
 import { AppError } from '../http/errors.js';
 import { workingHospital } from '../http/hospital-scope.js';
 import type { TypedApp } from '../http/types.js';
@@ -36,6 +37,11 @@ export interface ResourceDeps {
   openSealed(fields: string[], body: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
+// A resource's columns come from its definition and hooks: rows are declared open (any JSON in lists), so no field is dropped.
+const listed = okResponse(pageOf());
+const counted = okResponse(Type.Record(Type.String(), Type.Integer()));
+const oneRow = okResponse(OpenRow);
+
 /** The generic resource API of spec §7 for every resource in schemas/resources. */
 export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps: ResourceDeps): void {
   for (const def of defs) {
@@ -64,24 +70,24 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     const count = async (request: FastifyRequest, raw: unknown) => ok(await countTabs(db, def, await query(request, raw)));
     // POST variants carry long filters in the body; they read, so they are not operation-logged.
     const read = { access: { permission: def.permissions.list }, audit: false };
-    app.get(`${def.route}/lists`, { config: read, schema: { tags } }, (r) => list(r, r.query));
-    app.post(`${def.route}/lists`, { config: read, schema: { tags, body: Body } }, (r) => list(r, r.body));
-    app.get(`${def.route}/count`, { config: read, schema: { tags } }, (r) => count(r, r.query));
-    app.post(`${def.route}/count`, { config: read, schema: { tags, body: Body } }, (r) => count(r, r.body));
+    app.get(`${def.route}/lists`, { config: read, schema: { tags, response: listed } }, (r) => list(r, r.query));
+    app.post(`${def.route}/lists`, { config: read, schema: { tags, body: Body, response: listed } }, (r) => list(r, r.body));
+    app.get(`${def.route}/count`, { config: read, schema: { tags, response: counted } }, (r) => count(r, r.query));
+    app.post(`${def.route}/count`, { config: read, schema: { tags, body: Body, response: counted } }, (r) => count(r, r.body));
 
-    app.get(`${def.route}/item/:id`, { config: { access: { permission: def.permissions.read } }, schema: { tags, params: Id } }, async (request) =>
+    app.get(`${def.route}/item/:id`, { config: { access: { permission: def.permissions.read } }, schema: { tags, params: Id, response: oneRow } }, async (request) =>
       ok(await getRow(db, def, hooks, request.params.id, scope(request))));
 
     if (def.readOnly) continue;
     const perm = (key: 'create' | 'update' | 'delete') => ({ access: { permission: def.permissions[key]! } });
 
-    app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body } }, async (request) => {
+    app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body, response: oneRow } }, async (request) => {
       const data = await checked(request, request.body, (opened) => opened, true);
       const id = await insertRow(db, def, hooks, data, context(request, true));
       return ok(await getRow(db, def, hooks, id, scope(request)));
     });
 
-    app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body } }, async (request) => {
+    app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body, response: oneRow } }, async (request) => {
       const { id } = request.params;
       const current = await getRow(db, def, hooks, id, scope(request));
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
@@ -92,7 +98,7 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
 
     app.delete(`${def.route}/destroy`, {
       config: perm('delete'),
-      schema: { tags, body: Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 }) }) },
+      schema: { tags, body: Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 }) }), response: okResponse(Type.Object({ deleted: Type.Integer() })) },
     }, async (request) => {
       const { ids } = request.body;
       if (!ids.length) throw new AppError(422, 'resource.ids_required');

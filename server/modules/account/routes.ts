@@ -8,6 +8,7 @@ import { openSealedFields } from '../auth/sealed-fields.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { passwordHashOf, profileOf, saveProfile } from './queries.js';
 import type { SchemaStore } from '../schemas/store.js';
+import { okResponse } from '../../http/responses.js';
 
 const Sealed = Type.Object({ key_id: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 4096 }) });
 const PASSWORD_FIELDS = ['old_password', 'password', 'password_confirmation'] as const;
@@ -21,7 +22,7 @@ const PASSWORD_FIELDS = ['old_password', 'password', 'password_confirmation'] as
 export function accountRoutes(app: TypedApp, db: Db, store: SchemaStore, onSessionsEnded?: (userId: number) => void): void {
   const profile = (id: number) => profileOf(db, id);
 
-  app.get('/api/account/profile', { config: { access: 'user' }, schema: { tags: ['account'] } }, async (r) => ok(await profile(r.auth!.id)));
+  app.get('/api/account/profile', { config: { access: 'user' }, schema: { tags: ['account'], response: okResponse() } }, async (r) => ok(await profile(r.auth!.id)));
 
   app.patch('/api/account/profile', {
     config: { access: 'user' },
@@ -30,7 +31,7 @@ export function accountRoutes(app: TypedApp, db: Db, store: SchemaStore, onSessi
       body: Type.Object({
         realname: Type.Optional(Type.String()), email: Type.Optional(Type.Union([Type.String(), Type.Null()])), phone: Type.Optional(Type.Union([Type.String(), Type.Null()])),
         old_password: Type.Optional(Sealed), password: Type.Optional(Sealed), password_confirmation: Type.Optional(Sealed),
-      }),
+      }), response: okResponse()
     },
   }, async (r) => {
     const me = r.auth!;

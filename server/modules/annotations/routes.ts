@@ -10,6 +10,7 @@ import { hospitalScope } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { annotationById, annotationsOf, deleteAnnotation, insertAnnotations, slideForAnnotations, updateAnnotation, type AnnotationRow, type NewAnnotation } from './queries.js';
 import { checkedMeasurement } from './rules.js';
+import { okResponse } from '../../http/responses.js';
 
 /** Spec §6: slide annotations are seen with this code; writing them needs it too (one annotates what one sees). */
 export const ANNOTATION_PERMISSION = 'slide_annotation_view';
@@ -60,19 +61,19 @@ export function annotationRoutes(app: TypedApp, db: Db): void {
     return row;
   };
 
-  app.get('/api/slide/annotations/:slideId', { config: access, schema: { tags, params: SlideId, summary: 'The annotations of a slide' } }, async (request) => {
+  app.get('/api/slide/annotations/:slideId', { config: access, schema: { tags, params: SlideId, summary: 'The annotations of a slide', response: okResponse() } }, async (request) => {
     await slideOf(request, request.params.slideId);
     return ok((await annotationsOf(db, request.params.slideId)).map(wire));
   });
 
-  app.post('/api/slide/annotations/:slideId', { config: access, schema: { tags, params: SlideId, body: Shape, summary: 'Draw an annotation on a slide' } }, async (request) => {
+  app.post('/api/slide/annotations/:slideId', { config: access, schema: { tags, params: SlideId, body: Shape, summary: 'Draw an annotation on a slide', response: okResponse() } }, async (request) => {
     const slide = await slideOf(request, request.params.slideId);
     const [id] = await insertAnnotations(db, [newRow(request, slide, request.body, new Date().toISOString())]);
     return ok(wire((await annotationById(db, id!))!));
   });
 
   app.post('/api/slide/annotations/:slideId/import', {
-    config: access, schema: { tags, params: SlideId, body: Import, summary: 'Import many annotations at once (from GeoJSON, converted by the browser); all or none' },
+    config: access, schema: { tags, params: SlideId, body: Import, summary: 'Import many annotations at once (from GeoJSON, converted by the browser); all or none', response: okResponse() },
   }, async (request) => {
     const { annotations } = request.body;
     if (annotations.length > MAX_IMPORT_FEATURES) throw new AppError(422, 'annotation.too_many_features', { max: MAX_IMPORT_FEATURES });
@@ -84,7 +85,7 @@ export function annotationRoutes(app: TypedApp, db: Db): void {
     return ok((await annotationsOf(db, slide.id)).filter((r) => ids.has(r.id)).map(wire));
   });
 
-  app.patch('/api/slide/annotations/item/:id', { config: access, schema: { tags, params: Id, body: Change, summary: 'Change an annotation (author or administrator); version must match' } }, async (request) => {
+  app.patch('/api/slide/annotations/item/:id', { config: access, schema: { tags, params: Id, body: Change, summary: 'Change an annotation (author or administrator); version must match', response: okResponse() } }, async (request) => {
     const row = await ownAnnotation(request, request.params.id);
     const { version, points, ...fields } = request.body;
     const change: Partial<NewAnnotation> = { ...fields, updated_at: new Date().toISOString() };
@@ -96,7 +97,7 @@ export function annotationRoutes(app: TypedApp, db: Db): void {
     return ok(wire((await annotationById(db, row.id))!));
   });
 
-  app.delete('/api/slide/annotations/item/:id', { config: access, schema: { tags, params: Id, summary: 'Delete an annotation (author or administrator)' } }, async (request) => {
+  app.delete('/api/slide/annotations/item/:id', { config: access, schema: { tags, params: Id, summary: 'Delete an annotation (author or administrator)', response: okResponse() } }, async (request) => {
     const row = await ownAnnotation(request, request.params.id);
     await deleteAnnotation(db, row.id);
     return ok({ id: row.id });

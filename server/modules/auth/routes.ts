@@ -7,6 +7,7 @@ import type { TypedApp } from '../../http/types.js';
 import { issueChallenge } from './challenge.js';
 import { login, verifyLockScreen } from './login.js';
 import { revokeToken, setTokenHospital, setTokenScreenLock } from './tokens.js';
+import { okResponse } from '../../http/responses.js';
 
 const Sealed = Type.String({ minLength: 1, maxLength: 4096, description: 'base64 of RSA-OAEP-SHA256("nonce:password")' });
 
@@ -40,21 +41,21 @@ export function authRoutes(app: TypedApp, db: Db, options: AuthOptions, events: 
 
     anonymous.get('/api/auth/challenge', {
       config: { access: 'public', rateLimit: rateLimited },
-      schema: { tags: ['auth'], summary: 'Public key and a single-use nonce for sealing a password' },
+      schema: { tags: ['auth'], summary: 'Public key and a single-use nonce for sealing a password', response: okResponse() },
     }, async () => ok(await issueChallenge(db)));
 
     anonymous.post('/api/auth/login', {
       config: { access: 'public', rateLimit: rateLimited },
       schema: {
         tags: ['auth'],
-        body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Sealed, key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Sealed, key_id: Type.String({ minLength: 1, maxLength: 64 }) }), response: okResponse()
       },
     }, async (request) => {
       return ok(await login(db, request.body, client(request), options.tokenTtlSeconds));
     });
   });
 
-  app.post('/api/auth/logout', { config: { access: 'user' }, schema: { tags: ['auth'] } }, async (request) => {
+  app.post('/api/auth/logout', { config: { access: 'user' }, schema: { tags: ['auth'], response: okResponse() } }, async (request) => {
     await revokeToken(db, request.auth!.tokenHash);
     events.onLogout?.(request.auth!.tokenHash);
     const logoutUrl = await events.signOutUrl?.(request.auth!.tokenHash) ?? null;
@@ -64,7 +65,7 @@ export function authRoutes(app: TypedApp, db: Db, options: AuthOptions, events: 
 
   app.post('/api/auth/lock', {
     config: { access: 'user' },
-    schema: { tags: ['auth'], summary: 'Locks this session’s screen: its other calls are refused (423) until lock_screen_verify unlocks it' },
+    schema: { tags: ['auth'], summary: 'Locks this session’s screen: its other calls are refused (423) until lock_screen_verify unlocks it', response: okResponse() },
   }, async (request) => {
     await setTokenScreenLock(db, request.auth!.tokenHash, new Date().toISOString());
     events.onScreenLock?.(request.auth!.tokenHash);
@@ -73,7 +74,7 @@ export function authRoutes(app: TypedApp, db: Db, options: AuthOptions, events: 
 
   app.post('/api/auth/lock_screen_verify', {
     config: { access: 'user' },
-    schema: { tags: ['auth'], body: Type.Object({ name: Type.Optional(Type.String({ maxLength: 64 })), password: Sealed, key_id: Type.String({ minLength: 1, maxLength: 64 }) }) },
+    schema: { tags: ['auth'], body: Type.Object({ name: Type.Optional(Type.String({ maxLength: 64 })), password: Sealed, key_id: Type.String({ minLength: 1, maxLength: 64 }) }), response: okResponse() },
   }, async (request) => {
     const { key_id, password } = request.body;
     const success = await verifyLockScreen(db, request.auth!, key_id, password, client(request));
@@ -83,7 +84,7 @@ export function authRoutes(app: TypedApp, db: Db, options: AuthOptions, events: 
 
   app.post('/api/auth/switch_hospital', {
     config: { access: 'user' },
-    schema: { tags: ['auth'], body: Type.Object({ hospital_id: Type.Integer({ minimum: 1 }) }) },
+    schema: { tags: ['auth'], body: Type.Object({ hospital_id: Type.Integer({ minimum: 1 }) }), response: okResponse() },
   }, async (request) => {
     const { hospital_id } = request.body;
     if (!request.auth!.hospitalIds.includes(hospital_id)) throw new AppError(403, 'auth.hospital_not_allowed');

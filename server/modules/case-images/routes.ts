@@ -7,6 +7,7 @@ import { hospitalScope } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { fromStored } from '../slides/paths.js';
 import { attachmentOf, caseIn, imageIn, imagesOfCase, insertCaseImage, slideOfCase } from './queries.js';
+import { binaryResponse, okResponse } from '../../http/responses.js';
 
 const CaseId = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Body = Type.Object({
@@ -22,7 +23,7 @@ const scoped = { scope: 'hospital' };
  * of their hospital, such as an edited viewer screenshot for the report; listed with the case, served back by id.
  */
 export function caseImageRoutes(app: TypedApp, db: Db, dataDir: string): void {
-  app.post('/api/cases/:id/images', { config: { access: { permission: 'attachment_upload' } }, schema: { tags, params: CaseId, body: Body, summary: 'Tie an uploaded image to a case' } }, async (request) => {
+  app.post('/api/cases/:id/images', { config: { access: { permission: 'attachment_upload' } }, schema: { tags, params: CaseId, body: Body, summary: 'Tie an uploaded image to a case', response: okResponse() } }, async (request) => {
     const kase = await caseIn(db, request.params.id, hospitalScope(scoped, request) ?? []);
     if (!kase) throw new AppError(404, 'case_image.case_not_found');
     const user = request.auth!;
@@ -35,13 +36,13 @@ export function caseImageRoutes(app: TypedApp, db: Db, dataDir: string): void {
     return ok({ id, case_id: kase.id, path: request.body.path, slide_id: source });
   });
 
-  app.get('/api/cases/:id/images', { config: { access: { permission: 'case_view' } }, schema: { tags, params: CaseId, summary: 'The images of a case' } }, async (request) => {
+  app.get('/api/cases/:id/images', { config: { access: { permission: 'case_view' } }, schema: { tags, params: CaseId, summary: 'The images of a case', response: okResponse() } }, async (request) => {
     const kase = await caseIn(db, request.params.id, hospitalScope(scoped, request) ?? []);
     if (!kase) throw new AppError(404, 'case_image.case_not_found');
     return ok(await imagesOfCase(db, kase.id));
   });
 
-  app.get('/api/cases/images/:id/file', { config: { access: { permission: 'case_view' } }, schema: { tags, params: CaseId, summary: 'One case image\'s file' } }, async (request, reply) => {
+  app.get('/api/cases/images/:id/file', { config: { access: { permission: 'case_view' } }, schema: { tags, params: CaseId, summary: 'One case image\'s file', response: binaryResponse('image/jpeg', 'image/png') } }, async (request, reply) => {
     const image = await imageIn(db, request.params.id, hospitalScope(scoped, request) ?? []);
     if (!image) throw new AppError(404, 'case_image.not_found');
     const body = await fs.readFile(fromStored(dataDir, image.path)).catch(() => null);

@@ -26,6 +26,7 @@ import { exportCases } from './export.js';
 import { requireRole, scopeOf, type LabDeps } from './transition.js';
 import { primaryWorkload } from './workload.js';
 import { HisUnavailable } from '../his/index.js';
+import { binaryResponse, okResponse, XLSX } from '../../http/responses.js';
 
 const tags = ['resource:cases'];
 const perm = (permission: string) => ({ access: { permission } });
@@ -40,41 +41,41 @@ const CASE_PAGES = { defaultSize: 100, maxSize: 500, maxPage: 1_000_000 };
 export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   const shown = async <T extends { hospital_id: number }>(row: T) => ok(withDisplay(row, await deps.rulesFor(row.hospital_id)));
 
-  app.post('/api/pathology/applications/apply', { config: perm('case_apply'), schema: { tags, body: ApplyBody } }, async (r) => ok(await apply(deps, r, r.body)));
-  app.post('/api/pathology/applications/:id/reject', { config: perm('case_register'), schema: { tags, params: CaseId, body: ReasonBody } },
+  app.post('/api/pathology/applications/apply', { config: perm('case_apply'), schema: { tags, body: ApplyBody, response: okResponse() } }, async (r) => ok(await apply(deps, r, r.body)));
+  app.post('/api/pathology/applications/:id/reject', { config: perm('case_register'), schema: { tags, params: CaseId, body: ReasonBody, response: okResponse() } },
     async (r) => ok(await rejectApplication(deps, r, r.params.id, r.body.reason)));
   // SlideApply's middle states: the clinic dispatches the specimen (1), the lab receives it (2); applications.ts.
-  app.post('/api/pathology/applications/:id/dispatch', { config: perm('case_apply'), schema: { tags, params: CaseId } },
+  app.post('/api/pathology/applications/:id/dispatch', { config: perm('case_apply'), schema: { tags, params: CaseId, response: okResponse() } },
     async (r) => ok(await stepApplication(deps, r, r.params.id, 'dispatch_application')));
-  app.post('/api/pathology/applications/:id/receive', { config: perm('case_register'), schema: { tags, params: CaseId } },
+  app.post('/api/pathology/applications/:id/receive', { config: perm('case_register'), schema: { tags, params: CaseId, response: okResponse() } },
     async (r) => ok(await stepApplication(deps, r, r.params.id, 'receive_application')));
 
-  app.post('/api/pathology/register', { config: perm('case_register'), schema: { tags, body: RegisterBody } }, async (r) => shown(await register(deps, r, r.body)));
-  app.post('/api/pathology/:id/receive', { config: perm('case_register'), schema: { tags, params: CaseId, body: SpecimenIdsBody } },
+  app.post('/api/pathology/register', { config: perm('case_register'), schema: { tags, body: RegisterBody, response: okResponse() } }, async (r) => shown(await register(deps, r, r.body)));
+  app.post('/api/pathology/:id/receive', { config: perm('case_register'), schema: { tags, params: CaseId, body: SpecimenIdsBody, response: okResponse() } },
     async (r) => shown(await receive(deps, r, r.params.id, r.body.specimen_ids)));
-  app.post('/api/pathology/:id/reject', { config: perm('case_register'), schema: { tags, params: CaseId, body: RejectBody } },
+  app.post('/api/pathology/:id/reject', { config: perm('case_register'), schema: { tags, params: CaseId, body: RejectBody, response: okResponse() } },
     async (r) => shown(await reject(deps, r, r.params.id, r.body.specimen_ids, r.body.reason)));
-  app.post('/api/pathology/:id/sample', { config: perm('case_sample'), schema: { tags, params: CaseId, body: SampleBody } },
+  app.post('/api/pathology/:id/sample', { config: perm('case_sample'), schema: { tags, params: CaseId, body: SampleBody, response: okResponse() } },
     async (r) => shown(await sample(deps, r, r.params.id, r.body)));
   // Before the :id route's siblings: one step for every scanned or chosen code, in one transaction (slide-batch.ts).
-  app.post('/api/pathology/make-slides/batch', { config: perm('case_production'), schema: { tags, body: SlideBatchBody } },
+  app.post('/api/pathology/make-slides/batch', { config: perm('case_production'), schema: { tags, body: SlideBatchBody, response: okResponse() } },
     async (r) => ok(await makeSlidesInBatch(deps, r, r.body)));
   // The scan dialog's per-code status (which case, at the step or not) before the batch is sent; writes nothing.
-  app.post('/api/pathology/make-slides/check', { config: { ...perm('case_production'), audit: false }, schema: { tags, body: SlideBatchCheckBody } },
+  app.post('/api/pathology/make-slides/check', { config: { ...perm('case_production'), audit: false }, schema: { tags, body: SlideBatchCheckBody, response: okResponse() } },
     async (r) => ok(await checkBatchCodes(deps, r, r.body)));
-  app.post('/api/pathology/:id/make-slides', { config: perm('case_production'), schema: { tags, params: CaseId, body: SlideStepBody } },
+  app.post('/api/pathology/:id/make-slides', { config: perm('case_production'), schema: { tags, params: CaseId, body: SlideStepBody, response: okResponse() } },
     async (r) => shown(await makeSlides(deps, r, r.params.id, r.body)));
-  app.post('/api/pathology/:id/distribute', { config: perm('case_allocation'), schema: { tags, params: CaseId, body: DistributeBody } },
+  app.post('/api/pathology/:id/distribute', { config: perm('case_allocation'), schema: { tags, params: CaseId, body: DistributeBody, response: okResponse() } },
     async (r) => shown(await distribute(deps, r, r.params.id, r.body.doctor_id)));
-  app.post('/api/pathology/:id/orders', { config: perm('case_order'), schema: { tags, params: CaseId, body: OrdersBody } },
+  app.post('/api/pathology/:id/orders', { config: perm('case_order'), schema: { tags, params: CaseId, body: OrdersBody, response: okResponse() } },
     async (r) => shown(await addOrders(deps, r, r.params.id, r.body)));
   // The order form's reagent choices: who may order may see them without managing reagents (reagent_manage).
-  app.get('/api/pathology/order-reagents', { config: { ...perm('case_order'), audit: false }, schema: { tags } }, async () => ok(await orderReagents(deps.db)));
-  app.post('/api/pathology/:id/number', { config: perm('case_id_update'), schema: { tags, params: CaseId, body: NumberBody } },
+  app.get('/api/pathology/order-reagents', { config: { ...perm('case_order'), audit: false }, schema: { tags, response: okResponse() } }, async () => ok(await orderReagents(deps.db)));
+  app.post('/api/pathology/:id/number', { config: perm('case_id_update'), schema: { tags, params: CaseId, body: NumberBody, response: okResponse() } },
     async (r) => shown(await changeNumber(deps, r, r.params.id, r.body.new_number)));
 
   // The case detail page: the case with its status, what the lab made of it and its timeline (who, when, what).
-  app.get('/api/pathology/:id/lab', { config: { ...perm('case_view'), audit: false }, schema: { tags, params: CaseId } }, async (r) => {
+  app.get('/api/pathology/:id/lab', { config: { ...perm('case_view'), audit: false }, schema: { tags, params: CaseId, response: okResponse() } }, async (r) => {
     const row = await caseInScope(deps.db, r.params.id, scopeOf(r));
     const [specimens, blocks, sections, orders, timeline] = await Promise.all([
       specimensOf(deps.db, row.id), blocksOf(deps.db, row.id), sectionsOfBlocks(deps.db, row.id), ordersOf(deps.db, row.id), timelineOf(deps.db, row.id),
@@ -85,7 +86,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   // Status tabs of CaseList (spec §4 status, §2 tabs with counts), by the hospital's case-status rule (status-groups.ts).
   const scopedRules = async (r: Parameters<typeof scopeOf>[0]) => ({ hospitals: scopeOf(r), resolve: await deps.rulesFor(workingHospital(r)) });
   const View = Type.Optional(Type.Union([Type.Literal('status'), Type.Literal('stages')], { description: 'status (default): the displayed status; stages: the stage words' }));
-  app.get('/api/pathology/status-counts', { config: { ...perm('case_view'), audit: false }, schema: { tags, querystring: Type.Object({ view: View }) } }, async (r) => {
+  app.get('/api/pathology/status-counts', { config: { ...perm('case_view'), audit: false }, schema: { tags, querystring: Type.Object({ view: View }), response: okResponse() } }, async (r) => {
     const { hospitals, resolve } = await scopedRules(r);
     return ok(await statusCounts(deps.db, hospitals, resolve, r.query.view));
   });
@@ -98,7 +99,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
         page: PageParam,
         page_size: PageParam,
         view: View,
-      }),
+      }), response: okResponse()
     },
   }, async (r) => {
     const { hospitals, resolve } = await scopedRules(r);
@@ -115,7 +116,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
         main_phase: Type.Optional(Type.Union(CASE_PHASES.map((p) => Type.Literal(p)))),
         page: PageParam,
         page_size: PageParam,
-      }),
+      }), response: okResponse()
     },
   }, async (r) => ok(await stuckCases(deps.db, scopeOf(r), { hours: r.query.hours, mainPhase: r.query.main_phase, ...pageParams(r.query, CASE_PAGES) })));
 
@@ -123,11 +124,11 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   const LabelKind = Type.Union([Type.Literal('cassette'), Type.Literal('slide')]);
   app.get('/api/pathology/:id/labels', {
     config: { ...perm('case_view'), audit: false },
-    schema: { tags, params: CaseId, querystring: Type.Object({ kind: LabelKind, symbology: Type.Optional(Type.Union([Type.Literal('code128'), Type.Literal('datamatrix')])) }) },
+    schema: { tags, params: CaseId, querystring: Type.Object({ kind: LabelKind, symbology: Type.Optional(Type.Union([Type.Literal('code128'), Type.Literal('datamatrix')])) }), response: okResponse() },
   }, async (r) => ok(await labelsOf(deps.db, await caseInScope(deps.db, r.params.id, scopeOf(r)), r.query.kind, r.query.symbology ?? 'code128')));
   app.post('/api/pathology/:id/labels/print', {
     config: perm('case_view'),
-    schema: { tags, params: CaseId, body: Type.Object({ kind: LabelKind, ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }), reprint: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) },
+    schema: { tags, params: CaseId, body: Type.Object({ kind: LabelKind, ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }), reprint: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), response: okResponse() },
   }, async (r) => {
     const c = await caseInScope(deps.db, r.params.id, scopeOf(r));
     await requireRole(deps, r, 'print_labels', c.hospital_id, c);
@@ -146,7 +147,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
       querystring: Type.Object({
         outpatient_number: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
         admission_number: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-      }),
+      }), response: okResponse()
     },
   }, async (r) => {
     if (!deps.his) throw new AppError(404, 'lab.his_unavailable');
@@ -170,7 +171,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
       body: Type.Object({
         status: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_]+$' }), { minItems: 1, maxItems: 20 })),
         view: View,
-      }, { additionalProperties: false }),
+      }, { additionalProperties: false }), response: binaryResponse(XLSX)
     },
   }, async (r, reply) => {
     const { hospitals, resolve } = await scopedRules(r);
@@ -183,7 +184,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   // (`case_id`), only the doctors who work in its subspecialty directory, of its hospital.
   app.get('/api/pathology/doctors/workload', {
     config: { ...perm('case_allocation'), audit: false },
-    schema: { tags, querystring: Type.Object({ case_id: Type.Optional(Type.Integer({ minimum: 1 })) }) },
+    schema: { tags, querystring: Type.Object({ case_id: Type.Optional(Type.Integer({ minimum: 1 })) }), response: okResponse() },
   }, async (r) => {
     if (r.query.case_id === undefined) return ok(await primaryWorkload(deps.db, workingHospital(r)));
     const c = await caseInScope(deps.db, r.query.case_id, scopeOf(r));
@@ -193,9 +194,9 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   });
 
   // SettingPathological: the hospital's numbering rules per library.
-  app.get('/api/pathology/numbering-rules', { config: { ...perm('system_setting'), audit: false }, schema: { tags } },
+  app.get('/api/pathology/numbering-rules', { config: { ...perm('system_setting'), audit: false }, schema: { tags, response: okResponse() } },
     async (r) => ok(await rulesOf(deps.db, workingHospital(r))));
-  app.put('/api/pathology/numbering-rules', { config: perm('system_setting'), schema: { tags, body: NumberingRuleBody } }, async (r) => {
+  app.put('/api/pathology/numbering-rules', { config: perm('system_setting'), schema: { tags, body: NumberingRuleBody, response: okResponse() } }, async (r) => {
     const problems = ruleProblems(r.body);
     if (Object.keys(problems).length) {
       throw new AppError(422, 'lab.numbering_rule_invalid', {}, Object.fromEntries(Object.entries(problems).map(([f, reason]) => [f, [{ key: 'error.field_invalid', params: { field: f, reason } }]])));

@@ -6,6 +6,7 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { labelReadings } from '../../../src/core/labelCode.js';
 import { caseIdByNumber } from './lookup.js';
+import { okResponse } from '../../http/responses.js';
 
 /**
  * Spec §7 common: GET /pathology/get_id_by_number/{number}: a pathology number typed or scanned, to its case; a
@@ -17,7 +18,7 @@ export function caseRoutes(app: TypedApp, db: Db): void {
     schema: {
       tags: ['resource:cases'],
       params: Type.Object({ number: Type.String({ minLength: 1, maxLength: 128 }) }),
-      querystring: Type.Object({ is_not_frozen: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])) }),
+      querystring: Type.Object({ is_not_frozen: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])) }), response: okResponse()
     },
   }, async (request) => {
     const { number } = request.params;

@@ -7,6 +7,7 @@ import { getRow, insertRow } from '../../resources/queries.js';
 import { checkCollectable, collectionHooks } from './hooks.js';
 import { categoryNamed, createCategory } from './queries.js';
 import { categoryName } from './rules.js';
+import { okResponse } from '../../http/responses.js';
 
 const SlideId = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Body = Type.Object({
@@ -23,7 +24,7 @@ const Body = Type.Object({
 export function collectionRoutes(app: TypedApp, db: Db, def: ResourceDef): void {
   app.post('/api/collection/items/collect/:id', {
     config: { access: { permission: def.permissions.create! } },
-    schema: { tags: [`resource:${def.name}`], params: SlideId, body: Body },
+    schema: { tags: [`resource:${def.name}`], params: SlideId, body: Body, response: okResponse() },
     // A row action without a prompt sends no body at all: that is an empty one, uncategorised.
     preValidation: async (request) => { request.body ??= {}; },
   }, async (request) => {

@@ -7,6 +7,7 @@ import type { TypedApp } from '../../http/types.js';
 import { getSetting } from '../settings/queries.js';
 import { declaredSettings } from '../settings/declared.js';
 import { hospitalsOf } from '../users/queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const VERSION = '0.1.0';
 
@@ -33,9 +34,9 @@ export function commonRoutes(app: TypedApp, distDir: string, db: Db): void {
       return 'dev';
     }
   };
-  app.get('/api/COMMITHASH', { config: { access: 'public' }, schema: { tags: ['common'] } }, async () => ok(read()));
+  app.get('/api/COMMITHASH', { config: { access: 'public' }, schema: { tags: ['common'], response: okResponse() } }, async () => ok(read()));
 
-  app.get('/api/common/getBaseInfo', { config: { access: 'user', audit: false }, schema: { tags: ['common'] } }, async (request) => {
+  app.get('/api/common/getBaseInfo', { config: { access: 'user', audit: false }, schema: { tags: ['common'], response: okResponse() } }, async (request) => {
     const me = request.auth!;
     const [hospitals, lang] = await Promise.all([hospitalsOf(db, me.id), getSetting(db, 'lang')]);
     const current = hospitals.find((h) => h.id === me.hospitalId) ?? hospitals[0] ?? null;
@@ -49,6 +50,6 @@ export function commonRoutes(app: TypedApp, distDir: string, db: Db): void {
   // Spec §7 setting/type: the declared settings of a visibility (public: before login; user: signed in), no values.
   app.get('/api/common/setting/type', {
     config: { access: 'user', audit: false },
-    schema: { tags: ['settings'], querystring: Type.Object({ type: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('user')])) }) },
+    schema: { tags: ['settings'], querystring: Type.Object({ type: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('user')])) }), response: okResponse() },
   }, async (request) => ok(declaredSettings().filter((s) => !request.query.type || s.type === request.query.type)));
 }

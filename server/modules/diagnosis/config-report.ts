@@ -5,6 +5,7 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import type { DiagnosisDeps } from './deps.js';
 import { REPORT_PARAMETERS, templateParameters } from './word.js';
+import { okResponse } from '../../http/responses.js';
 
 const tags = ['config'];
 const SETTING = { access: { permission: 'system_setting' } } as const;
@@ -34,7 +35,7 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   };
 
   // A Word file for an existing template (replaces its file and parameters).
-  app.post('/api/config/report/template/word/file/upload', { config: SETTING, schema: { tags, body: Type.Object({ id: Type.Integer({ minimum: 1 }), ...FileFields }, { additionalProperties: false }) } }, async (r) => {
+  app.post('/api/config/report/template/word/file/upload', { config: SETTING, schema: { tags, body: Type.Object({ id: Type.Integer({ minimum: 1 }), ...FileFields }, { additionalProperties: false }), response: okResponse() } }, async (r) => {
     const t = await inHospital(r.body.id, workingHospital(r));
     const { params } = await parsed(r.body.data);
     await db.updateTable('report_templates').set({ word_file: r.body.data, word_file_name: r.body.file_name, key_words_list: JSON.stringify(params), is_word_template: 1, updated_at: new Date().toISOString() }).where('id', '=', t.id).execute();
@@ -43,7 +44,7 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
 
   // The parameters a template uses and those a report offers.
   app.get('/api/config/report/template/word/param', {
-    config: { access: { permission: 'case_view' }, audit: false }, schema: { tags, querystring: Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) }) },
+    config: { access: { permission: 'case_view' }, audit: false }, schema: { tags, querystring: Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })) }), response: okResponse() },
   }, async (r) => {
     const used = r.query.id ? JSON.parse((await inHospital(r.query.id, workingHospital(r))).key_words_list ?? '[]') as string[] : [];
     const keys = await db.selectFrom('report_keys').select(['key', 'label', 'source']).where('hospital_id', '=', workingHospital(r)).execute();
@@ -51,7 +52,7 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   });
 
   app.post('/api/config/report/template/word/report/create', {
-    config: SETTING, schema: { tags, body: Type.Object({ template_name: Name, type: Type.Union(['routine', 'frozen', 'cell'].map((t) => Type.Literal(t))), sub_type: Type.Optional(Type.String({ maxLength: 32 })), ...FileFields }, { additionalProperties: false }) },
+    config: SETTING, schema: { tags, body: Type.Object({ template_name: Name, type: Type.Union(['routine', 'frozen', 'cell'].map((t) => Type.Literal(t))), sub_type: Type.Optional(Type.String({ maxLength: 32 })), ...FileFields }, { additionalProperties: false }), response: okResponse() },
   }, async (r) => {
     const { params } = await parsed(r.body.data);
     const now = new Date().toISOString();
@@ -63,7 +64,7 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   });
 
   app.patch('/api/config/report/template/word/report/update', {
-    config: SETTING, schema: { tags, body: Type.Object({ id: Type.Integer({ minimum: 1 }), template_name: Type.Optional(Name), sub_type: Type.Optional(Type.String({ maxLength: 32 })), ...Type.Partial(Type.Object(FileFields)).properties }, { additionalProperties: false }) },
+    config: SETTING, schema: { tags, body: Type.Object({ id: Type.Integer({ minimum: 1 }), template_name: Type.Optional(Name), sub_type: Type.Optional(Type.String({ maxLength: 32 })), ...Type.Partial(Type.Object(FileFields)).properties }, { additionalProperties: false }), response: okResponse() },
   }, async (r) => {
     const t = await inHospital(r.body.id, workingHospital(r));
     const file = r.body.data ? { ...await parsed(r.body.data), name: r.body.file_name ?? 'template.docx' } : null;
@@ -74,7 +75,7 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
     return ok({ id: t.id });
   });
 
-  app.delete('/api/config/report/template/word/report/delete', { config: SETTING, schema: { tags, body: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }) } }, async (r) => {
+  app.delete('/api/config/report/template/word/report/delete', { config: SETTING, schema: { tags, body: Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }), response: okResponse() } }, async (r) => {
     const t = await inHospital(r.body.id, workingHospital(r));
     await db.deleteFrom('report_templates').where('id', '=', t.id).execute();
     return ok({ id: t.id });
@@ -82,7 +83,7 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
 
   // Structured report fields: order and a batch of new fields at once.
   app.patch('/api/config/struct/report/rank/:id', {
-    config: SETTING, schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: Type.Object({ rank: Type.Integer({ minimum: 0, maximum: 1_000_000 }) }, { additionalProperties: false }) },
+    config: SETTING, schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: Type.Object({ rank: Type.Integer({ minimum: 0, maximum: 1_000_000 }) }, { additionalProperties: false }), response: okResponse() },
   }, async (r) => {
     const res = await db.updateTable('report_structs').set({ rank: r.body.rank, updated_at: new Date().toISOString() }).where('id', '=', r.params.id).where('hospital_id', '=', workingHospital(r)).executeTakeFirst();
     if (!Number(res.numUpdatedRows)) throw new AppError(404, 'error.not_found');
@@ -90,7 +91,7 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   });
   app.post('/api/config/struct/report/batchStore', {
     config: SETTING,
-    schema: { tags, body: Type.Object({ items: Type.Array(Type.Object({ name: Name, field: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z_]+$' }), type: Type.Optional(Type.Union(['text', 'textarea', 'image', 'qrcode', 'logo', 'signature'].map((t) => Type.Literal(t)))), rank: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) }, { additionalProperties: false }), { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }) },
+    schema: { tags, body: Type.Object({ items: Type.Array(Type.Object({ name: Name, field: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z_]+$' }), type: Type.Optional(Type.Union(['text', 'textarea', 'image', 'qrcode', 'logo', 'signature'].map((t) => Type.Literal(t)))), rank: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) }, { additionalProperties: false }), { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }), response: okResponse() },
   }, async (r) => {
     const now = new Date().toISOString();
     const rows = r.body.items.map((i, n) => ({ hospital_id: workingHospital(r), name: i.name, field: i.field, type: i.type ?? 'text', rank: i.rank ?? n, created_at: now, updated_at: now }));
@@ -100,13 +101,13 @@ export function reportConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
 
   // Report rules: JSON per type ("<type>_rules"); what cannot be parsed reads as empty (spec §5).
   const RuleType = Type.String({ minLength: 7, maxLength: 64, pattern: '^[a-z0-9_]+_rules$' });
-  app.get('/api/config/dict/rule/lists', { config: { access: { permission: 'case_view' }, audit: false }, schema: { tags, querystring: Type.Object({ type: RuleType }) } }, async (r) => {
+  app.get('/api/config/dict/rule/lists', { config: { access: { permission: 'case_view' }, audit: false }, schema: { tags, querystring: Type.Object({ type: RuleType }), response: okResponse() } }, async (r) => {
     const rows = await db.selectFrom('dict_rules').selectAll().where('hospital_id', '=', workingHospital(r)).where('type', '=', r.query.type).execute();
     return ok(rows.map((row) => ({ id: row.id, type: row.type, result: parseOr(row.result, {}), rules: parseOr(row.rules, []) })));
   });
   app.post('/api/config/dict/rule/batchStore', {
     config: SETTING,
-    schema: { tags, body: Type.Object({ items: Type.Array(Type.Object({ type: RuleType, result: Type.String({ maxLength: 100_000 }), rules: Type.String({ maxLength: 100_000 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 50 }) }, { additionalProperties: false }) },
+    schema: { tags, body: Type.Object({ items: Type.Array(Type.Object({ type: RuleType, result: Type.String({ maxLength: 100_000 }), rules: Type.String({ maxLength: 100_000 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 50 }) }, { additionalProperties: false }), response: okResponse() },
   }, async (r) => {
     const hospitalId = workingHospital(r);
     const now = new Date().toISOString();

@@ -4,6 +4,7 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { hesitationMinutes, workflowLevels } from '../../../src/core/reportWorkflow.js';
 import type { DiagnosisDeps } from './deps.js';
+import { okResponse } from '../../http/responses.js';
 
 const tags = ['config'];
 
@@ -18,7 +19,7 @@ export function workflowConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
     const levels = workflowLevels(resolve);
     return { levels, audit: levels.includes('audit'), hesitation_minutes: hesitationMinutes(resolve), version: (await deps.rules.layered('workflow', hospitalId)).version };
   };
-  app.get('/api/config/workflow/lists', { config: { access: 'user', audit: false }, schema: { tags } }, async (r) => ok(await current(workingHospital(r))));
+  app.get('/api/config/workflow/lists', { config: { access: 'user', audit: false }, schema: { tags, response: okResponse() } }, async (r) => ok(await current(workingHospital(r))));
   app.patch('/api/config/workflow/update', {
     config: { access: { permission: 'system_setting' } },
     schema: {
@@ -26,7 +27,7 @@ export function workflowConfigRoutes(app: TypedApp, deps: DiagnosisDeps): void {
       body: Type.Object({
         audit: Type.Boolean({ description: 'false: reports go from first diagnosis straight to signing' }),
         hesitation_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 7 * 24 * 60 })),
-      }, { additionalProperties: false }),
+      }, { additionalProperties: false }), response: okResponse()
     },
   }, async (r) => {
     const hospitalId = workingHospital(r);

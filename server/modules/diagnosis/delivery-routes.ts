@@ -6,6 +6,7 @@ import { scopeOf, type DiagnosisDeps } from './deps.js';
 import { REPORT_OUTBOUND_JOB } from './outbound-job.js';
 import { deliveriesOf } from './outbound-queries.js';
 import { reportVisible } from './report-data.js';
+import { okResponse } from '../../http/responses.js';
 
 const VIEW = { access: { permission: 'case_view' }, audit: false } as const;
 
@@ -16,7 +17,7 @@ const VIEW = { access: { permission: 'case_view' }, audit: false } as const;
  */
 export function deliveryRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   app.get('/api/diagnosis/reports/:id/deliveries', {
-    config: VIEW, schema: { tags: ['diagnosis'], params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }) },
+    config: VIEW, schema: { tags: ['diagnosis'], params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }), response: okResponse() },
   }, async (r) => {
     const report = await reportVisible(deps.db, r.params.id, scopeOf(r));
     return ok((await deliveriesOf(deps.db, REPORT_OUTBOUND_JOB, report.id)).map((job) => jobView(job, r.lang)));

@@ -7,6 +7,7 @@ import { documentOfReport, documentsOf } from './document-queries.js';
 import { reportVisible } from './report-data.js';
 import { servedFile } from './report-file.js';
 import { fromDocument } from './served.js';
+import { binaryResponse, okResponse } from '../../http/responses.js';
 
 const tags = ['diagnosis'];
 const VIEW = { access: { permission: 'case_view' }, audit: false } as const;
@@ -17,12 +18,12 @@ const Int = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
  * the SHA-256 of its content and of its PDF in each language; and any one of them as the PDF it was signed as.
  */
 export function documentRoutes(app: TypedApp, deps: DiagnosisDeps): void {
-  app.get('/api/diagnosis/reports/:id/documents', { config: VIEW, schema: { tags, params: Type.Object({ id: Int }) } }, async (r) => {
+  app.get('/api/diagnosis/reports/:id/documents', { config: VIEW, schema: { tags, params: Type.Object({ id: Int }), response: okResponse() } }, async (r) => {
     const report = await reportVisible(deps.db, r.params.id, scopeOf(r));
     return ok(await documentsOf(deps.db, report.id));
   });
 
-  app.get('/api/diagnosis/reports/:id/documents/:documentId/pdf', { config: VIEW, schema: { tags, params: Type.Object({ id: Int, documentId: Int }) } }, async (r, reply) => {
+  app.get('/api/diagnosis/reports/:id/documents/:documentId/pdf', { config: VIEW, schema: { tags, params: Type.Object({ id: Int, documentId: Int }), response: binaryResponse('application/pdf') } }, async (r, reply) => {
     const report = await reportVisible(deps.db, r.params.id, scopeOf(r));
     const document = await documentOfReport(deps.db, report.id, r.params.documentId);
     if (!document) throw new AppError(404, 'diagnosis.document_not_found');

@@ -16,6 +16,7 @@ import { reportVisible } from './report-data.js';
 import { file, servedFile } from './report-file.js';
 import { served } from './served.js';
 import { fillTemplate, reportParameters } from './word.js';
+import { binaryResponse, okResponse } from '../../http/responses.js';
 
 const run = promisify(execFile);
 const tags = ['diagnosis'];
@@ -31,19 +32,19 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }
 export function outputRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   const servedTo = async (r: Req, id: number) => served(deps, await reportVisible(deps.db, id, scopeOf(r)), r.lang);
 
-  app.get('/api/diagnosis/reports/:id/pdf', { config: VIEW, schema: { tags, params: Id } }, async (r, reply) => {
+  app.get('/api/diagnosis/reports/:id/pdf', { config: VIEW, schema: { tags, params: Id, response: binaryResponse('application/pdf') } }, async (r, reply) => {
     const out = await servedTo(r, r.params.id);
     return servedFile(reply, out, await out.pdf(), 'application/pdf', `${out.doc.case.pathology_number}.pdf`, 'inline');
   });
 
   app.get('/api/diagnosis/reports/:id/preview', {
-    config: VIEW, schema: { tags, params: Id, querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })) }) },
+    config: VIEW, schema: { tags, params: Id, querystring: Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })) }), response: binaryResponse('image/png') },
   }, async (r, reply) => {
     const out = await servedTo(r, r.params.id);
     return reply.header('content-type', 'image/png').header('cache-control', 'no-store').header('x-report-document', out.kind).send(await pageImage(await out.pdf(), r.query.page ?? 1));
   });
 
-  app.get('/api/diagnosis/reports/:id/fhir', { config: VIEW, schema: { tags, params: Id } }, async (r, reply) => {
+  app.get('/api/diagnosis/reports/:id/fhir', { config: VIEW, schema: { tags, params: Id, response: okResponse() } }, async (r, reply) => {
     const out = await servedTo(r, r.params.id);
     reply.header('x-report-document', out.kind);
     const systems = identifierSystems(deps.output.fhirSystemBase, await hospitalCode(deps.db, out.doc.report.hospital_id));
@@ -51,7 +52,7 @@ export function outputRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   });
 
   app.get('/api/diagnosis/reports/:id/word', {
-    config: VIEW, schema: { tags, params: Id, querystring: Type.Object({ template_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }) },
+    config: VIEW, schema: { tags, params: Id, querystring: Type.Object({ template_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }), response: binaryResponse('application/vnd.openxmlformats-officedocument.wordprocessingml.document') },
   }, async (r, reply) => {
     // A signed report's values are those it was signed with; the template is the hospital's current one.
     const { doc } = await servedTo(r, r.params.id);

@@ -9,6 +9,7 @@ import type { ReportRow } from './queries.js';
 import { reportDocument, type ReportDocument } from './report-data.js';
 import { reportPhrase, reportWord } from './report-words.js';
 import { contentHash, sealHolds, sealMatches, sha256 } from './seal.js';
+import { binaryResponse } from '../../http/responses.js';
 
 const tags = ['diagnosis'];
 
@@ -24,7 +25,7 @@ interface Verdict { genuine: boolean; word: 'genuine' | 'altered' | 'superseded'
 export function verifyRoute(app: TypedApp, deps: DiagnosisDeps): void {
   app.get('/api/reports/verify/:code', {
     config: { access: 'public', audit: false },
-    schema: { tags, params: Type.Object({ code: Type.String({ minLength: 8, maxLength: 64, pattern: '^[a-f0-9]+$' }) }) },
+    schema: { tags, params: Type.Object({ code: Type.String({ minLength: 8, maxLength: 64, pattern: '^[a-f0-9]+$' }) }), response: binaryResponse('text/html') },
   }, async (r, reply) => {
     const document = await documentByCode(deps.systemDb, r.params.code);
     const report = document

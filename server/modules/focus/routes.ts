@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
 import { slideIn } from '../slides/queries.js';
 import { focusOf } from './queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
 
@@ -15,7 +16,7 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) 
 export function focusRoutes(app: TypedApp, db: Db): void {
   app.get('/api/data/kfb/:id/focus', {
     config: { access: { permission: 'slide_view' } },
-    schema: { tags: ['slides'], params: Id },
+    schema: { tags: ['slides'], params: Id, response: okResponse() },
   }, async (request) => {
     const { id } = request.params;
     if (!(await slideIn(db, id))) throw new AppError(404, 'slide.not_found');

@@ -8,6 +8,7 @@ import { translate } from '../../i18n/translate.js';
 import { slideIn } from '../slides/queries.js';
 import { latestJobOfSlide, type JobRow } from './queries.js';
 import { jobErrorText } from './job-error.js';
+import { okResponse } from '../../http/responses.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
 const JobFilter = Type.Object({ type: Type.Optional(Type.String({ pattern: '^[a-z_]+\\.[a-z_]+$', maxLength: 64 })) });
@@ -19,7 +20,7 @@ const JobFilter = Type.Object({ type: Type.Optional(Type.String({ pattern: '^[a-
 export function jobRoutes(app: TypedApp, db: Db): void {
   app.get('/api/jobs/slide/:id', {
     config: { access: { permission: 'slide_view' } },
-    schema: { tags: ['jobs'], params: Id, querystring: JobFilter },
+    schema: { tags: ['jobs'], params: Id, querystring: JobFilter, response: okResponse() },
   }, async (request) => {
     const { id } = request.params;
     const { type } = request.query;

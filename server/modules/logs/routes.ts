@@ -4,6 +4,7 @@ import { ok } from '../../http/envelope.js';
 import { redactTokens } from '../../http/redact.js';
 import type { TypedApp } from '../../http/types.js';
 import { insertErrorLog } from './queries.js';
+import { okResponse } from '../../http/responses.js';
 
 /**
  * Browser error reports (spec §7: JS and HTTP errors with the route path) land in error_logs, where
@@ -15,7 +16,7 @@ export function logRoutes(app: TypedApp, db: Db): void {
     config: { access: 'user', audit: false },
     schema: {
       tags: ['logs'],
-      body: Type.Object({ message: Type.String({ minLength: 1, maxLength: 4000 }), page: Type.Optional(Type.String({ maxLength: 2000 })) }),
+      body: Type.Object({ message: Type.String({ minLength: 1, maxLength: 4000 }), page: Type.Optional(Type.String({ maxLength: 2000 })) }), response: okResponse()
     },
   }, async (request) => {
     const { message, page } = request.body;

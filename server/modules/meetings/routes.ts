@@ -12,6 +12,7 @@ import {
   changeState, createMeeting, inMeeting, isParticipant, join, leave, listMeetings, meetingById, meetingIn, meetingSlides, participants, slidesOfHospital,
   updateMeeting, userName, type MeetingRow,
 } from './queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const DbId = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 const Id = Type.Object({ id: DbId });
@@ -95,7 +96,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
       status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('ended')])),
       page: PageParam,
       page_size: PageParam,
-    }) },
+    }), response: okResponse() },
   }, async (request) => {
     const { status } = request.query;
     const { page, pageSize } = pageParams(request.query, { defaultSize: 20, maxSize: 200, maxPage: 100_000 });
@@ -108,7 +109,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
     config: manage,
     schema: { tags, summary: 'Start a reading meeting over slides of my hospital', body: Type.Object({
       name: Name, start_at: Type.Optional(StartAt), slide_ids: SlideIds, cover_slide_id: Type.Optional(DbId),
-    }, { additionalProperties: false }) },
+    }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const { name, start_at: startAt, slide_ids: slideIds, cover_slide_id: cover } = request.body;
     const hospitalId = workingHospital(request);
@@ -119,7 +120,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   });
 
   app.get('/api/meetings/:id', {
-    config: user, schema: { tags, params: Id, summary: 'A meeting: its state, slides and participants' },
+    config: user, schema: { tags, params: Id, summary: 'A meeting: its state, slides and participants', response: okResponse() },
   }, async (request) => {
     const m = await find(request, request.params.id);
     return ok(await detail(m.id));
@@ -129,7 +130,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
     config: manage,
     schema: { tags, params: Id, summary: 'Rename, re-time or change the slides of an open meeting', body: Type.Object({
       name: Type.Optional(Name), start_at: Type.Optional(StartAt), slide_ids: Type.Optional(SlideIds), cover_slide_id: Type.Optional(DbId),
-    }, { additionalProperties: false, minProperties: 1 }) },
+    }, { additionalProperties: false, minProperties: 1 }), response: okResponse() },
   }, async (request) => {
     const m = await openOne(request, request.params.id);
     const { name, start_at: startAt, slide_ids: slideIds, cover_slide_id: cover } = request.body;
@@ -144,7 +145,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   });
 
   app.post('/api/meetings/:id/end', {
-    config: manage, schema: { tags, params: Id, summary: 'End a meeting: nobody presents any more' },
+    config: manage, schema: { tags, params: Id, summary: 'End a meeting: nobody presents any more', response: okResponse() },
   }, async (request) => {
     const m = await openOne(request, request.params.id);
     // Retried on a concurrent change: ending must not lose to a slide switch.
@@ -156,7 +157,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   });
 
   app.post('/api/meetings/:id/join', {
-    config: user, schema: { tags, params: Id, summary: 'Join a meeting of my hospital' },
+    config: user, schema: { tags, params: Id, summary: 'Join a meeting of my hospital', response: okResponse() },
   }, async (request) => {
     const m = await openOne(request, request.params.id);
     await join(db, m.id, request.auth!.id);
@@ -164,7 +165,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   });
 
   app.post('/api/meetings/:id/leave', {
-    config: user, schema: { tags, params: Id, summary: 'Leave a meeting; a presenter who leaves hands control back first' },
+    config: user, schema: { tags, params: Id, summary: 'Leave a meeting; a presenter who leaves hands control back first', response: okResponse() },
   }, async (request) => {
     const me = request.auth!.id;
     let m = await find(request, request.params.id);
@@ -179,7 +180,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   });
 
   app.post('/api/meetings/:id/control/take', {
-    config: user, schema: { tags, params: Id, summary: 'Take control: the participants follow my view' },
+    config: user, schema: { tags, params: Id, summary: 'Take control: the participants follow my view', response: okResponse() },
   }, async (request) => {
     const me = request.auth!.id;
     const manager = request.scope!.may('meeting_manage');
@@ -199,7 +200,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
   });
 
   app.post('/api/meetings/:id/control/release', {
-    config: user, schema: { tags, params: Id, summary: 'Hand control back to the host (the host lets it go to nobody)' },
+    config: user, schema: { tags, params: Id, summary: 'Hand control back to the host (the host lets it go to nobody)', response: okResponse() },
   }, async (request) => {
     const m = await openOne(request, request.params.id);
     const next = presenterAfterRelease({ status: m.status, hostId: m.created_by, presenterId: m.presenter_id }, request.auth!.id);
@@ -210,7 +211,7 @@ export function meetingRoutes(app: TypedApp, db: Db, realtime: RealtimeHub): voi
 
   app.post('/api/meetings/:id/slide', {
     config: user,
-    schema: { tags, params: Id, summary: 'Show another of the meeting’s slides (the presenter)', body: Type.Object({ slide_id: DbId }, { additionalProperties: false }) },
+    schema: { tags, params: Id, summary: 'Show another of the meeting’s slides (the presenter)', body: Type.Object({ slide_id: DbId }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const m = await openOne(request, request.params.id);
     if (m.presenter_id !== request.auth!.id) throw new AppError(403, 'meeting.not_presenter');

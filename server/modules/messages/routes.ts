@@ -10,6 +10,7 @@ import { translate, type Language, type Params } from '../../i18n/translate.js';
 import { hasPermission } from '../../http/access.js';
 import { MessageType } from './types.js';
 import { answerClinical, audience, deleteFor, foreignIds, inbox, markRead, membersOf, notAddressedTo, recipientsOf, rolesForNotices, sendMessages, sent, unreadCount } from './queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const MAX_IDS = 500;
 const Ids = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: MAX_IDS });
@@ -32,7 +33,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     schema: { tags, summary: 'Messages to me, newest first (include=fromUser adds the sender)', querystring: Type.Object({
       ...PageQuery, unread: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])), include: Type.Optional(Type.String({ maxLength: 50 })),
       type: Type.Optional(MessageType),
-    }) },
+    }), response: okResponse() },
   }, async (request) => {
     const { unread, include, type } = request.query;
     const { page, pageSize } = pageParams(request.query, PAGES);
@@ -50,14 +51,14 @@ export function messageRoutes(app: TypedApp, db: Db): void {
   });
 
   app.get('/api/messages/send-by-me', {
-    config: user, schema: { tags, summary: 'What I sent, one entry per sending, with how many read it', querystring: Type.Object(PageQuery) },
+    config: user, schema: { tags, summary: 'What I sent, one entry per sending, with how many read it', querystring: Type.Object(PageQuery), response: okResponse() },
   }, async (request) => {
     const { page, pageSize } = pageParams(request.query, PAGES);
     const { rows, total } = await sent(db, request.auth!.id, { page, pageSize });
     return ok({ data: rows, total, current_page: page, per_page: pageSize });
   });
 
-  app.get('/api/messages/unread-to-me', { config: user, schema: { tags, summary: 'How many unread messages I have, and the newest five' } }, async (request) => {
+  app.get('/api/messages/unread-to-me', { config: user, schema: { tags, summary: 'How many unread messages I have, and the newest five', response: okResponse() } }, async (request) => {
     const [count, latest] = await Promise.all([
       unreadCount(db, request.auth!.id),
       inbox(db, request.auth!.id, { page: 1, pageSize: 5 }, true, undefined),
@@ -70,7 +71,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     schema: { tags, summary: 'Mark my messages read (msg_ids, or all: true)', body: Type.Union([
       Type.Object({ msg_ids: Ids }, { additionalProperties: false }),
       Type.Object({ all: Type.Literal(true) }, { additionalProperties: false }),
-    ]) },
+    ]), response: okResponse() },
   }, async (request) => {
     const body = request.body;
     if ('msg_ids' in body) await refuseForeign(request, body.msg_ids);
@@ -79,7 +80,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
   });
 
   app.delete('/api/messages/destroy', {
-    config: user, schema: { tags, summary: 'Delete messages from my inbox or my sent list', body: Type.Object({ msg_ids: Ids }, { additionalProperties: false }) },
+    config: user, schema: { tags, summary: 'Delete messages from my inbox or my sent list', body: Type.Object({ msg_ids: Ids }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     await refuseForeign(request, request.body.msg_ids);
     await deleteFor(db, request.auth!.id, request.body.msg_ids);
@@ -92,7 +93,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     config: user,
     schema: { tags, summary: 'Answer messages to me that ask for a clinical answer: received or handled, with a note', body: Type.Object({
       msg_ids: Ids, status: Type.Union([Type.Literal('received'), Type.Literal('handled')]), note: Type.Optional(Type.String({ maxLength: 1000 })),
-    }, { additionalProperties: false }) },
+    }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const ids = [...new Set(request.body.msg_ids)];
     const foreign = await foreignIds(db, request.auth!.id, ids);
@@ -107,7 +108,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
   });
 
   app.get('/api/messages/recipients', {
-    config: { access: { permission: 'message_send' } }, schema: { tags, summary: 'Who I can write to (my working hospital), and the roles a notice can target' },
+    config: { access: { permission: 'message_send' } }, schema: { tags, summary: 'Who I can write to (my working hospital), and the roles a notice can target', response: okResponse() },
   }, async (request) => ok({
     users: await recipientsOf(db, workingHospital(request)),
     roles: hasPermission(request.auth!, 'notice_publish') ? await rolesForNotices(db) : [],
@@ -118,7 +119,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     schema: { tags, summary: 'Send a message to users of my hospital', body: Type.Object({
       user_ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 200 }), ...Text, level: Type.Optional(Level), type: Type.Optional(MessageType),
       clinical: Type.Optional(Type.Boolean({ description: 'Ask the recipients for a clinical answer (received, handled: messages/change-clinical)' })),
-    }, { additionalProperties: false }) },
+    }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const { user_ids: ids, title, content, level = 0, type = 'general', clinical = false } = request.body;
     if (!title.trim() && !content.trim()) throw new AppError(422, 'message.empty');
@@ -135,7 +136,7 @@ export function messageRoutes(app: TypedApp, db: Db): void {
     config: { access: { permission: 'notice_publish' } },
     schema: { tags, summary: 'Publish a notice to my hospital, or to chosen roles in it', body: Type.Object({
       ...Text, level: Type.Optional(Level), type: Type.Optional(MessageType), role_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 })),
-    }, { additionalProperties: false }) },
+    }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const { title, content, level = 0, type = 'general', role_ids: roleIds } = request.body;
     if (!title.trim() && !content.trim()) throw new AppError(422, 'message.empty');

@@ -13,6 +13,7 @@ import { OCR_DEFAULTS } from './tesseract.js';
 import { linkSlides, loadTeachingSetting, saveTeachingSetting, slidesInScope } from './queries.js';
 import type { SecretBox } from '../../security/sealed-secrets.js';
 import { teachingLibraryFor, type TeachingLibraryAdapter, type TeachingLibrarySetting } from './teaching-library.js';
+import { okResponse } from '../../http/responses.js';
 
 export interface OuterOptions {
   publicUrl: string;
@@ -40,7 +41,7 @@ export function outerRoutes(app: TypedApp, db: Db, tiles: TileService, options: 
     config: { access: { permission: 'slide_view' } },
     schema: {
       tags, summary: 'Reads the text of a slide’s label image (Tesseract) and suggests the cases whose pathology number it shows',
-      body: Type.Object({ slide_id: Type.Integer({ minimum: 1 }), image: Type.Optional(Type.Union([Type.Literal('label'), Type.Literal('macro')])) }, { additionalProperties: false }),
+      body: Type.Object({ slide_id: Type.Integer({ minimum: 1 }), image: Type.Optional(Type.Union([Type.Literal('label'), Type.Literal('macro')])) }, { additionalProperties: false }), response: okResponse()
     },
   }, async (request) => {
     const { slide_id: slideId, image = 'label' } = request.body;
@@ -62,7 +63,7 @@ export function outerRoutes(app: TypedApp, db: Db, tiles: TileService, options: 
 
   app.get('/api/outer/jiaopei/library', {
     config: { access: { permission: 'teaching_bind' } },
-    schema: { tags, summary: 'The libraries (and chapters) of the external teaching system slides can be linked to' },
+    schema: { tags, summary: 'The libraries (and chapters) of the external teaching system slides can be linked to', response: okResponse() },
   }, async () => ok({ data: await (await adapter()).libraries() }));
 
   app.post('/api/outer/jiaopei/bind', {
@@ -73,7 +74,7 @@ export function outerRoutes(app: TypedApp, db: Db, tiles: TileService, options: 
       body: Type.Union(['slide_ids', 'ids'].map((key) => Type.Object({
         [key]: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: MAX_SLIDES }),
         library_id: Type.String({ minLength: 1, maxLength: 64 }),
-      }, { additionalProperties: false }))),
+      }, { additionalProperties: false }))), response: okResponse()
     },
   }, async (request) => {
     const body = request.body as { slide_ids?: number[]; ids?: number[]; library_id: string };
@@ -90,7 +91,7 @@ export function outerRoutes(app: TypedApp, db: Db, tiles: TileService, options: 
 
   app.get('/api/outer/jiaopei/config', {
     config: { access: { permission: 'system_setting' } },
-    schema: { tags, summary: 'The teaching library setting (the token only as ***)' },
+    schema: { tags, summary: 'The teaching library setting (the token only as ***)', response: okResponse() },
   }, async () => ok(viewOf(await loadTeachingSetting(db))));
 
   app.post('/api/outer/jiaopei/config', {
@@ -101,7 +102,7 @@ export function outerRoutes(app: TypedApp, db: Db, tiles: TileService, options: 
         adapter: Type.Union([Type.Literal('none'), Type.Literal('http')]),
         base_url: Type.Optional(Type.String({ maxLength: 500 })),
         api_token: Type.Optional(Type.String({ maxLength: 4096 })),
-      }, { additionalProperties: false }),
+      }, { additionalProperties: false }), response: okResponse()
     },
   }, async (request) => {
     const old = await loadTeachingSetting(db);

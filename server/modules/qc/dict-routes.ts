@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.js';
 import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { dictEntriesOf, dictLists, rankDictEntry, storeDictEntries, updateDictEntries } from './dict-queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const tags = ['qc-dict'];
 /** A list's name: specimen_rejection, infectious_specimen, special_advice, cassette_reprint, report_class, timeout_reason, fixation, … */
@@ -29,12 +30,12 @@ const CHANGE_METHODS: ['PATCH', 'POST'] = ['PATCH', 'POST'];
  * missing ones.
  */
 export function qcDictRoutes(app: TypedApp, db: Db): void {
-  app.get('/api/config/dict/qc/lists', { config: READ, schema: { tags, querystring: Type.Object({ type: Type.Optional(DictType) }) } }, async (request) => {
+  app.get('/api/config/dict/qc/lists', { config: READ, schema: { tags, querystring: Type.Object({ type: Type.Optional(DictType) }), response: okResponse() } }, async (request) => {
     return ok(await dictLists(db, workingHospital(request), request.query.type));
   });
 
   app.post('/api/config/dict/qc/store_many', {
-    config: WRITE, schema: { tags, body: Type.Object({ type: DictType, items: Type.Array(NewEntry, { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }) },
+    config: WRITE, schema: { tags, body: Type.Object({ type: DictType, items: Type.Array(NewEntry, { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const hospitalId = workingHospital(request);
     const { type, items } = request.body;
@@ -48,7 +49,7 @@ export function qcDictRoutes(app: TypedApp, db: Db): void {
     method: CHANGE_METHODS,
     url: '/api/config/dict/qc/update_many',
     config: WRITE,
-    schema: { tags, body: Type.Object({ items: Type.Array(Change, { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }) },
+    schema: { tags, body: Type.Object({ items: Type.Array(Change, { minItems: 1, maxItems: 200 }) }, { additionalProperties: false }), response: okResponse() },
     handler: async (request) => {
       const hospitalId = workingHospital(request);
       const { items } = request.body;
@@ -66,7 +67,7 @@ export function qcDictRoutes(app: TypedApp, db: Db): void {
     method: CHANGE_METHODS,
     url: '/api/config/dict/qc/rank/:id',
     config: WRITE,
-    schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: Type.Object({ rank: Rank }, { additionalProperties: false }) },
+    schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: Type.Object({ rank: Rank }, { additionalProperties: false }), response: okResponse() },
     handler: async (request) => {
       const hospitalId = workingHospital(request);
       if (!(await rankDictEntry(db, hospitalId, request.params.id, request.body.rank))) throw new AppError(404, 'qc_dict.not_found', { ids: String(request.params.id) });

@@ -6,6 +6,7 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { needsRescan, QC_GRADES, QC_JUDGES, QC_REASONS, qcGradingProblem, reasonsText } from '../../../src/core/slideQc.js';
 import { gradeSlide, judgeSlide, qcRowOf } from './queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const SlideId = Type.Object({ slideId: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
 const GradeBody = Type.Object({
@@ -34,7 +35,7 @@ export function qcRoutes(app: TypedApp, db: Db): void {
 
   app.post('/api/slide/qc/grade/:slideId', {
     config: { access: { permission: 'qc_manage' } },
-    schema: { tags, params: SlideId, body: GradeBody },
+    schema: { tags, params: SlideId, body: GradeBody, response: okResponse() },
   }, async (request) => {
     const { grade, remark, version } = request.body;
     const reasons = [...(request.body.reasons ?? []), ...(request.body.reason ? [request.body.reason] : [])];
@@ -52,7 +53,7 @@ export function qcRoutes(app: TypedApp, db: Db): void {
 
   app.post('/api/slide/qc/judge/:slideId', {
     config: { access: { permission: 'qc_manage' } },
-    schema: { tags, params: SlideId, body: JudgeBody },
+    schema: { tags, params: SlideId, body: JudgeBody, response: okResponse() },
   }, async (request) => {
     const row = await qcRow(request.params.slideId, workingHospital(request));
     const { judge, version } = request.body;

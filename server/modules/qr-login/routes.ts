@@ -9,6 +9,7 @@ import { loginLog } from '../auth/login.js';
 import { issueToken } from '../auth/tokens.js';
 import { findUserById, hospitalsOf } from '../users/queries.js';
 import { createQrLogin, decide, expired, findQrLogin, markUsed, QR_LIFETIME_MS, secretMatches, type QrRow } from './queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const tags = ['auth'];
 const Code = Type.String({ minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
@@ -39,7 +40,7 @@ export function qrLoginRoutes(app: TypedApp, db: Db, options: QrLoginOptions): v
     await scope.register(rateLimit, { global: false, errorResponseBuilder: () => new AppError(429, 'error.rate_limited') });
     const rateLimited = { max: options.rateLimitPerMinute, timeWindow: 60_000 };
 
-    scope.post('/api/ca/login', { config: { access: 'public', rateLimit: rateLimited }, schema: { tags, summary: 'A QR login code' } }, async (request) => {
+    scope.post('/api/ca/login', { config: { access: 'public', rateLimit: rateLimited }, schema: { tags, summary: 'A QR login code', response: okResponse() } }, async (request) => {
       const { id, secret, expiresAt } = await createQrLogin(db, { ip: request.ip, userAgent: request.headers['user-agent'] });
       const origin = options.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
       const url = `${origin}/h5/qr-login?c=${id}`;
@@ -51,7 +52,7 @@ export function qrLoginRoutes(app: TypedApp, db: Db, options: QrLoginOptions): v
     // Polled every second or two by the waiting login page, hence its own generous limit.
     scope.post('/api/ca/login/check', {
       config: { access: 'public', audit: false, rateLimit: { ...rateLimited, max: rateLimited.max * 2 } },
-      schema: { tags, body: Type.Object({ id: Code, secret: Code }, { additionalProperties: false }) },
+      schema: { tags, body: Type.Object({ id: Code, secret: Code }, { additionalProperties: false }), response: okResponse() },
     }, async (request) => {
       const { id, secret } = request.body;
       const row = await findQrLogin(db, id);
@@ -76,7 +77,7 @@ export function qrLoginRoutes(app: TypedApp, db: Db, options: QrLoginOptions): v
   });
 
   // The phone's side: what is asking (so the user knows what they approve), and the answer.
-  app.get('/api/ca/login/request/:id', { config: { access: 'user', audit: false }, schema: { tags, params: Type.Object({ id: Code }) } }, async (request) => {
+  app.get('/api/ca/login/request/:id', { config: { access: 'user', audit: false }, schema: { tags, params: Type.Object({ id: Code }), response: okResponse() } }, async (request) => {
     const row = await findQrLogin(db, request.params.id);
     const refused = refusal(row) ?? (row!.status !== 'waiting' ? new AppError(409, 'qr.used') : null);
     if (refused) throw refused;
@@ -85,7 +86,7 @@ export function qrLoginRoutes(app: TypedApp, db: Db, options: QrLoginOptions): v
 
   app.post('/api/ca/login/approve', {
     config: { access: 'user' },
-    schema: { tags, body: Type.Object({ id: Code, approve: Type.Boolean() }, { additionalProperties: false }) },
+    schema: { tags, body: Type.Object({ id: Code, approve: Type.Boolean() }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const { id, approve } = request.body;
     if (await decide(db, id, request.auth!.id, approve)) return ok({ status: approve ? 'approved' : 'declined' });

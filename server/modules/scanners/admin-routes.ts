@@ -6,6 +6,7 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { revokeScannerKey, scannerOf, storeScannerKey } from './key-queries.js';
 import { newScannerKey } from './keys.js';
+import { okResponse } from '../../http/responses.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) });
 const tags = ['resource:scanners'];
@@ -24,7 +25,7 @@ export function scannerAdminRoutes(app: TypedApp, db: Db): void {
 
   app.post('/api/scanner/key/:id', {
     config: { access: { permission: 'scanner_operate' } },
-    schema: { tags, params: Id },
+    schema: { tags, params: Id, response: okResponse() },
   }, async (request) => {
     const scanner = await mine(request.params.id, workingHospital(request));
     const { key, hash, prefix } = newScannerKey();
@@ -35,7 +36,7 @@ export function scannerAdminRoutes(app: TypedApp, db: Db): void {
 
   app.delete('/api/scanner/key/:id', {
     config: { access: { permission: 'scanner_operate' } },
-    schema: { tags, params: Id },
+    schema: { tags, params: Id, response: okResponse() },
   }, async (request) => {
     const scanner = await mine(request.params.id, workingHospital(request));
     const at = new Date().toISOString();

@@ -8,6 +8,7 @@ import { agentScanner } from './agent-auth.js';
 import { bindScan } from './bind.js';
 import { heartbeat } from './queries.js';
 import { finishScan, rescanQueue, scanOf, startScan } from './scan-queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const tags = ['scanner-agent'];
 const security = [{ scannerKey: [] }];
@@ -37,7 +38,7 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) 
 export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
   app.post('/api/scanner-agent/heartbeat', {
     config: { access: 'public', audit: false },
-    schema: { tags, security, body: HeartbeatBody },
+    schema: { tags, security, body: HeartbeatBody, response: okResponse() },
   }, async (request) => {
     const scanner = await agentScanner(db, request);
     await heartbeat(db, scanner.id, request.body.status, request.body.message ?? null);
@@ -48,7 +49,7 @@ export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
 
   app.post('/api/scanner-agent/scans', {
     config: { access: 'public' },
-    schema: { tags, security, body: ScanBody },
+    schema: { tags, security, body: ScanBody, response: okResponse() },
   }, async (request) => {
     const scanner = await agentScanner(db, request);
     const scan = { barcode: request.body.barcode ?? null, scan_level: request.body.scan_level ?? null, scale: request.body.scale ?? null };
@@ -57,7 +58,7 @@ export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
 
   app.post('/api/scanner-agent/scans/:id/finish', {
     config: { access: 'public' },
-    schema: { tags, security, params: Id, body: FinishBody },
+    schema: { tags, security, params: Id, body: FinishBody, response: okResponse() },
   }, async (request) => {
     const scanner = await agentScanner(db, request);
     const job = await scanOf(db, request.params.id, scanner.id);

@@ -9,6 +9,7 @@ import type { ResourceDef } from '../../resources/definition.js';
 import type { EnumOption } from './repository.js';
 import { transferRoutes } from './transfer.js';
 import { getColumnPreferences, putColumnPreferences, type ContractStore, type LayeredStore, type RuleStore, type SchemaStore } from './store.js';
+import { okResponse } from '../../http/responses.js';
 
 const Alias = Type.Object({ alias: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9]{0,63}$' }) });
 const RuleName = Type.Object({ alias: Type.String({ pattern: '^[a-z][a-z0-9-]{0,47}$' }) });
@@ -24,13 +25,13 @@ const Rollback = Type.Object({ version: Type.Integer({ minimum: 0, maximum: 1_00
 function versionedRoutes<T extends object>(app: TypedApp, prefix: string, Key: typeof Alias, store: LayeredStore<T>, base: (key: string) => unknown = (k) => store.base(k)) {
   const hospital = (r: FastifyRequest) => r.auth!.hospitalId ?? 0;
   const tags = [prefix.split('/').pop()!];
-  app.get(`${prefix}/:alias/base`, { config: EDIT, schema: { tags, params: Key } }, async (r) => ok(base(r.params.alias)));
-  app.get(`${prefix}/:alias/versions`, { config: EDIT, schema: { tags, params: Key } }, async (r) => ok(await store.versions(r.params.alias, hospital(r))));
-  app.put(`${prefix}/:alias`, { config: EDIT, schema: { tags, params: Key, body: Override } }, async (r) => {
+  app.get(`${prefix}/:alias/base`, { config: EDIT, schema: { tags, params: Key, response: okResponse() } }, async (r) => ok(base(r.params.alias)));
+  app.get(`${prefix}/:alias/versions`, { config: EDIT, schema: { tags, params: Key, response: okResponse() } }, async (r) => ok(await store.versions(r.params.alias, hospital(r))));
+  app.put(`${prefix}/:alias`, { config: EDIT, schema: { tags, params: Key, body: Override, response: okResponse() } }, async (r) => {
     const { override, note } = r.body;
     return ok(await store.save(r.params.alias, hospital(r), override, r.auth!.name, note));
   });
-  app.post(`${prefix}/:alias/rollback`, { config: EDIT, schema: { tags, params: Key, body: Rollback } }, async (r) =>
+  app.post(`${prefix}/:alias/rollback`, { config: EDIT, schema: { tags, params: Key, body: Rollback, response: okResponse() } }, async (r) =>
     ok(await store.rollback(r.params.alias, hospital(r), r.body.version, r.auth!.name)));
 }
 
@@ -40,8 +41,8 @@ function versionedRoutes<T extends object>(app: TypedApp, prefix: string, Key: t
  */
 export function ruleRoutes(app: TypedApp, rules: RuleStore): void {
   const hospital = (r: FastifyRequest) => r.auth!.hospitalId ?? 0;
-  app.get('/api/rules', { config: { access: 'user' }, schema: { tags: ['rules'] } }, async (r) => ok(await rules.layeredAll(hospital(r))));
-  app.get('/api/rules/:alias', { config: { access: 'user' }, schema: { tags: ['rules'], params: RuleName } }, async (r) =>
+  app.get('/api/rules', { config: { access: 'user' }, schema: { tags: ['rules'], response: okResponse() } }, async (r) => ok(await rules.layeredAll(hospital(r))));
+  app.get('/api/rules/:alias', { config: { access: 'user' }, schema: { tags: ['rules'], params: RuleName, response: okResponse() } }, async (r) =>
     ok(await rules.layered(r.params.alias, hospital(r))));
   versionedRoutes(app, '/api/rules', RuleName as unknown as typeof Alias, rules);
 }
@@ -63,9 +64,9 @@ export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contract
     return { name: def.name, route: def.route, rowKey: 'id', fields, contract, permissions };
   };
 
-  app.get('/api/schemas', { config: EDIT, schema: { tags: ['schemas'] } }, async () => ok([...store.bases.keys()].sort()));
+  app.get('/api/schemas', { config: EDIT, schema: { tags: ['schemas'], response: okResponse() } }, async () => ok([...store.bases.keys()].sort()));
 
-  app.get('/api/schemas/:alias', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias } }, async (r) => {
+  app.get('/api/schemas/:alias', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias, response: okResponse() } }, async (r) => {
     const layered = await store.layered(r.params.alias, hospital(r));
     // A form with its own contract that extends a resource: its contract as the hospital extended that resource.
     const formContract = (layered.schema.form as { extends?: string } | undefined)?.extends ? await contracts.ownContractFor(layered.schema, hospital(r)) : undefined;
@@ -75,8 +76,8 @@ export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contract
   versionedRoutes(app, '/api/schemas', Alias, store);
 
   // A hospital's contract extensions: the fields it adds to a resource's forms and the rules it adds.
-  app.get('/api/contracts', { config: EDIT, schema: { tags: ['contracts'] } }, async () => ok([...contracts.bases.keys()].sort()));
-  app.get('/api/contracts/:alias', { config: EDIT, schema: { tags: ['contracts'], params: ResourceName } }, async (r) => {
+  app.get('/api/contracts', { config: EDIT, schema: { tags: ['contracts'], response: okResponse() } }, async () => ok([...contracts.bases.keys()].sort()));
+  app.get('/api/contracts/:alias', { config: EDIT, schema: { tags: ['contracts'], params: ResourceName, response: okResponse() } }, async (r) => {
     const def = defs.find((d) => d.name === r.params.alias && !d.readOnly);
     const layered = await contracts.layered(r.params.alias, hospital(r));
     return ok({ ...layered, contract: await contracts.contractFor(def!, hospital(r)) });
@@ -84,9 +85,9 @@ export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contract
   versionedRoutes(app, '/api/contracts', ResourceName as unknown as typeof Alias, contracts, (name) => contracts.baseContract(name));
 
   const Columns = Type.Object({ columns: Type.Array(Type.Object({ prop: Type.String({ maxLength: 128 }), hidden: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), { maxItems: 200 }) });
-  app.get('/api/schemas/:alias/columns', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias } }, async (r) =>
+  app.get('/api/schemas/:alias/columns', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias, response: okResponse() } }, async (r) =>
     ok({ columns: await getColumnPreferences(db, r.auth!.id, r.params.alias) }));
-  app.put('/api/schemas/:alias/columns', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias, body: Columns } }, async (r) => {
+  app.put('/api/schemas/:alias/columns', { config: { access: 'user' }, schema: { tags: ['schemas'], params: Alias, body: Columns, response: okResponse() } }, async (r) => {
     const { columns } = r.body;
     await putColumnPreferences(db, r.auth!.id, r.params.alias, columns);
     return ok({ columns });
@@ -95,8 +96,8 @@ export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contract
   // A hospital's whole configuration, exported and imported as one file.
   if (store.rules) transferRoutes(app, db, store, store.rules, contracts);
 
-  app.get('/api/enums', { config: { access: 'user' }, schema: { tags: ['schemas'] } }, async () => ok(enums));
+  app.get('/api/enums', { config: { access: 'user' }, schema: { tags: ['schemas'], response: okResponse() } }, async () => ok(enums));
 
-  app.get('/api/resources', { config: { access: 'user' }, schema: { tags: ['schemas'] } }, async () =>
+  app.get('/api/resources', { config: { access: 'user' }, schema: { tags: ['schemas'], response: okResponse() } }, async () =>
     ok(defs.map((d) => ({ name: d.name, route: d.route, optionLabel: d.optionLabel ?? 'name', optionValue: d.optionValue ?? 'id', permissions: d.permissions }))));
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.js';
 import { ok } from '../../http/envelope.js';
 import type { TypedApp } from '../../http/types.js';
 import type { ContractStore, LayeredStore, RuleStore, SchemaStore } from './store.js';
+import { okResponse } from '../../http/responses.js';
 
 /**
  * A hospital's whole configuration as one file: its current overrides of every page, rule set and resource
@@ -44,13 +45,13 @@ export function transferRoutes(app: TypedApp, db: Db, pages: SchemaStore, rules:
   const stores: Record<Kind, LayeredStore<object>> = { pages, rules, contracts } as unknown as Record<Kind, LayeredStore<object>>;
   const hospital = (r: { auth?: { hospitalId: number | null } | null }) => r.auth!.hospitalId ?? 0;
 
-  app.get('/api/schema-config/export', { config: EDIT, schema: { tags: ['schemas'] } }, async (r) => {
+  app.get('/api/schema-config/export', { config: EDIT, schema: { tags: ['schemas'], response: okResponse() } }, async (r) => {
     const documents = { pages: await pages.overrides(hospital(r)), rules: await rules.overrides(hospital(r)), contracts: await contracts.overrides(hospital(r)) };
     const file: ConfigFile = { format: CONFIG_FORMAT, formatVersion: CONFIG_VERSION, exportedAt: new Date().toISOString(), hospitalId: hospital(r), documents, checksum: checksumOf(documents) };
     return ok(file);
   });
 
-  app.post('/api/schema-config/import', { config: EDIT, schema: { tags: ['schemas'], body: ConfigBody } }, async (r) => {
+  app.post('/api/schema-config/import', { config: EDIT, schema: { tags: ['schemas'], body: ConfigBody, response: okResponse() } }, async (r) => {
     const hospitalId = hospital(r);
     const file = r.body;
     const documents: Documents = { pages: {}, rules: {}, contracts: {}, ...file.documents } as Documents;

@@ -10,6 +10,7 @@ import { getSetting, publicSettings, putSetting } from './queries.js';
 import { validateWrite } from '../../resources/write-validation.js';
 import type { FormSchema } from '../../../src/core/pageSchema.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
+import { okResponse } from '../../http/responses.js';
 
 /** A setting is configuration (a logo as a data URL at most), not a file store. */
 const SETTING_MAX_CHARS = 2 * 1024 * 1024;
@@ -21,7 +22,7 @@ export type SettingForm = (key: string) => FormSchema | undefined;
 /** `rulesFor`: the hospital's named rules (schemas/rules) the form may refer to. */
 export function settingRoutes(app: TypedApp, db: Db, formFor: SettingForm, rulesFor?: (hospitalId: number) => Promise<RuleResolver>): void {
   // Spec §7: the reader takes data.data (lang, hospital_logo, dingding_login_app_id, …).
-  app.get('/api/common/setting', { config: { access: 'public' }, schema: { tags: ['settings'] } }, async () =>
+  app.get('/api/common/setting', { config: { access: 'public' }, schema: { tags: ['settings'], response: okResponse() } }, async () =>
     ok({ data: await publicSettings(db) }));
 
   // Spec §7: the value comes back as the stored JSON string (e.g. system_config). Only declared keys answer
@@ -29,7 +30,7 @@ export function settingRoutes(app: TypedApp, db: Db, formFor: SettingForm, rules
   // see secrets such as ftppassword; everyone else gets them masked.
   app.get('/api/common/setting/get', {
     config: { access: 'user' },
-    schema: { tags: ['settings'], querystring: Type.Object({ settings_key: KEY }) },
+    schema: { tags: ['settings'], querystring: Type.Object({ settings_key: KEY }), response: okResponse() },
   }, async (request) => {
     const { settings_key } = request.query;
     const row = settingVisibility(settings_key) ? await getSetting(db, settings_key) : undefined;
@@ -41,7 +42,7 @@ export function settingRoutes(app: TypedApp, db: Db, formFor: SettingForm, rules
     config: { access: { permission: 'system_setting' } },
     schema: {
       tags: ['settings'],
-      body: Type.Object({ settings_key: KEY, settings_value: Type.Unknown() }),
+      body: Type.Object({ settings_key: KEY, settings_value: Type.Unknown() }), response: okResponse()
     },
   }, async (request) => {
     const { settings_key, settings_value } = request.body;

@@ -19,6 +19,7 @@ import { membersOf, recipientsOf } from '../messages/queries.js';
 import { roleAccessOf } from '../users/queries.js';
 import { notify } from '../messages/notify.js';
 import { createShare, revokeShare, shareById, shareByToken, sharedCaseDirectory, sharedSlide, sharerName, sharesBy, slideOfShare } from './queries.js';
+import { binaryResponse, okResponse } from '../../http/responses.js';
 
 const Token = Type.String({ minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
 const Permissions = Type.Object(Object.fromEntries(SHARE_PERMISSION_KEYS.map((k) => [k, Type.Optional(Type.Boolean())])), { additionalProperties: false });
@@ -44,7 +45,7 @@ const Str = Type.String({ maxLength: 200 });
 export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileService, resolveSession: SessionResolver): void {
   app.post('/api/shares', {
     config: { access: { permission: 'slide_view' } },
-    schema: { tags: ['shares'], body: CreateBody, summary: 'Create a share link for a slide' },
+    schema: { tags: ['shares'], body: CreateBody, summary: 'Create a share link for a slide', response: okResponse() },
   }, async (request) => {
     const { slide_id, expires_in_seconds, permissions, recipient_id: recipientId } = request.body;
     const slide = await slideIn(db, slide_id);
@@ -72,7 +73,7 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
 
   app.get('/api/shares/recipients', {
     config: { access: { permission: 'slide_view' } },
-    schema: { tags: ['shares'], querystring: Type.Object({ slide_id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) }), summary: 'Who a share of this slide can be sent to: active users of its hospital' },
+    schema: { tags: ['shares'], querystring: Type.Object({ slide_id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) }), summary: 'Who a share of this slide can be sent to: active users of its hospital', response: okResponse() },
   }, async (request) => {
     const slide = await slideIn(db, request.query.slide_id);
     if (!slide) throw new AppError(404, 'slide.not_found');
@@ -82,12 +83,12 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
 
   app.get('/api/shares/mine', {
     config: { access: 'user' },
-    schema: { tags: ['shares'], summary: 'My share links, newest first' },
+    schema: { tags: ['shares'], summary: 'My share links, newest first', response: okResponse() },
   }, async (request) => ok(await sharesBy(db, request.auth!.id)));
 
   app.post('/api/shares/:id/revoke', {
     config: { access: 'user' },
-    schema: { tags: ['shares'], params: Id, summary: 'Revoke a share link (its creator or an administrator)' },
+    schema: { tags: ['shares'], params: Id, summary: 'Revoke a share link (its creator or an administrator)', response: okResponse() },
   }, async (request) => {
     const share = await shareById(db, request.params.id);
     if (!share) throw new AppError(404, 'share.not_found');
@@ -121,7 +122,7 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
 
   app.get('/api/share/view', {
     config: { access: 'public' },
-    schema: { tags: ['shares'], querystring: Type.Object({ token: Token }), summary: 'What a share link shows: the slide and what its permissions allow' },
+    schema: { tags: ['shares'], querystring: Type.Object({ token: Token }), summary: 'What a share link shows: the slide and what its permissions allow', response: okResponse() },
   }, async (request) => {
     const { share, viewer } = await usable(request, request.query.token, false);
     // What it shows now: each flag while its creator still holds the permission, and on a need-login link while
@@ -147,7 +148,7 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
 
   app.get('/api/tiles/share/:token/:descriptor', {
     ...tileCommon,
-    schema: { tags: ['shares'], params: Type.Object({ token: Token, descriptor: Str }), summary: 'Deep Zoom descriptor of a shared slide' },
+    schema: { tags: ['shares'], params: Type.Object({ token: Token, descriptor: Str }), summary: 'Deep Zoom descriptor of a shared slide', response: binaryResponse('application/xml') },
   }, async (request, reply) => {
     const { token, descriptor } = request.params;
     if (!descriptor.endsWith('.dzi')) throw new AppError(404, 'tile.bad_address', { path: descriptor });
@@ -159,7 +160,7 @@ export function shareRoutes(app: TypedApp, db: Db, systemDb: Db, tiles: TileServ
 
   app.get('/api/tiles/share/:token/:files/:level/:tile', {
     ...tileCommon,
-    schema: { tags: ['shares'], params: Type.Object({ token: Token, files: Str, level: Str, tile: Str }), summary: 'Deep Zoom tile of a shared slide' },
+    schema: { tags: ['shares'], params: Type.Object({ token: Token, files: Str, level: Str, tile: Str }), summary: 'Deep Zoom tile of a shared slide', response: binaryResponse('image/jpeg') },
   }, async (request, reply) => {
     const { token, files, level, tile } = request.params;
     const address = parseDziTilePath(files, level, tile);

@@ -9,6 +9,7 @@ import { idsInScope } from '../../resources/queries.js';
 import { namedCase } from '../cases/lookup.js';
 import { logSlides } from './section-log.js';
 import { moveSlides } from './queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const MoveBody = Type.Object({
   ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }),
@@ -23,7 +24,7 @@ const MoveBody = Type.Object({
 export function caseBindingRoutes(app: TypedApp, db: Db, def: ResourceDef): void {
   app.post('/api/data/kfb/move', {
     config: { access: { permission: 'slide_upload' } },
-    schema: { tags: ['resource:slides'], body: MoveBody },
+    schema: { tags: ['resource:slides'], body: MoveBody, response: okResponse() },
   }, async (request) => {
     const { ids, pathology_number: raw } = request.body;
     const hospitalId = workingHospital(request);

@@ -20,6 +20,7 @@ import { sendStored } from './download-stored.js';
 import type { Storage } from '../../storage/storage.js';
 import { slideFile, slideIn } from './queries.js';
 import { logSlides } from './section-log.js';
+import { binaryResponse, okResponse } from '../../http/responses.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const tags = ['resource:slides'];
@@ -35,7 +36,7 @@ export function downloadRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: str
 
   app.post('/api/data/kfb/download/:id', {
     config: { access: { permission: 'slide_download' } },
-    schema: { tags, params: Id },
+    schema: { tags, params: Id, response: okResponse() },
   }, async (request) => {
     const { id } = request.params;
     const slide = await slideIn(db, id, hospitalScope(def, request) ?? []);
@@ -56,7 +57,7 @@ export function downloadRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: str
         user: Type.Integer({ minimum: 1 }),
         expires: Type.Integer(),
         sig: Type.String({ maxLength: 128 }),
-      }),
+      }), response: binaryResponse('application/octet-stream', 'application/zip')
     },
   }, async (request, reply) => {
     const { id } = request.params;

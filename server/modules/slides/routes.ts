@@ -35,6 +35,7 @@ import { isNotFound } from '../../storage/errors.js';
 import { LocalStorage } from '../../storage/local-storage.js';
 import type { Storage } from '../../storage/storage.js';
 import type { RemoteSlides } from '../tiles/slide-store.js';
+import { binaryResponse, okResponse } from '../../http/responses.js';
 
 export interface SlideFiles { storage: Storage; remote?: RemoteSlides }
 
@@ -56,7 +57,7 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
   const { storage } = files;
   const tags = ['resource:slides'];
 
-  app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody } }, async (request) => {
+  app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody, response: okResponse() } }, async (request) => {
     const { body } = request;
     const hospitalId = workingHospital(request);
     const section = body.section_id ? await sectionForBinding(db, hospitalId, body.section_id) : null;
@@ -120,7 +121,7 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
   // An <img> cannot send an Authorization header, so the image cookie is accepted as the tile routes do.
   app.get('/api/data/kfb/thumb/:id', {
     config: { access: 'public' },
-    schema: { tags, params: Id, security: IMAGE_SECURITY },
+    schema: { tags, params: Id, security: IMAGE_SECURITY, response: binaryResponse('image/jpeg') },
     // The cookie's session before the handler: the request's access scope is made from it (access-scope.ts).
     onRequest: (request) => cookieSession(db, request),
   }, async (request, reply) => {
@@ -147,7 +148,7 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
 
   app.get('/api/slide_making/slide/lists/:id', {
     config: { access: { permission: def.permissions.list }, audit: false },
-    schema: { tags, params: Id },
+    schema: { tags, params: Id, response: okResponse() },
   }, async (request) => {
     const { id } = request.params;
     const q = { ...parseListQuery(request.query as Record<string, unknown>, def), scope: hospitalScope(def, request) };

@@ -7,6 +7,7 @@ import type { TypedApp } from '../../http/types.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import { namedCase } from '../cases/lookup.js';
 import { addSections, sectionsById, sectionsOfCase } from './queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const SectionInput = Type.Object({
   block_number: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9][A-Za-z0-9-]*$', description: 'Wax block, e.g. 1 or A2' }),
@@ -27,7 +28,7 @@ const AddBody = Type.Object({
 export function sectionRoutes(app: TypedApp, db: Db, slidesDef: ResourceDef): void {
   const tags = ['resource:slides'];
 
-  app.post('/api/data/kfb/sectionAdd', { config: { access: { permission: 'case_production' } }, schema: { tags, body: AddBody } }, async (request) => {
+  app.post('/api/data/kfb/sectionAdd', { config: { access: { permission: 'case_production' } }, schema: { tags, body: AddBody, response: okResponse() } }, async (request) => {
     const hospitalId = workingHospital(request);
     const caseId = await namedCase(db, hospitalId, request.body);
     if (caseId === null) throw new AppError(422, 'section.case_required');
@@ -37,6 +38,6 @@ export function sectionRoutes(app: TypedApp, db: Db, slidesDef: ResourceDef): vo
 
   app.get('/api/data/kfb/sections/:caseId', {
     config: { access: { permission: 'slide_view' }, audit: false },
-    schema: { tags, params: Type.Object({ caseId: Type.Integer({ minimum: 1 }) }) },
+    schema: { tags, params: Type.Object({ caseId: Type.Integer({ minimum: 1 }) }), response: okResponse() },
   }, async (request) => ok(await sectionsOfCase(db, request.params.caseId, hospitalScope(slidesDef, request) ?? [])));
 }

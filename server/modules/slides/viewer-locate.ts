@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { fromStored, isInside, toStored } from './paths.js';
+import { okResponse } from '../../http/responses.js';
 
 const ByPath = Type.Object({
   path: Type.String({ minLength: 1, maxLength: 1024, description: 'The slide file as stored, relative to the data dir (slides/2026/11/x.svs)' }),
@@ -33,7 +34,7 @@ export function viewerLocateRoutes(app: TypedApp, db: Db, dataDir: string): void
 
   app.get('/api/data/kfb/locate/path', {
     config: { access: { permission: 'slide_view' }, audit: false },
-    schema: { tags, querystring: ByPath, summary: 'The slide stored at a path' },
+    schema: { tags, querystring: ByPath, summary: 'The slide stored at a path', response: okResponse() },
   }, async (request) => {
     // Any spelling of a path inside the data dir (leading slash, backslashes, `./`) meets its stored form; outside it, none.
     const raw = request.query.path.replace(/\\/g, '/').replace(/^\/+/, '');
@@ -47,7 +48,7 @@ export function viewerLocateRoutes(app: TypedApp, db: Db, dataDir: string): void
 
   app.get('/api/data/kfb/locate/section/:caseId/:section', {
     config: { access: { permission: 'slide_view' }, audit: false },
-    schema: { tags, params: BySection, summary: 'The scanned slide of a case\'s glass slide (section)' },
+    schema: { tags, params: BySection, summary: 'The scanned slide of a case\'s glass slide (section)', response: okResponse() },
   }, async (request) => {
     const key = parseSectionKey(request.params.section);
     if (!key) throw new AppError(422, 'section.key_invalid', { section: request.params.section });

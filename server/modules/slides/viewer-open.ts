@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { logSlides } from './section-log.js';
+import { okResponse } from '../../http/responses.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
@@ -30,7 +31,7 @@ async function viewerSlide(db: Db, id: number, hospitalIds: number[]) {
 export function viewerOpenRoutes(app: TypedApp, db: Db): void {
   app.post('/api/data/kfb/open/:id', {
     config: { access: { permission: 'slide_view' }, audit: false },
-    schema: { tags: ['resource:slides'], params: Id, summary: 'Open a slide in the viewer: its information, and the view logged' },
+    schema: { tags: ['resource:slides'], params: Id, summary: 'Open a slide in the viewer: its information, and the view logged', response: okResponse() },
   }, async (request) => {
     const slide = await viewerSlide(db, request.params.id, hospitalScope({ scope: 'hospital' }, request) ?? []);
     if (!slide) throw new AppError(404, 'slide.not_found');

@@ -17,6 +17,7 @@ import { loginChoices, messagingHospitals } from './queries.js';
 import { rememberProviderSession } from './sign-out.js';
 import { userForIdentity } from './users.js';
 import { MAX_ID } from '../../http/hostile-input.js';
+import { okResponse, redirectResponse } from '../../http/responses.js';
 
 export interface SsoOptions {
   tokenTtlSeconds: number;
@@ -95,7 +96,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
     // The login page's "Sign in with …" buttons: only what a stranger may know (a label, a hospital).
     anonymous.get('/api/auth/sso/options', {
       config: { access: 'public', rateLimit: rateLimited },
-      schema: { tags: ['auth'], summary: 'Hospitals whose single sign-on or messaging-app login is switched on, with the button label' },
+      schema: { tags: ['auth'], summary: 'Hospitals whose single sign-on or messaging-app login is switched on, with the button label', response: okResponse() },
     }, async () => {
       const rows = await loginChoices(db);
       // `sso`: the provider button; `im_kind`: the messaging app's button (auth/auth_code), when switched on.
@@ -107,7 +108,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
       schema: {
         tags: ['auth'], summary: 'Sends the browser to the hospital’s OpenID Connect provider (state, nonce and PKCE kept here)',
         // `hospital` is an id by its meaning, not its name: bounded here as hostile-input.ts bounds the ones named so.
-        querystring: Type.Object({ hospital: Type.Integer({ minimum: 1, maximum: MAX_ID }), redirect: Type.Optional(Type.String({ maxLength: 500 })) }),
+        querystring: Type.Object({ hospital: Type.Integer({ minimum: 1, maximum: MAX_ID }), redirect: Type.Optional(Type.String({ maxLength: 500 })) }), response: redirectResponse(302, "To the provider's sign-in page, or back to /login with sso_error")
       },
     }, async (request, reply) => {
       const redirect = appPath(request.query.redirect);
@@ -128,7 +129,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
       config: { access: 'public', rateLimit: rateLimited },
       schema: {
         tags: ['auth'], summary: 'Where the provider sends the browser back: checks state, nonce and id token, then hands over a one-time code',
-        querystring: Type.Object({ state: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true }),
+        querystring: Type.Object({ state: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true }), response: redirectResponse(302, 'Into the app with a one-time sign-in code, or back to /login with sso_error')
       },
     }, async (request, reply) => {
       const state = request.query.state ?? '';
@@ -161,7 +162,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
     // the server likewise ends the session the browser still held, if it sent one.
     anonymous.post('/api/auth/sso_login_v2', {
       config: { access: 'public', rateLimit: rateLimited },
-      schema: { tags: ['auth'], body: Type.Object({ sso_token: OneTime }) },
+      schema: { tags: ['auth'], body: Type.Object({ sso_token: OneTime }), response: okResponse() },
     }, async (request) => {
       const held = BEARER.exec(request.headers.authorization ?? '')?.[1];
       const spent = await takeOneTimeCode(db, request.body.sso_token);
@@ -175,7 +176,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
     // Spec §4: a DD_TOKEN cookie (a one-time code from sso_token, kept by another tab or app of this site) signs in.
     anonymous.post('/api/auth/sso_login', {
       config: { access: 'public', rateLimit: rateLimited },
-      schema: { tags: ['auth'] },
+      schema: { tags: ['auth'], response: okResponse() },
     }, async (request, reply) => {
       const code = cookieValue(request, 'DD_TOKEN');
       reply.header('set-cookie', 'DD_TOKEN=; Path=/; Max-Age=0; SameSite=Lax');
@@ -199,7 +200,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
       config: { access: 'public', rateLimit: rateLimited },
       schema: {
         tags: ['auth'], summary: 'The messaging app’s sign-in address for this browser (state kept here and in a cookie)',
-        querystring: Type.Object({ hospital_id: Type.Optional(Type.Integer({ minimum: 1 })), redirect: Type.Optional(Type.String({ maxLength: 500 })) }),
+        querystring: Type.Object({ hospital_id: Type.Optional(Type.Integer({ minimum: 1 })), redirect: Type.Optional(Type.String({ maxLength: 500 })) }), response: okResponse()
       },
     }, async (request, reply) => {
       const hospitalId = request.query.hospital_id ?? await onlyMessagingHospital(db);
@@ -217,7 +218,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
         tags: ['auth'], summary: 'Where the messaging app sends the browser back with its auth code: traded for the user, then a one-time code',
         querystring: Type.Object({
           state: Type.Optional(Type.String({ maxLength: 200 })), authCode: Type.Optional(Type.String({ maxLength: 512 })), code: Type.Optional(Type.String({ maxLength: 512 })),
-        }, { additionalProperties: true }),
+        }, { additionalProperties: true }), response: redirectResponse(302, 'Into the app with a one-time sign-in code, or back to /login with sso_error')
       },
     }, async (request, reply) => {
       const state = request.query.state ?? '';
@@ -240,14 +241,14 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
 
     const messagingBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 512 }), hospital_id: Type.Optional(Type.Integer({ minimum: 1 })) });
     for (const url of ['/api/auth/ulogin', '/api/auth/dingding_login']) {
-      anonymous.post(url, { config: { access: 'public', rateLimit: rateLimited }, schema: { tags: ['auth'], body: messagingBody } }, messagingLogin);
+      anonymous.post(url, { config: { access: 'public', rateLimit: rateLimited }, schema: { tags: ['auth'], body: messagingBody, response: okResponse() } }, messagingLogin);
     }
   });
 
   // Spec §7: a one-time code for the signed-in user, e.g. for the DD_TOKEN cookie another tab or app signs in with.
   app.get('/api/auth/sso_token', {
     config: { access: 'user' },
-    schema: { tags: ['auth'], summary: 'A single-use, short-lived code that signs in as this user once (sso_login_v2 or the DD_TOKEN cookie)' },
+    schema: { tags: ['auth'], summary: 'A single-use, short-lived code that signs in as this user once (sso_login_v2 or the DD_TOKEN cookie)', response: okResponse() },
   }, async (request) => {
     const hospitalId = request.auth!.hospitalId;
     if (hospitalId === null) throw new AppError(403, 'auth.hospital_not_allowed');
@@ -263,7 +264,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
 
   app.get('/api/config/sso', {
     config: { access: { permission: 'system_setting' } },
-    schema: { tags: ['settings'], querystring: Type.Object({ hospital_id: Type.Optional(Type.Integer({ minimum: 1 })) }) },
+    schema: { tags: ['settings'], querystring: Type.Object({ hospital_id: Type.Optional(Type.Integer({ minimum: 1 })) }), response: okResponse() },
   }, async (request) => ok(viewOf(await loadSsoConfig(db, hospitalOf(request, request.query.hospital_id)))));
 
   const Url = Type.String({ maxLength: 500 });
@@ -289,7 +290,7 @@ export function ssoRoutes(app: TypedApp, db: Db, options: SsoOptions): void {
         im_app_secret: Type.Optional(Secret),
         im_user_field: Type.Optional(Type.Union(MESSAGING_USER_FIELDS.map((k) => Type.Literal(k)))),
         im_authorize_url: Type.Optional(Url),
-      }, { additionalProperties: false }),
+      }, { additionalProperties: false }), response: okResponse()
     },
   }, async (request) => {
     const { hospital_id, ...input } = request.body;

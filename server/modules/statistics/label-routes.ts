@@ -8,6 +8,7 @@ import type { TypedApp } from '../../http/types.js';
 import { matchLabels } from '../../../src/core/autoLabel.js';
 import { statRange, STAT_PERIODS } from '../../../src/core/statPeriods.js';
 import { deleteLabel, labelNames, labelRecord, labelUse, putAutoLabels, slideForAutoLabel } from './label-queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 const tags = ['resource:labels'];
@@ -30,8 +31,7 @@ export function labelRoutes(app: TypedApp, db: Db): void {
         from: Type.Optional(Type.String({ maxLength: 10 })),
         to: Type.Optional(Type.String({ maxLength: 10 })),
         utc_offset: Type.Optional(Type.Integer({ minimum: -720, maximum: 840 })),
-      }, { additionalProperties: false }),
-    },
+      }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const q = request.body;
     const range = statRange({ period: q.period, from: q.from, to: q.to, utcOffset: q.utc_offset ?? 0 }, new Date());
@@ -47,7 +47,7 @@ export function labelRoutes(app: TypedApp, db: Db): void {
 
   app.get('/api/config/labels/maintenance_record', {
     config: { ...perm, audit: false },
-    schema: { tags, querystring: Type.Object({ page: PageParam, page_size: PageParam }, { additionalProperties: false }) },
+    schema: { tags, querystring: Type.Object({ page: PageParam, page_size: PageParam }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const { page, pageSize: size } = pageParams(request.query, { defaultSize: 20, maxSize: 200, maxPage: 100_000 });
     const { total, data } = await labelRecord(db, hospitalScope({ scope: 'hospital' }, request)!, page, size);
@@ -57,7 +57,7 @@ export function labelRoutes(app: TypedApp, db: Db): void {
   // A write (it puts labels on a slide) behind a GET, as spec §7 names it; recorded in the operation log by hand.
   app.get('/api/config/labels/auto_label/:id', {
     config: { ...perm },
-    schema: { tags, params: Type.Object({ id: Id }) },
+    schema: { tags, params: Type.Object({ id: Id }), response: okResponse() },
   }, async (request) => {
     const slide = await slideForAutoLabel(db, request.params.id, hospitalScope({ scope: 'hospital' }, request)!);
     if (!slide) throw new AppError(404, 'slide.not_found');
@@ -71,7 +71,7 @@ export function labelRoutes(app: TypedApp, db: Db): void {
 
   app.delete('/api/config/labels/destroy/:id', {
     config: { ...perm },
-    schema: { tags, params: Type.Object({ id: Id }) },
+    schema: { tags, params: Type.Object({ id: Id }), response: okResponse() },
   }, async (request) => {
     if (!(await deleteLabel(db, request.params.id))) throw new AppError(404, 'error.not_found');
     return ok({ id: request.params.id });

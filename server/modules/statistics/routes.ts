@@ -14,6 +14,7 @@ import { statisticBook } from './export.js';
 import { STAT_KINDS, STAT_KIND_NAMES, type StatKindName } from './kinds.js';
 import { incomeStatistic } from './income.js';
 import { statistic, timeoutStatistic, type StatTable } from './queries.js';
+import { binaryResponse, okResponse, XLSX } from '../../http/responses.js';
 
 const Kind = Type.Union([...STAT_KIND_NAMES, 'timeout', 'income'].map((k) => Type.Literal(k)));
 type KindName = StatKindName | 'timeout' | 'income';
@@ -71,13 +72,13 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
   // Spec §7: the reader takes data.data.qc13, the pass rate (%) the scan quality aims at.
   app.get('/api/statistic/statistic_pass_rate_config/qc13', {
     config: { access: { permission: 'scan_access' }, audit: false },
-    schema: { tags },
+    schema: { tags, response: okResponse() },
   }, async () => ok({ data: { qc13: await passRateTarget() } }));
 
   // The Dashboard's tiles: what the user may see of the working hospital, counted now.
   app.get('/api/statistic/dashboard', {
     config: { access: 'user', audit: false },
-    schema: { tags, querystring: Type.Object({ utc_offset: Type.Optional(Type.Integer({ minimum: -720, maximum: 840 })) }, { additionalProperties: false }) },
+    schema: { tags, querystring: Type.Object({ utc_offset: Type.Optional(Type.Integer({ minimum: -720, maximum: 840 })) }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const user = request.auth!;
     return ok(await dashboard(db, {
@@ -89,7 +90,7 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
   // The doctor filter's choices: the users of a hospital the asker may read statistics of.
   app.get('/api/statistic/doctors', {
     config: { access: 'user', audit: false },
-    schema: { tags, querystring: Type.Object({ hospital_id: Type.Optional(Id) }, { additionalProperties: false }) },
+    schema: { tags, querystring: Type.Object({ hospital_id: Type.Optional(Id) }, { additionalProperties: false }), response: okResponse() },
   }, async (request) => {
     const user = request.auth!;
     const anyKind = ['case_view', 'slide_view', 'scan_access', 'income_view'].find((p) => hasPermission(user, p));
@@ -101,7 +102,7 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
 
   app.get('/api/statistic/:kind', {
     config: { access: 'user', audit: false },
-    schema: { tags, params: Type.Object({ kind: Kind }), querystring: Query },
+    schema: { tags, params: Type.Object({ kind: Kind }), querystring: Query, response: okResponse() },
   }, async (request) => {
     const kind = request.params.kind as KindName;
     const { range, table } = await read(request, kind, request.query);
@@ -113,7 +114,7 @@ export function statisticRoutes(app: TypedApp, db: Db): void {
 
   app.post('/api/statistic/:kind/export', {
     config: { access: { permission: 'export_data_role' } },
-    schema: { tags, params: Type.Object({ kind: Kind }), body: Query },
+    schema: { tags, params: Type.Object({ kind: Kind }), body: Query, response: binaryResponse(XLSX) },
   }, async (request, reply) => {
     const kind = request.params.kind as KindName;
     const { range, table } = await read(request, kind, request.body);

@@ -5,6 +5,7 @@ import { AppError, forbidden } from '../../http/errors.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { labelChoices, labelExists, putLabel, removeLabel, slidesWithin } from './label-queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 /** A batch from a list page: at most a page of 500 slides and one label. */
@@ -33,19 +34,19 @@ export function slideLabelRoutes(app: TypedApp, db: Db): void {
   };
 
   // The choices of the put/remove prompts: readable by those who label slides, not only by label_manage.
-  app.get('/api/config/labels/choices', { config: { access: 'user', audit: false }, schema: { tags } }, async (request) => {
+  app.get('/api/config/labels/choices', { config: { access: 'user', audit: false }, schema: { tags, response: okResponse() } }, async (request) => {
     if (!request.scope!.may('slide_label') && !request.scope!.may('label_manage')) throw forbidden('slide_label');
     return ok(await labelChoices(db));
   });
 
-  app.post('/api/config/labels/slides/put', { config: perm, schema: { tags, body: Body } }, async (request) => {
+  app.post('/api/config/labels/slides/put', { config: perm, schema: { tags, body: Body, response: okResponse() } }, async (request) => {
     const slides = await slidesOf(request, request.body.ids);
     const label = await labelOf(request.body.label_id);
     const added = await putLabel(db, label.id, slides, request.auth!.id, new Date().toISOString());
     return ok({ label_id: label.id, slide_ids: slides.map((s) => s.id), added });
   });
 
-  app.post('/api/config/labels/slides/remove', { config: perm, schema: { tags, body: Body } }, async (request) => {
+  app.post('/api/config/labels/slides/remove', { config: perm, schema: { tags, body: Body, response: okResponse() } }, async (request) => {
     const slides = await slidesOf(request, request.body.ids);
     const label = await labelOf(request.body.label_id);
     const removed = await removeLabel(db, label.id, slides.map((s) => s.id));

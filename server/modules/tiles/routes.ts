@@ -18,6 +18,8 @@ import { cachedSessionResolver, type CachedSessionResolver } from './session-cac
 import type { CachedImage } from './tile-cache.js';
 import { etagMatches, IMMUTABLE, parseDziTilePath, REVALIDATE } from './tile-http.js';
 import { mayView, SlideProcessing, TileService, type SlideHandle } from './tile-service.js';
+import { binaryResponse, documentResponse, redirectResponse } from '../../http/responses.js';
+import { CONTENT_TYPES } from './render.js';
 
 export interface TileRoutesOptions {
   /**
@@ -101,7 +103,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
 
   app.get('/api/tiles/:descriptor', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: DescriptorPath, summary: 'Deep Zoom descriptor: GET /api/tiles/{slideKey}.dzi' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: DescriptorPath, summary: 'Deep Zoom descriptor: GET /api/tiles/{slideKey}.dzi', response: binaryResponse('application/xml') },
   }, async (request, reply) => {
     const { descriptor } = request.params;
     if (!descriptor.endsWith('.dzi')) throw new AppError(404, 'tile.bad_address', { path: descriptor });
@@ -114,7 +116,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
 
   app.get('/api/tiles/:files/:level/:tile', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: DziTilePath, summary: 'Deep Zoom tile: GET /api/tiles/{slideKey}_files/{level}/{col}_{row}.jpeg' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: DziTilePath, summary: 'Deep Zoom tile: GET /api/tiles/{slideKey}_files/{level}/{col}_{row}.jpeg', response: binaryResponse('image/jpeg') },
   }, async (request, reply) => {
     const { files, level, tile } = request.params;
     const address = parseDziTilePath(files, level, tile);
@@ -128,7 +130,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
 
   app.get('/api/tiles/:slideKey/associated/:name', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: AssociatedPath, summary: 'Label, macro or thumbnail image of a slide (name: label | macro | thumbnail), as JPEG' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: AssociatedPath, summary: 'Label, macro or thumbnail image of a slide (name: label | macro | thumbnail), as JPEG', response: binaryResponse('image/jpeg') },
   }, async (request, reply) => {
     const { slideKey, name } = request.params;
     const handle = await openFor(request, slideKey);
@@ -139,7 +141,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
 
   app.get('/api/iiif/:slideKey', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: SlidePath, summary: 'IIIF image service base URI: redirects to info.json' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: SlidePath, summary: 'IIIF image service base URI: redirects to info.json', response: redirectResponse(303, 'To the image information, info.json') },
   }, async (request, reply) => {
     const { slideKey } = request.params;
     return reply.redirect(`${encodeURIComponent(slideKey)}/info.json`, 303);
@@ -147,7 +149,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
 
   app.get('/api/iiif/:slideKey/info.json', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: SlidePath, summary: 'IIIF Image API 3 image information' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: SlidePath, summary: 'IIIF Image API 3 image information', response: documentResponse('application/ld+json') },
   }, async (request, reply) => {
     const { slideKey } = request.params;
     const handle = await openFor(request, slideKey);
@@ -160,7 +162,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
 
   app.get('/api/iiif/:slideKey/:region/:size/:rotation/:qualityFormat', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: IiifImagePath, summary: 'IIIF Image API 3 image request: {region}/{size}/{rotation}/{quality}.{format}' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: IiifImagePath, summary: 'IIIF Image API 3 image request: {region}/{size}/{rotation}/{quality}.{format}', response: binaryResponse(...Object.values(CONTENT_TYPES)) },
   }, async (request, reply) => {
     const { slideKey, region, size, rotation, qualityFormat } = request.params;
     const handle = await openFor(request, slideKey);
@@ -173,7 +175,7 @@ export function tileRoutes(app: TypedApp, db: Db, config: TileConfig, options: T
   // A case's slides for IIIF viewers: the case's rules (case_view, its hospital and directory, else 404) on top of the images'.
   app.get('/api/iiif/cases/:caseId/manifest', {
     ...common,
-    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: CasePath, summary: 'IIIF Presentation API 3 manifest of a case: its slides as canvases with their image services' },
+    schema: { tags: ['tiles'], security: IMAGE_SECURITY, params: CasePath, summary: 'IIIF Presentation API 3 manifest of a case: its slides as canvases with their image services', response: documentResponse('application/ld+json') },
   }, async (request, reply) => {
     if (!hasPermission(request.auth!, CASE_PERMISSION)) throw forbidden(CASE_PERMISSION);
     const kase = await manifestCase(db, request.params.caseId);

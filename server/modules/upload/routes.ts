@@ -22,6 +22,7 @@ import { chunkBodyOf, CHUNK_BODY_OVERHEAD, registerChunkBodyParser, type ChunkBo
 import type { HeldChunk } from './receive.js';
 import type { FastifyRequest } from 'fastify';
 import type { UploadOwner } from './ownership.js';
+import { okResponse } from '../../http/responses.js';
 
 /** From the app's config (config.ts decides every default). */
 export interface UploadConfig {
@@ -89,7 +90,7 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?
       registerChunkBodyParser(chunks, buffers, UPLOAD_CHUNK_BYTES);
       chunks.post('/api/upload/large', {
         config: { access: { permission: 'slide_upload' } },
-        schema: { tags: ['upload'], summary: 'One 2 MiB chunk of a slide file (fields file_name, num, total_num, md5, total_md5; file blob)', consumes: ['multipart/form-data'] },
+        schema: { tags: ['upload'], summary: 'One 2 MiB chunk of a slide file (fields file_name, num, total_num, md5, total_md5; file blob)', consumes: ['multipart/form-data'], response: okResponse() },
       }, async (request) => {
         const body = chunkBodyOf(request);
         if (!body) throw new AppError(400, 'upload.not_multipart');
@@ -108,7 +109,7 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?
       if (agent) {
         chunks.post(agent.route, {
           config: { access: 'public' },
-          schema: { tags: ['upload'], summary: 'One chunk of a scanned slide, sent by a scanner with its key (X-Scanner-Key)', consumes: ['multipart/form-data'] },
+          schema: { tags: ['upload'], summary: 'One chunk of a scanned slide, sent by a scanner with its key (X-Scanner-Key)', consumes: ['multipart/form-data'], response: okResponse() },
         }, async (request) => {
           // Refused before the chunk is looked at; the pooled body buffer goes back when the response is sent.
           const owner = await agent.owner(request);
@@ -131,7 +132,7 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?
       await images.register(multipart, { throwFileSizeLimit: false });
       images.post('/api/upload/image', {
         config: { access: { permission: 'attachment_upload' } },
-        schema: { tags: ['upload'], summary: 'One attachment of at most 200M (multipart file), within the user\'s quota (ATTACHMENT_QUOTA_MB)', consumes: ['multipart/form-data'] },
+        schema: { tags: ['upload'], summary: 'One attachment of at most 200M (multipart file), within the user\'s quota (ATTACHMENT_QUOTA_MB)', consumes: ['multipart/form-data'], response: okResponse() },
       }, async (request) => ok(await keepAttachment(request, store, ATTACHMENT_MAX_BYTES, quota).catch(rethrowDiskError)));
     });
   });

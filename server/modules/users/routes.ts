@@ -11,6 +11,7 @@ import { login } from '../auth/login.js';
 import { revokeToken } from '../auth/tokens.js';
 import { savedLanguage } from './language.js';
 import { clearLoginLock, findUserById, hospitalsOf, mergePermissions, rolesOf, userInScope, userLanguage } from './queries.js';
+import { okResponse } from '../../http/responses.js';
 
 const BASE = '/api/system_management/users';
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
@@ -25,7 +26,7 @@ export interface UserRouteOptions {
 }
 
 export function userRoutes(app: TypedApp, db: Db, options: UserRouteOptions): void {
-  app.get(`${BASE}/detail/:id`, { config: { access: 'user' }, schema: { tags: ['users'], params: Id } }, async (request) => {
+  app.get(`${BASE}/detail/:id`, { config: { access: 'user' }, schema: { tags: ['users'], params: Id, response: okResponse() } }, async (request) => {
     const { id } = request.params;
     const me = request.auth!;
     if (id !== me.id && !hasPermission(me, 'system_user')) throw forbidden('system_user');
@@ -54,10 +55,10 @@ export function userRoutes(app: TypedApp, db: Db, options: UserRouteOptions): vo
     });
   });
 
-  app.get(`${BASE}/menu`, { config: { access: 'user' }, schema: { tags: ['users'] } }, async (request) =>
+  app.get(`${BASE}/menu`, { config: { access: 'user' }, schema: { tags: ['users'], response: okResponse() } }, async (request) =>
     ok(await menuTreeFor(db, request.auth!)));
 
-  app.get(`${BASE}/permission`, { config: { access: 'user' }, schema: { tags: ['users'] } }, async (request) =>
+  app.get(`${BASE}/permission`, { config: { access: 'user' }, schema: { tags: ['users'], response: okResponse() } }, async (request) =>
     ok({ identification: request.auth!.identification, permission: request.auth!.permissions }));
 
   // Spec §7 transform_language: the user's own language, kept with the user (extra.lang) so every browser they sign
@@ -67,7 +68,7 @@ export function userRoutes(app: TypedApp, db: Db, options: UserRouteOptions): vo
     method: ['GET', 'POST'],
     url: `${BASE}/transform_language`,
     config: { access: 'user' },
-    schema: { tags: ['users'], querystring: Type.Object({ lang: Type.Optional(Type.Union([Type.Literal('zh-CN'), Type.Literal('en-US')])) }) },
+    schema: { tags: ['users'], querystring: Type.Object({ lang: Type.Optional(Type.Union([Type.Literal('zh-CN'), Type.Literal('en-US')])) }), response: okResponse() },
     handler: async (request) => ok({ lang: await userLanguage(db, request.auth!.id, request.query.lang) }),
   });
 
@@ -80,7 +81,7 @@ export function userRoutes(app: TypedApp, db: Db, options: UserRouteOptions): vo
       config: { access: 'user', rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } },
       schema: {
         tags: ['users'],
-        body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Type.String({ minLength: 1, maxLength: 4096 }), key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }), password: Type.String({ minLength: 1, maxLength: 4096 }), key_id: Type.String({ minLength: 1, maxLength: 64 }) }), response: okResponse()
       },
     }, async (request) => {
       const signedIn = await login(db, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] }, options.tokenTtlSeconds);
@@ -90,7 +91,7 @@ export function userRoutes(app: TypedApp, db: Db, options: UserRouteOptions): vo
     });
   });
 
-  app.post(`${BASE}/delLoginLock/:id`, { config: { access: { permission: 'system_user' } }, schema: { tags: ['users'], params: Id } }, async (request) => {
+  app.post(`${BASE}/delLoginLock/:id`, { config: { access: { permission: 'system_user' } }, schema: { tags: ['users'], params: Id, response: okResponse() } }, async (request) => {
     const reach = await userInScope(db, request.params.id, managedScope(MEMBERS, request));
     if (!reach || !(await clearLoginLock(db, request.params.id))) throw notFound('user.not_found');
     return ok(null);

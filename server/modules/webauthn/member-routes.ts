@@ -6,6 +6,7 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { managedScope } from '../../resources/user-scope.js';
 import { deleteMemberKey, memberKeys } from './member-keys.js';
+import { okResponse } from '../../http/responses.js';
 
 const tags = ['auth'];
 /** Managing other people's keys is managing users (seed permission `system_user`). */
@@ -22,12 +23,12 @@ const MEMBERS = { scope: 'members' } as const;
 export function webauthnMemberRoutes(app: TypedApp, db: Db): void {
   app.get('/api/auth/webauthn/members/credentials', {
     config: { access },
-    schema: { tags, summary: 'The security keys of the users of my hospital' },
+    schema: { tags, summary: 'The security keys of the users of my hospital', response: okResponse() },
   }, async (request) => ok({ data: await memberKeys(db, workingHospital(request), managedScope(MEMBERS, request)) }));
 
   app.delete('/api/auth/webauthn/members/credentials/:id', {
     config: { access },
-    schema: { tags, summary: 'Removes a security key of a user of my hospital', params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }) },
+    schema: { tags, summary: 'Removes a security key of a user of my hospital', params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }), response: okResponse() },
   }, async (request) => {
     const removed = await deleteMemberKey(db, workingHospital(request), managedScope(MEMBERS, request), request.params.id);
     if (!removed) throw new AppError(404, 'webauthn.not_found');

@@ -10,6 +10,7 @@ import { credentialsOf, deleteOwnCredential } from './queries.js';
 import { registerKey, registrationOptions } from './registration.js';
 import { relyingParty } from './relying-party.js';
 import { signInOptions, signInWithKey } from './sign-in.js';
+import { okResponse } from '../../http/responses.js';
 
 const tags = ['auth'];
 const B64 = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '^[A-Za-z0-9_-]+={0,2}$' });
@@ -68,20 +69,20 @@ export function webauthnRoutes(app: TypedApp, db: Db, options: WebauthnOptions):
     // A read (it makes a challenge, as GET /auth/challenge does), so it stays out of the operation log.
     anonymous.post('/api/auth/webauthn/login/options', {
       config: { access: 'public', audit: false, rateLimit: rateLimited },
-      schema: { tags, summary: 'Options for signing in with a security key (navigator.credentials.get)' },
+      schema: { tags, summary: 'Options for signing in with a security key (navigator.credentials.get)', response: okResponse() },
     }, async (request) => ok(await signInOptions(db, rp(request))));
 
     // Every outcome is in the login log (reasons webauthn_*), as for the password login.
     anonymous.post('/api/auth/webauthn/login', {
       config: { access: 'public', audit: false, rateLimit: rateLimited },
       bodyLimit: 64 * 1024,
-      schema: { tags, summary: 'Signs in with a security key: the same session as the password login', body: Type.Object({ response: AuthenticationResponse }) },
+      schema: { tags, summary: 'Signs in with a security key: the same session as the password login', body: Type.Object({ response: AuthenticationResponse }), response: okResponse() },
     }, async (request) => ok(await signInWithKey(db, rp(request), request.body.response, { ip: request.ip, userAgent: request.headers['user-agent'] }, options.tokenTtlSeconds)));
   });
 
   app.get('/api/auth/webauthn/credentials', {
     config: { access: 'user' },
-    schema: { tags, summary: 'My security keys, and whether my roles may sign in with one' },
+    schema: { tags, summary: 'My security keys, and whether my roles may sign in with one', response: okResponse() },
   }, async (request) => {
     const userId = request.auth!.id;
     const [keys, allowed] = await Promise.all([credentialsOf(db, userId), userMayUseKeys(db, userId)]);
@@ -93,7 +94,7 @@ export function webauthnRoutes(app: TypedApp, db: Db, options: WebauthnOptions):
 
   app.post('/api/auth/webauthn/register/options', {
     config: { access: 'user', audit: false },
-    schema: { tags, summary: 'Options for registering a security key to my account (navigator.credentials.create)' },
+    schema: { tags, summary: 'Options for registering a security key to my account (navigator.credentials.create)', response: okResponse() },
   }, async (request) => ok(await registrationOptions(db, request.auth!.id, rp(request))));
 
   app.post('/api/auth/webauthn/register', {
@@ -101,13 +102,13 @@ export function webauthnRoutes(app: TypedApp, db: Db, options: WebauthnOptions):
     bodyLimit: 128 * 1024,
     schema: {
       tags, summary: 'Registers a security key to my account',
-      body: Type.Object({ name: Type.String({ maxLength: SECURITY_KEY_NAME_MAX * 4 }), response: RegistrationResponse }),
+      body: Type.Object({ name: Type.String({ maxLength: SECURITY_KEY_NAME_MAX * 4 }), response: RegistrationResponse }), response: okResponse()
     },
   }, async (request) => ok(await registerKey(db, request.auth!.id, rp(request), request.body.name, request.body.response)));
 
   app.delete('/api/auth/webauthn/credentials/:id', {
     config: { access: 'user' },
-    schema: { tags, summary: 'Deletes one of my security keys', params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }) },
+    schema: { tags, summary: 'Deletes one of my security keys', params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }), response: okResponse() },
   }, async (request) => {
     // Another user's key answers as a missing one: whether it exists is none of the caller's business.
     if (!(await deleteOwnCredential(db, request.auth!.id, request.params.id))) throw new AppError(404, 'webauthn.not_found');

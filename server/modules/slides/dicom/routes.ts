@@ -3,6 +3,7 @@ import type { Db } from '../../../db/connect.js';
 import { AppError } from '../../../http/errors.js';
 import { hospitalScope } from '../../../http/hospital-scope.js';
 import type { TypedApp } from '../../../http/types.js';
+import { binaryResponse } from '../../../http/responses.js';
 import type { ResourceDef } from '../../../resources/definition.js';
 import { TileService } from '../../tiles/tile-service.js';
 import type { RemoteSlides } from '../../tiles/slide-store.js';
@@ -28,7 +29,7 @@ export function dicomExportRoutes(app: TypedApp, db: Db, dataDir: string, def: R
 
   app.get('/api/data/kfb/:id/dicom', {
     config: { access: { permission: 'slide_download' } },
-    schema: { tags: ['resource:slides'], params: Id, summary: 'The slide as a DICOM WSI series (Supplement 145, TILED_FULL, JPEG baseline), one instance per level, in a zip' },
+    schema: { tags: ['resource:slides'], params: Id, summary: 'The slide as a DICOM WSI series (Supplement 145, TILED_FULL, JPEG baseline), one instance per level, in a zip', response: binaryResponse('application/zip') },
   }, async (request, reply) => {
     const { id } = request.params;
     const slide = await slideIn(db, id, hospitalScope(def, request) ?? []);
