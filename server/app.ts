@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { withDefaults, type ServerConfig } from './config.js';
 import type { Db } from './db/connect.js';
+import { lazySerializers } from './http/lazy-serializers.js';
 import { lazyValidators } from './http/lazy-validators.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { serverWithFastLanes, type FastLane } from './http/fast-lanes.js';
@@ -115,8 +116,9 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
     // allowUnionTypes: a body may take one of several scalar types as is (registration's added fields, lifecycle-bodies.ts).
     // strictNumbers: Infinity (a body's 1e309) and NaN are not numbers; one reaching SQL answered 500 (hostile-input.ts).
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, allowUnionTypes: true, strictNumbers: true } },
-    // Each route's request schemas compiled at its first request, not all at start (lazy-validators.ts).
-    schemaController: { compilersFactory: { buildValidator: lazyValidators } },
+    // Each route's request schemas compiled at its first request and its response schemas at its first answer, not
+    // all at start (lazy-validators.ts, lazy-serializers.ts).
+    schemaController: { compilersFactory: { buildValidator: lazyValidators, buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   registerRouteTable(app);
   // First, so every answer gets the headers, plugins' and errors' included.
