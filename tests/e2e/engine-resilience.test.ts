@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import systemUser from '../../schemas/pages/SystemUser.json';
 import { RULE_LIMITS } from '../../src/core/ruleBudget.js';
-import { e2eApp, evidence } from './harness.js';
+import { animationsDone, e2eApp, evidence } from './harness.js';
 
 /**
  * A bad hospital override breaks one part of one page, not the app: the form of SystemUser with a widget
@@ -41,7 +41,11 @@ describe('engine resilience in Chromium', () => {
   const menuLink = async (alias: string) => {
     if ((await page.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await page.getByTestId('menu-toggle').click();
     const link = page.locator(`[data-testid="side-menu"] a[data-alias="${alias}"]`);
-    if (!(await link.isVisible())) await page.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: '系统管理' }).click();
+    if (!(await link.isVisible())) {
+      await page.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: '系统管理' }).click();
+      // The group opens with a motion: a click on its link while it moves may land on nothing.
+      await animationsDone(page);
+    }
     await link.waitFor({ state: 'visible' });
     return link;
   };

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import registration from '../../schemas/pages/CaseRegistration.json';
-import { e2eApp, evidence } from './harness.js';
+import { animationsDone, e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
@@ -30,7 +30,11 @@ describe('the full registration form, in Chromium', () => {
       // Reached through the side menu, under the case group.
       if ((await page.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await page.getByTestId('menu-toggle').click();
       const link = page.locator('[data-testid="side-menu"] a[data-alias="CaseRegistration"]');
-      if (!(await link.isVisible())) await page.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: lang === 'en-US' ? 'Cases' : '病例管理' }).click();
+      if (!(await link.isVisible())) {
+        await page.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: lang === 'en-US' ? 'Cases' : '病例管理' }).click();
+        // The group opens with a motion: a click on its link while it moves may land on nothing.
+        await animationsDone(page);
+      }
       await link.click();
       await poll(() => new URL(page.url()).pathname).toBe('/manage/case/register');
       const form = page.getByTestId('form-page');

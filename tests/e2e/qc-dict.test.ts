@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { e2eApp, evidence } from './harness.js';
+import { animationsDone, e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const WORDS = {
@@ -19,7 +19,11 @@ describe('QC dictionary page in Chromium', () => {
   const menuLink = async (page: Page, lang: Lang) => {
     if ((await page.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await page.getByTestId('menu-toggle').click();
     const link = page.locator('[data-testid="side-menu"] a[data-alias="SettingQcDict"]');
-    if (!(await link.isVisible())) await page.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: WORDS[lang].group }).click();
+    if (!(await link.isVisible())) {
+      await page.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: WORDS[lang].group }).click();
+      // The group opens with a motion: a click on its link while it moves may land on nothing.
+      await animationsDone(page);
+    }
     await link.waitFor({ state: 'visible' });
     return link;
   };
