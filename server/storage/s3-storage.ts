@@ -4,11 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, DeleteObjectCommand,
-  GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, UploadPartCommand, type CompletedPart,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { CompletedPart, S3Client } from '@aws-sdk/client-s3';
 import { AppError } from '../http/errors.js';
 import { checkKey, objectNotFound } from './errors.js';
 import { MAX_OBJECT_BYTES, MAX_PARTS, MAX_RANGE_BYTES, PART_BYTES, refuseRange } from './limits.js';
@@ -30,6 +26,14 @@ export interface S3Settings {
 /** CopyObject copies at most 5 GiB in one call; a larger move is streamed through a multipart upload. */
 const MAX_COPY_BYTES = 5 * 2 ** 30;
 
+type Sdk = typeof import('@aws-sdk/client-s3');
+/**
+ * The AWS SDK, loaded on first use: a process on the data directory never loads it, and one on S3 loads it once
+ * (it is tens of MiB and a few hundred ms of each process's start otherwise).
+ */
+let sdk: Promise<Sdk> | undefined;
+const loadSdk = () => (sdk ??= import('@aws-sdk/client-s3'));
+
 /**
  * S3-compatible object storage (MinIO, Ceph RGW, AWS S3, s3rver in tests): STORAGE_URL=s3://bucket/prefix. Reads are
  * ranged GETs (tiles go through block-cache.ts in front of them), a writer is a multipart upload whose parts are
@@ -38,10 +42,25 @@ const MAX_COPY_BYTES = 5 * 2 ** 30;
  */
 export class S3Storage implements Storage {
   readonly kind = 's3' as const;
-  readonly client: S3Client;
+  #client: Promise<S3Client> | undefined;
 
-  constructor(private readonly settings: S3Settings) {
-    this.client = new S3Client({
+  constructor(private readonly settings: S3Settings) {}
+
+  /** The client, made on first use. */
+  client(): Promise<S3Client> {
+    this.#client ??= loadSdk().then(({ S3Client }) => this.newClient(S3Client));
+    return this.#client;
+  }
+
+  /** The client and the SDK's command classes, loaded on first use. */
+  private async api(): Promise<{ client: S3Client; s: Sdk }> {
+    const [client, s] = await Promise.all([this.client(), loadSdk()]);
+    return { client, s };
+  }
+
+  private newClient(S3Client: Sdk['S3Client']): S3Client {
+    const settings = this.settings;
+    return new S3Client({
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
@@ -63,7 +82,7 @@ export class S3Storage implements Storage {
 
   async stat(key: string): Promise<ObjectStat | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      const head = await this.api().then(({ client, s }) => client.send(new s.HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) })));
       return { size: head.ContentLength ?? 0, mtimeMs: head.LastModified?.getTime() ?? 0, tag: head.ETag ?? '' };
     } catch (err) {
       if (isMissing(err)) return null;
@@ -75,7 +94,7 @@ export class S3Storage implements Storage {
     refuseRange(length, MAX_RANGE_BYTES);
     if (length === 0) return Buffer.alloc(0);
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key), Range: `bytes=${position}-${position + length - 1}` }));
+      const res = await this.api().then(({ client, s }) => client.send(new s.GetObjectCommand({ Bucket: this.bucket, Key: this.key(key), Range: `bytes=${position}-${position + length - 1}` })));
       return Buffer.from(await res.Body!.transformToByteArray());
     } catch (err) {
       // A range starting at or past the end: nothing there, as a file read past its end.
@@ -87,9 +106,9 @@ export class S3Storage implements Storage {
 
   async readStream(key: string, range?: { start: number; end: number }): Promise<Readable> {
     try {
-      const res = await this.client.send(new GetObjectCommand({
+      const res = await this.api().then(({ client, s }) => client.send(new s.GetObjectCommand({
         Bucket: this.bucket, Key: this.key(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-      }));
+      })));
       return res.Body as Readable;
     } catch (err) {
       if (isMissing(err)) throw objectNotFound(key);
@@ -99,13 +118,14 @@ export class S3Storage implements Storage {
 
   async write(key: string, body: Buffer | Readable): Promise<ObjectStat> {
     // lib-storage sends a small body in one PUT and a stream as parts, a few at a time, each part buffered once.
-    await new Upload({ client: this.client, params: { Bucket: this.bucket, Key: this.key(key), Body: body }, partSize: PART_BYTES, queueSize: 2 }).done();
+    const { Upload } = await import('@aws-sdk/lib-storage');
+    await new Upload({ client: await this.client(), params: { Bucket: this.bucket, Key: this.key(key), Body: body }, partSize: PART_BYTES, queueSize: 2 }).done();
     return (await this.stat(key))!;
   }
 
   async createWriter(key: string): Promise<ObjectWriter> {
     const Key = this.key(key);
-    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key }));
+    const { UploadId } = await this.api().then(({ client, s }) => client.send(new s.CreateMultipartUploadCommand({ Bucket: this.bucket, Key })));
     const parts: CompletedPart[] = [];
     let pending: Buffer[] = [];
     let pendingBytes = 0;
@@ -116,10 +136,10 @@ export class S3Storage implements Storage {
       pending = [];
       pendingBytes = 0;
       const PartNumber = parts.length + 1;
-      const { ETag } = await this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key, UploadId, PartNumber, Body }));
+      const { ETag } = await this.api().then(({ client, s }) => client.send(new s.UploadPartCommand({ Bucket: this.bucket, Key, UploadId, PartNumber, Body })));
       parts.push({ ETag, PartNumber });
     };
-    const abort = () => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId })).then(() => {}, () => {});
+    const abort = () => this.api().then(({ client, s }) => client.send(new s.AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId }))).then(() => {}, () => {});
     return {
       write: async (chunk) => {
         total += chunk.length;
@@ -132,7 +152,7 @@ export class S3Storage implements Storage {
       finish: async () => {
         // An empty object still needs one (empty) part.
         if (pendingBytes > 0 || parts.length === 0) await sendPart();
-        await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
+        await this.api().then(({ client, s }) => client.send(new s.CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId, MultipartUpload: { Parts: parts } })));
         return (await this.stat(key))!;
       },
       abort,
@@ -145,7 +165,7 @@ export class S3Storage implements Storage {
     const strip = this.settings.prefix ? this.settings.prefix.length + 1 : 0;
     let ContinuationToken: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${base}/`, ContinuationToken, MaxKeys: Math.min(1000, limit - found.length) }));
+      const page = await this.api().then(({ client, s }) => client.send(new s.ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${base}/`, ContinuationToken, MaxKeys: Math.min(1000, limit - found.length) })));
       for (const o of page.Contents ?? []) found.push({ key: o.Key!.slice(strip), size: o.Size ?? 0 });
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken && found.length < limit);
@@ -153,7 +173,7 @@ export class S3Storage implements Storage {
   }
 
   async remove(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+    await this.api().then(({ client, s }) => client.send(new s.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) })));
   }
 
   async move(from: string, to: string): Promise<void> {
@@ -162,9 +182,9 @@ export class S3Storage implements Storage {
     if (await this.stat(to)) throw new AppError(409, 'storage.exists', { key: to });
     // The copy source is URL-encoded per segment, as S3 wants; a server that decodes it otherwise (s3rver decodes only
     // what decodeURI does: `+`, `#` stay escaped) answers NoSuchKey for a key that is there: then the bytes go through here.
-    const copied = stat.size <= MAX_COPY_BYTES && await this.client.send(new CopyObjectCommand({
+    const copied = stat.size <= MAX_COPY_BYTES && await this.api().then(({ client, s }) => client.send(new s.CopyObjectCommand({
       Bucket: this.bucket, Key: this.key(to), CopySource: `${this.bucket}/${this.key(from).split('/').map(encodeURIComponent).join('/')}`,
-    })).then(() => true, (err: unknown) => {
+    }))).then(() => true, (err: unknown) => {
       if (isMissing(err)) return false;
       throw err;
     });
@@ -186,7 +206,7 @@ export class S3Storage implements Storage {
   }
 
   close(): void {
-    this.client.destroy();
+    void this.#client?.then((client) => client.destroy());
   }
 }
 
