@@ -6,7 +6,7 @@ import { notifyError } from '../api/notify';
 import { formatFileSize } from '../core/fileSize';
 import { progressFor, stateLabelKey, UPLOAD_ACCEPT } from '../core/uploadPlan';
 import { useUploads, type PendingResume, type SlideProgress, type UploadTask } from './store';
-import { addFiles, cancelTask, discardPending, dismissTask, refreshPending, retryTask } from './uploader';
+import { addFiles, cancelTask, discardPending, dismissTask, refreshPending, retryBind, retryTask } from './uploader';
 
 const useStyles = makeStyles({
   root: {
@@ -17,6 +17,7 @@ const useStyles = makeStyles({
   body: { overflowY: 'auto', padding: tokens.spacingHorizontalM, display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM },
   task: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalXXS },
   row: { display: 'flex', alignItems: 'center', gap: tokens.spacingHorizontalS, justifyContent: 'space-between' },
+  keep: { whiteSpace: 'nowrap', flexShrink: 0 },
   name: { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0, flexGrow: 1 },
   error: { color: tokens.colorPaletteRedForeground1 },
   hidden: { display: 'none' },
@@ -77,7 +78,12 @@ function TaskRow({ task }: { task: UploadTask }) {
         <Caption1>{`${progress}%`}</Caption1>
       </div>
       {task.error ? <Caption1 className={s.error}>{task.error}</Caption1> : null}
-      {task.bindError ? <Caption1 className={s.error} data-testid="upload-bind-error">{task.bindError}</Caption1> : null}
+      {task.bindError ? (
+        <div className={s.row}>
+          <Caption1 className={s.error} data-testid="upload-bind-error">{task.bindError}</Caption1>
+          <Button size="small" appearance="subtle" className={s.keep} data-testid="upload-bind-retry" onClick={() => retryBind(task.id)}>{t('upload.retryBind')}</Button>
+        </div>
+      ) : null}
       {task.slide ? <SlideJobRow slide={task.slide} /> : null}
     </div>
   );

@@ -84,6 +84,14 @@ export function retryTask(id: string): void {
   pump();
 }
 
+/** Binds an uploaded file again after its binding failed (the upload itself succeeded: nothing is sent again). */
+export function retryBind(id: string): void {
+  const task = store().tasks.find((x) => x.id === id);
+  if (!task?.path || !task.bindError || task.slide) return;
+  store().patch(id, { bindError: undefined });
+  void bind(id, task.path, task.pathologyNumber);
+}
+
 /** Removes a finished task from the list (success or error). */
 export function dismissTask(id: string): void {
   finishRemoval(id, false);
@@ -155,7 +163,9 @@ async function run(id: string): Promise<void> {
 /** Binds the uploaded file as a slide; a failed binding is shown on the task, the upload stays a success. */
 async function bind(id: string, path: string, pathologyNumber?: string): Promise<void> {
   try {
-    const slide = await unwrap<{ id: number }>(api.post('/data/kfb/bind', pathologyNumber ? { path, pathology_number: pathologyNumber } : { path }, { silent: true }));
+    // Several files finish at once and each is bound by its own call to the same address: the duplicate-request
+    // lock (spec §7) would refuse all but the first. The server refuses a second bind of one file (409).
+    const slide = await unwrap<{ id: number }>(api.post('/data/kfb/bind', pathologyNumber ? { path, pathology_number: pathologyNumber } : { path }, { silent: true, allowMultiple: true }));
     for (const listener of completeListeners) listener(path);
     window.dispatchEvent(new CustomEvent('dsms:slides-changed', { detail: { path } }));
     // Bound at once; the slide is read (and converted) by background jobs, which the task follows. Spec §4: once it
@@ -165,7 +175,8 @@ async function bind(id: string, path: string, pathologyNumber?: string): Promise
       if (settled.status === 'ready') setTimeout(() => dismissTask(id), 3000);
     });
   } catch (error) {
-    store().patch(id, { bindError: `${t('upload.bindFailed')}: ${displayText(error, t('upload.bindFailed'))}` });
+    const reason = displayText(error, '');
+    store().patch(id, { bindError: reason ? `${t('upload.bindFailed')}: ${reason}` : t('upload.bindFailed') });
     for (const listener of completeListeners) listener(path);
   }
 }

@@ -139,4 +139,37 @@ describe('slide upload in Chromium', () => {
     await page.close();
     expect(pageErrors).toEqual([]);
   });
+
+  // Issue 31 item 4: files that finish together are bound together, none refused as a duplicate request, and a bind
+  // that failed is bound again from the panel without sending the file again.
+  for (const [locale, text] of [['zh-CN', zhCN], ['en-US', enUS]] as const) {
+    it(`${locale}: ten files sent at once all bind; a failed bind is bound again from the panel`, async () => {
+      const page = await app.page(locale, 'technician');
+      await page.goto(`${app.url}/manage/slide/upload`);
+      await page.getByTestId('dss-upload').waitFor();
+      // The first bind call is cut off, as a dropped connection would.
+      let cut = false;
+      await page.route('**/api/data/kfb/bind', (route) => {
+        if (cut) return route.continue();
+        cut = true;
+        return route.abort('connectionreset');
+      });
+      const files = Array.from({ length: 10 }, (_, i) => ({ name: `many-${locale}-${i}.svs`, mimeType: 'application/octet-stream', buffer: crypto.randomBytes(256 * 1024 + i) }));
+      await page.getByTestId('upload-input').setInputFiles(files);
+      const bound = page.locator('[data-testid=upload-task] [data-testid=upload-slide]');
+      const refused = page.getByTestId('upload-bind-error');
+      await expect.poll(() => page.getByTestId('upload-task').count()).toBe(10);
+      await expect.poll(async () => [await bound.count(), await refused.count()], { timeout: 90_000 }).toEqual([9, 1]);
+      // In the page's language, with why.
+      expect(await refused.textContent()).toMatch(new RegExp(`^${text.upload.bindFailed}: \\S`));
+      await evidence(page, `upload-bind-retry-${locale}.png`);
+      await page.getByTestId('upload-bind-retry').click();
+      await expect.poll(() => bound.count(), { timeout: 60_000 }).toBe(10);
+      expect(await refused.count()).toBe(0);
+      // Ten slides on the server, one per file.
+      const slides = await app.db.selectFrom('slides').select('file_path').where('file_path', 'like', `%many-${locale}-%`).execute();
+      expect(slides.map((r) => path.basename(r.file_path)).sort()).toEqual(files.map((f) => f.name).sort());
+      await page.close();
+    });
+  }
 });
