@@ -4,5 +4,6 @@ import './badge';
 import './tags';
 import './media';
 import './progress';
+import './share';
 
 export { Cell, useCellContext, cellKinds, cellText, registerCell, type CellContext, type CellKindDef, type CellProps } from './registry';
