@@ -1,3 +1,5 @@
+import enCaseDetail from '../../src/i18n/locales/en-US/pages/case-detail.json';
+import zhCaseDetail from '../../src/i18n/locales/zh-CN/pages/case-detail.json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
 import { caseAtFirstDiagnosis, type Send } from './diagnosis-setup.js';
@@ -114,6 +116,15 @@ describe.each(databases)('diagnosis and reports [%s]', (kind) => {
     expect(timeline.map((e) => e.action).filter((a) => a.startsWith('report_'))).toEqual([
       'report_create', 'report_save', 'report_submit', 'report_return', 'report_save', 'report_submit', 'report_approve', 'report_sign', 'report_print', 'report_send',
     ]);
+    // Each step says where it took the case from and to (a save moves nothing), and reads as words in both languages.
+    const steps = timeline as { action: string; from_sub_phase: string | null; to_sub_phase: string | null }[];
+    const signed = steps.find((e) => e.action === 'report_sign')!;
+    expect(signed.from_sub_phase && signed.to_sub_phase && signed.from_sub_phase !== signed.to_sub_phase).toBeTruthy();
+    const saved = steps.find((e) => e.action === 'report_save')!;
+    expect(saved.from_sub_phase).toBe(saved.to_sub_phase);
+    for (const words of [zhCaseDetail, enCaseDetail]) {
+      for (const { action } of steps) expect(words.lab.timelineAction, action).toHaveProperty(action);
+    }
   });
 
   it('two doctors editing one report: the second is told and overwrites nothing', async () => {

@@ -48,10 +48,13 @@ async function step(
 ): Promise<ReportRow> {
   const now = new Date().toISOString();
   return deps.db.transaction().execute(async (trx) => {
+    // The case's phase before and after the step: the timeline shows the move, or none.
+    const phase = () => trx.selectFrom('cases').select(['main_phase', 'sub_phase']).where('id', '=', current.case_id).executeTakeFirstOrThrow();
+    const from = await phase();
     const row = await writeReport(trx, current, patch, now);
     if (within) await within(trx, row, now);
-    const c = await trx.selectFrom('cases').select(['main_phase', 'sub_phase']).where('id', '=', row.case_id).executeTakeFirstOrThrow();
-    await addTimeline(trx, row.hospital_id, row.case_id, { action: `report_${action}`, actor: r.auth!, to: c, detail: { report_id: row.id, ...(detail as object) } }, now);
+    const to = await phase();
+    await addTimeline(trx, row.hospital_id, row.case_id, { action: `report_${action}`, actor: r.auth!, from, to, detail: { report_id: row.id, ...(detail as object) } }, now);
     return row;
   });
 }
