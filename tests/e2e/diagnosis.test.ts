@@ -4,6 +4,8 @@ import { caseAtFirstDiagnosis, type Send } from '../api/diagnosis-setup.js';
 import { afterConfirmThrottle, e2eApp, evidence } from './harness.js';
 import pdfEn from '../../src/i18n/locales/en-US/pages/pdf.json';
 import pdfZh from '../../src/i18n/locales/zh-CN/pages/pdf.json';
+import caseEn from '../../src/i18n/locales/en-US/pages/case-detail.json';
+import caseZh from '../../src/i18n/locales/zh-CN/pages/case-detail.json';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -127,7 +129,22 @@ describe('diagnosis in Chromium', () => {
     await signer.locator('[data-tab="to_print"]').click();
     await signer.getByRole('link', { name: /P\d{4}-\d+/ }).first().waitFor();
     await evidence(signer, `diagnosis-list-en-US.png`);
+    await timelineInWords(signer, caseEn);
   });
+
+  /** The case's timeline names the report's steps in the page's words, never by their codes. */
+  async function timelineInWords(page: Page, words: typeof caseEn) {
+    await page.goto(`${app.url}/case/${caseId}`);
+    const timeline = page.getByTestId('timeline');
+    await timeline.getByText(words.lab.timelineAction.report_sign, { exact: true }).waitFor();
+    for (const step of ['report_create', 'report_submit', 'report_approve'] as const) {
+      expect(await timeline.getByText(words.lab.timelineAction[step], { exact: true }).count(), step).toBeGreaterThan(0);
+    }
+    expect(await timeline.textContent()).not.toMatch(/report_[a-z]/);
+    const signing = timeline.locator('tr', { hasText: words.lab.timelineAction.report_sign });
+    expect(await signing.textContent()).toContain(`→ ${words.lab.detail.reportStage.signed}`);
+    await evidence(page, `case-timeline-${page === pages.signer ? 'en-US' : 'zh-CN'}.png`, { fullPage: true });
+  }
 
   it('the editor and the preview in the other language (primary in Chinese, auditor in English)', async () => {
     await openEditor(pages.auditor);
@@ -139,6 +156,7 @@ describe('diagnosis in Chromium', () => {
     await poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(500);
     await evidence(primary, `diagnosis-preview-zh-CN.png`);
     await primary.keyboard.press('Escape');
+    await timelineInWords(primary, caseZh);
   });
 
   it('quick open by pathology number, Alt+↓ to the next case at the same stage, and the timeout tab', async () => {

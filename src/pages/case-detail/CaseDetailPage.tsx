@@ -66,8 +66,11 @@ export default function CaseDetailPage() {
   const c = lab.case;
   const at = (p: string, sub?: string) => c.main_phase === p && (sub === undefined || c.sub_phase === sub);
   const printed = [...new Set(lab.timeline.filter((x) => x.action.endsWith('print_labels')).map((x) => (x as TimelineRow & { detail?: { kind?: LabelKind } }).detail?.kind).filter(Boolean))] as LabelKind[];
+  // A step's phase in the spec's words: the case statuses, and the report's own steps that are no status of their own
+  // (signed and awaiting the hesitation period's end).
+  const stage = (v: string | null) => (v ? t(`lab.detail.reportStage.${v}`, { defaultValue: status(v) }) : '');
   const moved = (r: TimelineRow) => (r.to_phase && (r.to_phase !== r.from_phase || r.to_sub_phase !== r.from_sub_phase)
-    ? `${status(r.from_sub_phase ?? r.from_phase) || '—'} → ${status(r.to_sub_phase ?? r.to_phase)}` : '');
+    ? `${stage(r.from_sub_phase ?? r.from_phase) || '—'} → ${stage(r.to_sub_phase ?? r.to_phase)}` : '');
 
   return (
     <div className={s.root} lang={i18n.language} data-testid="case-detail">
