@@ -34,8 +34,6 @@ export default defineConfig({
         test: {
           name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', setupFiles: [...setupFiles, 'tests/e2e/file-hooks.ts'],
           testTimeout: 180_000, hookTimeout: 180_000,
-          // As the API projects: a worker imports the server (and the harness) once for the files it runs.
-          isolate: false,
           // A browser on a busy 2-core machine can take more than the default second to settle; polls wait for
           // a state, they do not time anything.
           expect: { poll: { timeout: 10_000 } },

@@ -204,8 +204,9 @@ const cspViolations: string[] = [];
 
 /**
  * The hooks every e2e file gets without asking: the CSP check after its tests and the report of the pages when a
- * test fails. Registered per file by tests/e2e/file-hooks.ts (a setup file): the e2e project is not isolated, so this
- * module is imported once per worker, and hooks registered at its import would belong to the first file only.
+ * test fails. Registered per file by tests/e2e/file-hooks.ts (a setup file), not at this module's import: should a
+ * worker import it once for several files (vitest's `isolate: false`), hooks registered at import would belong to the
+ * first file only.
  */
 export function registerFileHooks(): void {
   beforeAll(() => {
@@ -332,11 +333,11 @@ export async function signIn(page: Page, url: string, username: string, password
  * page's uncaught errors; `options` adds to the page's own (a viewport, downloads, touch …).
  */
 export async function signedInPage(browser: Browser, url: string, lang: Lang, user: string, opts: PageOptions = {}): Promise<Page> {
-  // The language is in the page's storage before its first load, so the login page is loaded once, in it.
-  const remembered = { cookies: [], origins: [{ origin: new URL(url).origin, localStorage: [{ name: 'lang', value: lang }] }] };
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang, storageState: remembered, ...opts.options });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang, ...opts.options });
   const errors = opts.errors;
   if (errors) page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}/login`);
+  await page.evaluate((l) => localStorage.setItem('lang', l), lang);
   await signIn(page, url, user, user === 'admin' ? DEMO_PASSWORDS.admin : DEMO_PASSWORDS.others);
   await page.getByTestId('dashboard').waitFor();
   return page;
