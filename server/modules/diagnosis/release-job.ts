@@ -1,4 +1,5 @@
 import type { JobType } from '../jobs/job-type.js';
+import { scheduledSweep } from '../jobs/scheduled-job.js';
 import { releaseDue } from './workflow.js';
 
 export const RELEASE_DUE_JOB = 'diagnosis.release-due';
@@ -9,17 +10,5 @@ export const RELEASE_DUE_JOB = 'diagnosis.release-due';
  * still release first (workflow.ts), so a recall a moment after the time finds the report issued.
  */
 export function releaseDueJob(everyMs = 10_000): JobType<unknown> {
-  return {
-    type: RELEASE_DUE_JOB,
-    concurrency: 1,
-    maxAttempts: 3,
-    leaseMs: 60_000,
-    // A sweep of due rows: well under a minute; past it something is stuck, and the next run starts afresh.
-    timeLimitMs: 60_000,
-    everyMs,
-    async run({ db }) {
-      // Outside any request: the job's handle is the unscoped one, every hospital's due reports.
-      await releaseDue({ systemDb: db });
-    },
-  };
+  return scheduledSweep(RELEASE_DUE_JOB, everyMs, (db) => releaseDue({ systemDb: db }));
 }

@@ -1,4 +1,5 @@
 import type { JobType } from '../jobs/job-type.js';
+import { scheduledSweep } from '../jobs/scheduled-job.js';
 import { sweepOffline } from './queries.js';
 
 export const SCANNER_OFFLINE_JOB = 'scanners.offline-sweep';
@@ -12,16 +13,5 @@ export const SWEEP_MS = 10_000;
  * runner's handle (`scanner.status`), which main.ts forwards to the realtime pushes.
  */
 export function scannerOfflineJob(everyMs = SWEEP_MS): JobType<unknown> {
-  return {
-    type: SCANNER_OFFLINE_JOB,
-    concurrency: 1,
-    maxAttempts: 3,
-    leaseMs: 60_000,
-    // One UPDATE of the silent rows: well under a minute; past it something is stuck, and the next run starts afresh.
-    timeLimitMs: 60_000,
-    everyMs,
-    async run({ db }) {
-      await sweepOffline(db);
-    },
-  };
+  return scheduledSweep(SCANNER_OFFLINE_JOB, everyMs, sweepOffline);
 }
