@@ -2,14 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page, type PageScreenshotOptions, type Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, type TestContext } from 'vitest';
+import { chromium, type Browser, type Locator, type Page, type PageScreenshotOptions } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { withMigrationSecrets } from '../../server/security/sealed-secrets.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
-import { DIALOG_CONFIRM_THROTTLE_MS } from '../../src/core/constants';
 import { seed } from '../../server/db/seed/index.js';
 import { jobTypesFor } from '../../server/modules/job-types.js';
 import type { JobType } from '../../server/modules/jobs/registry.js';
@@ -19,9 +18,9 @@ import { startJobRunner, type JobRunner } from '../../server/modules/jobs/runner
 import type { RealtimeConfig } from '../../server/realtime/config.js';
 import type { HisConfig } from '../../server/modules/his/index.js';
 import type { CorsOrigins } from '../../server/config-http.js';
+import { browsers, SHOTS, watchCsp } from './page-watch.js';
 import { freePort, startServer as startProcess, type ServerProcess } from '../api/server-process.js';
 
-export const SHOTS = path.resolve('test-results/e2e');
 /**
  * Whether the pages' pictures are kept (`E2E_SHOTS=1`): for a person to look at what a change drew, in both
  * languages. They assert nothing, and a run takes some 350 of them (a full-page PNG costs Chromium up to a second on
@@ -197,100 +196,6 @@ export async function startPeer(dir: string, env: Record<string, string>): Promi
 }
 
 /**
- * Content-Security-Policy violations seen by any page this file's browsers opened. The app must work under the
- * policy it is served with (server/http/security-headers.ts): after the file's tests, any violation fails it.
- */
-const cspViolations: string[] = [];
-
-/**
- * The hooks every e2e file gets without asking: the CSP check after its tests and the report of the pages when a
- * test fails. Registered per file by tests/e2e/file-hooks.ts (a setup file), not at this module's import: should a
- * worker import it once for several files (vitest's `isolate: false`), hooks registered at import would belong to the
- * first file only.
- */
-export function registerFileHooks(): void {
-  beforeAll(() => {
-    cspViolations.length = 0;
-    browsers.length = 0;
-  });
-  afterAll(() => {
-    expect(cspViolations, 'Content-Security-Policy violations in the browser console').toEqual([]);
-  });
-  afterEach(reportFailedPages);
-}
-
-/** Chromium reports each blocked load, eval or inline style on the console; the event also names the directive. */
-async function watchCsp(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`[csp] ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
-    });
-  });
-  context.on('page', (page) => {
-    page.on('console', (message) => {
-      const text = message.text();
-      if (text.startsWith('[csp]') || text.includes('Content Security Policy')) cspViolations.push(`${page.url()}: ${text}`);
-      if (message.type() === 'error') remember(page, `console: ${text}`);
-    });
-    page.on('pageerror', (error) => remember(page, `page error: ${error.message}`));
-    page.on('requestfailed', (request) => {
-      // A load the next document's navigation cut off (ERR_ABORTED) is not what the page now shown waits for.
-      const before = documentOf.get(request) !== documents.get(page) ? ' (an earlier document\'s, cut off by a navigation)' : '';
-      remember(page, `failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}${before}`);
-      pendingOf(page).delete(request);
-    });
-    page.on('request', (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents.set(page, (documents.get(page) ?? 0) + 1);
-      documentOf.set(request, documents.get(page) ?? 0);
-      pendingOf(page).set(request, Date.now());
-    });
-    page.on('requestfinished', (request) => pendingOf(page).delete(request));
-    page.on('response', (response) => {
-      if (response.status() >= 400) remember(page, `${response.status()}: ${response.request().method()} ${response.url()}`);
-    });
-  });
-}
-
-/**
- * What each open page showed and last complained of, added to a failed test's report: a timeout that only a loaded
- * CI machine hits ("waiting for locator …") otherwise says nothing of the screen it waited on.
- */
-const troubles = new WeakMap<Page, string[]>();
-/** Each page's requests still without an answer, and since when: what a page stuck on a spinner is waiting for. */
-const pending = new WeakMap<Page, Map<Request, number>>();
-function pendingOf(page: Page): Map<Request, number> {
-  if (!pending.has(page)) pending.set(page, new Map());
-  return pending.get(page)!;
-}
-/** Each page's documents, counted by their main-frame navigation requests, and the document each request came from. */
-const documents = new WeakMap<Page, number>();
-const documentOf = new WeakMap<Request, number>();
-const browsers: Browser[] = [];
-function remember(page: Page, line: string): void {
-  const lines = troubles.get(page) ?? [];
-  lines.push(line.slice(0, 300));
-  troubles.set(page, lines.slice(-8));
-}
-async function reportFailedPages(context: TestContext): Promise<void> {
-  if (context.task.result?.state !== 'fail') return;
-  const report: string[] = [];
-  const pages = browsers.flatMap((b) => b.contexts().flatMap((c) => c.pages()));
-  const test = context.task.name.replace(/[^\p{L}\p{N}]+/gu, '-').slice(0, 60).replace(/^-|-$/g, '');
-  const shot = (i: number) => path.join(SHOTS, 'failed', `${path.basename(context.task.file.name, '.test.ts')}-${test}-${i}.png`);
-  for (const [i, page] of pages.entries()) {
-    const text = (await page.evaluate(() => document.body?.innerText ?? '').catch((e: Error) => `(unreadable: ${e.message})`)).replace(/\s+/g, ' ');
-    // Its end too: a dialog is drawn last.
-    const shown = text.length > 500 ? `${text.slice(0, 300)} … ${text.slice(-200)}` : text;
-    // Spinners have no text: what is still loading, by test id (a schema page's engine-loading …).
-    const spinning = await page.evaluate(() => [...document.querySelectorAll('[role=progressbar]')].map((e) => e.getAttribute('data-testid') ?? 'spinner')).catch(() => []);
-    const waiting = [...pendingOf(page)].map(([request, since]) => `waiting ${Math.round((Date.now() - since) / 1000)} s for: ${request.method()} ${request.url()}`);
-    const image = await page.screenshot({ path: shot(i) }).then(() => `  screenshot: ${path.relative(process.cwd(), shot(i))}\n`, () => '');
-    report.push(`${page.url()}\n  shows: ${shown}\n${spinning.length ? `  spinning: ${spinning.join(', ')}\n` : ''}${image}  ${[...(troubles.get(page) ?? []), ...waiting.slice(-8)].join('\n  ')}`);
-  }
-  if (report.length) throw new Error(`The pages when the test failed:\n${report.join('\n')}`);
-}
-
-/**
  * How long a locator or a navigation may wait. `E2E_WAIT_MS` shortens it to find waits that only end at their limit
  * (a `waitFor` caught on purpose costs the whole limit each time it runs): `E2E_WAIT_MS=8000 npm run test:e2e` fails them.
  */
@@ -433,54 +338,5 @@ export async function uploadThroughPage(page: Page, url: string, file: string, p
   await task.waitFor({ state: 'detached', timeout: 60_000 });
 }
 
-/**
- * A dialog's confirm acts once per DIALOG_CONFIRM_THROTTLE_MS (spec §5/§9: a double click acts once), so a person's next
- * confirm after a refused one comes later than that. `since`: Date.now() once the earlier confirm was sent (its click
- * or Enter resolved). Waits for what is left of the window: nothing when the steps in between took longer.
- */
-export async function afterConfirmThrottle(since: number): Promise<void> {
-  const left = since + DIALOG_CONFIRM_THROTTLE_MS + 50 - Date.now();
-  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
-}
-
-/**
- * Resolves once no animation or transition is running in the page (a drawer sliding away, a dialog fading in, a drop
- * settling), so what is read or shot next is where things end. Endless ones (a spinner) do not count.
- */
-export async function animationsDone(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
-}
-
-/**
- * Waits until each slide view named (a data-testid: `viewer-pane-0`, `share-pane` …) is settled: not moving, laid out
- * for its size, every tile of the view drawn at its best level (`data-settled`, src/viewer/slideViewer.ts).
- */
-export async function viewsSettled(page: Page, ...testIds: string[]): Promise<void> {
-  for (const id of testIds) await page.locator(`[data-testid="${id}"][data-settled="true"]`).waitFor();
-}
-
-/**
- * A double click at (x, y) as a mouse sends one: its four button events go out together. page.mouse.dblclick waits for
- * each event's round trip before sending the next, and on a busy machine the two clicks then arrive further apart than
- * the page's double-click time (OpenSeadragon's 300 ms), which makes them two clicks.
- */
-export async function doubleClick(page: Page, x: number, y: number): Promise<void> {
-  await page.mouse.move(x, y);
-  const cdp = await page.context().newCDPSession(page);
-  const button = (type: 'mousePressed' | 'mouseReleased', clickCount: number) =>
-    cdp.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount });
-  await Promise.all([button('mousePressed', 1), button('mouseReleased', 1), button('mousePressed', 2), button('mouseReleased', 2)]);
-  await cdp.detach();
-}
-
-/** Replaces the whole text of a CodeMirror editor (the JSON editors of the schema editor) as a person typing would. */
-export async function setCode(page: Page, editor: Locator, text: string): Promise<void> {
-  await editor.locator('.cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.insertText(text);
-}
-
-/** The text of a CodeMirror editor, line by line (its lines are drawn as elements of their own). */
-export async function codeOf(editor: Locator): Promise<string> {
-  return (await editor.locator('.cm-line').allTextContents()).join('\n');
-}
+export { registerFileHooks, SHOTS } from './page-watch.js';
+export { afterConfirmThrottle, animationsDone, codeOf, doubleClick, setCode, viewsSettled } from './page-actions.js';
