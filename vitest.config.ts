@@ -15,6 +15,16 @@ const setupFiles = ['tests/support/count-expects.ts'];
 const api = { environment: 'node' as const, setupFiles, globalSetup: ['tests/api/template-db.ts'], isolate: false, testTimeout: 30_000, hookTimeout: 60_000 };
 /** API files that start the real server as child processes on SQLite files: they have no PostgreSQL variant. */
 const sqliteOnly = ['tests/api/cluster.test.ts', 'tests/api/jobs-crash.test.ts', 'tests/api/jobs-crash-ingest.test.ts', 'tests/api/report-outbound-crash.test.ts'];
+/**
+ * API files about image bytes (slide formats, conversion, pixels, DICOM and IIIF output): their database work is a
+ * slide row and its jobs, which the other files test on both databases; on PostgreSQL they would decode and convert
+ * the same files again (libvips, the run's costliest CPU). They run on SQLite only.
+ */
+const imageBytesOnly = [
+  'tests/api/slides-conversion.test.ts', 'tests/api/dicom-export-validation.test.ts', 'tests/api/iiif-image-compliance.test.ts',
+  'tests/api/slide-formats/*.test.ts', 'tests/api/slides-pixel-caps.test.ts', 'tests/api/focus.test.ts', 'tests/api/focus-fluorescence.test.ts',
+  'tests/api/tiles-fast-lane.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -28,11 +38,12 @@ export default defineConfig({
       // Each API file runs once per database, as a project of its own: the two run side by side, and each has its time.
       { test: { ...api, name: 'api-sqlite', include: ['tests/api/**/*.test.ts'], env: { DSMS_TEST_DB: 'sqlite' } } },
       ...(process.env.TEST_DATABASE_URL
-        ? [{ test: { ...api, name: 'api-postgres', include: ['tests/api/**/*.test.ts'], exclude: sqliteOnly, env: { DSMS_TEST_DB: 'postgres' } } }]
+        ? [{ test: { ...api, name: 'api-postgres', include: ['tests/api/**/*.test.ts'], exclude: [...sqliteOnly, ...imageBytesOnly], env: { DSMS_TEST_DB: 'postgres' } } }]
         : []),
       {
         test: {
           name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', setupFiles: [...setupFiles, 'tests/e2e/file-hooks.ts'],
+          globalSetup: ['tests/e2e/template-db.ts'],
           testTimeout: 180_000, hookTimeout: 180_000,
           // A browser on a busy 2-core machine can take more than the default second to settle; polls wait for
           // a state, they do not time anything.

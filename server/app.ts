@@ -11,6 +11,7 @@ import { serverWithFastLanes, type FastLane } from './http/fast-lanes.js';
 import { registerGuard } from './http/guard.js';
 import { registerHostileInput } from './http/hostile-input.js';
 import { registerAccessScope, scopedDb } from './http/access-scope.js';
+import { clinicalReachOf } from './http/clinical-scope.js';
 import { registerRouteTable } from './http/route-table.js';
 import { parseQuery } from './http/query-string.js';
 import { IMAGE_COOKIE, registerImageCookie } from './http/image-cookie.js';
@@ -158,7 +159,10 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   registerGuard(app, resolveSession, sessions);
   // Before any route is declared: it bounds the ids of each route's schema as the route is added.
   registerHostileInput(app);
-  registerAccessScope(app);
+  // A broken rule file stops the start here, naming the file (loadRuleSets); a rule failing later is a warning.
+  const rules = new RuleStore(systemDb, loadRuleSets(), warnOnce((m) => app.log.warn({ rules: true }, m)));
+  // A clinician's reports are narrowed by their hospitals' clinical-reach rule (issue 31), in the row scope too.
+  registerAccessScope(app, clinicalReachOf((hospitalId) => rules.resolverFor(hospitalId)));
   registerOperationLog(app, systemDb);
 
   // This app's key for the secrets it stores sealed (SECRETS_KEY or the data directory's key file), its own: two
@@ -187,11 +191,9 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
     onSessionEnd: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
   });
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
-  // A broken rule file stops the start here, naming the file (loadRuleSets); a rule failing later is a warning.
-  const rules = new RuleStore(systemDb, loadRuleSets(), warnOnce((m) => app.log.warn({ rules: true }, m)));
   const enums = loadEnums();
   const schemas = new SchemaStore(systemDb, loadBasePages(), rules, enums);
-  const contracts = new ContractStore(systemDb, resources, rules, enums);
+  const contracts = new ContractStore(systemDb, resources, rules, enums, (m) => app.log.warn({ contracts: true }, m));
   settingRoutes(app, db, (key) => schemas.formForSetting(key), (hospitalId) => schemas.rulesFor(hospitalId));
   // A new password ends the user's other sessions; their cached tile sessions go with them in this process.
   accountRoutes(app, db, schemas, (userId) => { sessions.forgetUser(userId); realtime.recheckUser(userId); });
@@ -209,8 +211,8 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   });
   resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
   caseRoutes(app, db);
-  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: async (hospitalId) => schemas.formOfContract(await contracts.ownContractFor(schemas.base('CaseRegistration'), hospitalId)), his: hisAdapter(config.his) });
-  diagnosisModule(app, { db, systemDb, rules, dataDir, publicUrl: config.publicUrl, outbound: config.reportOutbound, fhir: config.fhirOutbound, font: config.reportFont });
+  lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: async (hospitalId) => schemas.formOfContract(await contracts.ownContractFor(schemas.base('CaseRegistration'), hospitalId)), his: hisAdapter(config.his, db) });
+  diagnosisModule(app, { db, systemDb, rules, dataDir, storage, publicUrl: config.publicUrl, outbound: config.reportOutbound, fhir: config.fhirOutbound, hl7: config.hl7, font: config.reportFont });
   collectionRoutes(app, db, resources.find((r) => r.name === 'collections')!);
   logRoutes(app, db);
   commonRoutes(app, config.distDir, db);
@@ -226,7 +228,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   jobRoutes(app, db);
   annotationRoutes(app, db);
   messageRoutes(app, db);
-  caseImageRoutes(app, db, dataDir);
+  caseImageRoutes(app, db, storage);
   realtimeRoutes(app, realtime);
   shareRoutes(app, db, systemDb, tiles, sessions);
   meetingRoutes(app, db, realtime);

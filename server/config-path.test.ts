@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
  * Passing the environment on to a child process is not reading a setting; the cluster relay's marker is set by the
  * primary for its own workers (workers.ts), not by an operator.
  */
-const PASSES_ENV_ON = ['modules/outer/tesseract.ts', 'modules/slides/conversion/vips-cli.ts', 'modules/slides/conversion/openslide-associated.ts', 'realtime/cluster-relay.ts'];
+const PASSES_ENV_ON = ['modules/outer/tesseract.ts', 'modules/slides/conversion/vips-cli.ts', 'modules/slides/conversion/openslide-associated.ts', 'realtime/cluster-relay.ts', 'backup/postgres-copy.ts'];
 
 /** One configuration path (issue 28): the environment is read in server/config.ts only, and the database layer needs none. */
 describe('one configuration path', () => {

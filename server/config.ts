@@ -11,6 +11,7 @@ import { DEFAULT_STATEMENT_TIMEOUT_MS } from './db/statement-timeout.js';
 import { parseStorageConfig, type StorageConfig } from './storage/storage-url.js';
 import type { BlockCacheConfig } from './storage/open-storage.js';
 import { parseFhirOutbound, parseOutboundKind, type FhirOutboundConfig, type OutboundKind } from './modules/diagnosis/outbound-config.js';
+import { parseHl7Config, type Hl7Config } from './modules/hl7/config.js';
 
 export interface ServerConfig {
   port: number;
@@ -56,6 +57,8 @@ export interface ServerConfig {
   reportOutbound: OutboundKind;
   /** The FHIR receiver of REPORT_OUTBOUND=fhir (FHIR_BASE_URL, FHIR_TOKEN, FHIR_TIMEOUT_MS, FHIR_MAX_ATTEMPTS, FHIR_SYSTEM_BASE). */
   fhirOutbound: FhirOutboundConfig;
+  /** HL7 v2 with the HIS over MLLP: the listener (HL7_MLLP_PORT, off by default) and, for REPORT_OUTBOUND=hl7, the HIS's listener (modules/hl7). */
+  hl7: Hl7Config;
   /** How long PostgreSQL runs one statement before cancelling it, in ms (DB_STATEMENT_TIMEOUT_MS, default 15 s; 0: never). */
   dbStatementTimeoutMs: number;
   /** The CJK font report PDFs embed (REPORT_FONT, a .ttf/.otf/.ttc file) and the face inside a .ttc (REPORT_FONT_FACE). */
@@ -99,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     his: parseHisConfig(env),
     reportOutbound: parseOutboundKind(env.REPORT_OUTBOUND),
     fhirOutbound: parseFhirOutbound(env, parseOutboundKind(env.REPORT_OUTBOUND)),
+    hl7: parseHl7Config(env, parseOutboundKind(env.REPORT_OUTBOUND) === 'hl7'),
     dbStatementTimeoutMs: statementTimeoutMs(env),
     reportFont: { file: env.REPORT_FONT || undefined, face: env.REPORT_FONT_FACE || undefined },
     secrets: { dataDir, key: env.SECRETS_KEY || undefined },

@@ -91,6 +91,14 @@ if (setup) {
   const jobDb = openDb();
   const queued = await queueMissingConversions(jobDb, config.dataDir);
   if (queued) log.info({ queued }, 'slide conversions queued at start');
+  // The HIS's HL7 messages (HL7_MLLP_PORT, off by default) are taken here, in one process of the installation.
+  const { listenPort } = config.hl7;
+  if (listenPort !== undefined) {
+    const { startHl7Listener } = await import('./modules/hl7/start.js');
+    const hl7 = await startHl7Listener(jobDb, { ...config.hl7, listenPort }, log);
+    process.once('SIGTERM', () => void hl7.close());
+    process.once('SIGINT', () => void hl7.close());
+  }
   const startJobs = () => {
     const runner = startJobRunner(jobDb, { types: installationJobTypes(config), log });
     process.once('SIGTERM', () => void runner.stop());

@@ -5,6 +5,7 @@ import {
   type RootOperationNode, type SelectQueryNode, type SqlBool, type UnknownRow, type UpdateQueryNode,
 } from 'kysely';
 import { AppError } from '../http/errors.js';
+import { clinicalReportPredicate, type ClinicalReach } from './clinical-reach.js';
 import { SCOPED_TABLES, type ScopedTable } from './scoped-tables.js';
 
 /**
@@ -17,6 +18,8 @@ export interface RowScope {
   readonly directories?: readonly number[];
   /** An administrator (src/core/admin.ts): also reaches the rows of a `hospitalOptional` table that name no hospital. */
   readonly admin?: boolean;
+  /** A clinician (src/core/clinicalReach.ts): reports only within their reach, signed and sent (clinical-reach.ts). */
+  readonly clinical?: ClinicalReach;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- predicates name tables by data (scoped-tables.ts)
@@ -65,6 +68,7 @@ export function rowPredicate(table: ScopedTable, ref: string, scope: RowScope | 
     const inSlides = eb(col(table.slideKey), 'in', slidesWithin(table.hospital ? undefined : scope.hospitals, dirs));
     parts.push(table.slideOptional ? eb.or([eb(col(table.slideKey), 'is', null), inSlides]) : inSlides);
   }
+  if (table.clinicalReports && scope.clinical) parts.push(clinicalReportPredicate(ref, scope.clinical));
   return parts.length ? ParensNode.create(eb.and(parts).toOperationNode()) : undefined;
 }
 

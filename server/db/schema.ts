@@ -8,7 +8,7 @@ import type { CaseTable, CaseApplicationTable, CaseSpecimenTable, CaseBlockTable
 import type { SlideTable, SlideSectionTable, SlideAnnotationTable, SlideShareTable, SlideLabelTable, CollectionCategoryTable, CollectionTable, TeachingLinkTable } from './schema/slides.js';
 import type { ScannerTable, ScanJobTable, SlideQcTable, SlideFocusTable, QcDictTable } from './schema/qc.js';
 import type { MessageTable, MeetingTable, MeetingSlideTable, MeetingParticipantTable } from './schema/messages.js';
-import type { JobTable, AttachmentTable } from './schema/system.js';
+import type { JobTable, AttachmentTable, UploadChunkTable, UploadFinishTable, Hl7MessageTable, Hl7PatientTable } from './schema/system.js';
 
 export type * from './schema/users.js';
 export type * from './schema/auth.js';
@@ -53,6 +53,10 @@ export interface Database extends ReportTables {
   section_logs: SectionLogTable;
   slides: SlideTable;
   jobs: JobTable;
+  upload_chunks: UploadChunkTable;
+  upload_finishes: UploadFinishTable;
+  hl7_messages: Hl7MessageTable;
+  hl7_patients: Hl7PatientTable;
   cases: CaseTable;
   collection_categories: CollectionCategoryTable;
   collections: CollectionTable;

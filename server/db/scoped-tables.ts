@@ -11,6 +11,8 @@
  *   everyone's (a log line of a slide since deleted).
  * - `hospitalOptional`: the row may name no hospital (null): it is then administrators' only, never everyone's (an
  *   operation log line of a signed-out request, or one written before the log recorded hospitals).
+ * - `clinicalReports`: the reports table: a clinician's scope reaches only the signed, sent reports of the cases
+ *   within their reach (clinical-reach.ts).
  */
 export interface ScopedTable {
   hospital?: string;
@@ -19,6 +21,7 @@ export interface ScopedTable {
   slideKey?: string;
   slideOptional?: boolean;
   hospitalOptional?: boolean;
+  clinicalReports?: boolean;
 }
 
 export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
@@ -30,7 +33,7 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   case_timeline: { hospital: 'hospital_id', caseKey: 'case_id' },
   case_images: { hospital: 'hospital_id', caseKey: 'case_id' },
   case_charges: { hospital: 'hospital_id', caseKey: 'case_id' },
-  reports: { hospital: 'hospital_id', caseKey: 'case_id' },
+  reports: { hospital: 'hospital_id', caseKey: 'case_id', clinicalReports: true },
   // A signed report's frozen documents: read only through a report already in scope (reportVisible); narrowed by hospital here too.
   report_documents: { hospital: 'hospital_id' },
   slides: { hospital: 'hospital_id', caseKey: 'case_id' },
@@ -49,4 +52,7 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   messages: { caseKey: 'case_id' },
   // The audit trail of writes, with the bodies they sent (a file's name, a patient's name): the hospital worked in.
   operation_logs: { hospital: 'hospital_id', hospitalOptional: true },
+  // The HL7 message log carries patients' names and orders: its hospital's; one that named none, administrators'.
+  hl7_messages: { hospital: 'hospital_id', hospitalOptional: true },
+  hl7_patients: { hospital: 'hospital_id' },
 };

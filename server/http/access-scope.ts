@@ -1,10 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
 import { directoryRestriction } from '../../src/core/subspecialty.js';
+import type { ClinicalReach } from '../db/clinical-reach.js';
 import type { Db } from '../db/connect.js';
 import { RowScopePlugin, type RowScope } from '../db/row-scope.js';
 import { shareBus } from '../events/bus.js';
 import { hasPermission, isAdmin } from './access.js';
+import type { ClinicalReachOf } from './clinical-scope.js';
 import type { SessionUser } from './types.js';
 
 /**
@@ -22,15 +24,18 @@ export interface AccessScope extends RowScope {
   readonly directories?: readonly number[];
   /** An administrator (src/core/admin.ts): also reads the operation log's rows of no hospital (signed-out writes). */
   readonly admin: boolean;
+  /** A clinician's reach over the reports (clinical-scope.ts); undefined for everyone else. */
+  readonly clinical?: ClinicalReach;
   may(permission: string): boolean;
 }
 
-export function accessScopeOf(user: SessionUser): AccessScope {
+export function accessScopeOf(user: SessionUser, clinical?: ClinicalReach): AccessScope {
   return Object.freeze({
     userId: user.id,
     hospitals: Object.freeze([...user.hospitalIds]),
     directories: directoryRestriction(user),
     admin: isAdmin(user),
+    ...(clinical ? { clinical } : {}),
     may: (permission: string) => hasPermission(user, permission),
   });
 }
@@ -54,14 +59,21 @@ export function scopedDb(system: Db): Db {
 
 /**
  * Runs the rest of each request (validation, handler, its promises) inside its scope. preHandler: after every
- * onRequest hook, a route's own session hooks included.
+ * onRequest hook, a route's own session hooks included. A clinician's reach is read from their hospitals' rules
+ * first (`clinicalReachOf`); everyone else's scope is made at once, without a statement.
  */
-export function registerAccessScope(app: FastifyInstance): void {
+export function registerAccessScope(app: FastifyInstance, clinicalReachOf?: ClinicalReachOf): void {
   app.decorateRequest('scope', undefined);
   app.addHook('preHandler', (request, _reply, done) => {
-    const scope = request.auth ? accessScopeOf(request.auth) : undefined;
-    request.scope = scope;
-    current.run(scope, done);
+    const enter = (scope: AccessScope | undefined) => {
+      request.scope = scope;
+      current.run(scope, done);
+    };
+    const user = request.auth;
+    if (!user) return enter(undefined);
+    const reach = clinicalReachOf?.(user, request.routeOptions.config?.cachedSession === true);
+    if (!reach) return enter(accessScopeOf(user));
+    reach.then((clinical) => enter(accessScopeOf(user, clinical)), done);
   });
 }
 

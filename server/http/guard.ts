@@ -64,8 +64,9 @@ function refusal(request: FastifyRequest, access: Access | undefined): Error | u
   if (!request.auth) return unauthenticated();
   const locked = lockRefusal(request);
   if (locked) return locked;
-  if (typeof access === 'object' && !hasPermission(request.auth, access.permission)) return forbidden(access.permission);
-  return undefined;
+  if (typeof access !== 'object') return undefined;
+  const codes = [access.permission].flat();
+  return codes.some((code) => hasPermission(request.auth!, code)) ? undefined : forbidden(codes.join(' / '));
 }
 
 function header(v: string | string[] | undefined): string | undefined {

@@ -9,7 +9,8 @@ import type { Language } from '../i18n/translate.js';
 export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 /** Who may call a route. Every /api route must say one of these; the app refuses to start otherwise. */
-export type Access = 'public' | 'user' | { permission: string };
+/** `permission` a list: any one of them lets the caller in (a report's PDF: case_view, or the clinical side's code). */
+export type Access = 'public' | 'user' | { permission: string | readonly string[] };
 
 export interface SessionUser {
   id: number;

@@ -3,6 +3,9 @@ import type { FhirOutboundConfig } from './diagnosis/outbound-config.js';
 import { reportOutboundJob } from './diagnosis/outbound-job.js';
 import { releaseDueJob } from './diagnosis/release-job.js';
 import { focusCheckJob } from './focus/job.js';
+import type { RemoteSlides } from './tiles/slide-store.js';
+import type { Hl7Config } from './hl7/config.js';
+import { hl7ResultJob } from './hl7/result-job.js';
 import { JobRegistry, type JobType } from './jobs/registry.js';
 import type { LimitedJobType } from './jobs/time-limits.js';
 import { scannerOfflineJob } from './scanners/offline-job.js';
@@ -20,21 +23,30 @@ export interface JobConfig {
   pixelCaps?: PixelCaps;
   /** The FHIR receiver of sent reports (REPORT_OUTBOUND=fhir). */
   fhirOutbound?: FhirOutboundConfig;
+  /** The HIS's MLLP listener sent reports' ORU^R01 go to (REPORT_OUTBOUND=hl7). */
+  hl7?: Hl7Config;
   /** Where slide files are (STORAGE_URL): the data directory when left out. */
   storage?: StorageConfig;
 }
 
+/** On object storage, what reads a slide's tiles by ranged GETs through the process's block cache; none for the data directory. */
+function remoteSlides(config: JobConfig): RemoteSlides | undefined {
+  const { storage, cache } = appStorage(config);
+  return cache ? { storage, cache, dataDir: config.dataDir } : undefined;
+}
+
 /**
  * Each module registers here the queued job types it enqueues (slides: ingest, conversion; focus; diagnosis: the
- * outbound report; a DICOM import or an export adds a line). The jobs module knows none of them (it depends one way).
+ * outbound report; hl7: a result to the HIS; a DICOM import or an export adds a line). The jobs module knows none of them (it depends one way).
  */
 function registerQueuedJobs(registry: JobRegistry, config: JobConfig): JobRegistry {
   const { dataDir, jobLeaseMs: lease, jobTimeLimitsMs: limits = {}, pixelCaps: caps } = config;
   return registry
     .register(slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps, storage: appStorage(config).storage }))
     .register(slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps, storage: appStorage(config).storage }))
-    .register(focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'] }))
-    .register(reportOutboundJob(config.fhirOutbound, lease));
+    .register(focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'], remote: remoteSlides(config) }))
+    .register(reportOutboundJob(config.fhirOutbound, lease))
+    .register(hl7ResultJob(config.hl7, lease));
 }
 
 /**

@@ -2,10 +2,12 @@ import { reportingWrites } from '../resources/hooks/reporting.js';
 import type { ResourceHooks } from '../resources/hooks/types.js';
 import type { RuleResolver } from '../../src/core/rules.js';
 import { caseHooks } from './cases/hooks.js';
+import { clinicalReportHooks } from './clinical/hooks.js';
 import { numberingRuleHooks } from './cases/numbering-hooks.js';
 import { categoryHooks, collectionHooks } from './collections/hooks.js';
 import { priceItemHooks } from './prices/hooks.js';
 import { qcDictHooks } from './qc/dict-hooks.js';
+import { slideQcHooks } from './qc/hooks.js';
 import { rolesHooks } from './roles/hooks.js';
 import { slideHooks } from './slides/hooks.js';
 import type { Storage } from '../storage/storage.js';
@@ -39,5 +41,7 @@ export function resourceHooks(options: ResourceHookOptions) {
     slides: slideHooks(options.dataDir, options.storage),
     price_items: priceItemHooks,
     qc_dict: qcDictHooks,
+    clinical_reports: clinicalReportHooks,
+    slide_qc: slideQcHooks,
   } satisfies Record<string, ResourceHooks>;
 }

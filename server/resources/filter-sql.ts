@@ -3,6 +3,7 @@ import { invertOperator, type FilterCondition, type Operator } from '../../src/c
 import { AppError } from '../http/errors.js';
 import { coerceValue } from './coerce.js';
 import type { ColumnType, ResourceDef, VirtualHop } from './definition.js';
+import { extraExpression, type AddedColumns } from './extra-fields.js';
 import { listOf, pairOf, scalar } from './filter-values.js';
 import type { Untyped } from './untyped.js';
 
@@ -21,14 +22,15 @@ type Leaf = FilterCondition & { [DERIVED_SQL]?: DerivedSql };
  * whitelist by parseListQuery and is checked again here; every value is a bound parameter of the
  * column's type, so both databases answer every operator on every column alike, never with a type error.
  * Items join left to right: `and`, `or`, and `except` (= and not) — for a column condition by the
- * spec's operator inversion, for a group or a join-table field by NOT around it.
+ * spec's operator inversion, for a group or a join-table field by NOT around it. `added`: the requesting hospital's
+ * added fields (extra-fields.ts), compared as their value inside `extra`, typed as the field's contract says.
  */
-export function whereFilter(eb: EB, conditions: FilterCondition[], def: ResourceDef, pg: boolean): Expression<SqlBool> {
+export function whereFilter(eb: EB, conditions: FilterCondition[], def: ResourceDef, pg: boolean, added: AddedColumns = {}): Expression<SqlBool> {
   let acc: Expression<SqlBool> | undefined;
   for (const c of conditions) {
     const combinator = c.condition ?? 'and';
     const except = combinator === 'except';
-    const expr = c.child ? negateIf(eb, whereFilter(eb, c.child, def, pg), except) : leaf(eb, c, def, pg, except);
+    const expr = c.child ? negateIf(eb, whereFilter(eb, c.child, def, pg, added), except) : leaf(eb, c, def, pg, except, added);
     acc = acc === undefined ? expr : combinator === 'or' ? eb.or([acc, expr]) : eb.and([acc, expr]);
   }
   return acc ?? sql<SqlBool>`1 = 1`;
@@ -36,14 +38,18 @@ export function whereFilter(eb: EB, conditions: FilterCondition[], def: Resource
 
 const negateIf = (eb: EB, e: Expression<SqlBool>, not: boolean) => (not ? eb.not(e) : e);
 
-function leaf(eb: EB, c: Leaf, def: ResourceDef, pg: boolean, except: boolean): Expression<SqlBool> {
+function leaf(eb: EB, c: Leaf, def: ResourceDef, pg: boolean, except: boolean, added: AddedColumns): Expression<SqlBool> {
   const derived = c[DERIVED_SQL];
   if (derived) return negateIf(eb, derived(eb), except);
   const column = c.column!;
   const virtual = def.virtual?.[column];
+  const op = c.operator ?? '=';
+  if (!def.columns[column] && !virtual && Object.hasOwn(added, column)) {
+    // The same comparisons as a real column's, on the value inside `extra` (a row without the key holds NULL).
+    return compare(eb, extraExpression(def.table, column, added[column], pg), except ? invertOperator(op) : op, c.value, column, added[column], pg);
+  }
   const type: ColumnType | undefined = def.columns[column]?.filter ? def.columns[column].type : virtual?.type;
   if (!type) throw new AppError(422, 'resource.unknown_column', { column });
-  const op = c.operator ?? '=';
 
   if (virtual) {
     // "has a role that matches", computed in the join table; except means "has none that matches".

@@ -3,6 +3,7 @@ import { isCombinator, isOperator, normaliseFilter, paramsToFilter, type FilterC
 import { labelSearchCondition } from '../../src/core/labelCode.js';
 import { AppError } from '../http/errors.js';
 import type { ResourceDef } from './definition.js';
+import type { AddedColumns } from './extra-fields.js';
 import { checkListBudget } from './list-budget.js';
 import { LIST_LIMITS } from './limits.js';
 
@@ -40,25 +41,29 @@ export interface ListQuery {
   tabs: { key: string; filter: FilterCondition[] }[];
   /** Owner ids (hospitals or the user) a scoped resource is limited to; set by the route, never by the client. */
   scope?: number[];
+  /** The fields the requesting hospital added (kept in `extra`) that this query may filter and sort by. */
+  added?: AddedColumns;
 }
 
 /**
  * Reads page, page_size, sort_by, search, params, filter and tabs from a query string (JSON text) or a
  * POST body (JSON values), and checks every column against the resource's whitelist and the whole
  * request against the limits of limits.ts. Anything it cannot vouch for is a 422; nothing unchecked
- * goes on to SQL.
+ * goes on to SQL. `added`: the fields the requesting hospital's contract adds (extra-fields.ts addedColumns),
+ * which join the whitelist for filters and sorting, and only for that hospital.
  */
-export function parseListQuery(raw: Record<string, unknown>, def: ResourceDef): ListQuery {
+export function parseListQuery(raw: Record<string, unknown>, def: ResourceDef, added: AddedColumns = {}): ListQuery {
   const { page, pageSize } = pageParams(raw);
+  const known = { def, added };
 
-  const sortBy = parseSort(json(raw.sort_by, 'sort_by') ?? def.defaultSort ?? { id: 'desc' }, def);
+  const sortBy = parseSort(json(raw.sort_by, 'sort_by') ?? def.defaultSort ?? { id: 'desc' }, known);
   const params = json(raw.params, 'params') ?? {};
   if (typeof params !== 'object' || Array.isArray(params)) throw new AppError(422, 'resource.bad_shape', { param: 'params' });
   // One count of the client's items across every part, so no part's size multiplies another's.
   const items = { count: 0 };
   const filter = [
-    ...checkConditions(paramsToFilter(params as Record<string, unknown>), def, 'params', items),
-    ...checkConditions(asConditions(json(raw.filter, 'filter') ?? [], 'filter'), def, 'filter', items),
+    ...checkConditions(paramsToFilter(params as Record<string, unknown>), known, 'params', items),
+    ...checkConditions(asConditions(json(raw.filter, 'filter') ?? [], 'filter'), known, 'filter', items),
     ...searchConditions(raw.search, def),
   ];
   const tabsRaw = json(raw.tabs, 'tabs') ?? [];
@@ -67,11 +72,14 @@ export function parseListQuery(raw: Record<string, unknown>, def: ResourceDef): 
   const tabs = tabsRaw.map((t) => {
     if (!t || typeof t !== 'object' || typeof (t as { key?: unknown }).key !== 'string') throw new AppError(422, 'resource.bad_shape', { param: 'tabs' });
     const tab = t as { key: string; filter?: unknown };
-    return { key: tab.key.slice(0, 64), filter: checkConditions(asConditions(tab.filter ?? [], 'tabs'), def, 'tabs', items) };
+    return { key: tab.key.slice(0, 64), filter: checkConditions(asConditions(tab.filter ?? [], 'tabs'), known, 'tabs', items) };
   });
   checkListBudget([filter, ...tabs.map((t) => t.filter)]);
-  return { page, pageSize, sortBy, filter, tabs };
+  return { page, pageSize, sortBy, filter, tabs, ...(Object.keys(added).length ? { added } : {}) };
 }
+
+/** What a query may name: the resource's columns and the hospital's added fields. */
+interface Known { def: ResourceDef; added: AddedColumns }
 
 function positiveInt(v: unknown, fallback: number): number {
   if (v === undefined || v === null || v === '') return fallback;
@@ -91,10 +99,10 @@ function json(v: unknown, param: string): unknown {
   }
 }
 
-function parseSort(v: unknown, def: ResourceDef): [string, 'asc' | 'desc'][] {
+function parseSort(v: unknown, { def, added }: Known): [string, 'asc' | 'desc'][] {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new AppError(422, 'resource.bad_shape', { param: 'sort_by' });
   return Object.entries(v as Record<string, unknown>).slice(0, 5).map(([column, dir]) => {
-    if (!def.columns[column]?.sort) throw new AppError(422, 'resource.unsortable_column', { column });
+    if (!def.columns[column]?.sort && !Object.hasOwn(added, column)) throw new AppError(422, 'resource.unsortable_column', { column });
     const d = String(dir).toLowerCase();
     if (d !== 'asc' && d !== 'desc') throw new AppError(422, 'resource.bad_sort_direction');
     return [column, d];
@@ -123,7 +131,7 @@ function searchConditions(search: unknown, def: ResourceDef): FilterCondition[] 
  * Shape, operators, combinators and columns, recursively; values are coerced later, per column type.
  * `items` counts the client's conditions and groups across the request's parts, before any is kept.
  */
-function checkConditions(list: FilterCondition[], def: ResourceDef, param: string, items: { count: number }): FilterCondition[] {
+function checkConditions(list: FilterCondition[], { def, added }: Known, param: string, items: { count: number }): FilterCondition[] {
   const walk = (children: unknown[], depth: number): void => {
     if (depth > LIST_LIMITS.depth) throw new AppError(422, 'resource.too_complex');
     for (const item of children) {
@@ -137,7 +145,7 @@ function checkConditions(list: FilterCondition[], def: ResourceDef, param: strin
         continue;
       }
       if (c.operator !== undefined && !isOperator(c.operator)) throw new AppError(422, 'resource.bad_operator', { operator: String(c.operator).slice(0, 20) });
-      if (typeof c.column !== 'string' || !(def.columns[c.column]?.filter || def.virtual?.[c.column]?.filter || def.derivedFilters?.includes(c.column))) {
+      if (typeof c.column !== 'string' || !(def.columns[c.column]?.filter || def.virtual?.[c.column]?.filter || def.derivedFilters?.includes(c.column) || Object.hasOwn(added, c.column))) {
         throw new AppError(422, 'resource.unknown_column', { column: String(c.column).slice(0, 64) });
       }
     }

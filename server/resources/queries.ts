@@ -5,6 +5,7 @@ import { MAX_ID } from '../http/hostile-input.js';
 import { coerceValue } from './coerce.js';
 import { mapConstraintError, mapTimeout } from './db-errors.js';
 import { readableColumns, scopeColumn, writableColumns, type ColumnType, type ResourceDef } from './definition.js';
+import { extraExpression } from './extra-fields.js';
 import { whereFilter } from './filter-sql.js';
 import type { ResourceHooks, Row, WriteContext } from './hooks/types.js';
 import type { ListQuery } from './list-query.js';
@@ -17,11 +18,15 @@ const loose = (db: Db) => db as unknown as Kysely<Untyped>;
 export async function listRows(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, q: ListQuery) {
   const pg = isPostgres(db);
   // One filter expression serves both statements; the row statement starts from the resource's kept column list.
-  const filter = whereFilter(expressionBuilder<Untyped, Untyped>(), q.filter, def, pg);
+  const filter = whereFilter(expressionBuilder<Untyped, Untyped>(), q.filter, def, pg, q.added);
   const countQuery = inScope(loose(db).selectFrom(def.table).where(filter), def, q.scope)
     .select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   let rowsQuery = inScope(selectRows(db, def).where(filter), def, q.scope).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
-  for (const [column, dir] of q.sortBy) rowsQuery = rowsQuery.orderBy(`${def.table}.${column}`, dir);
+  for (const [column, dir] of q.sortBy) {
+    // An added field sorts by the expression its filter and its index use (extra-fields.ts).
+    const added = !def.columns[column] && q.added?.[column];
+    rowsQuery = added ? rowsQuery.orderBy(extraExpression(def.table, column, added, pg), dir) : rowsQuery.orderBy(`${def.table}.${column}`, dir);
+  }
   // A unique last key keeps pages stable when sorted values repeat.
   if (!q.sortBy.some(([c]) => c === 'id')) rowsQuery = rowsQuery.orderBy(`${def.table}.id`, 'desc');
   const [count, rows] = await Promise.all([countQuery, rowsQuery.execute()]).catch(mapTimeout);
@@ -42,9 +47,9 @@ export async function listRows(db: Db, def: ResourceDef, hooks: ResourceHooks | 
 export async function countTabs(db: Db, def: ResourceDef, q: ListQuery): Promise<Record<string, number>> {
   const pg = isPostgres(db);
   const tabs = q.tabs.length ? q.tabs : [{ key: 'total', filter: [] }];
-  const row = await inScope(loose(db).selectFrom(def.table).where((eb) => whereFilter(eb, q.filter, def, pg)), def, q.scope)
+  const row = await inScope(loose(db).selectFrom(def.table).where((eb) => whereFilter(eb, q.filter, def, pg, q.added)), def, q.scope)
     .select((eb) => tabs.map((tab, i) => (tab.filter.length
-      ? eb.fn.sum(eb.case().when(whereFilter(eb, tab.filter, def, pg)).then(1).else(0).end())
+      ? eb.fn.sum(eb.case().when(whereFilter(eb, tab.filter, def, pg, q.added)).then(1).else(0).end())
       : eb.fn.countAll()).as(`t${i}`)))
     .executeTakeFirstOrThrow()
     .catch(mapTimeout);

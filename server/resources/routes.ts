@@ -11,6 +11,7 @@ import { contractForm } from '../../src/core/resolvePage.js';
 import type { RuleResolver } from '../../src/core/rules.js';
 import type { ResourceDef } from './definition.js';
 import type { ResourceHooks } from './hooks/types.js';
+import { addedColumns } from './extra-fields.js';
 import { parseListQuery } from './list-query.js';
 import { resolveDerived } from './derived-filters.js';
 import { withCurrentUser } from './current-user.js';
@@ -63,7 +64,9 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     };
 
     const query = async (request: FastifyRequest, raw: unknown) => {
-      const q = { ...withCurrentUser(parseListQuery(raw as Record<string, unknown>, def), request.auth!.id), scope: scope(request) };
+      // The fields the requesting hospital added may be filtered and sorted by; another hospital's stay unknown.
+      const added = def.extra ? addedColumns(def, await deps.contracts.contractFor(def, hospitalOf(request))) : {};
+      const q = { ...withCurrentUser(parseListQuery(raw as Record<string, unknown>, def, added), request.auth!.id), scope: scope(request) };
       return resolveDerived(db, def, hooks, q, { scope: q.scope, hospitalId: hospitalOf(request) });
     };
     const list = async (request: FastifyRequest, raw: unknown) => ok(await listRows(db, def, hooks, await query(request, raw)));

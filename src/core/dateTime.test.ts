@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atTime, formatDate, formatDateTime, formatTime, fromStored, parseDate, parseTime, toStored } from './dateTime';
+import { atTime, formatDate, formatDateTime, formatTime, fromStored, parseDate, parseTime, showStored, toStored } from './dateTime';
 
 describe('date-time as the spec shows it (YYYY-MM-DD HH:mm:ss, local)', () => {
   it('formats with zero padding and 24 hours, in any language', () => {
@@ -38,5 +38,14 @@ describe('date-time as the spec shows it (YYYY-MM-DD HH:mm:ss, local)', () => {
     expect(fromStored('')).toBeNull();
     expect(fromStored('not a date')).toBeNull();
     expect(fromStored(42)).toBeNull();
+  });
+
+  it('shows a stored date-time (a slide\'s scan time) in the spec\'s format, local', () => {
+    expect(showStored(toStored(new Date(2026, 10, 23, 10, 20, 30)))).toBe('2026-11-23 10:20:30');
+    // A scanner's time without a zone is the scanner's wall clock: shown as it reads.
+    expect(showStored('2017-02-07T09:05:01')).toBe('2017-02-07 09:05:01');
+    expect(showStored('sometime in 2017')).toBe('sometime in 2017');
+    expect(showStored(null)).toBeNull();
+    expect(showStored('')).toBeNull();
   });
 });

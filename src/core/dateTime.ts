@@ -46,5 +46,15 @@ export function fromStored(value: unknown): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+/**
+ * A stored date-time (ISO text: UTC, an offset, or a scanner's wall-clock time without one) as the spec shows it,
+ * local; text that is no date-time is shown as it is, and nothing as null.
+ */
+export function showStored(value: unknown): string | null {
+  // Only ISO text: Date() also reads loose text ("sometime in 2017" → 1 January).
+  const d = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? fromStored(value) : null;
+  return d ? formatDateTime(d) : typeof value === 'string' && value ? value : null;
+}
+
 /** A local Date as stored (ISO text in UTC, whole seconds). */
 export const toStored = (d: Date): string => new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString();

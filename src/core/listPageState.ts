@@ -10,10 +10,18 @@ import type { ListSchema, SearchField, TabSchema } from './pageSchema.js';
  */
 export type ListShape = Pick<ListSchema, 'pageSizes' | 'defaultPageSize' | 'defaultSort' | 'tabs'>;
 
-/** A list page's state before the address says otherwise: the schema's page size, sort and first tab. */
-export function listDefaults(list: ListShape): ListParams {
+/**
+ * The tab a page opens on for a user of `roles`: the first whose `openFor` names one of them (an auditor's work is
+ * under "to review", not "to first diagnosis"); else the first tab; '' without tabs.
+ */
+export function openingTab(tabs: readonly TabSchema[] | undefined, roles: readonly string[] = []): string {
+  return (tabs?.find((t) => t.openFor?.some((r) => roles.includes(r))) ?? tabs?.[0])?.key ?? '';
+}
+
+/** A list page's state before the address says otherwise: the schema's page size, sort and the user's opening tab. */
+export function listDefaults(list: ListShape, roles: readonly string[] = []): ListParams {
   const sizes = list.pageSizes ?? LIST_PAGE_SIZES;
-  return defaultListParams({ pageSize: list.defaultPageSize ?? sizes[0] ?? LIST_PAGE_SIZES[0], sortBy: list.defaultSort ?? {}, tab: list.tabs?.[0]?.key ?? '' });
+  return defaultListParams({ pageSize: list.defaultPageSize ?? sizes[0] ?? LIST_PAGE_SIZES[0], sortBy: list.defaultSort ?? {}, tab: openingTab(list.tabs, roles) });
 }
 
 /** The state an address (or, without list keys, the route's stored query) opens the page at. */

@@ -151,6 +151,8 @@ export interface TabSchema {
   key: string;
   label: Label;
   filter?: TabCondition[];
+  /** Role codes the page opens on this tab for (the first such tab in order; none held: the first tab). */
+  openFor?: string[];
 }
 
 /** A card of the cards layout; each entry names a column's field (its cell kind formats the value). */

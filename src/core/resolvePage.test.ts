@@ -11,11 +11,16 @@ const base: Contract = { fields: { case_type: { type: 'string', options: 'case_t
 const fields: Record<string, ResourceField> = { case_type: { type: 'string', options: 'case_type', filter: true, sort: true, search: false } };
 
 describe('a hospital\'s added fields as list columns', () => {
-  it('withAddedFields adds the extension\'s fields, never sortable, filterable or searched, and never over a resource field', () => {
-    const contract = layerContract(base, { fields: { referring_ward: ward } });
+  it('withAddedFields adds the extension\'s fields, filterable and sortable when scalar, never keyword-searched, and never over a resource field', () => {
+    const contract = layerContract(base, { fields: { referring_ward: ward, ward_bed: { type: 'integer' }, seen_on: { type: 'date' }, tags: { type: 'array', items: 'string' }, raw: { type: 'json' } } });
     const out = withAddedFields(fields, contract);
     expect(out.case_type).toEqual(fields.case_type);
-    expect(out.referring_ward).toEqual({ type: 'string', label: ward.label, options: ward.options, filter: false, sort: false, search: false, added: true });
+    expect(out.referring_ward).toEqual({ type: 'string', label: ward.label, options: ward.options, filter: true, sort: true, search: false, added: true });
+    expect(out.ward_bed).toMatchObject({ filter: true, sort: true, added: true });
+    expect(out.seen_on).toMatchObject({ filter: true, sort: true });
+    // An array or JSON value has no order nor an equality a list filter could use (server/resources/extra-fields.ts).
+    expect(out.tags).toMatchObject({ filter: false, sort: false, added: true });
+    expect(out.raw).toMatchObject({ filter: false, sort: false });
     // A resource field of the same name stays the resource's (an extension cannot redefine one anyway).
     expect(withAddedFields({ ...fields, referring_ward: { type: 'integer', sort: true } }, contract).referring_ward).toEqual({ type: 'integer', sort: true });
   });
@@ -29,7 +34,7 @@ describe('a hospital\'s added fields as list columns', () => {
   it('a column of an added field with inline options carries them as choices, so its cell shows their words', () => {
     const out = withAddedFields(fields, layerContract(base, { fields: { referring_ward: ward } }));
     const column = resolveColumn({ field: 'referring_ward' }, out);
-    expect(column).toMatchObject({ field: 'referring_ward', label: ward.label, cell: 'enum', choices: ward.options, sortable: false });
+    expect(column).toMatchObject({ field: 'referring_ward', label: ward.label, cell: 'enum', choices: ward.options, sortable: true });
     // An enum-backed column keeps naming its enum, with no choices of its own.
     expect(resolveColumn({ field: 'case_type' }, out)).toMatchObject({ options: 'case_type', cell: 'enum', sortable: true });
     expect(resolveColumn({ field: 'case_type' }, out).choices).toBeUndefined();

@@ -160,20 +160,25 @@ export function publicFields(columns: Record<string, FieldDef & { filter?: boole
   }]));
 }
 
+/** The added field types a list filters and sorts by (server/resources/extra-fields.ts compares them); arrays and JSON have no order. */
+const COMPARED_ADDED = new Set<FieldType>(['string', 'integer', 'number', 'boolean', 'date', 'datetime']);
+
 /**
  * The resource's fields with those a hospital's contract extension adds (`contract.extended`, kept in `extra`), so a
  * list can show them as columns with their labels and option words. Fields marked `added` before are dropped first
- * (the designer layers its draft extension over what the server sent). The database neither sorts nor filters by a
- * value inside `extra` (no index, no whitelist entry), so an added field is never sortable, filterable or searched.
+ * (the designer layers its draft extension over what the server sent). The server filters and sorts a scalar added
+ * field by its value inside `extra` (indexed when the extension is saved), for the hospital that added it; the
+ * keyword search stays on the resource's own columns (`search: false`).
  */
 export function withAddedFields(fields: Record<string, ResourceField>, contract: Contract | undefined): Record<string, ResourceField> {
   const out = Object.fromEntries(Object.entries(fields).filter(([, f]) => !f.added));
   for (const name of contract?.extended ?? []) {
     const def = contract!.fields[name];
     if (!def || Object.hasOwn(out, name)) continue;
+    const compared = COMPARED_ADDED.has(def.type);
     out[name] = {
       type: def.type, ...(def.label !== undefined ? { label: def.label } : {}), ...(def.options !== undefined ? { options: def.options } : {}),
-      ...(def.cell ? { cell: def.cell } : {}), filter: false, sort: false, search: false, added: true,
+      ...(def.cell ? { cell: def.cell } : {}), filter: compared, sort: compared, search: false, added: true,
     };
   }
   return out;

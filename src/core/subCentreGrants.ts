@@ -12,7 +12,7 @@ import { isAdmin } from './admin.js';
  */
 export const SUB_CENTRE_GRANTABLE: readonly string[] = Object.freeze([
   'case_view', 'case_register', 'case_sample', 'case_production', 'case_diagnosis', 'case_allocation', 'case_id_update',
-  'case_delete', 'case_apply', 'case_order', 'attachment_upload',
+  'case_delete', 'case_apply', 'case_order', 'attachment_upload', 'clinical_report_view',
   'slide_view', 'slide_collect', 'slide_delete', 'slide_download', 'slide_annotation_view', 'slide_upload', 'upload_bind_any',
   'slide_label', 'teaching_bind',
   'scan_access', 'scanner_operate', 'qc_manage', 'meeting_manage', 'message_send',

@@ -3,11 +3,12 @@ import {
   Option, Spinner, Switch, Textarea, Tooltip, makeStyles, tokens,
 } from '@fluentui/react-components';
 import { ArrowDown20Regular, ArrowLeft20Regular } from '@fluentui/react-icons';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { notify } from '../api/notify';
 import { DRAFT_FIELDS, insertAt, type DraftField } from '../core/reportDraft';
+import { grossFromSampling } from '../core/grossFromSampling';
 import { actionAllowed, afterFirst, mayRunReportAction, type ReportAction } from '../core/reportWorkflow';
 import { transitionAllowed } from '../core/caseLifecycle';
 import { useRuleSets } from '../engine/rulesApi';
@@ -60,7 +61,11 @@ export default function DiagnosisEditorPage() {
   const setReport = useCallback((r: Report) => setData((d) => (d ? { ...d, report: r } : d)), []);
   const can = (action: ReportAction) => !!resolve && mayRunReportAction(action, roles, { case: data?.case, report }, resolve);
   const editable = !!data && (report ? actionAllowed('save', report) : data.case.sub_phase === 'to_first') && can('save');
-  const draft = useReportDraft(caseId, report, editable, setReport);
+  // A case without a report yet starts its gross description from what gross sampling wrote.
+  const start = useMemo(() => (data && !data.report
+    ? { gross_description: grossFromSampling(data.specimens, data.blocks, (name, text) => t('diagnosis.grossLine', { name, text })) }
+    : null), [data, t]);
+  const draft = useReportDraft(caseId, report, editable, setReport, start);
   const nextCase = useNextCase(caseId, data?.case.sub_phase as string | undefined, () => (editable ? draft.save() : Promise.resolve()), t('diagnosis.noNextCase'));
 
   if (error) return <MessageBar intent="error"><MessageBarBody>{error}</MessageBarBody></MessageBar>;

@@ -13,7 +13,8 @@ export interface Report extends Partial<DraftText> {
 export interface EditorData {
   case: Record<string, unknown> & { id: number; main_phase: string; sub_phase: string | null; pathology_number: string; patient_name: string | null; gender: string | null; age: number | null; age_unit: string | null; case_status: string; expedite_status: number; hospital_id: number };
   specimens: { id: number; name: string; status: string }[];
-  blocks: { id: number; block_number: string; specimen_id: number }[];
+  /** `description`: what gross sampling wrote of the block's specimen (a new report's gross description starts from it). */
+  blocks: { id: number; block_number: string; specimen_id: number | null; description: string | null }[];
   slides: { id: number; name: string; status: string }[];
   images: { id: number; title: string; slide_id: number | null }[];
   orders: Order[];

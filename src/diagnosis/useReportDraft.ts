@@ -22,7 +22,8 @@ function readLocal(caseId: number): LocalDraft | null {
  * exactly that text. A network error leaves it local ("offline") and retries on the next change or save; another
  * doctor's save in between (409) stops autosave ("conflict") without overwriting either text.
  */
-export function useReportDraft(caseId: number, report: Report | null, editable: boolean, onReport: (r: Report) => void) {
+/** `start`: the text a case without a report starts from (gross sampling's description); null until it is known. */
+export function useReportDraft(caseId: number, report: Report | null, editable: boolean, onReport: (r: Report) => void, start: Partial<DraftText> | null = null) {
   const [text, setText] = useState<DraftText>(() => textOf(report));
   const [state, setState] = useState<SaveState>('saved');
   const reportRef = useRef(report);
@@ -33,14 +34,16 @@ export function useReportDraft(caseId: number, report: Report | null, editable: 
   // On load (and when another report arrives): the server's text, or what was typed here and not saved.
   const loadedFor = useRef<string>('');
   useEffect(() => {
-    const tag = `${caseId}:${report?.id ?? 0}`;
+    // The start text arrives with the editor's data, after the first (empty) load.
+    const tag = `${caseId}:${report?.id ?? 0}:${report ? '' : JSON.stringify(start ?? {})}`;
     if (loadedFor.current === tag) return;
     loadedFor.current = tag;
-    const restored = restoreDraft(report ? { version: report.version, text: textOf(report) } : null, readLocal(caseId));
+    const server = report ? { version: report.version, text: textOf(report) } : start ? { version: 0, text: { ...textOf(null), ...start } } : null;
+    const restored = restoreDraft(server, readLocal(caseId));
     textRef.current = restored.text;
     setText(restored.text);
     setState(restored.conflict ? 'conflict' : restored.from === 'local' ? 'dirty' : 'saved');
-  }, [caseId, report]);
+  }, [caseId, report, start]);
 
   const save = useCallback(async (): Promise<Report | null> => {
     clearTimeout(timer.current);

@@ -75,7 +75,7 @@ onNavigationIntent((uri) => {
   const page = route && SCHEMA_ALIASES.has(route.alias) ? peekSchema(route.alias) : undefined;
   const list = page?.schema.type === 'list' ? page.schema.list : undefined;
   if (!page || !list) return;
-  const settled = `?${settledListQuery(search.replace(/^\?/, ''), readStoredListQuery(basePath), listDefaults(list))}`;
+  const settled = `?${settledListQuery(search.replace(/^\?/, ''), readStoredListQuery(basePath), listDefaults(list, useSession.getState().user?.identification))}`;
   sendAhead(page, { basePath, search: settled, record: false });
   return `${basePath}${settled}`;
 });

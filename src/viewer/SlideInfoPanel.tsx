@@ -1,5 +1,6 @@
 import { makeStyles, Text, tokens } from '@fluentui/react-components';
 import { useTranslation } from 'react-i18next';
+import { showStored } from '../core/dateTime';
 import { associatedUrl, type SlideInfo } from './api';
 
 const useStyles = makeStyles({
@@ -21,7 +22,8 @@ export function SlideInfoPanel({ slide }: { slide: SlideInfo }) {
     ['patient', slide.patient_name],
     ['stain', slide.stain],
     ['block', slide.block_number ? `${slide.block_number}-${slide.section_number ?? ''}` : null],
-    ['scanAt', slide.scan_at],
+    // Stored as ISO text; shown as the spec's YYYY-MM-DD HH:mm:ss, local.
+    ['scanAt', showStored(slide.scan_at)],
     ['mpp', slide.mpp ? `${slide.mpp} µm/px` : null],
     ['objective', slide.objective_power ? `${slide.objective_power}×` : null],
     ['size', size],

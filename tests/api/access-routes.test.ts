@@ -188,7 +188,9 @@ describe.each(databases)('row-level access on every route [%s]', (kind) => {
       id: FX.annotation, slide_id: FX.slide, hospital_id: general, user_id: 1, username: 'admin', type: 'rect', points: '[[0,0],[10,10]]', name: MARK.annotation,
       description: MARK.annotation, color: '#ff0000', classification: '', length_um: null, area_um2: null, perimeter_um: null, created_at: now, updated_at: now,
     }).execute();
-    const imagePath = `slides/${MARK.image}.png`;
+    // Where POST /api/upload/image keeps an attachment (only such keys are served as case images).
+    const imagePath = `uploads/attachments/scopefx/${MARK.image}.png`;
+    fs.mkdirSync(path.dirname(fromStored(dataDir, imagePath)), { recursive: true });
     fs.writeFileSync(fromStored(dataDir, imagePath), picture);
     await raw.insertInto('case_images').values({ id: FX.image, case_id: FX.case, hospital_id: general, path: imagePath, slide_id: FX.slide, title: MARK.image, created_by: 1, created_at: now }).execute();
     await raw.insertInto('slide_qc').values({

@@ -68,4 +68,18 @@ describe.each(databases)('case images [%s]', (kind) => {
     expect((await call(app, 'POST', `/api/cases/${caseId}/images`, { token: clinician, payload: { path: stored } })).statusCode).toBe(403);
     expect((await call(app, 'POST', `/api/cases/${caseId}/images`, { token: primary, payload: { path: stored, title: 'x'.repeat(201) } })).statusCode).toBe(422);
   });
+
+  it('serves only what is under uploads/attachments/: a stored path naming another file of the data directory is the translated 404', async () => {
+    fs.writeFileSync(path.join(dataDir, 'not-an-attachment.png'), png);
+    const author = (await h.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow()).id;
+    const { hospital_id } = await h.db.selectFrom('cases').select('hospital_id').where('id', '=', caseId).executeTakeFirstOrThrow();
+    for (const stored of ['not-an-attachment.png', 'uploads/attachments/../../not-an-attachment.png', `${dataDir}/not-an-attachment.png`]) {
+      const { id } = await h.db.insertInto('case_images').values({
+        case_id: caseId, hospital_id, path: stored, slide_id: null, title: '', created_by: author, created_at: new Date().toISOString(),
+      }).returning('id').executeTakeFirstOrThrow();
+      const res = await call(app, 'GET', `/api/cases/images/${id}/file`, { token: auditor, lang: 'en-US' });
+      expect(res.statusCode, stored).toBe(404);
+      expect(res.json().message).toBe(caseImageMessages['case_image.not_found']['en-US']);
+    }
+  });
 });

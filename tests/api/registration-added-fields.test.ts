@@ -81,14 +81,14 @@ describe.each(databases)('registration with the fields a hospital added [%s]', (
     expect(list.find((r: { id: number }) => r.id === created.id).referring_ward).toBe('icu');
   });
 
-  it('CaseList may show the added field as a column: its resource fields carry it, never sortable nor filterable; another hospital never sees it', async () => {
+  it('CaseList may show the added field as a column: its resource fields carry it, sortable and filterable (issue 31); another hospital never sees it', async () => {
     const fieldsOf = async (token: string) => (await call(h.app, 'GET', '/api/schemas/CaseList', { token })).json().data.resource.fields;
-    expect((await fieldsOf(registrar)).referring_ward).toMatchObject({ type: 'string', label: { 'en-US': 'Referring ward' }, sort: false, filter: false, added: true });
+    expect((await fieldsOf(registrar)).referring_ward).toMatchObject({ type: 'string', label: { 'en-US': 'Referring ward' }, sort: true, filter: true, added: true });
     expect((await fieldsOf(registrar)).referring_ward.options.map((o: { value: string }) => o.value)).toEqual(['icu', 'ward3', 'er']);
-    // The value lives in the case's extra: the list's whitelist refuses to sort or filter by it, on both databases.
+    // The value lives in the case's extra; the list sorts and filters by it there (tests/api/list-added-fields.test.ts).
     const list = (query: string) => call(h.app, 'GET', `/api/pathology/lists?page=1&page_size=5&${query}`, { token: registrar, lang: 'en-US' });
-    expect((await list(`sort_by=${encodeURIComponent('{"referring_ward":"asc"}')}`)).statusCode).toBe(422);
-    expect((await list(`filter=${encodeURIComponent('[{"column":"referring_ward","operator":"=","value":"icu"}]')}`)).statusCode).toBe(422);
+    expect((await list(`sort_by=${encodeURIComponent('{"referring_ward":"asc"}')}`)).statusCode).toBe(200);
+    expect((await list(`filter=${encodeURIComponent('[{"column":"referring_ward","operator":"=","value":"icu"}]')}`)).statusCode).toBe(200);
 
     // An administrator of the second hospital: neither the field nor a value of it there, nor a way to write one.
     const other = await tokenFor(h.app, 'admin');

@@ -61,10 +61,16 @@ export function request(baseUrl: string, method: string, url: string, headers: R
 }
 
 export async function login(baseUrl: string, username: string, password: string): Promise<string> {
+  return (await loginSession(baseUrl, username, password)).token;
+}
+
+/** A sign-in's bearer token and the user's id. */
+export async function loginSession(baseUrl: string, username: string, password: string): Promise<{ token: string; userId: number }> {
   const { key_id, public_key, nonce } = (await request(baseUrl, 'GET', '/api/auth/challenge')).json().data;
   const sealed = publicEncrypt({ key: public_key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(`${nonce}:${password}`)).toString('base64');
   const res = await request(baseUrl, 'POST', '/api/auth/login', { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ username, password: sealed, key_id })));
-  return res.json().data.access_token;
+  const { access_token, user_id } = res.json().data;
+  return { token: access_token, userId: user_id };
 }
 
 export function multipartChunk(fields: Record<string, string | number>, bytes: Buffer) {

@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { connect } from '../../server/db/connect.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { seed } from '../../server/db/seed/index.js';
+import { withMigrationSecrets } from '../../server/security/sealed-secrets.js';
 
 /**
  * Global set-up of the API projects: migrates and seeds one database of the project's kind (DSMS_TEST_DB) once per
@@ -44,18 +45,28 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-api-template-'));
   const file = path.join(dir, 'template.sqlite');
-  const db = connect({ sqliteFile: file });
-  await migrateToLatest(db);
-  await seed(db, true);
-  await db.destroy();
-  // Out of WAL mode, so that the bytes are the whole database; each test opens them in memory.
+  await seededSqliteFile(file);
+  // Each test opens the bytes in memory.
   const sqlite = new Sqlite(file);
-  sqlite.pragma('journal_mode = DELETE');
   const image = path.join(dir, 'template.image');
   fs.writeFileSync(image, sqlite.serialize());
   sqlite.close();
   project.provide('sqliteTemplate', image);
   return async () => fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A migrated, demo-seeded SQLite file, out of WAL mode so that the one file is the whole database (the API and e2e
+ * templates). `dataDir`: the migrations run with that directory's secrets key, as server/setup.ts runs them.
+ */
+export async function seededSqliteFile(file: string, dataDir?: string): Promise<void> {
+  const db = connect({ sqliteFile: file });
+  await (dataDir ? withMigrationSecrets({ dataDir }, () => migrateToLatest(db)) : migrateToLatest(db));
+  await seed(db, true);
+  await db.destroy();
+  const sqlite = new Sqlite(file);
+  sqlite.pragma('journal_mode = DELETE');
+  sqlite.close();
 }
 
 export async function adminQuery(url: string, text: string): Promise<void> {

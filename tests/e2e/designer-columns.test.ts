@@ -35,7 +35,7 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     await designer(s).getByTestId('col-label-patient_name-en-US').fill('Patient');
 
     // The picker offers no added field yet; once "Referring ward" is added in the form view (not saved), it does,
-    // among the hospital's own fields, and its column can never be sorted (its value lives in extra).
+    // among the hospital's own fields, and its column sorts (by its value in extra) as a resource column does.
     const picker = designer(s).getByTestId('col-add-field');
     expect(await picker.locator('option[value="referring_ward"]').count()).toBe(0);
     await openView(s, zh.form);
@@ -45,7 +45,8 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     await picker.selectOption('referring_ward');
     await designer(s).getByRole('button', { name: zh.addColumn }).click();
     await expect.poll(async () => (await columnOrder(s)).at(-1)).toBe('referring_ward');
-    expect(await designer(s).getByTestId('col-sortable-referring_ward').isDisabled()).toBe(true);
+    expect(await designer(s).getByTestId('col-sortable-referring_ward').isDisabled()).toBe(false);
+    expect(await designer(s).getByTestId('col-sortable-referring_ward').isChecked()).toBe(true);
     expect(await designer(s).getByTestId('sortable-referring_ward').textContent()).toContain(zh.addedField);
     await designer(s).getByTestId('sortable-referring_ward').scrollIntoViewIfNeeded();
     await shot(s.admin, 'designer-columns-zh-CN');
@@ -96,7 +97,7 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     expect((await columnOrder(s)).at(-1)).toBe('referring_ward');
     expect(await designer(s).getByTestId('col-visible-gender').isChecked()).toBe(false);
     expect(await designer(s).getByTestId('col-label-patient_name-en-US').inputValue()).toBe('Patient');
-    expect(await designer(s).getByTestId('col-sortable-referring_ward').isDisabled()).toBe(true);
+    expect(await designer(s).getByTestId('col-sortable-referring_ward').isChecked()).toBe(true);
     await designer(s).getByTestId('sortable-referring_ward').scrollIntoViewIfNeeded();
     await shot(s.admin, 'designer-columns-en-US');
 

@@ -80,6 +80,20 @@ describe('diagnosis in Chromium', () => {
     await poll(() => status(page)).toBe('to_audit');
   });
 
+  it.each(['en-US', 'zh-CN'] as const)('DiagnosisList opens on "to review" for the auditor, whose work is there [%s]', async (lang) => {
+    // Its own page in each language: the shared one keeps English for the steps below.
+    const page = lang === 'en-US' ? pages.auditor : await app.page(lang, 'auditor', { options: { viewport: { width: 1440, height: 960 } } });
+    await page.goto(`${app.url}/manage/case/diagnosis`);
+    const tab = page.locator('[data-tab="to_audit"]');
+    await poll(() => tab.getAttribute('aria-selected')).toBe('true');
+    expect(await tab.textContent()).toContain(lang === 'zh-CN' ? '待审核' : 'To audit');
+    expect(await page.locator('[data-tab="to_first"]').getAttribute('aria-selected')).toBe('false');
+    // The case primary just submitted is listed without choosing a tab.
+    await page.getByRole('link', { name: /P\d{4}-\d+/ }).first().waitFor();
+    await evidence(page, `diagnosis-list-auditor-${lang}.png`);
+    if (page !== pages.auditor) await page.close();
+  });
+
   it('auditor returns it with a reason; primary fixes it (the text survives a reload) and submits again', async () => {
     const auditor = pages.auditor;
     await openEditor(auditor);
@@ -277,5 +291,26 @@ describe('diagnosis in Chromium', () => {
       await poll(() => admin.getByText(label).count()).toBeGreaterThan(0);
       await evidence(admin, `setting-other-pdf-${lang}.png`, { fullPage: true });
     }
+  });
+
+  // Last: its cases wait at to_first, which the next-case test above counts on being only its own.
+  it.each(['zh-CN', 'en-US'] as const)('a new report starts its gross description from what gross sampling wrote [%s]', async (lang) => {
+    const primary = await app.db.selectFrom('users').select('id').where('name', '=', 'primary').executeTakeFirstOrThrow();
+    const grossed = await caseAtFirstDiagnosis(send, primary.id, { patient_name: `取材描述 ${lang}`, gender: 'male', age: 52, age_unit: 'year' }, [
+      { name: '胃窦活检', gross: '灰白色组织两粒，直径 0.2 cm' }, { name: '胃体活检', gross: '灰白色组织一粒' },
+    ]);
+    const page = await app.page(lang, 'primary', { options: { viewport: { width: 1440, height: 960 } } });
+    await page.goto(`${app.url}/diagnosis/${grossed}`);
+    await page.getByTestId('diagnosis-editor').waitFor();
+    const colon = lang === 'zh-CN' ? '：' : ': ';
+    const expected = `胃窦活检${colon}灰白色组织两粒，直径 0.2 cm\n胃体活检${colon}灰白色组织一粒`;
+    const gross = page.locator('[data-field="gross_description"]');
+    await poll(() => gross.inputValue()).toBe(expected);
+    await evidence(page, `diagnosis-gross-from-sampling-${lang}.png`);
+    // Saved as it stands, it is the report's gross description.
+    await page.locator('[data-action="save"]').click();
+    await poll(() => page.getByTestId('save-state').getAttribute('data-state')).toBe('saved');
+    await poll(async () => (await app.db.selectFrom('reports').select('gross_description').where('case_id', '=', grossed).executeTakeFirst())?.gross_description).toBe(expected);
+    await page.close();
   });
 });

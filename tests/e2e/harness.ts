@@ -3,13 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Locator, type Page, type PageScreenshotOptions } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { connect } from '../../server/db/connect.js';
-import { migrateToLatest } from '../../server/db/migrate.js';
-import { withMigrationSecrets } from '../../server/security/sealed-secrets.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
-import { seed } from '../../server/db/seed/index.js';
 import { jobTypesFor } from '../../server/modules/job-types.js';
 import type { JobType } from '../../server/modules/jobs/registry.js';
 import { slideIngestJob } from '../../server/modules/slides/ingest.js';
@@ -20,6 +17,7 @@ import type { HisConfig } from '../../server/modules/his/index.js';
 import type { CorsOrigins } from '../../server/config-http.js';
 import { browsers, SHOTS, watchCsp } from './page-watch.js';
 import { freePort, startServer as startProcess, type ServerProcess } from '../api/server-process.js';
+import { seededSqliteFile } from '../api/template-db.js';
 
 /**
  * Whether the pages' pictures are kept (`E2E_SHOTS=1`): for a person to look at what a change drew, in both
@@ -52,6 +50,24 @@ export interface ServerOptions {
 export type E2eServer = Awaited<ReturnType<typeof startServer>>;
 
 /**
+ * The run's migrated, seeded database (tests/e2e/template-db.ts) as this server's, with the key its migrations sealed
+ * with; migrated and seeded here when there is none (a file run outside the project's set-up).
+ */
+async function fromTemplate(dir: string, dataDir: string) {
+  const template = inject('e2eTemplate');
+  const file = path.join(dir, 'dsms.sqlite');
+  // With this server's key, as server/setup.ts migrates: whatever the migrations seal, this server (its dataDir) opens.
+  if (!template) return seededSqliteFile(file, dataDir);
+  fs.copyFileSync(path.join(template, 'dsms.sqlite'), file);
+  const key = path.join(template, 'data', 'secrets.key');
+  if (fs.existsSync(key)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.copyFileSync(key, path.join(dataDir, 'secrets.key'));
+    fs.chmodSync(path.join(dataDir, 'secrets.key'), 0o600);
+  }
+}
+
+/**
  * The real server, on a fresh SQLite file, serving the built front end on a free port. `realtime`: its broker
  * (default embedded); `peerDataDir`: slide files in the database's own directory, so a peer process (startPeer)
  * started on that directory shares both.
@@ -64,10 +80,8 @@ export async function startServer(options: ServerOptions = {}) {
   // removed with it: files run side by side, and the checkout's data/ is no test's. `ownDataDir` adds the slide jobs.
   const dataDir = options.peerDataDir ? dir : path.join(dir, 'data');
   const slideJobs = !!(options.peerDataDir || options.ownDataDir);
+  await fromTemplate(dir, dataDir);
   const db = connect({ sqliteFile: path.join(dir, 'dsms.sqlite') });
-  // With this server's key, as server/setup.ts migrates: whatever the migrations seal, this server (its dataDir) opens.
-  await withMigrationSecrets({ dataDir }, () => migrateToLatest(db));
-  await seed(db, true);
   const build = (publicPort?: number) => buildApp({
     db, config: {
       tokenTtlSeconds: 3600, distDir: DIST, logLevel: 'warn', dataDir, ...(options.realtime ? { realtime: options.realtime } : {}),

@@ -11,6 +11,8 @@ import { sharpAndBlurred } from '../api/focus-slides.js';
 import { e2eApp, evidence } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
+/** The blurred slide's scan time as stored: the viewer shows it as YYYY-MM-DD HH:mm:ss in the browser's zone. */
+const SCAN_AT = '2026-11-20T02:03:04.000Z';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
 
 /**
@@ -21,6 +23,7 @@ const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_
 describe('scanners, QC and the focus overlay in Chromium', () => {
   let key = '';
   let slideId = 0;
+  let caseNumber = '';
 
   const app = e2eApp({
     timeout: 120_000,
@@ -40,17 +43,22 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
           hospital_id: hospital.id, name: `KEYLESS-${lang}`, model: 'KF-PRO-120', area: 'Main', status: 'offline', created_at: now, updated_at: now,
         } as never).execute();
       }
+      // The blurred copy belongs to a demo case: the QC list shows its pathology number.
+      const inCase = await server.db.selectFrom('cases').select(['id', 'pathology_number']).where('hospital_id', '=', hospital.id).orderBy('id').executeTakeFirstOrThrow();
+      caseNumber = inCase.pathology_number;
       const slides = await sharpAndBlurred(path.join(server.dataDir!, 'focus-src'));
       const dir = path.join(server.dataDir!, 'slides', 'e2e');
       fs.mkdirSync(dir, { recursive: true });
       for (const which of ['sharp', 'blurred'] as const) {
         const file = path.join(dir, `${which}.tiff`);
         fs.copyFileSync(slides[which], file);
-        const id = await registerSlide(server.db, server.dataDir!, file, { name: `FOCUS-${which}`, hospital_id: hospital.id, case_id: null, uploaded_by: null });
+        const id = await registerSlide(server.db, server.dataDir!, file, { name: `FOCUS-${which}`, hospital_id: hospital.id, case_id: which === 'blurred' ? inCase.id : null, uploaded_by: null });
         await ingestNow(server.db, server.dataDir!, id);
         // What the job queue's focus job does (the e2e server runs no job runner).
         await saveFocus(server.db, { id, hospital_id: hospital.id }, await analyseFocus(file), 0, 0.1);
         if (which === 'blurred') slideId = id;
+        // A scan time as stored (ISO, UTC) for the viewer's slide information.
+        if (which === 'blurred') await server.db.updateTable('slides').set({ scan_at: SCAN_AT }).where('id', '=', id).execute();
       }
     },
   });
@@ -124,7 +132,13 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
     const wrongArea = lang === 'zh-CN' ? '扫描区域错误' : 'Wrong scan area';
     // Worst focus first: the blurred copy (half its tissue out of focus), with "blurry image" suggested.
     await poll(() => first.textContent()).toContain(blurry);
-    expect(await first.textContent()).toContain(String(slideId));
+    // Which slide it is: its name (linked to the viewer), its case's number (linked to the case) and its thumbnail, loaded.
+    await expect.poll(() => first.getByRole('link', { name: 'FOCUS-blurred' }).getAttribute('href')).toBe(`/slide/view?id=${slideId}`);
+    expect(await first.getByRole('link', { name: caseNumber }).getAttribute('href')).toMatch(/^\/case\//);
+    const thumb = first.locator(`img[src="/api/data/kfb/thumb/${slideId}"]`);
+    await poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    const header = page.getByRole('row').first();
+    for (const label of lang === 'zh-CN' ? ['缩略图', '切片名称', '病理号'] : ['Thumbnail', 'Slide', 'Pathology no.']) expect(await header.textContent()).toContain(label);
     await shot(page, `slide-qc-${lang}`);
 
     // The focus check's suggestion is already chosen in the prompt; a second reason is added beside it.
@@ -162,6 +176,21 @@ describe('scanners, QC and the focus overlay in Chromium', () => {
     expect(colours.left[0]).toBeGreaterThan(colours.left[1]);
     expect(colours.right[1]).toBeGreaterThan(colours.right[0]);
     await shot(page, `viewer-focus-${lang}`);
+    await page.close();
+  });
+
+  it.each(['zh-CN', 'en-US'] as const)('the viewer\'s slide information shows the scan time as YYYY-MM-DD HH:mm:ss, not ISO [%s]', async (lang) => {
+    const page = await open(lang, 'primary');
+    await page.goto(`${app.url}/slide/view?id=${slideId}`);
+    await page.getByTestId('tab-info').click();
+    // The browser's own clock reading of the stored instant.
+    const local = await page.evaluate((iso) => {
+      const d = new Date(iso), two = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+    }, SCAN_AT);
+    await poll(() => page.getByTestId('info-scanAt').textContent()).toBe(local);
+    expect(await page.getByTestId('slide-info').textContent()).toContain(lang === 'zh-CN' ? '扫描时间' : 'Scan');
+    await shot(page, `viewer-scan-time-${lang}`);
     await page.close();
   });
 });

@@ -95,6 +95,9 @@ describe('security keys in Chromium', () => {
       const row = page.getByTestId('security-key-row').first();
       await row.waitFor();
       expect(await row.textContent()).not.toContain(w.never);
+      // The account form above the panel draws after its chunk and its record, pushing the panel down: a click sent
+      // while it grows lands beside Delete (it did once in CI). Once its fields are there, the row stays put.
+      await page.locator('form[id^="page-form"] input').first().waitFor();
       await row.getByTestId('security-key-delete').click();
       await page.getByTestId('confirm-dialog').getByRole('button', { name: w.core.common.confirm }).click();
       await panel.getByText(w.none).waitFor();

@@ -56,9 +56,12 @@ export async function until(ok: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
-/** Starts the app with `env` added (PORT, HOST, DATA_DIR, DIST_DIR, LOG_LEVEL set here) and waits until every worker listens. */
+/**
+ * Starts the app with `env` added (PORT, HOST, DATA_DIR, DIST_DIR, LOG_LEVEL set here) and waits until every worker
+ * listens. DATA_DIR in `env` is used instead of a new folder (a restored one); cleanup removes it all the same.
+ */
 export async function startAppProcess(env: Record<string, string> = {}): Promise<AppProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-process-'));
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-process-'));
   const port = await freePort();
   const dist = path.join(ROOT, 'dist');
   let output = '';
@@ -68,9 +71,10 @@ export async function startAppProcess(env: Record<string, string> = {}): Promise
     env: {
       ...process.env,
       // WORKERS is the number of cores by default, 2 on the CI machine: set, so the suite is the same on any machine.
-      WORKERS: '2', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info',
+      WORKERS: '2', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info',
       DIST_DIR: fs.existsSync(path.join(dist, 'index.html')) ? dist : '/nonexistent',
       ...env,
+      DATA_DIR: dataDir,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

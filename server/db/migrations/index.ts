@@ -35,6 +35,8 @@ import * as m0037 from './0037_subspecialties.js';
 import * as m0038 from './0038_message_case.js';
 import * as m0039 from './0039_report_documents.js';
 import * as m0040 from './0040_operation_log_hospital.js';
+import * as m0041 from './0041_shared_uploads.js';
+import * as m0042 from './0042_hl7.js';
 
 /** What a migration may take from the installation rather than from code: today only the secrets key. */
 export interface MigrationContext {
@@ -88,6 +90,8 @@ export const REGISTRY: readonly Entry[] = [
   ['0038_message_case', m0038],
   ['0039_report_documents', m0039],
   ['0040_operation_log_hospital', m0040],
+  ['0041_shared_uploads', m0041],
+  ['0042_hl7', m0042],
 ];
 
 /** The registry as Kysely's migrator takes it, each migration given what it needs from the installation. */

@@ -36,3 +36,48 @@ export interface AttachmentTable {
   size: number | string;
   created_at: string;
 }
+
+/** A chunk of an upload kept in object storage (uploads/parts/<upload_id>/<num>), present once this row exists. PostgreSQL returns bigint as text. */
+export interface UploadChunkTable {
+  upload_id: string;
+  num: number;
+  size: number;
+  created_at: number | string;
+}
+
+/** Who is verifying and publishing an upload kept in object storage; `heartbeat_at` (ms) moves while it works. */
+export interface UploadFinishTable {
+  upload_id: string;
+  owner: string;
+  heartbeat_at: number | string;
+}
+
+/** HL7 v2 messages taken from and sent to the HIS (migration 0042; modules/hl7). */
+export interface Hl7MessageTable {
+  id: Generated<number>;
+  direction: 'in' | 'out';
+  hospital_id: number | null;
+  message_type: string;
+  control_id: string;
+  peer: string;
+  status: string;
+  ack_code: string | null;
+  error: string | null;
+  attempts: Generated<number>;
+  detail: string | null;
+  raw: string;
+  ack: string | null;
+  dedupe_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Patients the HIS registered over HL7 (ADT), by outpatient or admission number (migration 0042). */
+export interface Hl7PatientTable {
+  hospital_id: number;
+  number_kind: 'outpatient' | 'admission';
+  number: string;
+  patient: string;
+  message_id: number | null;
+  updated_at: string;
+}

@@ -1,11 +1,11 @@
-import fs from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { hospitalScope } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
-import { fromStored } from '../slides/paths.js';
+import type { Storage } from '../../storage/storage.js';
+import { openAttachment } from '../upload/attachment-read.js';
 import { attachmentOf, caseIn, imageIn, imagesOfCase, insertCaseImage, slideOfCase } from './queries.js';
 import { binaryResponse, okResponse } from '../../http/responses.js';
 
@@ -21,8 +21,9 @@ const scoped = { scope: 'hospital' };
 /**
  * Case images (issue 11): an image the user uploaded (POST /api/upload/image, their own attachment) tied to a case
  * of their hospital, such as an edited viewer screenshot for the report; listed with the case, served back by id.
+ * `storage`: where attachments are (the data directory, or the bucket every node of a cluster shares).
  */
-export function caseImageRoutes(app: TypedApp, db: Db, dataDir: string): void {
+export function caseImageRoutes(app: TypedApp, db: Db, storage: Storage): void {
   app.post('/api/cases/:id/images', { config: { access: { permission: 'attachment_upload' } }, schema: { tags, params: CaseId, body: Body, summary: 'Tie an uploaded image to a case', response: okResponse() } }, async (request) => {
     const kase = await caseIn(db, request.params.id, hospitalScope(scoped, request) ?? []);
     if (!kase) throw new AppError(404, 'case_image.case_not_found');
@@ -45,9 +46,9 @@ export function caseImageRoutes(app: TypedApp, db: Db, dataDir: string): void {
   app.get('/api/cases/images/:id/file', { config: { access: { permission: 'case_view' } }, schema: { tags, params: CaseId, summary: 'One case image\'s file', response: binaryResponse('image/jpeg', 'image/png') } }, async (request, reply) => {
     const image = await imageIn(db, request.params.id, hospitalScope(scoped, request) ?? []);
     if (!image) throw new AppError(404, 'case_image.not_found');
-    const body = await fs.readFile(fromStored(dataDir, image.path)).catch(() => null);
-    if (!body) throw new AppError(404, 'case_image.not_found');
+    const file = await openAttachment(storage, image.path);
+    if (!file) throw new AppError(404, 'case_image.not_found');
     const type = image.path.toLowerCase().endsWith('.png') ? 'image/png' : 'image/jpeg';
-    return reply.header('cache-control', 'private, max-age=3600').type(type).send(body);
+    return reply.header('cache-control', 'private, max-age=3600').header('content-length', file.size).type(type).send(file.body);
   });
 }

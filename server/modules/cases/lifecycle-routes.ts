@@ -152,7 +152,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   }, async (r) => {
     if (!deps.his) throw new AppError(404, 'lab.his_unavailable');
     if (!r.query.outpatient_number && !r.query.admission_number) throw new AppError(422, 'lab.his_number_required');
-    const patient = await deps.his.lookup(r.query).catch((e: unknown) => {
+    const patient = await deps.his.lookup({ ...r.query, hospital_id: workingHospital(r) }).catch((e: unknown) => {
       if (e instanceof HisUnavailable) {
         r.log.warn({ err: e.message }, 'HIS lookup failed');
         throw new AppError(502, 'lab.his_failed');

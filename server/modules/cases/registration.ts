@@ -25,17 +25,26 @@ const isUniqueViolation = (e: unknown) => /unique|duplicate key/i.test(String((e
 export async function apply(deps: LabDeps, request: FastifyRequest, input: ApplyInput) {
   const hospitalId = workingHospital(request);
   await requireRole(deps, request, 'apply', hospitalId, null);
-  const now = new Date().toISOString();
   try {
-    const { id } = await deps.db.insertInto('case_applications').values({
-      ...input, hospital_id: hospitalId, status: APPLICATION_STATUS.applied, case_type: input.case_type ?? 'routine',
-      applied_by: request.auth!.id, case_id: null, reject_reason: null, created_at: now, updated_at: now,
-    }).returning('id').executeTakeFirstOrThrow();
-    return deps.db.selectFrom('case_applications').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    return await insertApplication(deps.db, hospitalId, input, request.auth!.id);
   } catch (e) {
     if (isUniqueViolation(e)) throw new AppError(409, 'lab.apply_number_taken', { number: input.apply_number });
     throw e;
   }
+}
+
+/**
+ * The one write of a new application, whoever asks: the clinic through the API (`apply`, its user the applicant) or
+ * the HIS with an HL7 order (modules/hl7, no user: `appliedBy` null), inside the caller's transaction when it has one.
+ * A taken application number is the unique index's refusal (the caller words it).
+ */
+export async function insertApplication(db: Kysely<Database>, hospitalId: number, input: ApplyInput, appliedBy: number | null) {
+  const now = new Date().toISOString();
+  const { id } = await db.insertInto('case_applications').values({
+    ...input, hospital_id: hospitalId, status: APPLICATION_STATUS.applied, case_type: input.case_type ?? 'routine',
+    applied_by: appliedBy, case_id: null, reject_reason: null, created_at: now, updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow();
+  return db.selectFrom('case_applications').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 async function openApplication(deps: LabDeps, request: FastifyRequest, id: number) {

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connect.js';
 import type { SigningKeys } from '../../http/signing-keys.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
 import type { RuleStore } from '../schemas/store.js';
+import type { Storage } from '../../storage/storage.js';
 import { scopeOf } from '../cases/transition.js';
 import type { ReportOutbound } from './outbound.js';
 import type { ReportFontConfig } from './pdf.js';
@@ -20,10 +21,11 @@ export interface DiagnosisDeps {
   /** Where a sent report goes (HIS, clinical side): a pluggable adapter. */
   outbound: ReportOutbound;
   /**
-   * Where report PDFs find their images, the address their QR code's verification link starts with, and the root of
-   * the FHIR identifier systems (outbound-config.ts systemBaseOf).
+   * Where report PDFs find their images (the app's storage: the data directory or the bucket every node shares), the
+   * address their QR code's verification link starts with, and the root of the FHIR identifier systems
+   * (outbound-config.ts systemBaseOf).
    */
-  output: { dataDir: string; publicUrl: string; font?: ReportFontConfig; fhirSystemBase: string };
+  output: { storage: Storage; publicUrl: string; font?: ReportFontConfig; fhirSystemBase: string };
 }
 
 export { scopeOf };

@@ -27,7 +27,7 @@ export async function freezeSigning(deps: DiagnosisDeps, signed: ReportRow, kind
   const contentSha256 = sha256(text);
   const pdfs: Frozen['pdfs'] = [];
   for (const language of languages) {
-    const pdf = await renderReportPdf({ ...content, lang: language }, { dataDir: deps.output.dataDir, font: deps.output.font, verifyUrl: verifyUrl(deps.output.publicUrl, signed.verify_code) });
+    const pdf = await renderReportPdf({ ...content, lang: language }, { storage: deps.output.storage, font: deps.output.font, verifyUrl: verifyUrl(deps.output.publicUrl, signed.verify_code) });
     pdfs.push({ language, pdf, sha256: sha256(pdf) });
   }
   return { kind, content: text, contentSha256, seal: await sealOf(deps.verifyKeys, contentSha256), supplementsDocumentId: content.supplements?.document_id ?? null, pdfs };

@@ -18,7 +18,9 @@ describe('REPORT_OUTBOUND and the FHIR receiver settings (issue 30)', () => {
   });
 
   it('refuses to start on a setting it cannot use, naming it', () => {
-    expect(() => parseOutboundKind('hl7')).toThrow(/REPORT_OUTBOUND must be one of none, outbox, fhir, not "hl7"/);
+    expect(() => parseOutboundKind('hl7v3')).toThrow(/REPORT_OUTBOUND must be one of none, outbox, fhir, hl7, not "hl7v3"/);
+    expect(() => loadConfig({ REPORT_OUTBOUND: 'hl7' })).toThrow(/REPORT_OUTBOUND=hl7 needs HL7_HIS_HOST and HL7_HIS_PORT/);
+    expect(loadConfig({ REPORT_OUTBOUND: 'hl7', HL7_HIS_HOST: 'his.local', HL7_HIS_PORT: '2575' }).reportOutbound).toBe('hl7');
     expect(() => parseFhirOutbound({}, 'fhir')).toThrow(/REPORT_OUTBOUND=fhir needs FHIR_BASE_URL/);
     expect(() => parseFhirOutbound({ FHIR_BASE_URL: 'ftp://x' }, 'fhir')).toThrow(/FHIR_BASE_URL must be an http\(s\) URL/);
     expect(() => parseFhirOutbound({ FHIR_BASE_URL: 'http://x', FHIR_MAX_ATTEMPTS: '0' }, 'fhir')).toThrow(/FHIR_MAX_ATTEMPTS must be a positive whole number/);

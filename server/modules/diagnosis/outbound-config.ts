@@ -2,7 +2,7 @@
  * Where a sent report goes (REPORT_OUTBOUND) and, for `fhir`, the receiver it is posted to: read once by
  * config.ts's loadConfig, handed to the diagnosis module (the send) and to the job type that posts (outbound-job.ts).
  */
-export const OUTBOUND_KINDS = ['none', 'outbox', 'fhir'] as const;
+export const OUTBOUND_KINDS = ['none', 'outbox', 'fhir', 'hl7'] as const;
 export type OutboundKind = (typeof OUTBOUND_KINDS)[number];
 
 export interface FhirOutboundConfig {

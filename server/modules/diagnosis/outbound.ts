@@ -5,7 +5,9 @@ import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/connect.js';
 import { emitEvent } from '../../events/bus.js';
 import { enqueueJob } from '../jobs/queries.js';
-import type { TransactionBundle } from './fhir-bundle.js';
+import type { BundleInput, TransactionBundle } from './fhir-bundle.js';
+import type { Hl7Config } from '../hl7/config.js';
+import { hl7Outbound } from '../hl7/outbound.js';
 import { FHIR_DEFAULTS, type FhirOutboundConfig, type OutboundKind } from './outbound-config.js';
 import { REPORT_OUTBOUND_JOB, type OutboundPayload } from './outbound-job.js';
 import { deliveryKey, liveDelivery } from './outbound-queries.js';
@@ -25,20 +27,25 @@ export class DeliveryFailed extends Error {}
  * Where a sent report goes (issues 15, 30): the HIS and the clinical side get an HL7 FHIR R4 transaction Bundle
  * (fhir-bundle.ts) with the signed PDF. The adapter is chosen by REPORT_OUTBOUND: `none` (default: the send is
  * recorded, the clinical side reads it through the API), `outbox` (the Bundle written as JSON under
- * <data>/outbox/fhir/, for an interface engine to pick up) or `fhir` (posted to FHIR_BASE_URL by the job queue,
- * outbound-job.ts). `deliver` runs inside the send's transaction, after its version check: it stands or falls with
+ * <data>/outbox/fhir/, for an interface engine to pick up), `fhir` (posted to FHIR_BASE_URL by the job queue,
+ * outbound-job.ts) or `hl7` (an HL7 v2 ORU^R01 to the HIS's MLLP listener by the job queue, modules/hl7). `deliver` runs inside the send's transaction, after its version check: it stands or falls with
  * the send (a queued delivery is never lost, nor made for a send that was refused). A hospital's own adapter
  * implements the same interface.
  */
 export interface ReportOutbound {
   readonly name: OutboundKind;
-  deliver(trx: Kysely<Database>, bundle: TransactionBundle, meta: OutboundMeta): Promise<void>;
+  /** `facts`: what the Bundle was built from, for an adapter that writes another format (HL7 v2: hl7/outbound.ts). */
+  deliver(trx: Kysely<Database>, bundle: TransactionBundle, meta: OutboundMeta, facts: BundleInput): Promise<void>;
   /** After the send committed: a queued delivery starts now in a runner on this handle. */
   committed?(db: Db): void;
 }
 
-export function reportOutbound(kind: OutboundKind | undefined, dataDir: string, fhir?: FhirOutboundConfig): ReportOutbound {
+export function reportOutbound(kind: OutboundKind | undefined, dataDir: string, fhir?: FhirOutboundConfig, hl7?: Hl7Config): ReportOutbound {
   if (kind === 'outbox') return outbox(path.join(dataDir, 'outbox', 'fhir'));
+  if (kind === 'hl7') {
+    if (!hl7) throw new Error('REPORT_OUTBOUND=hl7 needs the HL7 settings (HL7_HIS_HOST, HL7_HIS_PORT)');
+    return hl7Outbound(hl7);
+  }
   if (kind === 'fhir') return fhirQueue(fhir?.maxAttempts ?? FHIR_DEFAULTS.maxAttempts);
   return { name: 'none', deliver: async () => undefined };
 }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Type } from '@sinclair/typebox';
+import { CLINICAL_REPORT_VIEW } from '../../../src/core/clinicalReach.js';
 import { ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
@@ -21,6 +22,8 @@ import { binaryResponse, okResponse } from '../../http/responses.js';
 const run = promisify(execFile);
 const tags = ['diagnosis'];
 const VIEW = { access: { permission: 'case_view' }, audit: false } as const;
+// The clinical side reads the PDF too (issue 31): which reports are theirs is the row scope's (server/db/clinical-reach.ts).
+const PDF_VIEW = { access: { permission: ['case_view', CLINICAL_REPORT_VIEW] }, audit: false } as const;
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
 /**
@@ -32,7 +35,7 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }
 export function outputRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   const servedTo = async (r: Req, id: number) => served(deps, await reportVisible(deps.db, id, scopeOf(r)), r.lang);
 
-  app.get('/api/diagnosis/reports/:id/pdf', { config: VIEW, schema: { tags, params: Id, response: binaryResponse('application/pdf') } }, async (r, reply) => {
+  app.get('/api/diagnosis/reports/:id/pdf', { config: PDF_VIEW, schema: { tags, params: Id, response: binaryResponse('application/pdf') } }, async (r, reply) => {
     const out = await servedTo(r, r.params.id);
     return servedFile(reply, out, await out.pdf(), 'application/pdf', `${out.doc.case.pathology_number}.pdf`, 'inline');
   });

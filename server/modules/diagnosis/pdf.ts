@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import { fromStored } from '../slides/paths.js';
+import type { Storage } from '../../storage/storage.js';
 import type { ReportDocument } from './report-data.js';
+import { loadReportImages } from './report-images.js';
 import { reportFieldWords } from './report-fields.js';
 import { reportPhrase, reportWord, type ReportWord } from './report-words.js';
 
@@ -29,9 +30,11 @@ export function reportFont(config: ReportFontConfig = {}): string {
  * code; a supplementary report names the signed report it supplements and that report's diagnosis. `unfrozen`: a
  * report signed before signed documents were kept, rendered from live data, says so under its title.
  */
-export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: string; verifyUrl: string | null; unfrozen?: boolean; font?: ReportFontConfig }): Promise<Buffer> {
+export async function renderReportPdf(doc: ReportDocument, opts: { storage: Storage; verifyUrl: string | null; unfrozen?: boolean; font?: ReportFontConfig }): Promise<Buffer> {
   // Large packages only reports need: loaded by the first report, not at every process's start.
   const [{ default: PDFDocument }, { default: QRCode }] = await Promise.all([import('pdfkit'), import('qrcode')]);
+  // Read before drawing starts: the drawing below is synchronous.
+  const pictures = await loadReportImages(opts.storage, doc.images);
   const w = (k: ReportWord) => reportWord(doc.lang, k);
   const pdf = new PDFDocument({ size: 'A4', margin: 48, info: { Title: `${w('title')} ${doc.case.pathology_number}`, Author: doc.hospital.name } });
   const font = reportFont(opts.font);
@@ -83,7 +86,7 @@ export async function renderReportPdf(doc: ReportDocument, opts: { dataDir: stri
     pdf.moveDown(0.6);
   };
   section('gross_description', doc.report.gross_description);
-  if (doc.images.length) images(pdf, doc, opts.dataDir, width);
+  if (pictures.length) images(pdf, pictures, width);
   section('microscopic', doc.report.microscopic);
   section('diagnosis', doc.report.diagnosis, 13);
   section('advice', doc.report.advice);
@@ -109,17 +112,11 @@ function rule(pdf: PDFKit.PDFDocument) {
   pdf.moveDown(0.5);
 }
 
-/** Report images two to a row; a missing or unreadable file is left out rather than failing the report. */
-function images(pdf: PDFKit.PDFDocument, doc: ReportDocument, dataDir: string, width: number) {
+/** Report images two to a row; bytes pdfkit cannot read as an image are left out rather than failing the report. */
+function images(pdf: PDFKit.PDFDocument, pictures: Buffer[], width: number) {
   const size = (width - 12) / 2;
   let i = 0;
-  for (const img of doc.images.slice(0, 4)) {
-    let data: Buffer;
-    try {
-      data = fs.readFileSync(fromStored(dataDir, img.path));
-    } catch {
-      continue;
-    }
+  for (const data of pictures) {
     if (i % 2 === 0 && pdf.y + size * 0.75 > pdf.page.height - 96) pdf.addPage();
     const y = pdf.y;
     try {

@@ -37,7 +37,7 @@ export async function served(deps: DiagnosisDeps, report: ReportRow, lang?: Lang
   const kind: ServedKind = isSigned(report) ? 'unfrozen' : 'draft';
   return {
     kind, doc, document: null, sha256: null,
-    pdf: () => renderReportPdf(doc, { dataDir: deps.output.dataDir, font: deps.output.font, verifyUrl: verifyUrl(deps.output.publicUrl, report.verify_code), unfrozen: kind === 'unfrozen' }),
+    pdf: () => renderReportPdf(doc, { storage: deps.output.storage, font: deps.output.font, verifyUrl: verifyUrl(deps.output.publicUrl, report.verify_code), unfrozen: kind === 'unfrozen' }),
   };
 }
 

@@ -152,17 +152,18 @@ export async function runAction(deps: DiagnosisDeps, r: Req, id: number, action:
       return step(deps, r, current, action, { print_at: current.print_at ?? iso });
     case 'send': {
       // What goes out is what was signed (its stored PDF, issuing language), as one FHIR transaction Bundle. It is
-      // delivered (outbox) or queued (fhir) within the send's transaction: a failed delivery is not recorded as sent,
+      // delivered (outbox) or queued (fhir; hl7 as an ORU^R01 built from the same facts) within the send's transaction: a failed delivery is not recorded as sent,
       // and a recorded send always has its queued delivery. With REPORT_OUTBOUND=none the send is only recorded.
       if (deps.outbound.name === 'none') return step(deps, r, current, action, { deliver_at: current.deliver_at ?? iso });
       const out = await served(deps, current);
-      const bundle = reportBundle({
+      const facts = {
         ...await bundleFacts(deps.db, current), doc: out.doc, pdf: await out.pdf(), documentId: out.document?.id ?? null,
         base: deps.output.publicUrl, systemBase: deps.output.fhirSystemBase, sentAt: iso,
-      });
+      };
+      const bundle = reportBundle(facts);
       const meta = { reportId: current.id, hospitalId: current.hospital_id, userId: r.auth!.id, username: r.auth!.name };
       const row = await step(deps, r, current, action, { deliver_at: current.deliver_at ?? iso }, { outbound: deps.outbound.name },
-        (trx) => deps.outbound.deliver(trx, bundle, meta).catch((err: unknown) => {
+        (trx) => deps.outbound.deliver(trx, bundle, meta, facts).catch((err: unknown) => {
           if (!(err instanceof DeliveryFailed)) throw err;
           r.log.error({ err, report: current.id, outbound: deps.outbound.name }, 'report delivery failed');
           throw new AppError(502, 'diagnosis.send_failed');

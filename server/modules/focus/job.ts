@@ -3,6 +3,7 @@ import type { JobType } from '../jobs/job-type.js';
 import { PermanentJobError } from '../jobs/job-type.js';
 import { fromStored } from '../slides/paths.js';
 import { analyseFocus } from './analyse.js';
+import type { RemoteSlides } from '../tiles/slide-store.js';
 import { defaultTimeLimitMs } from '../jobs/time-limits.js';
 import { blurShareLimit, FOCUS_ATTEMPTS, FOCUS_JOB, markFocusFailed, saveFocus, type FocusPayload } from './queries.js';
 
@@ -11,7 +12,7 @@ import { blurShareLimit, FOCUS_ATTEMPTS, FOCUS_JOB, markFocusFailed, saveFocus, 
  * its conversion): scores every tissue cell, stores the map and the share out of focus, suggests "blurry" to QC.
  * One at a time per machine: it decodes a whole middle level.
  */
-export function focusCheckJob(dataDir: string, leaseMs: number, limits: { timeLimitMs?: number } = {}): JobType<FocusPayload> {
+export function focusCheckJob(dataDir: string, leaseMs: number, limits: { timeLimitMs?: number; remote?: RemoteSlides } = {}): JobType<FocusPayload> {
   return {
     type: FOCUS_JOB,
     timeLimitMs: limits.timeLimitMs ?? defaultTimeLimitMs('slides.focus'),
@@ -27,6 +28,7 @@ export function focusCheckJob(dataDir: string, leaseMs: number, limits: { timeLi
       let shown = 0;
       const result = await analyseFocus(fromStored(dataDir, slide.file_path), {
         signal,
+        remote: limits.remote,
         onProgress: (p) => {
           const value = Math.floor(p * 95);
           if (value === shown) return;

@@ -6,6 +6,8 @@
 export interface HisQuery {
   outpatient_number?: string;
   admission_number?: string;
+  /** The hospital registration works in (an adapter that keeps patients per hospital reads it: `hl7`). */
+  hospital_id?: number;
 }
 
 export interface HisPatient {

@@ -1,6 +1,8 @@
 import type { HisAdapter } from './adapter.js';
 import { demoHisAdapter } from './demo-adapter.js';
 import { httpHisAdapter } from './http-adapter.js';
+import { hl7HisAdapter } from './hl7-adapter.js';
+import type { Db } from '../../db/connect.js';
 
 /** Which HIS registration asks (HIS_ADAPTER, and for `http` HIS_URL, HIS_TOKEN, HIS_TIMEOUT_MS). */
 export interface HisConfig {
@@ -17,18 +19,20 @@ export function parseHisConfig(env: NodeJS.ProcessEnv): HisConfig {
 }
 
 /** Adapters by the name HIS_ADAPTER gives; a hospital's own adapter is added here. 'none': registration types everything. */
-const ADAPTERS: Record<string, (c: HisConfig) => HisAdapter | null> = {
+const ADAPTERS: Record<string, (c: HisConfig, db: Db) => HisAdapter | null> = {
   demo: () => demoHisAdapter,
   http: (c) => {
     if (!c.url) throw new Error('HIS_ADAPTER=http needs HIS_URL');
     return httpHisAdapter({ url: c.url, token: c.token, timeoutMs: c.timeoutMs });
   },
+  // The patients the HIS sent over HL7 (ADT), kept in this database (modules/hl7).
+  hl7: (_c, db) => hl7HisAdapter(db),
   none: () => null,
 };
 
-export function hisAdapter(config: HisConfig): HisAdapter | null {
+export function hisAdapter(config: HisConfig, db: Db): HisAdapter | null {
   if (!Object.hasOwn(ADAPTERS, config.adapter)) throw new Error(`HIS_ADAPTER=${config.adapter}: no such adapter (known: ${Object.keys(ADAPTERS).join(', ')})`);
-  return ADAPTERS[config.adapter](config);
+  return ADAPTERS[config.adapter](config, db);
 }
 export { HisUnavailable } from './http-adapter.js';
 export type { HisAdapter, HisPatient, HisQuery } from './adapter.js';

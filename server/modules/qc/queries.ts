@@ -14,6 +14,15 @@ export async function qcRowOf(db: Db, slideId: number, hospitalId: number) {
   return db.selectFrom('slide_qc').selectAll().where('slide_id', '=', slide.id).executeTakeFirstOrThrow();
 }
 
+/** Name, status and case number of each slide, for the QC list's rows (hooks.ts). */
+export async function qcSlideFacts(db: Db, slideIds: number[]) {
+  if (!slideIds.length) return new Map<number, { name: string; status: string; case_id: number | null; pathology_number: string | null }>();
+  const rows = await db.selectFrom('slides').leftJoin('cases', 'cases.id', 'slides.case_id')
+    .select(['slides.id', 'slides.name', 'slides.status', 'slides.case_id', 'cases.pathology_number'])
+    .where('slides.id', 'in', slideIds).execute();
+  return new Map(rows.map((r) => [r.id, { name: r.name, status: r.status, case_id: r.case_id, pathology_number: r.pathology_number }]));
+}
+
 export interface Grading {
   row: { id: number; slide_id: number; version: number };
   grade: string; reasons: string | null; remark: string | null; by: number; at: string;

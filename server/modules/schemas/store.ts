@@ -7,6 +7,8 @@ import { checkContractExtension, checkPageSchema } from '../../../src/core/pageS
 import { contractForm } from '../../../src/core/resolvePage.js';
 import type { FormSchema } from '../../../src/core/pageSchema.js';
 import { contractOf, type ResourceDef } from '../../resources/definition.js';
+import { addedColumns } from '../../resources/extra-fields.js';
+import { ensureExtraIndexes } from '../../resources/extra-indexes.js';
 import { ruleResolver, warnOnce, type RuleResolver, type RuleSet, type Warn } from '../../../src/core/rules.js';
 import { checkRuleSet } from '../../../src/core/rulesCheck.js';
 import type { PageSchema } from './repository.js';
@@ -216,18 +218,47 @@ export class SchemaStore extends LayeredStore<PageSchema> {
 /**
  * Resource contracts as a hospital has extended them (kind 'resource', keyed by resource name): the
  * stored document is the hospital's `ContractExtension` (new fields, more required fields, more rules),
- * checked against the base contract so that it only adds. Read-only resources have none.
+ * checked against the base contract so that it only adds. Read-only resources have none. Every save indexes the
+ * fields it adds, so lists filter and sort by them without reading every row's `extra`.
  */
 export class ContractStore extends LayeredStore<ContractExtension> {
   private readonly defs: Map<string, ResourceDef>;
 
-  constructor(db: Db, defs: ResourceDef[], readonly rules: RuleStore | undefined, readonly enums?: Record<string, { value: unknown }[]>) {
+  constructor(db: Db, defs: ResourceDef[], readonly rules: RuleStore | undefined, readonly enums?: Record<string, { value: unknown }[]>,
+    private readonly warn: Warn = (m) => console.warn(m)) {
     const writable = defs.filter((d) => !d.readOnly);
     super(db, new Map(writable.map((d) => [d.name, {}])), {
       kind: 'resource', notFound: 'contract.not_found', invalid: 'contract.invalid',
       check: (ext, name) => checkContractExtension(ext, contractOf(this.defs.get(name)!)),
     });
     this.defs = new Map(writable.map((d) => [d.name, d]));
+  }
+
+  override async save(key: string, hospitalId: number, override: unknown, by: string, note?: string): Promise<Layered<ContractExtension>> {
+    const saved = await super.save(key, hospitalId, override, by, note);
+    await this.indexAdded(key, hospitalId);
+    return saved;
+  }
+
+  /**
+   * Builds the expression indexes of the fields the hospital's extension of `name` adds (extra-indexes.ts), once the
+   * extension is saved (or imported). The save stands whatever happens here: without its index a filter still answers,
+   * only slower, so a failed build is logged and built again by the next save.
+   */
+  async indexAdded(name: string, hospitalId: number): Promise<void> {
+    const def = this.defs.get(name);
+    if (!def?.extra) return;
+    try {
+      await ensureExtraIndexes(this.db, def, addedColumns(def, await this.contractFor(def, hospitalId)));
+    } catch (e) {
+      this.warn(`index of the fields added to ${name}: ${(e as Error).message}`);
+    }
+  }
+
+  /** Every hospital's added fields indexed (start-up: extensions saved before their fields were indexed get theirs). */
+  async indexAllAdded(): Promise<void> {
+    const saved = await this.db.selectFrom('page_schema_versions').select(['alias', 'hospital_id']).distinct().where('kind', '=', 'resource').execute();
+    for (const { alias, hospital_id } of saved) if (this.bases.has(alias)) await this.indexAdded(alias, hospital_id);
   }
 
   /** The repository's contract of a resource, for the editor to show beside the extension. */

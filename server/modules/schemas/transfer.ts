@@ -81,6 +81,7 @@ export function transferRoutes(app: TypedApp, db: Db, pages: SchemaStore, rules:
     await db.transaction().execute(async (trx) => {
       for (const kind of KINDS) await stores[kind].insertChecked(trx, hospitalId, changes[kind], r.auth!.name, note);
     });
+    for (const name of Object.keys(changes.contracts)) await contracts.indexAdded(name, hospitalId);
     return ok({ changed: Object.fromEntries(KINDS.map((k) => [k, Object.keys(changes[k]).sort()])) });
   });
 }

@@ -33,28 +33,15 @@ export interface ChunkContext {
  * step that decides is made against the disk, which they share, and one process at a time finishes (claims).
  */
 export async function acceptChunk(ctx: ChunkContext, raw: Record<string, string>, chunk: HeldChunk | undefined, owner: UploadOwner): Promise<ChunkAnswer> {
-  const parsed = parseChunkFields(raw);
-  if (!parsed.ok) throw new AppError(422, 'error.validation', {}, parsed.errors);
-  const f = parsed.fields;
-  if (!chunk) throw new AppError(422, 'error.validation', {}, { blob: [{ key: 'upload.blob_missing' }] });
-  if (chunk.truncated) throw new AppError(413, 'upload.chunk_too_large', { max: formatBytes(UPLOAD_CHUNK_BYTES) });
-  const size = chunk.bytes.length;
-  checkFileSize(ctx, f, size);
-  const range = chunkSizeRange(f);
-  if (size < range.min || size > range.max) {
-    const expected = range.min === range.max ? String(range.min) : `${range.min}–${range.max}`;
-    throw new AppError(422, 'upload.chunk_size_invalid', { num: f.num, size, expected });
-  }
-  if (chunk.md5 !== f.md5) throw new AppError(422, 'upload.chunk_md5_mismatch', { num: f.num });
-
+  const { f, size, bytes } = checkedChunk(raw, chunk, ctx.maxFileBytes);
   const id = uploadId(f, owner);
   const target = ctx.store.completePath(id, f.fileName);
   const done = { code: 1 as const, path: ctx.store.relative(target) };
   const isComplete = () => ctx.store.exists(target);
   // Written outside the lock: only verified bytes reach the data file, so a chunk sent twice at once writes
   // the same bytes twice. It counts as present only once its marker exists, which happens under the lock.
-  const written = await ctx.store.writeChunk(id, f.num, UPLOAD_CHUNK_BYTES, chunk.bytes, isComplete);
-  chunk.release();
+  const written = await ctx.store.writeChunk(id, f.num, UPLOAD_CHUNK_BYTES, bytes, isComplete);
+  chunk!.release();
   if (written === 'complete') return done;
 
   return ctx.lock.run(id, async () => {
@@ -81,11 +68,33 @@ export async function acceptChunk(ctx: ChunkContext, raw: Record<string, string>
   });
 }
 
+/**
+ * The protocol's checks of one chunk, before anything is kept: its fields, its size against its place in the file
+ * and the configured limit, its MD5. Both ways of keeping chunks (the data dir here, object storage in
+ * shared-chunks.ts) start with it.
+ */
+export function checkedChunk(raw: Record<string, string>, chunk: HeldChunk | undefined, maxFileBytes: number | undefined): { f: ChunkFields; size: number; bytes: Buffer } {
+  const parsed = parseChunkFields(raw);
+  if (!parsed.ok) throw new AppError(422, 'error.validation', {}, parsed.errors);
+  const f = parsed.fields;
+  if (!chunk) throw new AppError(422, 'error.validation', {}, { blob: [{ key: 'upload.blob_missing' }] });
+  if (chunk.truncated) throw new AppError(413, 'upload.chunk_too_large', { max: formatBytes(UPLOAD_CHUNK_BYTES) });
+  const size = chunk.bytes.length;
+  checkFileSize(maxFileBytes, f, size);
+  const range = chunkSizeRange(f);
+  if (size < range.min || size > range.max) {
+    const expected = range.min === range.max ? String(range.min) : `${range.min}–${range.max}`;
+    throw new AppError(422, 'upload.chunk_size_invalid', { num: f.num, size, expected });
+  }
+  if (chunk.md5 !== f.md5) throw new AppError(422, 'upload.chunk_md5_mismatch', { num: f.num });
+  return { f, size, bytes: chunk.bytes };
+}
+
 /** The configured limit, checked as early as the fields allow: before any byte of an oversized file is kept. */
-function checkFileSize(ctx: ChunkContext, f: ChunkFields, chunkSize: number): void {
-  if (ctx.maxFileBytes === undefined) return;
+function checkFileSize(maxFileBytes: number | undefined, f: ChunkFields, chunkSize: number): void {
+  if (maxFileBytes === undefined) return;
   const size = f.num === f.totalNum && f.totalSize === undefined ? (f.totalNum - 1) * UPLOAD_CHUNK_BYTES + chunkSize : minimumFileSize(f);
-  if (size > ctx.maxFileBytes) throw new AppError(413, 'upload.file_too_large', { max: formatBytes(ctx.maxFileBytes) });
+  if (size > maxFileBytes) throw new AppError(413, 'upload.file_too_large', { max: formatBytes(maxFileBytes) });
 }
 
 const POLL_MS = 50;

@@ -7,9 +7,11 @@ import { workingHospital } from '../../http/hospital-scope.js';
 import type { TypedApp } from '../../http/types.js';
 import { acceptChunk, type ChunkContext } from './accept-chunk.js';
 import { Assembler } from './assembler.js';
+import { acceptSharedChunk, sweepSharedUploads, type SharedChunkContext } from './shared-chunks.js';
 import type { Db } from '../../db/connect.js';
 import { keepAttachment } from './attachment.js';
 import { AttachmentQuota } from './attachment-quota.js';
+import { moveLocalAttachments } from './attachment-move.js';
 import { BufferPool } from './buffer-pool.js';
 import { FinishClaims } from './finish-claim.js';
 import { appStorage } from '../../storage/app-storage.js';
@@ -59,12 +61,18 @@ export interface AgentUploads {
 
 export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?: AgentUploads): void {
   if (config.uploadMaxBytes !== undefined && !(config.uploadMaxBytes > 0)) throw new Error('UPLOAD_MAX_BYTES must be a positive number of bytes');
-  const store = new UploadStore(config.dataDir, appStorage({ dataDir: config.dataDir, storage: config.storage, blockCache: config.blockCache }).storage);
+  const { storage } = appStorage({ dataDir: config.dataDir, storage: config.storage, blockCache: config.blockCache });
+  const store = new UploadStore(config.dataDir, storage);
   const assembler = new Assembler(store, UPLOAD_MD5_MAX_BYTES);
   const claims = new FinishClaims((id) => store.partsDir(id));
   const ctx: ChunkContext = { store, lock: new KeyedLock(), assembler, claims, maxFileBytes: config.uploadMaxBytes };
   const buffers = new BufferPool(CHUNK_BUFFERS, UPLOAD_CHUNK_BYTES + CHUNK_BODY_OVERHEAD);
   const quota = new AttachmentQuota(db, config.attachmentQuotaMb);
+  // On object storage the chunks go there too, so that those of one file may reach any app node (shared-chunks.ts).
+  const shared: SharedChunkContext | undefined = storage.kind === 's3'
+    ? { db, storage, md5Limit: UPLOAD_MD5_MAX_BYTES, maxFileBytes: config.uploadMaxBytes } : undefined;
+  const accept = (fields: Record<string, string>, chunk: HeldChunk | undefined, owner: UploadOwner) =>
+    (shared ? acceptSharedChunk(shared, fields, chunk, owner) : acceptChunk(ctx, fields, chunk, owner));
 
   app.register(async (scope) => {
     scope.addHook('onClose', async () => {
@@ -73,6 +81,14 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?
     // Best effort and in the background: a leftover temp file costs disk space, never correctness.
     scope.addHook('onReady', async () => {
       void store.sweepTemp(STALE_TEMP_MS).catch((err: unknown) => scope.log.warn({ err }, 'upload temp sweep failed'));
+      if (shared) void sweepSharedUploads(shared, STALE_TEMP_MS).catch((err: unknown) => scope.log.warn({ err }, 'shared upload sweep failed'));
+      // Attachments kept on this node before they went to the bucket: moved there, so every node serves them.
+      if (storage.kind === 's3') {
+        void moveLocalAttachments(config.dataDir, storage).then(({ moved, conflicting }) => {
+          if (moved) scope.log.info({ moved }, 'local attachments moved into object storage');
+          if (conflicting.length) scope.log.warn({ conflicting: conflicting.slice(0, 20) }, 'local attachments left on this node: the bucket holds other bytes under their keys');
+        }, (err: unknown) => scope.log.warn({ err }, 'moving local attachments into object storage failed'));
+      }
     });
 
     /**
@@ -98,7 +114,7 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?
         request.body = pick(body.fields, CHUNK_FIELDS_LOGGED);
         const chunk = body.file && held(body.file);
         try {
-          return ok(await acceptChunk(ctx, body.fields, chunk, { userId: request.auth!.id, hospitalId: workingHospital(request) }));
+          return ok(await accept(body.fields, chunk, { userId: request.auth!.id, hospitalId: workingHospital(request) }));
         } catch (err) {
           return rethrowDiskError(err);
         } finally {
@@ -118,7 +134,7 @@ export function uploadRoutes(app: TypedApp, config: UploadConfig, db: Db, agent?
           request.body = pick(body.fields, CHUNK_FIELDS_LOGGED);
           const chunk = body.file && held(body.file);
           try {
-            return ok(await acceptChunk(ctx, body.fields, chunk, owner));
+            return ok(await accept(body.fields, chunk, owner));
           } catch (err) {
             return rethrowDiskError(err);
           } finally {

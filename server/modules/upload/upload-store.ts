@@ -16,7 +16,8 @@ import { GroupFlush } from './group-flush.js';
  *   uploads/complete/<id>/<name>      the finished, verified file (parts/<id>/data renamed)
  *   uploads/tmp/<random>              an attachment being received
  *   uploads/tmp/parts-<random>/       a parts dir being removed (renamed here first, so it vanishes at once)
- *   uploads/attachments/<random>/<name>
+ *   uploads/attachments/<random>/<name>   a kept attachment (case images among them)
+ * With object storage, `complete/` and `attachments/` are keys in the bucket instead (publish), so every node sees them.
  * Only bytes whose MD5 matched are ever written into `data`, so two requests carrying the same chunk write
  * the same bytes, and a refused chunk leaves no trace. Finished files appear under their final name only by
  * rename(2) (same file system), so a reader never sees half of one.
@@ -29,9 +30,10 @@ export class UploadStore {
   private readonly flushes = new GroupFlush();
 
   /**
-   * `storage`: where finished files go. On object storage (STORAGE_URL=s3://…) a finished file is streamed into a
-   * multipart upload under its key (`uploads/complete/<id>/<name>`) and its local data file removed, so the whole
-   * file is never on local disk twice; chunks in progress stay in the parts dir here.
+   * `storage`: where finished files and kept attachments go. On object storage (STORAGE_URL=s3://…) either is
+   * streamed into a multipart upload under its key (`uploads/complete/<id>/<name>`, `uploads/attachments/<random>/<name>`)
+   * and its local file removed, so the whole file is never on local disk twice and every node sees it; chunks in
+   * progress and attachments being received stay here.
    */
   constructor(readonly dataDir: string, private readonly storage?: Storage) {
     this.root = path.join(dataDir, 'uploads');
@@ -214,9 +216,10 @@ export class UploadStore {
     await sync(path.dirname(target));
   }
 
-  /** The key of a finished file when finished files are in object storage; null for everything kept here. */
+  /** The key of a finished file or kept attachment when those are in object storage; null for everything kept here. */
   private remoteKey(absolute: string): string | null {
-    if (this.storage?.kind !== 's3' || !isInside(path.join(this.root, 'complete'), absolute)) return null;
+    if (this.storage?.kind !== 's3') return null;
+    if (!REMOTE_DIRS.some((dir) => isInside(path.join(this.root, dir), absolute))) return null;
     return keyUnder(this.dataDir, absolute);
   }
 
@@ -255,6 +258,9 @@ export class UploadStore {
     return path.join(this.root, 'attachments', randomBytes(16).toString('hex'), fileName);
   }
 }
+
+/** The folders under uploads/ whose files live in object storage when the app uses it: every node must see them. */
+const REMOTE_DIRS = ['complete', 'attachments'];
 
 /** Runs `step`; if it fails for want of a directory, runs `makeDir` and, unless told not to, tries once more. */
 async function retryOnMissingDir(step: () => Promise<unknown>, makeDir: () => Promise<unknown>, retry: () => boolean = () => true): Promise<void> {

@@ -41,6 +41,7 @@ import { useActionRunner } from '../actions/useActionRunner';
 import { useColumnPrefs } from './useColumnPrefs';
 import { useListLayout } from './useListLayout';
 import { useListParams } from './useListParams';
+import { useSession } from '../../store/session';
 
 const useStyles = makeStyles({
   root: { display: 'flex', flexDirection: 'column', gap: tokens.spacingVerticalM, minWidth: 0 },
@@ -70,7 +71,9 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const tabs = useMemo(() => list.tabs ?? [], [list.tabs]);
   const sizes = list.pageSizes ?? LIST_PAGE_SIZES;
 
-  const defaults = useMemo<ListParams>(() => listDefaults(list), [list]);
+  // The tab it opens on follows the user's roles (a tab's `openFor`).
+  const roles = useSession((st) => st.user?.identification);
+  const defaults = useMemo<ListParams>(() => listDefaults(list, roles), [list, roles]);
   const [params, setParams] = useListParams(basePath, defaults, preview || !!preload);
 
   const [reload, setReload] = useState(0);
@@ -166,7 +169,7 @@ export default function ListPage({ page, basePath }: RendererProps) {
         <SchemaBoundary path="/list/facet"><ListFacet facet={list.facet} value={facetValue(params.params, list.facet.field)} reload={reload}
           onChange={(v) => setParams({ params: withFacet(params.params, list.facet!.field, v), page: 1 })} /></SchemaBoundary>
       ) : null}
-      {tabs.length ? <SchemaBoundary path="/list/tabs"><ListTabs tabs={tabs} value={params.tab || tabs[0].key} counts={counts} onChange={(tab) => setParams({ tab, page: 1 })} /></SchemaBoundary> : null}
+      {tabs.length ? <SchemaBoundary path="/list/tabs"><ListTabs tabs={tabs} value={params.tab || defaults.tab} counts={counts} onChange={(tab) => setParams({ tab, page: 1 })} /></SchemaBoundary> : null}
       <SchemaBoundary path={showCards ? '/list/card' : '/list/columns'}>{showCards ? (
         <CardGrid card={showCards} rows={rows} rowKey={rowKey} loading={loading} selectable={list.selectable} selection={selection} onSelectionChange={setSelection}
           renderCell={renderCell} actions={actionsColumn ? renderActions : undefined} />

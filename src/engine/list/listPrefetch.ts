@@ -66,7 +66,7 @@ export function withListsAhead(base: DataProvider): ListsAheadProvider {
       const list = page.schema.list;
       const resource = page.resource;
       if (page.schema.type !== 'list' || !list || !resource) return;
-      const params = listParamsAt(search, readStoredListQuery(route), listDefaults(list));
+      const params = listParamsAt(search, readStoredListQuery(route), listDefaults(list, useSession.getState().user?.identification));
       const queries = listQueries(params, page.schema.search?.items ?? [], list.tabs ?? []);
       const now = Date.now();
       for (const [k, v] of ahead) if (now - v.at > TAKE_WITHIN_MS) ahead.delete(k);

@@ -19,7 +19,7 @@ const useStyles = makeStyles({
 /**
  * A list page's columns: drag to reorder, show or hide, label in both languages, width, pinned, sortable,
  * the cell kind among those the engine registers; a column can be added for any field of the resource, or one
- * the hospital added to it (in the form designer; those are never sortable).
+ * the hospital added to it (in the form designer; sortable as the resource field says, as the resource's own).
  */
 export function ColumnsEditor({ columns, fields, onChange }: { columns: ColumnSchema[]; fields: Record<string, ResourceField>; onChange(columns: ColumnSchema[]): void }) {
   const s = useStyles();
@@ -32,6 +32,8 @@ export function ColumnsEditor({ columns, fields, onChange }: { columns: ColumnSc
   const free = Object.keys(fields).filter((f) => !columns.some((c) => c.field === f)).sort();
   const option = (f: string) => <option key={f} value={f}>{`${fieldLabel(f)} (${f})`}</option>;
   const added = free.filter((f) => fields[f].added);
+  // A resource field the server sorts by only when declared sortable; an added field when its type has an order.
+  const sortsBy = (f: string) => !fields[f]?.added || !!fields[f]?.sort;
 
   return (
     <div data-testid="designer-columns">
@@ -47,9 +49,9 @@ export function ColumnsEditor({ columns, fields, onChange }: { columns: ColumnSc
             <Input size="small" type="number" min={40} style={{ width: 80 }} aria-label={t('designer.width')} placeholder={t('designer.width')} value={c.width ? String(c.width) : ''}
               onChange={(_, d) => update(i, 'width', d.value ? Math.max(40, Number(d.value) || 40) : undefined)} data-testid={`col-width-${c.field}`} />
             <Checkbox label={t('designer.pinned')} checked={!!c.pinned} onChange={(_, d) => update(i, 'pinned', !!d.checked)} />
-            {/* A field the hospital added lives in `extra`, which the server does not sort by. */}
-            <Checkbox label={t('designer.sortable')} checked={fields[c.field]?.added ? false : c.sortable ?? !!fields[c.field]?.sort} disabled={!!fields[c.field]?.added}
-              title={fields[c.field]?.added ? t('designer.addedNotSortable') : undefined} onChange={(_, d) => update(i, 'sortable', d.checked === !!fields[c.field]?.sort ? undefined : !!d.checked)} data-testid={`col-sortable-${c.field}`} />
+            {/* An added array or JSON field has no order the server sorts by (resolvePage withAddedFields: sort false). */}
+            <Checkbox label={t('designer.sortable')} checked={sortsBy(c.field) && (c.sortable ?? !!fields[c.field]?.sort)} disabled={!sortsBy(c.field)}
+              title={sortsBy(c.field) ? undefined : t('designer.addedUnordered')} onChange={(_, d) => update(i, 'sortable', d.checked === !!fields[c.field]?.sort ? undefined : !!d.checked)} data-testid={`col-sortable-${c.field}`} />
             <Select size="small" aria-label={t('designer.cell')} value={c.cell ?? ''} onChange={(_, d) => update(i, 'cell', (d.value || undefined) as CellKind | undefined)}>
               <option value="">{t('designer.cellDefault')}</option>
               {cellKinds().map((k) => <option key={k} value={k}>{t(`designer.cellKind.${k}`, { defaultValue: k })}</option>)}

@@ -131,7 +131,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
     return list;
   }, [draft, ext, loaded, t]);
   const contract = useMemo(() => (loaded?.contract ? layerContract(loaded.contract.base, tidy(ext)) : loaded?.page.resource?.contract), [loaded, ext]);
-  // The columns may show the fields the hospital added, those of the draft too (a field added a moment ago, not yet saved).
+  // The columns and the search may use the fields the hospital added, those of the draft too (a field added a moment ago, not yet saved).
   const listFields = useMemo(() => withAddedFields(loaded?.page.resource?.fields ?? {}, contract), [loaded, contract]);
 
   const pageAt = useCallback((version: number) => {
@@ -225,7 +225,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
             <ColumnsEditor columns={draft.list.columns} fields={listFields} onChange={(columns) => setDraft({ ...draft, list: { ...draft.list!, columns } })} />
           ) : null}
           {view === 'search' && draft.list ? (
-            <SearchEditor search={draft.search} fields={loaded.page.resource?.fields ?? {}} resolve={resolve} onChange={(search) => setDraft({ ...draft, search })} />
+            <SearchEditor search={draft.search} fields={listFields} resolve={resolve} onChange={(search) => setDraft({ ...draft, search })} />
           ) : null}
           {view === 'tabs' && draft.list ? (
             <>

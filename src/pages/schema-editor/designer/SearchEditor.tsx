@@ -26,7 +26,8 @@ const WIDGETS: SearchWidget[] = ['input', 'number', 'numberrange', 'select', 'mu
  * A list page's search: the bar's and the drawer's items in order (drag to reorder), where each shows, its label
  * in both languages, its widget, the operator it searches with by default among those the hospital's
  * search-operators rules offer for it (the same evaluation the custom search makes), whether the custom search
- * offers it; an item is removed to hide it and added back for any field the resource lets filter.
+ * offers it; an item is removed to hide it and added back for any field the resource lets filter, or one the hospital
+ * added to it (the server filters those by their value in the row's `extra`).
  */
 export function SearchEditor({ search, fields, resolve, onChange }: { search: SearchSchema | undefined; fields: Record<string, ResourceField>; resolve: RuleResolver | undefined; onChange(search: SearchSchema): void }) {
   const s = useStyles();
@@ -42,6 +43,8 @@ export function SearchEditor({ search, fields, resolve, onChange }: { search: Se
     put(items.map((x, j) => (j === i ? setOrClear(x, key, value) : x)));
   const flag = (key: 'keyword' | 'manual', on: boolean) => onChange(setOrClear({ ...search, items }, key, on));
   const free = Object.keys(fields).filter((f) => fields[f].filter && !items.some((x) => keyOf(x) === f)).sort();
+  const option = (f: string) => <option key={f} value={f}>{`${fieldLabel(f)} (${f})`}</option>;
+  const added = free.filter((f) => fields[f].added);
 
   return (
     <div className={s.root} data-testid="designer-search">
@@ -58,7 +61,7 @@ export function SearchEditor({ search, fields, resolve, onChange }: { search: Se
           const choices = [...new Set<Operator>([...offered, ...(item.operator ? [item.operator] : [])])];
           return (
             <>
-              <div className={s.name}><span>{item.label ? resolveLabel(item.label, i18n.language) : fieldLabel(item.field)}</span><span className={s.code}>{key}</span></div>
+              <div className={s.name}><span>{item.label ? resolveLabel(item.label, i18n.language) : fieldLabel(item.field)}</span><span className={s.code}>{key}{fields[item.field]?.added ? ` · ${t('designer.addedField')}` : ''}</span></div>
               <Select size="small" aria-label={t('designer.searchPlace')} value={item.drawerOnly ? 'drawer' : 'bar'} onChange={(_, d) => update(i, 'drawerOnly', d.value === 'drawer')} data-testid={`search-place-${key}`}>
                 <option value="bar">{t('designer.searchOnBar')}</option>
                 <option value="drawer">{t('designer.searchInDrawer')}</option>
@@ -84,7 +87,8 @@ export function SearchEditor({ search, fields, resolve, onChange }: { search: Se
       <div className={s.bar}>
         <Select size="small" aria-label={t('designer.addSearchItem')} value={adding} onChange={(_, d) => setAdding(d.value)} data-testid="search-add-field">
           <option value="">{t('designer.pickField')}</option>
-          {free.map((f) => <option key={f} value={f}>{`${fieldLabel(f)} (${f})`}</option>)}
+          {free.filter((f) => !fields[f].added).map(option)}
+          {added.length ? <optgroup label={t('designer.ownFields')}>{added.map(option)}</optgroup> : null}
         </Select>
         <Button size="small" icon={<Add20Regular />} disabled={!adding} onClick={() => { put([...items, { field: adding }]); setAdding(''); }} data-testid="search-add">{t('designer.addSearchItem')}</Button>
       </div>
