@@ -2,6 +2,8 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, JobTable } from '../../db/schema.js';
 import { clampProgress, mayRetry, retryDelaySeconds } from '../../../src/core/jobRetry.js';
+import { areaJobQueue } from '../../../src/core/hospitalArea.js';
+import { DEFAULT_QUEUE } from './queues.js';
 
 export type JobRow = Omit<JobTable, 'id'> & { id: number };
 
@@ -12,6 +14,11 @@ export interface NewJob {
   dedupeKey?: string;
   hospitalId?: number | null;
   slideId?: number | null;
+  /**
+   * The runners that may claim it (JOB_QUEUES). Left out: a slide's job goes on its hospital area's queue (the
+   * runners that reach the area's storage), anything else on the default queue.
+   */
+  queue?: string;
   /** Not before this time (ISO); now when absent. */
   runAfter?: string;
 }
@@ -24,9 +31,10 @@ const iso = (ms = Date.now()) => new Date(ms).toISOString();
  */
 export async function enqueueJob(db: Kysely<Database>, job: NewJob): Promise<number> {
   const now = iso();
+  const queue = job.queue ?? (job.slideId ? await slideQueue(db, job.slideId) : DEFAULT_QUEUE);
   try {
     const { id } = await db.insertInto('jobs').values({
-      type: job.type, dedupe_key: job.dedupeKey ?? null, hospital_id: job.hospitalId ?? null, slide_id: job.slideId ?? null,
+      type: job.type, queue, dedupe_key: job.dedupeKey ?? null, hospital_id: job.hospitalId ?? null, slide_id: job.slideId ?? null,
       payload: JSON.stringify(job.payload ?? {}), status: 'queued', progress: 0, message: null, attempts: 0, max_attempts: job.maxAttempts,
       run_after: job.runAfter ?? now, lease_owner: null, lease_until: null, error: null, created_at: now, updated_at: now, finished_at: null,
     }).returning('id').executeTakeFirstOrThrow();
@@ -39,20 +47,28 @@ export async function enqueueJob(db: Kysely<Database>, job: NewJob): Promise<num
   }
 }
 
+/** The queue of a slide's work: its hospital area's first queue (areas/queries.ts), else the default one. */
+async function slideQueue(db: Kysely<Database>, slideId: number): Promise<string> {
+  const row = await db.selectFrom('slides').innerJoin('hospital_areas', 'hospital_areas.id', 'slides.area_id')
+    .select('hospital_areas.queue_names').where('slides.id', '=', slideId).executeTakeFirst();
+  return row ? areaJobQueue(row.queue_names) : DEFAULT_QUEUE;
+}
+
 const liveJob = (db: Kysely<Database>, key: string) => db.selectFrom('jobs').select('id')
   .where('dedupe_key', '=', key).where('status', 'in', ['queued', 'running']).executeTakeFirst();
 
 /**
- * Claims the oldest due job of the given types for `owner`, with a lease until now + leaseMs: one UPDATE whose
+ * Claims the oldest due job of the given types (on the given queues, when named) for `owner`, with a lease until now + leaseMs: one UPDATE whose
  * WHERE repeats the claim condition, so of two processes racing for a row only one sees it still claimable
  * (PostgreSQL re-checks the WHERE after the row lock; SQLite runs writes one at a time). A running job whose
  * lease has expired (its process died) is claimable again.
  */
-export async function claimJob(db: Db, types: string[], owner: string, leaseMs: number): Promise<JobRow | undefined> {
-  if (types.length === 0) return undefined;
+export async function claimJob(db: Db, types: string[], owner: string, leaseMs: number, queues?: string[]): Promise<JobRow | undefined> {
+  if (types.length === 0 || queues?.length === 0) return undefined;
   const now = iso();
   const claimable = (eb: ExpressionBuilder<Database, 'jobs'>) => eb.and([
     eb('type', 'in', types),
+    ...(queues ? [eb('queue', 'in', queues)] : []),
     eb.or([
       eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', now)]),
       eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now), eb('attempts', '<', eb.ref('max_attempts'))]),

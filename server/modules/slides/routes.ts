@@ -32,12 +32,10 @@ import { logSlides } from './section-log.js';
 import { viewerLocateRoutes } from './viewer-locate.js';
 import { viewerOpenRoutes } from './viewer-open.js';
 import { isNotFound } from '../../storage/errors.js';
-import { LocalStorage } from '../../storage/local-storage.js';
-import type { Storage } from '../../storage/storage.js';
-import type { RemoteSlides } from '../tiles/slide-store.js';
+import type { AreaStorages, SlidePlace } from '../../storage/area-storages.js';
+import { transferObject } from '../../storage/transfer.js';
+import { hospitalPlace, slidePlace } from '../areas/place.js';
 import { binaryResponse, okResponse } from '../../http/responses.js';
-
-export interface SlideFiles { storage: Storage; remote?: RemoteSlides }
 
 const BindBody = Type.Object({
   path: Type.String({ minLength: 1, maxLength: 1024, description: 'The path a completed upload answered, relative to the data dir' }),
@@ -52,9 +50,12 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** Spec §7 slide routes beyond the generic resource API: bind an uploaded file, its thumbnail, a case's slides. */
 /** `systemDb`: only the signed download link's file route, whose signature is its grant (download.ts). */
-/** `files`: where slide files are (the data directory by default) and, on object storage, the block cache reads go through. */
-export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks, files: SlideFiles = { storage: new LocalStorage(dataDir) }): void {
-  const { storage } = files;
+/**
+ * `areas`: where slide files are: the default storage (the data directory, or STORAGE_URL's bucket), where uploads
+ * finish, and the storages of the hospital areas, where their hospitals' bound slides go (issue 29).
+ */
+export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks, areas: AreaStorages): void {
+  const { storage } = areas.base;
   const tags = ['resource:slides'];
 
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody, response: okResponse() } }, async (request) => {
@@ -82,31 +83,31 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     const stored = [source, ...derivedNames(source)].map((p) => toStored(dataDir, p));
     if (await fileBound(db, stored)) throw new AppError(409, 'slide.already_bound');
 
-    // Finished uploads move into slides/<yyyy>/<mm>/; a file already under slides/ is read where it is.
+    // Finished uploads move into slides/<yyyy>/<mm>/ of the hospital's area storage (the default one without an
+    // area); a file already under slides/ is read where it is, from the default storage.
     let file = source;
     let putBack = async () => {};
+    let area: { areaId: number | null; place: SlidePlace } = { areaId: null, place: areas.base };
     if (isInside(uploads, source)) {
-      const now = new Date();
-      const month = path.join(slides, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'));
-      const placed = await (storage.kind === 's3' ? moveIntoStored(storage, dataDir, source, month) : moveInto(source, month)).catch((err) => {
+      // A Deep Zoom descriptor brings a folder of tiles, which only the default storage's move carries.
+      if (path.extname(source).toLowerCase() !== '.dzi') area = await hospitalPlace(db, areas, hospitalId);
+      ({ file, putBack } = await placeUpload(source, area).catch((err) => {
         // A concurrent bind of the same upload moved it first.
         if ((err as NodeJS.ErrnoException).code === 'ENOENT' || isNotFound(err)) throw new AppError(422, 'slide.file_missing', { path: body.path });
         throw err;
-      });
-      ({ file, putBack } = placed);
-      // The upload's own folder (uploads/complete/<id>/) is empty now; a folder still holding files stays.
-      const folder = path.dirname(source);
-      if (folder !== uploads) await fs.rmdir(folder).catch(() => {});
+      }));
     }
+    const { place } = area;
     const user = request.auth!;
     // Answered at once, 'ingesting': the ingest job (ingest.ts) reads the file. A failed insert leaves the
     // upload where it was, to be bound again.
-    const id = await registerSlide(db, dataDir, file, {
+    const id = await registerSlide(db, place.root, file, {
       name: body.name ?? path.basename(source, path.extname(source)),
       hospital_id: hospitalId,
       case_id: caseId,
       uploaded_by: user.id,
-    }, storage).catch(async (err) => {
+      area_id: area.areaId,
+    }, place.storage).catch(async (err) => {
       // Should that fail too, the file stays under slides/: orphaned, never lost.
       await putBack().catch((e) => request.log.error({ err: e, file }, 'bind: could not put the upload back'));
       throw err;
@@ -129,10 +130,12 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     const { id } = request.params;
     // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
     if (!(await slideIn(db, id))) throw new AppError(404, 'slide.not_found');
-    const status = await slideStatus(db, id);
+    const { status, area_id } = await slideStatus(db, id);
     // Not made yet (or being remade): said so, rather than a missing or stale picture.
     if (PROCESSING.has(status)) throw new AppError(409, 'slide.processing');
-    const key = toStored(dataDir, thumbPath(dataDir, id));
+    // In the storage of the slide's hospital area, or the default one.
+    const { root, storage } = await slidePlace(db, areas, area_id);
+    const key = toStored(root, thumbPath(root, id));
     const stat = await storage.stat(key);
     if (!stat) throw new AppError(404, 'slide.thumb_missing');
     const etag = `"thumb-${id}-${stat.size}-${Math.trunc(stat.mtimeMs)}"`;
@@ -158,10 +161,42 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
 
   caseBindingRoutes(app, db, def);
   sectionRoutes(app, db, def);
-  downloadRoutes(app, db, systemDb, dataDir, def, storage);
-  dicomExportRoutes(app, db, dataDir, def, files.remote);
+  downloadRoutes(app, db, systemDb, def, areas);
+  dicomExportRoutes(app, db, def, areas);
   viewerOpenRoutes(app, db);
   viewerLocateRoutes(app, db, dataDir);
+
+  /**
+   * A finished upload (in the default storage) moved under slides/<yyyy>/<mm>/ of the default storage, or under
+   * slides/areas/<area id>/<yyyy>/<mm>/ of its area's: first carried into that storage under the same key, then moved
+   * there under a free name (move-file.ts, move-stored.ts). Stored paths are unique over all storages (the slides
+   * table's file_path): the area's id in the path keeps one area's names from meeting another's or the default's.
+   * `putBack` returns it to where the upload left it, in the default storage.
+   */
+  async function placeUpload(source: string, { areaId, place }: { areaId: number | null; place: SlidePlace }): Promise<{ file: string; putBack(): Promise<void> }> {
+    const key = toStored(dataDir, source);
+    const carried = place !== areas.base;
+    if (carried) await transferObject(storage, place.storage, key);
+    const from = fromStored(place.root, key);
+    const now = new Date();
+    const base = areaId === null ? slidesRoot(place.root) : path.join(slidesRoot(place.root), 'areas', String(areaId));
+    const month = path.join(base, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'));
+    const placed = await (place.storage.kind === 's3' ? moveIntoStored(place.storage, place.root, from, month) : moveInto(from, month)).catch(async (err) => {
+      if (carried) await transferObject(place.storage, storage, key).catch(() => {});
+      throw err;
+    });
+    // The upload's own folder (uploads/complete/<id>/) is empty now; a folder still holding files stays.
+    for (const folder of new Set([path.dirname(source), path.dirname(from)])) {
+      if (folder !== uploadsCompleteRoot(dataDir) && folder !== uploadsCompleteRoot(place.root)) await fs.rmdir(folder).catch(() => {});
+    }
+    return {
+      file: placed.file,
+      putBack: async () => {
+        await placed.putBack();
+        if (carried) await transferObject(place.storage, storage, key);
+      },
+    };
+  }
 }
 
 /** The bearer header (checked by the guard) or else the image cookie; never a token in the URL. */

@@ -18,7 +18,7 @@ export function enqueueConversion(db: Kysely<Database>, slideId: number, hospita
 
 /** What a conversion needs of its slide; undefined when the slide was deleted meanwhile. */
 export const conversionSubject = (db: Db, id: number) =>
-  db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status', 'vendor', 'format_note']).where('id', '=', id).executeTakeFirst();
+  db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status', 'vendor', 'format_note', 'area_id']).where('id', '=', id).executeTakeFirst();
 
 /** Progress of a conversion on the slide row, which the slide lists show. */
 export async function markProgress(db: Db, id: number, progress: number): Promise<void> {

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+/** An area's storage location, for opening its storage (storage/area-storages.ts). */
+export const areaLocation = (db: Kysely<Database>, id: number) =>
+  db.selectFrom('hospital_areas').select(['id', 'storage_url']).where('id', '=', id).executeTakeFirst();
+
+/** The area a hospital's new slides go to, with its location; undefined: the installation's default storage. */
+export const hospitalAreaLocation = (db: Kysely<Database>, hospitalId: number) =>
+  db.selectFrom('hospitals').innerJoin('hospital_areas', 'hospital_areas.id', 'hospitals.area_id')
+    .select(['hospital_areas.id', 'hospital_areas.storage_url']).where('hospitals.id', '=', hospitalId).executeTakeFirst();
+
+/** Whether any slide is stored in one of the areas (its location may then not change, nor the area go). */
+export async function areaHoldsSlides(db: Kysely<Database>, ids: number[]): Promise<boolean> {
+  if (!ids.length) return false;
+  return !!(await db.selectFrom('slides').select('id').where('area_id', 'in', ids).limit(1).executeTakeFirst());
+}
+
+/** Whether any hospital belongs to one of the areas. */
+export async function areaHasHospitals(db: Kysely<Database>, ids: number[]): Promise<boolean> {
+  if (!ids.length) return false;
+  return !!(await db.selectFrom('hospitals').select('id').where('area_id', 'in', ids).limit(1).executeTakeFirst());
+}
+
+/** The area a hospital belongs to now (a write compares with it). */
+export const hospitalArea = (db: Kysely<Database>, hospitalId: number) =>
+  db.selectFrom('hospitals').select('area_id').where('id', '=', hospitalId).executeTakeFirst();
+
+/** Whether the area exists (a hospital is assigned only to one that does). */
+export const areaExists = async (db: Kysely<Database>, id: number) =>
+  !!(await db.selectFrom('hospital_areas').select('id').where('id', '=', id).executeTakeFirst());
