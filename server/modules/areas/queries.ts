@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import { areaJobQueue } from '../../../src/core/hospitalArea.js';
 import type { Database } from '../../db/schema.js';
+import { DEFAULT_QUEUE } from '../jobs/queues.js';
 
 /** An area's storage location, for opening its storage (storage/area-storages.ts). */
 export const areaLocation = (db: Kysely<Database>, id: number) =>
@@ -29,3 +31,13 @@ export const hospitalArea = (db: Kysely<Database>, hospitalId: number) =>
 /** Whether the area exists (a hospital is assigned only to one that does). */
 export const areaExists = async (db: Kysely<Database>, id: number) =>
   !!(await db.selectFrom('hospital_areas').select('id').where('id', '=', id).executeTakeFirst());
+
+/**
+ * The job queue of a slide's work (ingest, conversion, focus check): its hospital area's first queue, so the nodes that
+ * run it are the area's (JOB_QUEUES); a slide of no area, the default queue.
+ */
+export async function slideQueue(db: Kysely<Database>, slideId: number): Promise<string> {
+  const row = await db.selectFrom('slides').innerJoin('hospital_areas', 'hospital_areas.id', 'slides.area_id')
+    .select('hospital_areas.queue_names').where('slides.id', '=', slideId).executeTakeFirst();
+  return row ? areaJobQueue(row.queue_names) : DEFAULT_QUEUE;
+}

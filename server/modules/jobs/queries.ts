@@ -2,7 +2,6 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, JobTable } from '../../db/schema.js';
 import { clampProgress, mayRetry, retryDelaySeconds } from '../../../src/core/jobRetry.js';
-import { areaJobQueue } from '../../../src/core/hospitalArea.js';
 import { DEFAULT_QUEUE } from './queues.js';
 
 export type JobRow = Omit<JobTable, 'id'> & { id: number };
@@ -14,10 +13,7 @@ export interface NewJob {
   dedupeKey?: string;
   hospitalId?: number | null;
   slideId?: number | null;
-  /**
-   * The runners that may claim it (JOB_QUEUES). Left out: a slide's job goes on its hospital area's queue (the
-   * runners that reach the area's storage), anything else on the default queue.
-   */
+  /** The runners that may claim it (JOB_QUEUES): a slide's work its hospital area's queue (areas/queries.ts); `default` when left out. */
   queue?: string;
   /** Not before this time (ISO); now when absent. */
   runAfter?: string;
@@ -31,7 +27,7 @@ const iso = (ms = Date.now()) => new Date(ms).toISOString();
  */
 export async function enqueueJob(db: Kysely<Database>, job: NewJob): Promise<number> {
   const now = iso();
-  const queue = job.queue ?? (job.slideId ? await slideQueue(db, job.slideId) : DEFAULT_QUEUE);
+  const queue = job.queue ?? DEFAULT_QUEUE;
   try {
     const { id } = await db.insertInto('jobs').values({
       type: job.type, queue, dedupe_key: job.dedupeKey ?? null, hospital_id: job.hospitalId ?? null, slide_id: job.slideId ?? null,
@@ -45,13 +41,6 @@ export async function enqueueJob(db: Kysely<Database>, job: NewJob): Promise<num
     if (!live) throw err;
     return live.id;
   }
-}
-
-/** The queue of a slide's work: its hospital area's first queue (areas/queries.ts), else the default one. */
-async function slideQueue(db: Kysely<Database>, slideId: number): Promise<string> {
-  const row = await db.selectFrom('slides').innerJoin('hospital_areas', 'hospital_areas.id', 'slides.area_id')
-    .select('hospital_areas.queue_names').where('slides.id', '=', slideId).executeTakeFirst();
-  return row ? areaJobQueue(row.queue_names) : DEFAULT_QUEUE;
 }
 
 const liveJob = (db: Kysely<Database>, key: string) => db.selectFrom('jobs').select('id')

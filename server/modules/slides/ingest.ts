@@ -16,6 +16,7 @@ import { stageObject, type Publisher } from '../../storage/staging.js';
 import type { Storage } from '../../storage/storage.js';
 import type { AreaStorages } from '../../storage/area-storages.js';
 import { slidePlace } from '../areas/place.js';
+import { slideQueue } from '../areas/queries.js';
 import { fileBase, readPyramid, readSlideFile, unreadable, type SlideFacts, type SlideReading } from './read-file.js';
 
 export const SLIDE_INGEST = 'slides.ingest';
@@ -26,10 +27,10 @@ const READ_SHARE = 85;
 export interface IngestPayload { slideId: number }
 
 /** Queues a registered slide's ingest (one live job per slide); inside register's transaction, so no row waits for nothing. */
-export function enqueueIngest(db: Kysely<Database>, slideId: number, hospitalId: number): Promise<number> {
+export async function enqueueIngest(db: Kysely<Database>, slideId: number, hospitalId: number): Promise<number> {
   return enqueueJob(db, {
     type: SLIDE_INGEST, payload: { slideId } satisfies IngestPayload, maxAttempts: INGEST_ATTEMPTS,
-    dedupeKey: ingestKey(slideId), hospitalId, slideId,
+    dedupeKey: ingestKey(slideId), hospitalId, slideId, queue: await slideQueue(db, slideId),
   });
 }
 

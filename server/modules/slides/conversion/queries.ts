@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/connect.js';
 import type { Database } from '../../../db/schema.js';
+import { slideQueue } from '../../areas/queries.js';
 import { enqueueJob } from '../../jobs/queries.js';
 
 export const SLIDE_CONVERSION = 'slides.convert';
@@ -9,10 +10,11 @@ export const CONVERSION_ATTEMPTS = 3;
 export interface ConversionPayload { slideId: number }
 
 /** Queues the conversion of a slide (one live job per slide); inside the bind's transaction when given one. */
-export function enqueueConversion(db: Kysely<Database>, slideId: number, hospitalId: number): Promise<number> {
+export async function enqueueConversion(db: Kysely<Database>, slideId: number, hospitalId: number): Promise<number> {
   return enqueueJob(db, {
     type: SLIDE_CONVERSION, payload: { slideId } satisfies ConversionPayload, maxAttempts: CONVERSION_ATTEMPTS,
-    dedupeKey: `${SLIDE_CONVERSION}:${slideId}`, hospitalId, slideId,
+    // On its hospital area's queue: converted by the nodes of that area (JOB_QUEUES).
+    dedupeKey: `${SLIDE_CONVERSION}:${slideId}`, hospitalId, slideId, queue: await slideQueue(db, slideId),
   });
 }
 
