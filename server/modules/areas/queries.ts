@@ -12,10 +12,13 @@ export const hospitalAreaLocation = (db: Kysely<Database>, hospitalId: number) =
   db.selectFrom('hospitals').innerJoin('hospital_areas', 'hospital_areas.id', 'hospitals.area_id')
     .select(['hospital_areas.id', 'hospital_areas.storage_url']).where('hospitals.id', '=', hospitalId).executeTakeFirst();
 
-/** Whether any slide is stored in one of the areas (its location may then not change, nor the area go). */
+/**
+ * Whether any slide is stored in one of the areas (its location may then not change, nor the area go): any hospital's,
+ * so outside the request's row scope (`withoutPlugins`); it answers only whether.
+ */
 export async function areaHoldsSlides(db: Kysely<Database>, ids: number[]): Promise<boolean> {
   if (!ids.length) return false;
-  return !!(await db.selectFrom('slides').select('id').where('area_id', 'in', ids).limit(1).executeTakeFirst());
+  return !!(await db.withoutPlugins().selectFrom('slides').select('id').where('area_id', 'in', ids).limit(1).executeTakeFirst());
 }
 
 /** Whether any hospital belongs to one of the areas. */
@@ -37,7 +40,8 @@ export const areaExists = async (db: Kysely<Database>, id: number) =>
  * run it are the area's (JOB_QUEUES); a slide of no area, the default queue.
  */
 export async function slideQueue(db: Kysely<Database>, slideId: number): Promise<string> {
-  const row = await db.selectFrom('slides').innerJoin('hospital_areas', 'hospital_areas.id', 'slides.area_id')
+  // Only the queue name is read: outside the row scope, as the slide being queued may sit in a directory the caller's scope leaves out.
+  const row = await db.withoutPlugins().selectFrom('slides').innerJoin('hospital_areas', 'hospital_areas.id', 'slides.area_id')
     .select('hospital_areas.queue_names').where('slides.id', '=', slideId).executeTakeFirst();
   return row ? areaJobQueue(row.queue_names) : DEFAULT_QUEUE;
 }
