@@ -4,7 +4,7 @@ import { hasPermission } from '../../http/access.js';
 import { AppError, forbidden } from '../../http/errors.js';
 import type { MessageKey } from '../../i18n/messages.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
-import { areaExists, areaHasHospitals, areaHoldsSlides, areaLocation, hospitalArea } from './queries.js';
+import { areaExists, areaHasHospitals, areaHoldsSlides, areaLocation, areaNames, hospitalArea } from './queries.js';
 
 /** Who may set up areas and move a hospital into one: the group's administrators, not a hospital's own. */
 export const AREA_PERMISSION = 'area_config';
@@ -48,9 +48,17 @@ export const hospitalAreaHooks: ResourceHooks = {
 
 /**
  * A hospital's area decides where its slides are stored and converted: only an area administrator moves a hospital
- * into one (a hospital's own administrator edits its other settings), and only into an area that exists.
+ * into one (a hospital's own administrator edits its other settings), and only into an area that exists. Rows carry
+ * their area's name for the list.
  */
 export const hospitalHooks: ResourceHooks = {
+  consumes: ['area_name'],
+
+  async afterRead(db, rows) {
+    const names = await areaNames(db, [...new Set(rows.map((r) => r.area_id).filter((id): id is number => typeof id === 'number'))]);
+    return rows.map((r) => ({ ...r, area_name: typeof r.area_id === 'number' ? (names.get(r.area_id) ?? null) : null }));
+  },
+
   async beforeWrite(data, ctx, db) {
     if (!('area_id' in data)) return {};
     const next = data.area_id ?? null;

@@ -27,6 +27,13 @@ export async function areaHasHospitals(db: Kysely<Database>, ids: number[]): Pro
   return !!(await db.selectFrom('hospitals').select('id').where('area_id', 'in', ids).limit(1).executeTakeFirst());
 }
 
+/** The names of areas by id (the hospitals list shows each hospital's area by name). */
+export async function areaNames(db: Kysely<Database>, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('hospital_areas').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 /** The area a hospital belongs to now (a write compares with it). */
 export const hospitalArea = (db: Kysely<Database>, hospitalId: number) =>
   db.selectFrom('hospitals').select('area_id').where('id', '=', hospitalId).executeTakeFirst();
