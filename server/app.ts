@@ -237,7 +237,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   shareRoutes(app, db, systemDb, tiles, sessions);
   meetingRoutes(app, db, realtime);
   focusRoutes(app, db);
-  scannerRoutes(app, db, systemDb, dataDir);
+  scannerRoutes(app, db, systemDb, areas);
   statisticRoutes(app, db);
   labelRoutes(app, db);
   slideLabelRoutes(app, db);

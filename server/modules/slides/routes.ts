@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,8 +14,7 @@ import { getRow, listRows } from '../../resources/queries.js';
 import { IMAGE_PERMISSION, IMAGE_SECURITY, mayViewImages } from '../tiles/image-access.js';
 import { sessionFromToken } from '../users/queries.js';
 import { mayBindUpload } from '../upload/ownership.js';
-import { moveInto } from './move-file.js';
-import { moveIntoStored } from './move-stored.js';
+import { placeUpload } from './place-upload.js';
 import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteRoot } from './paths.js';
 import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import { namedCase } from '../cases/lookup.js';
@@ -33,7 +31,6 @@ import { viewerLocateRoutes } from './viewer-locate.js';
 import { viewerOpenRoutes } from './viewer-open.js';
 import { isNotFound } from '../../storage/errors.js';
 import type { AreaStorages, SlidePlace } from '../../storage/area-storages.js';
-import { transferObject } from '../../storage/transfer.js';
 import { hospitalPlace, slidePlace } from '../areas/place.js';
 import { binaryResponse, okResponse } from '../../http/responses.js';
 
@@ -91,7 +88,7 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     if (isInside(uploads, source)) {
       // A Deep Zoom descriptor brings a folder of tiles, which only the default storage's move carries.
       if (path.extname(source).toLowerCase() !== '.dzi') area = await hospitalPlace(db, areas, hospitalId);
-      ({ file, putBack } = await placeUpload(source, area).catch((err) => {
+      ({ file, putBack } = await placeUpload(areas, source, area).catch((err) => {
         // A concurrent bind of the same upload moved it first.
         if ((err as NodeJS.ErrnoException).code === 'ENOENT' || isNotFound(err)) throw new AppError(422, 'slide.file_missing', { path: body.path });
         throw err;
@@ -165,38 +162,6 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
   dicomExportRoutes(app, db, def, areas);
   viewerOpenRoutes(app, db);
   viewerLocateRoutes(app, db, dataDir);
-
-  /**
-   * A finished upload (in the default storage) moved under slides/<yyyy>/<mm>/ of the default storage, or under
-   * slides/areas/<area id>/<yyyy>/<mm>/ of its area's: first carried into that storage under the same key, then moved
-   * there under a free name (move-file.ts, move-stored.ts). Stored paths are unique over all storages (the slides
-   * table's file_path): the area's id in the path keeps one area's names from meeting another's or the default's.
-   * `putBack` returns it to where the upload left it, in the default storage.
-   */
-  async function placeUpload(source: string, { areaId, place }: { areaId: number | null; place: SlidePlace }): Promise<{ file: string; putBack(): Promise<void> }> {
-    const key = toStored(dataDir, source);
-    const carried = place !== areas.base;
-    if (carried) await transferObject(storage, place.storage, key);
-    const from = fromStored(place.root, key);
-    const now = new Date();
-    const base = areaId === null ? slidesRoot(place.root) : path.join(slidesRoot(place.root), 'areas', String(areaId));
-    const month = path.join(base, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'));
-    const placed = await (place.storage.kind === 's3' ? moveIntoStored(place.storage, place.root, from, month) : moveInto(from, month)).catch(async (err) => {
-      if (carried) await transferObject(place.storage, storage, key).catch(() => {});
-      throw err;
-    });
-    // The upload's own folder (uploads/complete/<id>/) is empty now; a folder still holding files stays.
-    for (const folder of new Set([path.dirname(source), path.dirname(from)])) {
-      if (folder !== uploadsCompleteRoot(dataDir) && folder !== uploadsCompleteRoot(place.root)) await fs.rmdir(folder).catch(() => {});
-    }
-    return {
-      file: placed.file,
-      putBack: async () => {
-        await placed.putBack();
-        if (carried) await transferObject(place.storage, storage, key);
-      },
-    };
-  }
 }
 
 /** The bearer header (checked by the guard) or else the image cookie; never a token in the URL. */
