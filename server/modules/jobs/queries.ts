@@ -4,7 +4,7 @@ import type { Database, JobTable } from '../../db/schema.js';
 import { clampProgress, mayRetry, retryDelaySeconds } from '../../../src/core/jobRetry.js';
 import { DEFAULT_QUEUE } from './queues.js';
 
-export type JobRow = Omit<JobTable, 'id'> & { id: number };
+export type JobRow = Omit<JobTable, 'id' | 'queue'> & { id: number; queue: string };
 
 export interface NewJob {
   type: string;
