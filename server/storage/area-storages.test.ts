@@ -11,7 +11,8 @@ describe('AreaStorages', () => {
     expect(areas.of(null)).toBe(areas.base);
     expect(areas.base.root).toBe(path.resolve(dataDir));
     const east = areas.of({ id: 1, storage_url: '/srv/dsms/east' });
-    expect(east).toMatchObject({ root: '/srv/dsms/east', cache: undefined });
+    expect(east.root).toBe('/srv/dsms/east');
+    expect(east.cache).toBeUndefined();
     expect(east.storage.kind).toBe('local');
     expect(areas.of({ id: 1, storage_url: '/srv/dsms/east' })).toBe(east);
     // A new location is a new storage (a location holding slides never changes: areas/hooks.ts).
