@@ -181,8 +181,11 @@ describe.each(databases)('hospital areas [%s]', (kind) => {
   });
 
   it('serves the area slide’s tiles, thumbnail and download from B’s directory; a hospital without an area keeps the default storage', async () => {
+    // The technician works in the general hospital, which is in no area.
+    expect((await h.db.selectFrom('hospitals').select('area_id').where('id', '=', general).executeTakeFirstOrThrow()).area_id).toBeNull();
     const technician = await tokenFor(app, 'technician');
     const inDefault = await bind(technician, 'in-default');
+    expect((await h.db.selectFrom('slides').select(['hospital_id', 'area_id']).where('id', '=', inDefault.id).executeTakeFirstOrThrow())).toEqual({ hospital_id: general, area_id: null });
     expect(inDefault.file_path).toMatch(/^slides\/\d{4}\/\d{2}\/in-default\.tiff$/);
     expect(fs.existsSync(path.join(base(), inDefault.file_path))).toBe(true);
     expect((await h.db.selectFrom('jobs').select('queue').where('slide_id', '=', inDefault.id).executeTakeFirstOrThrow()).queue).toBe('default');
