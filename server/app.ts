@@ -34,6 +34,7 @@ import { settingRoutes } from './modules/settings/routes.js';
 import { tileFastLane } from './modules/tiles/fast-lane.js';
 import { tileRoutes } from './modules/tiles/routes.js';
 import { appStorage } from './storage/app-storage.js';
+import { areaStorages } from './storage/area-storages.js';
 import { cachedSessionResolver } from './modules/tiles/session-cache.js';
 import { loadBasePages, loadEnums, loadRuleSets, SCHEMAS_DIR } from './modules/schemas/repository.js';
 import { ruleRoutes, schemaRoutes } from './modules/schemas/routes.js';
@@ -201,11 +202,13 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   ruleRoutes(app, rules);
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir;
-  // Slide files and thumbnails: the data directory, or object storage with its block cache (STORAGE_URL).
-  const { storage, cache: blockCache } = appStorage(config);
+  // Slide files and thumbnails: the data directory, or object storage with its block cache (STORAGE_URL); a
+  // hospital area's slides, its own storage (issue 29), each opened on first use.
+  const { storage } = appStorage(config);
+  const areas = areaStorages(config);
   // A change to a user or role drops the cached tile sessions it affects in this process at once.
   const hooks = resourceHooks({
-    dataDir, storage, onUserChanged: (id) => { sessions.forgetUser(id); realtime.recheckUser(id); }, onRoleChanged: () => sessions.forgetAll(),
+    areas, onUserChanged: (id) => { sessions.forgetUser(id); realtime.recheckUser(id); }, onRoleChanged: () => sessions.forgetAll(),
     // Case lists carry the status the hospital's case-status rules derive (spec §4).
     caseRules: (hospitalId) => rules.resolverFor(hospitalId),
   });
@@ -217,13 +220,14 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   logRoutes(app, db);
   commonRoutes(app, config.distDir, db);
   // Slides only through the slides table (their hospital and directory checked): no file-name path (issue 27).
-  const remote = blockCache ? { storage, cache: blockCache, dataDir } : undefined;
-  const tiles = tileRoutes(app, db, config, { resolveSlide: databaseSlideResolver(systemDb, dataDir), resolveSession: sessions, remote });
+  // A file on object storage (the default bucket's or an area's) is read through that storage's block cache.
+  const remote = (file: string) => areas.remoteFor(file);
+  const tiles = tileRoutes(app, db, config, { resolveSlide: databaseSlideResolver(systemDb, dataDir, areas), resolveSession: sessions, remote });
   const tileLane = tileFastLane(tiles, sessions, config.iiifCorsOrigins);
   fastLanes.push(tileLane);
   // A closing server answers through Fastify, which sends 503 and closes kept-alive connections.
   app.addHook('preClose', async () => tileLane.close());
-  slideRoutes(app, db, systemDb, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides, { storage, remote });
+  slideRoutes(app, db, systemDb, dataDir, resources.find((r) => r.name === 'slides')!, hooks.slides, areas);
   uploadRoutes(app, config, db, scannerUploads(db));
   jobRoutes(app, db);
   annotationRoutes(app, db);
@@ -233,7 +237,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   shareRoutes(app, db, systemDb, tiles, sessions);
   meetingRoutes(app, db, realtime);
   focusRoutes(app, db);
-  scannerRoutes(app, db, systemDb, dataDir);
+  scannerRoutes(app, db, systemDb, areas);
   statisticRoutes(app, db);
   labelRoutes(app, db);
   slideLabelRoutes(app, db);

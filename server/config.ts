@@ -8,7 +8,8 @@ import { appPath } from './paths.js';
 import { parseJobTimeLimits, type LimitedJobType } from './modules/jobs/time-limits.js';
 import { DEFAULT_PIXEL_CAPS, type PixelCaps } from './modules/slides/conversion/pixel-cap.js';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './db/statement-timeout.js';
-import { parseStorageConfig, type StorageConfig } from './storage/storage-url.js';
+import { parseS3Connection, parseStorageConfig, type S3Connection, type StorageConfig } from './storage/storage-url.js';
+import { parseJobQueues } from './modules/jobs/queues.js';
 import type { BlockCacheConfig } from './storage/open-storage.js';
 import { parseFhirOutbound, parseOutboundKind, type FhirOutboundConfig, type OutboundKind } from './modules/diagnosis/outbound-config.js';
 import { parseHl7Config, type Hl7Config } from './modules/hl7/config.js';
@@ -69,6 +70,10 @@ export interface ServerConfig {
   storage: StorageConfig;
   /** The block cache in front of S3 reads: S3_CACHE_MB of memory (default 256), S3_CACHE_DIR and S3_CACHE_DIR_MB of local disk (default none). */
   blockCache: BlockCacheConfig;
+  /** The S3 endpoint and keys hospital areas on `s3://` reach their buckets with (S3_*; storage/area-storages.ts). */
+  s3Connection: S3Connection;
+  /** The job queues this node's runner claims from (JOB_QUEUES, comma-separated); undefined: every queue. */
+  jobQueues?: string[];
 }
 
 /** Reads the environment once; every other module receives the config as a value. */
@@ -107,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     reportFont: { file: env.REPORT_FONT || undefined, face: env.REPORT_FONT_FACE || undefined },
     secrets: { dataDir, key: env.SECRETS_KEY || undefined },
     storage: parseStorageConfig(env),
+    s3Connection: parseS3Connection(env),
+    jobQueues: parseJobQueues(env.JOB_QUEUES),
     blockCache: {
       memoryMb: env.S3_CACHE_MB ? positive('S3_CACHE_MB', env.S3_CACHE_MB) : 256,
       dir: env.S3_CACHE_DIR ? path.resolve(env.S3_CACHE_DIR) : undefined,

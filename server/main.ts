@@ -100,7 +100,7 @@ if (setup) {
     process.once('SIGINT', () => void hl7.close());
   }
   const startJobs = () => {
-    const runner = startJobRunner(jobDb, { types: installationJobTypes(config), log });
+    const runner = startJobRunner(jobDb, { types: installationJobTypes(config), log, queues: config.jobQueues });
     process.once('SIGTERM', () => void runner.stop());
     process.once('SIGINT', () => void runner.stop());
     return runner;

@@ -22,8 +22,9 @@ export async function databaseFacts(rows: Rows): Promise<DatabaseFacts> {
   const counts: Record<string, number> = {};
   for (const table of COUNTED_TABLES) counts[table] = Number((await rows(`select count(*) as n from ${table}`))[0]!.n);
   const referenced = new Set<string>();
+  // A hospital area's slides are in that area's own storage, which the site backs up where it is (docs/backup.md).
   const paths = await rows(
-    'select file_path as p from slides union select path as p from case_images union select path as p from attachments',
+    'select file_path as p from slides where area_id is null union select path as p from case_images union select path as p from attachments',
   );
   for (const { p } of paths) {
     // Stored paths are relative to the data directory; anything else (a URL, an absolute path) is not ours to copy.

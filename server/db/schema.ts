@@ -1,5 +1,5 @@
 import type { ReportTables } from './schema/reports.js';
-import type { HospitalTable, UserTable, RoleTable, UserRoleTable, UserHospitalTable, UserSubspecialtyTable, SubspecialtyTable, RoleMenuTable, PermissionTable, MenuTable } from './schema/users.js';
+import type { HospitalAreaTable, HospitalTable, UserTable, RoleTable, UserRoleTable, UserHospitalTable, UserSubspecialtyTable, SubspecialtyTable, RoleMenuTable, PermissionTable, MenuTable } from './schema/users.js';
 import type { AuthKeyTable, AuthChallengeTable, AuthTokenTable, SigningKeyTable, QrLoginTable, WebauthnCredentialTable } from './schema/auth.js';
 import type { SsoConfigTable, SsoFlowTable, SsoCodeTable, SsoSessionTable } from './schema/sso.js';
 import type { SettingTable, PageSchemaVersionTable, ColumnPreferenceTable, LabelTable, ReagentTable, NumberingRuleTable, NumberingCounterTable, PriceItemTable } from './schema/settings.js';
@@ -28,6 +28,7 @@ export type * from './schema/reports.js';
  */
 export interface Database extends ReportTables {
   hospitals: HospitalTable;
+  hospital_areas: HospitalAreaTable;
   users: UserTable;
   roles: RoleTable;
   user_roles: UserRoleTable;

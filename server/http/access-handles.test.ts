@@ -38,6 +38,7 @@ const SYSTEM_HANDLE: Record<string, string> = {
  */
 const SCOPE_LEFT_OUT: Record<string, string> = {
   'modules/cases/numbering.ts': 'whether a pathology number is taken in the hospital, in any directory',
+  'modules/areas/queries.ts': 'whether a hospital area holds any hospital’s slides (its location then stays), and a slide’s job queue name',
   'modules/slides/queries.ts': 'whether a stored file is bound to a slide already, whoever’s',
   'modules/meetings/routes.ts': 'a meeting’s every slide: the hospital topic names them by id, and an edit keeps those the caller was not shown',
   'modules/meetings/queries.ts': 'an edit replaces the meeting’s whole slide list, the slides the caller was not shown passed back in',

@@ -3,7 +3,6 @@ import type { FhirOutboundConfig } from './diagnosis/outbound-config.js';
 import { reportOutboundJob } from './diagnosis/outbound-job.js';
 import { releaseDueJob } from './diagnosis/release-job.js';
 import { focusCheckJob } from './focus/job.js';
-import type { RemoteSlides } from './tiles/slide-store.js';
 import type { Hl7Config } from './hl7/config.js';
 import { hl7ResultJob } from './hl7/result-job.js';
 import { JobRegistry, type JobType } from './jobs/registry.js';
@@ -12,8 +11,9 @@ import { scannerOfflineJob } from './scanners/offline-job.js';
 import { slideConversionJob } from './slides/conversion/convert-job.js';
 import type { PixelCaps } from './slides/conversion/pixel-cap.js';
 import { slideIngestJob } from './slides/ingest.js';
-import { appStorage } from '../storage/app-storage.js';
-import type { StorageConfig } from '../storage/storage-url.js';
+import { areaStorages } from '../storage/area-storages.js';
+import type { BlockCacheConfig } from '../storage/open-storage.js';
+import type { S3Connection, StorageConfig } from '../storage/storage-url.js';
 
 /** What the job types take from the server's config; limits left out take their defaults. */
 export interface JobConfig {
@@ -27,12 +27,9 @@ export interface JobConfig {
   hl7?: Hl7Config;
   /** Where slide files are (STORAGE_URL): the data directory when left out. */
   storage?: StorageConfig;
-}
-
-/** On object storage, what reads a slide's tiles by ranged GETs through the process's block cache; none for the data directory. */
-function remoteSlides(config: JobConfig): RemoteSlides | undefined {
-  const { storage, cache } = appStorage(config);
-  return cache ? { storage, cache, dataDir: config.dataDir } : undefined;
+  blockCache?: BlockCacheConfig;
+  /** How hospital areas on S3 reach their buckets (their slides are in their own storages: storage/area-storages.ts). */
+  s3Connection?: S3Connection;
 }
 
 /**
@@ -41,10 +38,12 @@ function remoteSlides(config: JobConfig): RemoteSlides | undefined {
  */
 function registerQueuedJobs(registry: JobRegistry, config: JobConfig): JobRegistry {
   const { dataDir, jobLeaseMs: lease, jobTimeLimitsMs: limits = {}, pixelCaps: caps } = config;
+  // Each slide's files are in its hospital area's storage, or the default one (the data directory or STORAGE_URL).
+  const areas = areaStorages(config);
   return registry
-    .register(slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps, storage: appStorage(config).storage }))
-    .register(slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps, storage: appStorage(config).storage }))
-    .register(focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'], remote: remoteSlides(config) }))
+    .register(slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps, areas }))
+    .register(slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps, areas }))
+    .register(focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'], areas }))
     .register(reportOutboundJob(config.fhirOutbound, lease))
     .register(hl7ResultJob(config.hl7, lease));
 }

@@ -1,6 +1,7 @@
 import { reportingWrites } from '../resources/hooks/reporting.js';
 import type { ResourceHooks } from '../resources/hooks/types.js';
 import type { RuleResolver } from '../../src/core/rules.js';
+import { hospitalAreaHooks, hospitalHooks } from './areas/hooks.js';
 import { caseHooks } from './cases/hooks.js';
 import { clinicalReportHooks } from './clinical/hooks.js';
 import { numberingRuleHooks } from './cases/numbering-hooks.js';
@@ -10,14 +11,12 @@ import { qcDictHooks } from './qc/dict-hooks.js';
 import { slideQcHooks } from './qc/hooks.js';
 import { rolesHooks } from './roles/hooks.js';
 import { slideHooks } from './slides/hooks.js';
-import type { Storage } from '../storage/storage.js';
+import type { AreaStorages } from '../storage/area-storages.js';
 import { usersHooks } from './users/hooks.js';
 
 export interface ResourceHookOptions {
-  /** Slides take their files and thumbnails under it with them. */
-  dataDir: string;
-  /** Where slide files are (STORAGE_URL); the data directory when left out. */
-  storage?: Storage;
+  /** Where slide files are (the default storage, DATA_DIR or STORAGE_URL, and the hospital areas'): deleted slides take theirs with them. */
+  areas: AreaStorages;
   /** A user was written or deleted: this process drops their cached sessions at once. */
   onUserChanged(userId: number): void;
   /** A role was written or deleted: any cached session may hold it. */
@@ -38,10 +37,12 @@ export function resourceHooks(options: ResourceHookOptions) {
     numbering_rules: numberingRuleHooks,
     collection_categories: categoryHooks,
     collections: collectionHooks,
-    slides: slideHooks(options.dataDir, options.storage),
+    slides: slideHooks(options.areas),
     price_items: priceItemHooks,
     qc_dict: qcDictHooks,
     clinical_reports: clinicalReportHooks,
     slide_qc: slideQcHooks,
+    hospital_areas: hospitalAreaHooks,
+    hospitals: hospitalHooks,
   } satisfies Record<string, ResourceHooks>;
 }

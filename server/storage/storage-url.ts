@@ -15,10 +15,18 @@ export function parseStorageConfig(env: NodeJS.ProcessEnv): StorageConfig {
   if (!match) throw new Error(`STORAGE_URL must be file: or s3://bucket/prefix, not "${url}"`);
   const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
   if (prefix.split('/').some((s) => s === '.' || s === '..') || prefix.includes('//')) throw new Error(`STORAGE_URL has an invalid prefix: "${prefix}"`);
+  return { kind: 's3', bucket: match[1]!, prefix, ...parseS3Connection(env) };
+}
+
+/** How the installation reaches its S3 endpoint, whatever bucket: STORAGE_URL's and the hospital areas' on S3. */
+export type S3Connection = Omit<S3Settings, 'bucket' | 'prefix'>;
+
+/** S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE, read even when STORAGE_URL is local. */
+export function parseS3Connection(env: NodeJS.ProcessEnv): S3Connection {
   const endpoint = env.S3_ENDPOINT || undefined;
   const pathStyle = env.S3_FORCE_PATH_STYLE;
   return {
-    kind: 's3', bucket: match[1]!, prefix, endpoint,
+    endpoint,
     region: env.S3_REGION || 'us-east-1',
     accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
     secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,

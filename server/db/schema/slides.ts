@@ -8,7 +8,9 @@ export interface SlideTable {
   hospital_id: number;
   case_id: number | null;
   name: string;
+  /** Relative to the storage of this hospital area (null: the installation's default storage). */
   file_path: string;
+  area_id: Generated<number | null>;
   file_size: number | string;
   md5: string | null;
   vendor: string | null;

@@ -9,6 +9,8 @@ export interface JobTable {
   dedupe_key: string | null;
   hospital_id: number | null;
   slide_id: number | null;
+  /** Which runners may claim it (JOB_QUEUES): `default`, or a hospital area's queue for its slides' work. */
+  queue: Generated<string>;
   /** JSON of what the job type needs. */
   payload: string;
   status: 'queued' | 'running' | 'done' | 'failed';

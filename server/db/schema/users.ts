@@ -8,7 +8,23 @@ export interface HospitalTable {
   name: string;
   en_name: string;
   logo: string | null;
+  /** The hospital area whose storage and job queue its new slides go to (null: the installation's defaults). */
+  area_id: Generated<number | null>;
   created_at: string;
+}
+
+/** A hospital area (issue 29): its own storage location and job queue(s). */
+export interface HospitalAreaTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  ip: string | null;
+  /** A local directory (absolute path) or `s3://bucket/prefix`. */
+  storage_url: string;
+  /** Comma-separated queue names; the first takes the area's slide jobs. */
+  queue_names: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface UserTable {

@@ -1,6 +1,6 @@
 import { focusLevel, scoreCell, summarizeFocus, type FocusSummary } from '../../../src/core/focus.js';
 import { focusModeOf, type FocusMode } from '../../../src/core/focusMode.js';
-import { SlideStore, type RemoteSlides } from '../tiles/slide-store.js';
+import { SlideStore, type RemoteLookup } from '../tiles/slide-store.js';
 import { TileReader } from '../tiles/tile-reader.js';
 
 /** Cell edge at the scored level (64 px ≈ 64 µm at 1 µm/px): the focus map's resolution. */
@@ -26,7 +26,7 @@ export interface FocusResult extends FocusSummary {
  * Scores every cell of a slide file at the level `focusLevel` picks, reading tiles through the tile server's own
  * reader (so every format it serves is covered). Memory: one block of cells at a time. `onProgress` gets 0–1.
  */
-export async function analyseFocus(file: string, options: { signal?: AbortSignal; onProgress?: (p: number) => void; remote?: RemoteSlides } = {}): Promise<FocusResult> {
+export async function analyseFocus(file: string, options: { signal?: AbortSignal; onProgress?: (p: number) => void; remote?: RemoteLookup } = {}): Promise<FocusResult> {
   // On object storage the file is read by ranged GETs through the block cache, as the viewer's tiles are.
   const store = new SlideStore({ maxSlides: 1, maxOpenFiles: 4, remote: options.remote });
   const reader = new TileReader();

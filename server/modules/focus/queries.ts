@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
+import { slideQueue } from '../areas/queries.js';
 import { enqueueJob } from '../jobs/queries.js';
 import { getSetting } from '../settings/queries.js';
 import type { FocusResult } from './analyse.js';
@@ -21,7 +22,7 @@ export async function enqueueFocusCheck(db: Kysely<Database>, slideId: number, h
   await ensureQcRow(db, slideId, hospitalId);
   return enqueueJob(db, {
     type: FOCUS_JOB, payload: { slideId } satisfies FocusPayload, maxAttempts: FOCUS_ATTEMPTS,
-    dedupeKey: `${FOCUS_JOB}:${slideId}`, hospitalId, slideId,
+    dedupeKey: `${FOCUS_JOB}:${slideId}`, hospitalId, slideId, queue: await slideQueue(db, slideId),
   });
 }
 

@@ -2,8 +2,9 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database, JobTable } from '../../db/schema.js';
 import { clampProgress, mayRetry, retryDelaySeconds } from '../../../src/core/jobRetry.js';
+import { DEFAULT_QUEUE } from './queues.js';
 
-export type JobRow = Omit<JobTable, 'id'> & { id: number };
+export type JobRow = Omit<JobTable, 'id' | 'queue'> & { id: number; queue: string };
 
 export interface NewJob {
   type: string;
@@ -12,6 +13,8 @@ export interface NewJob {
   dedupeKey?: string;
   hospitalId?: number | null;
   slideId?: number | null;
+  /** The runners that may claim it (JOB_QUEUES): a slide's work its hospital area's queue (areas/queries.ts); `default` when left out. */
+  queue?: string;
   /** Not before this time (ISO); now when absent. */
   runAfter?: string;
 }
@@ -24,9 +27,10 @@ const iso = (ms = Date.now()) => new Date(ms).toISOString();
  */
 export async function enqueueJob(db: Kysely<Database>, job: NewJob): Promise<number> {
   const now = iso();
+  const queue = job.queue ?? DEFAULT_QUEUE;
   try {
     const { id } = await db.insertInto('jobs').values({
-      type: job.type, dedupe_key: job.dedupeKey ?? null, hospital_id: job.hospitalId ?? null, slide_id: job.slideId ?? null,
+      type: job.type, queue, dedupe_key: job.dedupeKey ?? null, hospital_id: job.hospitalId ?? null, slide_id: job.slideId ?? null,
       payload: JSON.stringify(job.payload ?? {}), status: 'queued', progress: 0, message: null, attempts: 0, max_attempts: job.maxAttempts,
       run_after: job.runAfter ?? now, lease_owner: null, lease_until: null, error: null, created_at: now, updated_at: now, finished_at: null,
     }).returning('id').executeTakeFirstOrThrow();
@@ -43,16 +47,17 @@ const liveJob = (db: Kysely<Database>, key: string) => db.selectFrom('jobs').sel
   .where('dedupe_key', '=', key).where('status', 'in', ['queued', 'running']).executeTakeFirst();
 
 /**
- * Claims the oldest due job of the given types for `owner`, with a lease until now + leaseMs: one UPDATE whose
+ * Claims the oldest due job of the given types (on the given queues, when named) for `owner`, with a lease until now + leaseMs: one UPDATE whose
  * WHERE repeats the claim condition, so of two processes racing for a row only one sees it still claimable
  * (PostgreSQL re-checks the WHERE after the row lock; SQLite runs writes one at a time). A running job whose
  * lease has expired (its process died) is claimable again.
  */
-export async function claimJob(db: Db, types: string[], owner: string, leaseMs: number): Promise<JobRow | undefined> {
-  if (types.length === 0) return undefined;
+export async function claimJob(db: Db, types: string[], owner: string, leaseMs: number, queues?: string[]): Promise<JobRow | undefined> {
+  if (types.length === 0 || queues?.length === 0) return undefined;
   const now = iso();
   const claimable = (eb: ExpressionBuilder<Database, 'jobs'>) => eb.and([
     eb('type', 'in', types),
+    ...(queues ? [eb('queue', 'in', queues)] : []),
     eb.or([
       eb.and([eb('status', '=', 'queued'), eb('run_after', '<=', now)]),
       eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now), eb('attempts', '<', eb.ref('max_attempts'))]),

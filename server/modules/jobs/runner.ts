@@ -36,6 +36,8 @@ export interface JobRunnerOptions {
   /** `debug`, when given, hears each scheduled run (too frequent for info). */
   log: Pick<Logger, 'info' | 'warn' | 'error'> & Partial<Pick<Logger, 'debug'>>;
   pollMs?: number;
+  /** Only jobs on these queues are claimed (JOB_QUEUES: a node of one hospital area); undefined, every queue. */
+  queues?: string[];
 }
 
 /** For a caller without a logger (the seed): nothing said. */
@@ -46,7 +48,7 @@ const SILENT: JobRunnerOptions['log'] = { info() {}, warn() {}, error() {} };
  * which serves no requests when there are several workers), so each type's `concurrency` is a per-machine limit
  * and a conversion never takes a request-serving process's CPU; several machines share the queue through leases.
  */
-export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerOptions): JobRunner {
+export function startJobRunner(db: Db, { types, log, pollMs = 1000, queues }: JobRunnerOptions): JobRunner {
   const owner = leaseOwner();
   const running = new Map<number, { type: string; abort: AbortController; done: Promise<void> }>();
   let stopped = false;
@@ -72,7 +74,7 @@ export function startJobRunner(db: Db, { types, log, pollMs = 1000 }: JobRunnerO
       for (const job of await failAbandoned(db)) await reportFailure(types, db, job, job.error ?? 'job.interrupted', log);
       for (const type of types) {
         while (!stopped && busy(type.type) < type.concurrency) {
-          const job = await claimJob(db, [type.type], owner, type.leaseMs);
+          const job = await claimJob(db, [type.type], owner, type.leaseMs, queues);
           if (!job) break;
           start(type, job);
         }

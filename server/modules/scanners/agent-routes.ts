@@ -9,6 +9,7 @@ import { bindScan } from './bind.js';
 import { heartbeat } from './queries.js';
 import { finishScan, rescanQueue, scanOf, startScan } from './scan-queries.js';
 import { okResponse } from '../../http/responses.js';
+import type { AreaStorages } from '../../storage/area-storages.js';
 
 const tags = ['scanner-agent'];
 const security = [{ scannerKey: [] }];
@@ -35,7 +36,7 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 }) 
  * bound slide. A scanner sees and changes only its own scans (another's answers 404, as a missing one does).
  * Heartbeats stay out of the operation log (one every few seconds per scanner); state changes are on the row.
  */
-export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
+export function agentRoutes(app: TypedApp, db: Db, areas: AreaStorages): void {
   app.post('/api/scanner-agent/heartbeat', {
     config: { access: 'public', audit: false },
     schema: { tags, security, body: HeartbeatBody, response: okResponse() },
@@ -67,7 +68,7 @@ export function agentRoutes(app: TypedApp, db: Db, dataDir: string): void {
     const { result, message, path, name } = request.body;
     if (path && result !== 'scanned') throw new AppError(422, 'scanner.path_needs_scanned');
     // The slide first: a bind refused (someone else's upload, a missing file) leaves the scan open to finish again.
-    const binding = path ? await bindScan(db, dataDir, scanner, job, path, name) : null;
+    const binding = path ? await bindScan(db, areas, scanner, job, path, name) : null;
     const at = new Date().toISOString();
     if (!(await finishScan(db, job.id, { result, message: message ?? null, at, durationMs: scanDuration(job.started_at, at) }))) throw new AppError(409, 'scanner.scan_finished');
     return ok({ id: job.id, result, ...(binding ?? {}) });

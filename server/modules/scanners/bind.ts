@@ -3,8 +3,10 @@ import path from 'node:path';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
 import { ownerOfUpload } from '../upload/ownership.js';
-import { moveInto } from '../slides/move-file.js';
-import { fromStored, isInside, slidesRoot, uploadsCompleteRoot } from '../slides/paths.js';
+import type { AreaStorages } from '../../storage/area-storages.js';
+import { hospitalPlace } from '../areas/place.js';
+import { placeUpload } from '../slides/place-upload.js';
+import { fromStored, isInside, uploadsCompleteRoot } from '../slides/paths.js';
 import { linkSection } from '../slides/queries.js';
 import { registerSlide } from '../slides/register.js';
 import { logSlides } from '../slides/section-log.js';
@@ -15,9 +17,11 @@ import type { AgentScanner } from './queries.js';
 /**
  * Turns a scanner's finished upload into a slide of its hospital and binds it by the scan's label barcode: to the
  * case and glass slide the barcode names, else it stays unbound (the "not bound" queue of the uploaded list, for
- * manual binding). Only the scanner's own uploads: the upload id names its owner. Answers the slide and binding.
+ * manual binding). Only the scanner's own uploads: the upload id names its owner. The file goes to the storage of its
+ * hospital's area, as a person's bind puts it (place-upload.ts). Answers the slide and binding.
  */
-export async function bindScan(db: Db, dataDir: string, scanner: AgentScanner, job: { id: number; barcode: string | null }, stored: string, name?: string) {
+export async function bindScan(db: Db, areas: AreaStorages, scanner: AgentScanner, job: { id: number; barcode: string | null }, stored: string, name?: string) {
+  const dataDir = areas.base.root;
   const source = fromStored(dataDir, stored);
   const uploads = uploadsCompleteRoot(dataDir);
   if (!isInside(uploads, source)) throw new AppError(422, 'slide.path_not_allowed', { path: stored });
@@ -27,12 +31,12 @@ export async function bindScan(db: Db, dataDir: string, scanner: AgentScanner, j
 
   const section = job.barcode ? await sectionByBarcode(db, scanner.hospital_id, job.barcode) : undefined;
   const now = new Date();
-  const placed = await moveInto(source, path.join(slidesRoot(dataDir), String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0')));
-  await fs.rmdir(path.dirname(source)).catch(() => {});
-  const slideId = await registerSlide(db, dataDir, placed.file, {
+  const area = await hospitalPlace(db, areas, scanner.hospital_id);
+  const placed = await placeUpload(areas, source, area);
+  const slideId = await registerSlide(db, area.place.root, placed.file, {
     name: name ?? job.barcode ?? path.basename(source, path.extname(source)),
-    hospital_id: scanner.hospital_id, case_id: section?.case_id ?? null, uploaded_by: null,
-  }).catch(async (err) => {
+    hospital_id: scanner.hospital_id, case_id: section?.case_id ?? null, uploaded_by: null, area_id: area.areaId,
+  }, area.place.storage).catch(async (err) => {
     await placed.putBack().catch(() => {});
     throw err;
   });

@@ -17,7 +17,8 @@ import { mayDownload } from './download-access.js';
 import { DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS, signDownload, verifyDownload } from './download-signing.js';
 import { fromStored, toStored } from './paths.js';
 import { sendStored } from './download-stored.js';
-import type { Storage } from '../../storage/storage.js';
+import type { AreaStorages } from '../../storage/area-storages.js';
+import { slidePlace } from '../areas/place.js';
 import { slideFile, slideIn } from './queries.js';
 import { logSlides } from './section-log.js';
 import { binaryResponse, okResponse } from '../../http/responses.js';
@@ -31,7 +32,7 @@ const tags = ['resource:slides'];
  * slide and user that works for two minutes. The file route checks the signature (keys rotate daily and live
  * where no API reads them), then that the user still may download this slide: a link outlives no revocation.
  */
-export function downloadRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, storage?: Storage): void {
+export function downloadRoutes(app: TypedApp, db: Db, systemDb: Db, def: ResourceDef, areas: AreaStorages): void {
   const keys = new SigningKeys(systemDb, DOWNLOAD_KEY_PURPOSE, DOWNLOAD_LINK_SECONDS * 1000);
 
   app.post('/api/data/kfb/download/:id', {
@@ -70,8 +71,10 @@ export function downloadRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: str
     const slide = await slideFile(systemDb, id);
     if (!slide) throw new AppError(404, 'slide.not_found');
     if (!(await mayDownload(systemDb, link.user, slide.hospital_id))) throw new AppError(403, 'slide.download_link_invalid');
+    // From the storage of the slide's hospital area (or the default one).
+    const { root: dataDir, storage } = await slidePlace(systemDb, areas, slide.area_id);
     const served = fromStored(dataDir, slide.file_path);
-    if (storage?.kind === 's3') {
+    if (storage.kind === 's3') {
       // What was uploaded, when a converted pyramid is served from it (no DICOM series folders or Deep Zoom folders there).
       const original = convertedFrom(served);
       const wanted = original && !/\.dzi$/i.test(original) && (await storage.stat(toStored(dataDir, original))) ? original : served;

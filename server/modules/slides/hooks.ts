@@ -3,24 +3,21 @@ import { AppError } from '../../http/errors.js';
 import type { ResourceHooks } from '../../resources/hooks/types.js';
 import { convertedFrom, originalParts } from './conversion/derived-names.js';
 import { fromStored, isInside, slidesRoot, thumbPath, toStored } from './paths.js';
-import type { Storage } from '../../storage/storage.js';
+import type { AreaStorages } from '../../storage/area-storages.js';
 import { logSlides, type LoggedSlide } from './section-log.js';
 import { PROCESSING } from './resolver.js';
 
 /** The URL of a slide's thumbnail, as list rows carry it (the image cell uses the value as `src`). */
 export const thumbUrl = (id: number) => `/api/data/kfb/thumb/${id}`;
 
+/** A deleted slide as read before it went: what is logged, and where its files are (its hospital area's storage). */
+type DoomedSlide = LoggedSlide & { area_id: number | null; storage_url: string | null };
+
 /**
  * Slides resource: rows are born by `POST /bind` (never `/store`), carry their thumbnail URL, and take
- * their file and thumbnail with them when deleted.
+ * their file and thumbnail with them when deleted, from the storage they are in (their area's, or the default).
  */
-export function slideHooks(dataDir: string, storage?: Storage): ResourceHooks<LoggedSlide[]> {
-  // On object storage a row's objects go by key; a folder (DICOM series) is not kept there.
-  const remote = storage?.kind === 's3' ? storage : undefined;
-  const remove = async (file: string, folder = false) => {
-    if (remote) await remote.remove(toStored(dataDir, file));
-    else await fs.rm(file, { force: true, recursive: folder || ((await fs.stat(file).catch(() => null))?.isDirectory() ?? false) });
-  };
+export function slideHooks(areas: AreaStorages): ResourceHooks<DoomedSlide[]> {
   return {
     consumes: ['thumb_url', 'dimensions', 'pathology_number', 'patient_name', 'case_type', 'labels'],
 
@@ -57,18 +54,27 @@ export function slideHooks(dataDir: string, storage?: Storage): ResourceHooks<Lo
 
     // What afterDelete logs and afterDeleteCommitted removes, read before the rows go.
     async beforeDelete(trx, ids) {
-      return trx.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', 'in', ids).execute();
+      return trx.selectFrom('slides').leftJoin('hospital_areas', 'hospital_areas.id', 'slides.area_id')
+        .select(['slides.id', 'slides.name', 'slides.case_id', 'slides.file_path', 'slides.area_id', 'hospital_areas.storage_url'])
+        .where('slides.id', 'in', ids).execute();
     },
 
     // Logged in the delete's transaction: the log and the delete stand or fall together.
     async afterDelete(trx, _ids, ctx, rows) {
-      await logSlides(trx, 'delete', rows, ctx.user);
+      await logSlides(trx, 'delete', rows.map(({ id, name, case_id, file_path }) => ({ id, name, case_id, file_path })), ctx.user);
     },
 
     // Files go only once the rows are gone for good: a rolled-back delete keeps a row's file.
     async afterDeleteCommitted(_ids, _ctx, rows) {
-      const root = slidesRoot(dataDir);
       for (const row of rows) {
+        const place = areas.of(row.area_id !== null && row.storage_url !== null ? { id: row.area_id, storage_url: row.storage_url } : null);
+        const dataDir = place.root;
+        const root = slidesRoot(dataDir);
+        // On object storage a row's objects go by key; a folder (DICOM series) is not kept there.
+        const remove = async (file: string, folder = false) => {
+          if (place.storage.kind === 's3') await place.storage.remove(toStored(dataDir, file));
+          else await fs.rm(file, { force: true, recursive: folder || ((await fs.stat(file).catch(() => null))?.isDirectory() ?? false) });
+        };
         const file = fromStored(dataDir, row.file_path);
         // Only files under <dataDir>/slides are ours to remove; a row pointing elsewhere keeps its file.
         if (isInside(root, file)) {

@@ -14,6 +14,9 @@ import { finishSlide } from './finish.js';
 import { fromStored, toStored } from './paths.js';
 import { stageObject, type Publisher } from '../../storage/staging.js';
 import type { Storage } from '../../storage/storage.js';
+import type { AreaStorages } from '../../storage/area-storages.js';
+import { slidePlace } from '../areas/place.js';
+import { slideQueue } from '../areas/queries.js';
 import { fileBase, readPyramid, readSlideFile, unreadable, type SlideFacts, type SlideReading } from './read-file.js';
 
 export const SLIDE_INGEST = 'slides.ingest';
@@ -24,10 +27,10 @@ const READ_SHARE = 85;
 export interface IngestPayload { slideId: number }
 
 /** Queues a registered slide's ingest (one live job per slide); inside register's transaction, so no row waits for nothing. */
-export function enqueueIngest(db: Kysely<Database>, slideId: number, hospitalId: number): Promise<number> {
+export async function enqueueIngest(db: Kysely<Database>, slideId: number, hospitalId: number): Promise<number> {
   return enqueueJob(db, {
     type: SLIDE_INGEST, payload: { slideId } satisfies IngestPayload, maxAttempts: INGEST_ATTEMPTS,
-    dedupeKey: ingestKey(slideId), hospitalId, slideId,
+    dedupeKey: ingestKey(slideId), hospitalId, slideId, queue: await slideQueue(db, slideId),
   });
 }
 
@@ -58,12 +61,13 @@ export function slideIngestJob(dataDir: string, leaseMs: number, limits: IngestL
     maxAttempts: INGEST_ATTEMPTS,
     leaseMs,
     async run(ctx) {
-      const slide = await ctx.db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status'])
+      const slide = await ctx.db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status', 'area_id'])
         .where('id', '=', ctx.payload.slideId).executeTakeFirst();
       // Deleted meanwhile, or already read by an attempt whose end was not recorded.
       if (!slide || slide.status !== 'ingesting') return;
-      const storage = limits.storage;
-      if (storage?.kind !== 's3') return ingestSlide(ctx, dataDir, slide, limits);
+      // The slide's storage: its hospital area's (issue 29), else the default one.
+      const { root, storage } = limits.areas ? await slidePlace(ctx.db, limits.areas, slide.area_id) : { root: dataDir, storage: limits.storage };
+      if (storage?.kind !== 's3') return ingestSlide(ctx, root, slide, limits);
       // On object storage the readers and converters work on a staged copy; what they make is written back (staging.ts).
       if (!(await storage.stat(slide.file_path))) throw new PermanentJobError(encodeJobError('slide.file_missing', { path: slide.file_path }));
       const staged = await stageObject(storage, slide.file_path);
@@ -81,8 +85,11 @@ export function slideIngestJob(dataDir: string, leaseMs: number, limits: IngestL
   };
 }
 
-/** The settings an ingest takes: its time limit and pixel caps, and the storage slides are in (the data directory when left out). */
-export type IngestLimits = { timeLimitMs?: number; caps?: PixelCaps; storage?: Storage };
+/**
+ * The settings an ingest takes: its time limit and pixel caps, and the storage slides are in (the data directory when
+ * left out); with `areas`, each slide's own storage (its hospital area's, or the default one), `storage` unused.
+ */
+export type IngestLimits = { timeLimitMs?: number; caps?: PixelCaps; storage?: Storage; areas?: AreaStorages };
 
 /** The ingest of one slide row in a data directory (the real one, or on object storage a staged one with its publisher). */
 async function ingestSlide(

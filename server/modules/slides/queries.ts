@@ -25,7 +25,7 @@ export async function slideIn(db: Db, id: number, hospitalIds?: readonly number[
 
 /** What the download route serves and checks: the file, its name, and whose hospital it is. */
 export async function slideFile(db: Db, id: number) {
-  return db.selectFrom('slides').select(['name', 'file_path', 'hospital_id']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('slides').select(['name', 'file_path', 'hospital_id', 'area_id']).where('id', '=', id).executeTakeFirst();
 }
 
 /**
@@ -119,6 +119,6 @@ export async function releaseSections(db: Kysely<Database>, slideIds: number[], 
   await q.execute();
 }
 
-/** A slide's processing status (the caller has found the slide in scope). */
-export const slideStatus = async (db: Db, id: number) =>
-  (await db.selectFrom('slides').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+/** A slide's processing status and the hospital area its files are in (the caller has found the slide in scope). */
+export const slideStatus = (db: Db, id: number) =>
+  db.selectFrom('slides').select(['status', 'area_id']).where('id', '=', id).executeTakeFirstOrThrow();

@@ -14,6 +14,8 @@ export interface SlideOwner {
   hospital_id: number;
   case_id: number | null;
   uploaded_by: number | null;
+  /** The hospital area whose storage the file is in (`dataDir` and `storage` are that storage's); null or left out: the default. */
+  area_id?: number | null;
 }
 
 /**

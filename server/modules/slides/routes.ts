@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,8 +14,7 @@ import { getRow, listRows } from '../../resources/queries.js';
 import { IMAGE_PERMISSION, IMAGE_SECURITY, mayViewImages } from '../tiles/image-access.js';
 import { sessionFromToken } from '../users/queries.js';
 import { mayBindUpload } from '../upload/ownership.js';
-import { moveInto } from './move-file.js';
-import { moveIntoStored } from './move-stored.js';
+import { placeUpload } from './place-upload.js';
 import { fromStored, isInside, slidesRoot, thumbPath, toStored, uploadsCompleteRoot } from './paths.js';
 import { hospitalScope, workingHospital } from '../../http/hospital-scope.js';
 import { namedCase } from '../cases/lookup.js';
@@ -32,12 +30,9 @@ import { logSlides } from './section-log.js';
 import { viewerLocateRoutes } from './viewer-locate.js';
 import { viewerOpenRoutes } from './viewer-open.js';
 import { isNotFound } from '../../storage/errors.js';
-import { LocalStorage } from '../../storage/local-storage.js';
-import type { Storage } from '../../storage/storage.js';
-import type { RemoteSlides } from '../tiles/slide-store.js';
+import type { AreaStorages, SlidePlace } from '../../storage/area-storages.js';
+import { hospitalPlace, slidePlace } from '../areas/place.js';
 import { binaryResponse, okResponse } from '../../http/responses.js';
-
-export interface SlideFiles { storage: Storage; remote?: RemoteSlides }
 
 const BindBody = Type.Object({
   path: Type.String({ minLength: 1, maxLength: 1024, description: 'The path a completed upload answered, relative to the data dir' }),
@@ -52,9 +47,12 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** Spec §7 slide routes beyond the generic resource API: bind an uploaded file, its thumbnail, a case's slides. */
 /** `systemDb`: only the signed download link's file route, whose signature is its grant (download.ts). */
-/** `files`: where slide files are (the data directory by default) and, on object storage, the block cache reads go through. */
-export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks, files: SlideFiles = { storage: new LocalStorage(dataDir) }): void {
-  const { storage } = files;
+/**
+ * `areas`: where slide files are: the default storage (the data directory, or STORAGE_URL's bucket), where uploads
+ * finish, and the storages of the hospital areas, where their hospitals' bound slides go (issue 29).
+ */
+export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string, def: ResourceDef, hooks: ResourceHooks, areas: AreaStorages): void {
+  const { storage } = areas.base;
   const tags = ['resource:slides'];
 
   app.post('/api/data/kfb/bind', { config: { access: { permission: 'slide_upload' } }, schema: { tags, body: BindBody, response: okResponse() } }, async (request) => {
@@ -82,31 +80,31 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     const stored = [source, ...derivedNames(source)].map((p) => toStored(dataDir, p));
     if (await fileBound(db, stored)) throw new AppError(409, 'slide.already_bound');
 
-    // Finished uploads move into slides/<yyyy>/<mm>/; a file already under slides/ is read where it is.
+    // Finished uploads move into slides/<yyyy>/<mm>/ of the hospital's area storage (the default one without an
+    // area); a file already under slides/ is read where it is, from the default storage.
     let file = source;
     let putBack = async () => {};
+    let area: { areaId: number | null; place: SlidePlace } = { areaId: null, place: areas.base };
     if (isInside(uploads, source)) {
-      const now = new Date();
-      const month = path.join(slides, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'));
-      const placed = await (storage.kind === 's3' ? moveIntoStored(storage, dataDir, source, month) : moveInto(source, month)).catch((err) => {
+      // A Deep Zoom descriptor brings a folder of tiles, which only the default storage's move carries.
+      if (path.extname(source).toLowerCase() !== '.dzi') area = await hospitalPlace(db, areas, hospitalId);
+      ({ file, putBack } = await placeUpload(areas, source, area).catch((err) => {
         // A concurrent bind of the same upload moved it first.
         if ((err as NodeJS.ErrnoException).code === 'ENOENT' || isNotFound(err)) throw new AppError(422, 'slide.file_missing', { path: body.path });
         throw err;
-      });
-      ({ file, putBack } = placed);
-      // The upload's own folder (uploads/complete/<id>/) is empty now; a folder still holding files stays.
-      const folder = path.dirname(source);
-      if (folder !== uploads) await fs.rmdir(folder).catch(() => {});
+      }));
     }
+    const { place } = area;
     const user = request.auth!;
     // Answered at once, 'ingesting': the ingest job (ingest.ts) reads the file. A failed insert leaves the
     // upload where it was, to be bound again.
-    const id = await registerSlide(db, dataDir, file, {
+    const id = await registerSlide(db, place.root, file, {
       name: body.name ?? path.basename(source, path.extname(source)),
       hospital_id: hospitalId,
       case_id: caseId,
       uploaded_by: user.id,
-    }, storage).catch(async (err) => {
+      area_id: area.areaId,
+    }, place.storage).catch(async (err) => {
       // Should that fail too, the file stays under slides/: orphaned, never lost.
       await putBack().catch((e) => request.log.error({ err: e, file }, 'bind: could not put the upload back'));
       throw err;
@@ -129,10 +127,12 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
     const { id } = request.params;
     // Any hospital of the user's: a thumbnail shown with show-all-data on must load too.
     if (!(await slideIn(db, id))) throw new AppError(404, 'slide.not_found');
-    const status = await slideStatus(db, id);
+    const { status, area_id } = await slideStatus(db, id);
     // Not made yet (or being remade): said so, rather than a missing or stale picture.
     if (PROCESSING.has(status)) throw new AppError(409, 'slide.processing');
-    const key = toStored(dataDir, thumbPath(dataDir, id));
+    // In the storage of the slide's hospital area, or the default one.
+    const { root, storage } = await slidePlace(db, areas, area_id);
+    const key = toStored(root, thumbPath(root, id));
     const stat = await storage.stat(key);
     if (!stat) throw new AppError(404, 'slide.thumb_missing');
     const etag = `"thumb-${id}-${stat.size}-${Math.trunc(stat.mtimeMs)}"`;
@@ -158,8 +158,8 @@ export function slideRoutes(app: TypedApp, db: Db, systemDb: Db, dataDir: string
 
   caseBindingRoutes(app, db, def);
   sectionRoutes(app, db, def);
-  downloadRoutes(app, db, systemDb, dataDir, def, storage);
-  dicomExportRoutes(app, db, dataDir, def, files.remote);
+  downloadRoutes(app, db, systemDb, def, areas);
+  dicomExportRoutes(app, db, def, areas);
   viewerOpenRoutes(app, db);
   viewerLocateRoutes(app, db, dataDir);
 }

@@ -13,7 +13,7 @@ import { parseIiifRequest } from './iiif.js';
 import { caseManifest, MANIFEST_MEDIA_TYPE } from './manifest.js';
 import { manifestCase, manifestSlides } from './manifest-queries.js';
 import type { SlideResolver } from './resolver.js';
-import type { RemoteSlides } from './slide-store.js';
+import type { RemoteLookup } from './slide-store.js';
 import { cachedSessionResolver, type CachedSessionResolver } from './session-cache.js';
 import type { CachedImage } from './tile-cache.js';
 import { etagMatches, IMMUTABLE, parseDziTilePath, REVALIDATE } from './tile-http.js';
@@ -28,7 +28,7 @@ export interface TileRoutesOptions {
    */
   resolveSlide: SlideResolver;
   /** Slides in object storage: read through its block cache (the app's storage/app-storage.ts). */
-  remote?: RemoteSlides;
+  remote?: RemoteLookup;
   /**
    * Token → session for the image cookie; defaults to the guard's lookup behind a 5-second cache. The app passes
    * the guard's own cache, so one logout or administrator's change clears both paths.

@@ -18,6 +18,9 @@ export interface RemoteSlides {
   dataDir: string;
 }
 
+/** The remote slides of one storage, or a lookup naming the storage a file is in (hospital areas: storage/area-storages.ts). */
+export type RemoteLookup = RemoteSlides | ((file: string) => RemoteSlides | undefined);
+
 /** A slide file (or a DICOM series folder) whose directories have been read: what every tile request needs, kept in memory. */
 export interface OpenedSlide {
   file: string;
@@ -39,7 +42,7 @@ export interface SlideStoreOptions {
   maxOpenFiles?: number;
   /** How long a file is trusted unchanged before it is stat'ed again. */
   recheckMs?: number;
-  remote?: RemoteSlides;
+  remote?: RemoteLookup;
 }
 
 /**
@@ -52,7 +55,7 @@ export class SlideStore {
   private readonly slides: Lru<string, Entry>;
   private readonly opening = new Map<string, Promise<OpenedSlide>>();
   private readonly recheckMs: number;
-  private readonly remote?: RemoteSlides;
+  private readonly remote?: RemoteLookup;
 
   constructor(options: SlideStoreOptions = {}) {
     this.remote = options.remote;
@@ -84,8 +87,9 @@ export class SlideStore {
   }
 
   private async load(file: string): Promise<OpenedSlide> {
-    const key = this.remote && keyUnder(this.remote.dataDir, file);
-    if (key) return this.loadRemote(file, key, this.remote!);
+    const remote = typeof this.remote === 'function' ? this.remote(file) : this.remote;
+    const key = remote && keyUnder(remote.dataDir, file);
+    if (key) return this.loadRemote(file, key, remote!);
     const stat = await fs.stat(file);
     // A folder is a DICOM series: its identity covers every instance, its reads go to the instance they fall in.
     const series = stat.isDirectory() ? await listSeriesFolder(file) : null;

@@ -6,7 +6,7 @@ import { dziGeometry, dziXml, planDziTile, type DziGeometry } from './dzi.js';
 import { iiifAsDziTile, iiifInfo, type IiifRequest } from './iiif.js';
 import { CONTENT_TYPES, encodeImage, readLevelPixels, renderRegion } from './render.js';
 import type { SlideResolver } from './resolver.js';
-import { SlideStore, type OpenedSlide, type RemoteSlides } from './slide-store.js';
+import { SlideStore, type OpenedSlide, type RemoteLookup } from './slide-store.js';
 import { TileCache, type CachedImage } from './tile-cache.js';
 import { SlideFormatError } from './slide-index.js';
 import { checkImagePixels, TileReader } from './tile-reader.js';
@@ -21,7 +21,7 @@ export interface TileServiceOptions {
   /** Quality of tiles we have to encode ourselves (edges, missing levels, IIIF regions). */
   jpegQuality?: number;
   /** Slides in object storage (STORAGE_URL=s3://…), read through its block cache. */
-  remote?: RemoteSlides;
+  remote?: RemoteLookup;
 }
 
 export interface SlideHandle {

@@ -6,6 +6,8 @@ import { encodeJobError } from '../../jobs/job-error.js';
 import { PermanentJobError, type JobContext, type JobType } from '../../jobs/job-type.js';
 import { stageObject, type Publisher } from '../../../storage/staging.js';
 import type { Storage } from '../../../storage/storage.js';
+import type { AreaStorages } from '../../../storage/area-storages.js';
+import { slidePlace } from '../../areas/place.js';
 import { defaultTimeLimitMs } from '../../jobs/time-limits.js';
 import { finishSlide, pyramidColumns } from '../finish.js';
 import { fromStored, toStored } from '../paths.js';
@@ -42,7 +44,7 @@ async function convertZipped(zip: string, run: Parameters<typeof convertWithOpen
  * (downloads give it back); the TIFF is derived, so a job rebuilds it when it goes missing. One at a time per
  * machine: libvips already uses every core, at the lowest priority.
  */
-export function slideConversionJob(dataDir: string, leaseMs: number, limits: { timeLimitMs?: number; caps?: PixelCaps; storage?: Storage } = {}): JobType<ConversionPayload> {
+export function slideConversionJob(dataDir: string, leaseMs: number, limits: { timeLimitMs?: number; caps?: PixelCaps; storage?: Storage; areas?: AreaStorages } = {}): JobType<ConversionPayload> {
   const caps = limits.caps ?? DEFAULT_PIXEL_CAPS;
   return {
     type: SLIDE_CONVERSION,
@@ -53,11 +55,12 @@ export function slideConversionJob(dataDir: string, leaseMs: number, limits: { t
     async run(ctx) {
       const slide = await conversionSubject(ctx.db, ctx.payload.slideId);
       if (!slide) return;
-      const storage = limits.storage;
-      if (storage?.kind !== 's3') return convertSlide(ctx, dataDir, slide, caps);
+      // The slide's storage: its hospital area's (issue 29, `areas`), else the default one.
+      const { root, storage } = limits.areas ? await slidePlace(ctx.db, limits.areas, slide.area_id) : { root: dataDir, storage: limits.storage };
+      if (storage?.kind !== 's3') return convertSlide(ctx, root, slide, caps);
       // On object storage the converter works on a staged copy of the original; the pyramid and thumbnail are written back (staging.ts).
-      const served = fromStored(dataDir, slide.file_path);
-      const key = toStored(dataDir, convertedFrom(served) ?? served);
+      const served = fromStored(root, slide.file_path);
+      const key = toStored(root, convertedFrom(served) ?? served);
       if (!(await storage.stat(key))) throw new PermanentJobError('slide.file_missing');
       const staged = await stageObject(storage, key);
       try {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../../db/connect.js';
 import type { Database } from '../../../db/schema.js';
+import { slideQueue } from '../../areas/queries.js';
 import { enqueueJob } from '../../jobs/queries.js';
 
 export const SLIDE_CONVERSION = 'slides.convert';
@@ -9,16 +10,17 @@ export const CONVERSION_ATTEMPTS = 3;
 export interface ConversionPayload { slideId: number }
 
 /** Queues the conversion of a slide (one live job per slide); inside the bind's transaction when given one. */
-export function enqueueConversion(db: Kysely<Database>, slideId: number, hospitalId: number): Promise<number> {
+export async function enqueueConversion(db: Kysely<Database>, slideId: number, hospitalId: number): Promise<number> {
   return enqueueJob(db, {
     type: SLIDE_CONVERSION, payload: { slideId } satisfies ConversionPayload, maxAttempts: CONVERSION_ATTEMPTS,
-    dedupeKey: `${SLIDE_CONVERSION}:${slideId}`, hospitalId, slideId,
+    // On its hospital area's queue: converted by the nodes of that area (JOB_QUEUES).
+    dedupeKey: `${SLIDE_CONVERSION}:${slideId}`, hospitalId, slideId, queue: await slideQueue(db, slideId),
   });
 }
 
 /** What a conversion needs of its slide; undefined when the slide was deleted meanwhile. */
 export const conversionSubject = (db: Db, id: number) =>
-  db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status', 'vendor', 'format_note']).where('id', '=', id).executeTakeFirst();
+  db.selectFrom('slides').select(['id', 'hospital_id', 'file_path', 'status', 'vendor', 'format_note', 'area_id']).where('id', '=', id).executeTakeFirst();
 
 /** Progress of a conversion on the slide row, which the slide lists show. */
 export async function markProgress(db: Db, id: number, progress: number): Promise<void> {

@@ -6,7 +6,8 @@ import type { TypedApp } from '../../../http/types.js';
 import { binaryResponse } from '../../../http/responses.js';
 import type { ResourceDef } from '../../../resources/definition.js';
 import { TileService } from '../../tiles/tile-service.js';
-import type { RemoteSlides } from '../../tiles/slide-store.js';
+import type { AreaStorages } from '../../../storage/area-storages.js';
+import { slidePlace } from '../../areas/place.js';
 import { fromStored } from '../paths.js';
 import { slideFile, slideIn } from '../queries.js';
 import { logSlides } from '../section-log.js';
@@ -20,11 +21,11 @@ const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
  * case's patient and specimen (export-subject.ts). Needs slide_download and the slide's hospital (another hospital's
  * slide is not found); each export is logged.
  * The export's own tile service keeps its decoded tiles apart from the viewer's cache; the tiles are read through the
- * app's block cache on object storage.
+ * block cache of the slide's storage (its hospital area's, or the default) on object storage.
  */
-export function dicomExportRoutes(app: TypedApp, db: Db, dataDir: string, def: ResourceDef, remote?: RemoteSlides): void {
-  // On object storage the export streams from ranged GETs through the app's block cache, as the viewer's tiles.
-  const tiles = new TileService({ resolveSlide: async (file) => file, cacheBytes: 16 * 2 ** 20, remote });
+export function dicomExportRoutes(app: TypedApp, db: Db, def: ResourceDef, areas: AreaStorages): void {
+  // On object storage the export streams from ranged GETs through the block cache of the slide's storage, as the viewer's tiles.
+  const tiles = new TileService({ resolveSlide: async (file) => file, cacheBytes: 16 * 2 ** 20, remote: (file) => areas.remoteFor(file) });
   app.addHook('onClose', async () => tiles.close());
 
   app.get('/api/data/kfb/:id/dicom', {
@@ -35,7 +36,7 @@ export function dicomExportRoutes(app: TypedApp, db: Db, dataDir: string, def: R
     const slide = await slideIn(db, id, hospitalScope(def, request) ?? []);
     const row = slide ? await slideFile(db, id) : undefined;
     if (!slide || !row) throw new AppError(404, 'slide.not_found');
-    const handle = await tiles.open(fromStored(dataDir, row.file_path));
+    const handle = await tiles.open(fromStored((await slidePlace(db, areas, row.area_id)).root, row.file_path));
     const subject = await exportSubject(db, id);
     await logSlides(db, 'export_dicom', [slide], request.auth!);
     const name = `${row.name}.dicom.zip`;
