@@ -60,8 +60,8 @@ function readCanvas(page: Page) {
 }
 
 /**
- * The DICOM viewer (issue 30, spec §2 /dicom/:pid/:id): a CT series and a CR image uploaded as a case's
- * attachments are opened from the case page; the viewer lists the series, scrolls the CT's slices (keys, wheel),
+ * The DICOM viewer (issue 30, spec §2 /dicom/:pid/:id): a CT series (through the API) and a CR image (on the case
+ * page) attached to a case are opened from the case page; the viewer lists the series, scrolls the CT's slices (keys, wheel),
  * changes window/level (preset, drag), measures a length in mm from Pixel Spacing, zooms, and switches series.
  */
 describe('DICOM viewer for radiology attachments, in Chromium', () => {
@@ -85,11 +85,14 @@ describe('DICOM viewer for radiology attachments, in Chromium', () => {
       const page = await app.page(lang, 'primary');
       const ct = ctSeries({ slices: 5, size: SIZE, spacing: SPACING, description: 'Chest CT' });
       const cr = crImage({ description: 'Chest PA' });
-      await attachToCase(page, cases[lang], [cr, ...ct]);
+      await attachToCase(page, cases[lang], ct);
 
-      // The case's attachments: the two series, each with its link to the viewer.
+      // The case's attachments: the CT sent through the API, the CR attached on the page; each series links to the viewer.
       await page.goto(`${app.url}/case/${cases[lang]}`);
       const rows = page.getByTestId('case-radiology').locator('li');
+      await poll(() => rows.count()).toBe(1);
+      expect(await page.getByTestId('radiology-upload').textContent()).toBe(w.lab.detail.attachRadiology);
+      await page.getByTestId('radiology-input').setInputFiles({ name: cr.name, mimeType: 'application/dicom', buffer: cr.bytes });
       await poll(() => rows.count()).toBe(2);
       const ctRow = page.locator(`[data-testid=case-radiology] li[data-series="${ct[0]!.seriesUid}"]`);
       expect(await ctRow.textContent()).toContain(fill(w.lab.detail.radiologySeries, { modality: 'CT', description: 'Chest CT', count: 5 }));
