@@ -11,7 +11,8 @@ import { DWV_TOOLS, useDwv, type DwvTool } from './useDwv';
 import { presetLabel, unitLabel } from './labels';
 import './words';
 
-const LAYER_ID = 'dicom-layer-group';
+// dwv names its layers `${group}-layer-${n}` and finds the group by splitting there: no "-layer-" in the group's id.
+const LAYER_ID = 'dicomLayerGroup';
 
 const useStyles = makeStyles({
   root: { height: '100vh', display: 'grid', gridTemplateRows: 'auto 1fr', backgroundColor: tokens.colorNeutralBackground2 },
@@ -88,7 +89,7 @@ export default function DicomViewerPage() {
     e.preventDefault();
   };
 
-  const loading = !!current && !error && !view.ready;
+  const loading = !!current && !error && !view.ready && !view.failed;
   const percent = current ? Math.round((100 * fetched) / current.images.length) : 0;
   return (
     <div className={s.root} data-testid="dicom-viewer">
@@ -135,7 +136,7 @@ export default function DicomViewerPage() {
             )}
             {loading && <div className={s.centred}><Spinner label={t('dicom.loading', { percent })} labelPosition="below" /></div>}
             {error && <div className={s.centred}><MessageBar intent="error"><MessageBarBody data-testid="dicom-error">{error}</MessageBarBody></MessageBar></div>}
-            {view.failed && !error && <div className={s.centred}><MessageBar intent="error"><MessageBarBody data-testid="dicom-error">{t('dicom.loadFailed', { reason: '' })}</MessageBarBody></MessageBar></div>}
+            {view.failed && !error && <div className={s.centred}><MessageBar intent="error"><MessageBarBody data-testid="dicom-error">{t('dicom.decodeFailed')}</MessageBarBody></MessageBar></div>}
           </div>
           <footer className={s.foot}>
             <Text>{t('dicom.slice')}</Text>

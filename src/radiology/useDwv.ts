@@ -89,25 +89,27 @@ export function useDwv(divId: string, files: File[] | null) {
     appRef.current = app;
     dataRef.current = null;
     setView(EMPTY);
-    let first = true;
-    // The series' image data; drawings become data of their own later, and are rendered too.
+    // Ready once every file is loaded and the image drawn (dwv draws at the first file, then the series grows).
+    let loaded = false;
+    let drawn = false;
     const take = (dataId: string) => {
+      // The series' image data; drawings become data of their own later, and are rendered too.
       if (dataRef.current === null && app.getData(dataId)?.image) dataRef.current = dataId;
     };
-    app.addEventListener('load', (e: { dataid: string }) => take(e.dataid));
-    app.addEventListener('renderend', (e: { dataid: string }) => {
-      take(e.dataid);
-      if (!first || dataRef.current === null) return;
-      first = false;
+    const settle = () => {
+      if (!loaded || !drawn || dataRef.current === null) return;
+      loaded = false;
       const vc = controller();
       setView((v) => ({ ...v, ready: true }));
       setTool(vc?.canScroll() ? 'Scroll' : vc?.canWindowLevel() ? 'WindowLevel' : 'ZoomAndPan');
       sync();
-    });
+    };
+    app.addEventListener('load', (e: { dataid: string }) => { take(e.dataid); loaded = true; settle(); });
+    app.addEventListener('renderend', (e: { dataid: string }) => { take(e.dataid); drawn = true; settle(); });
     const failed = () => setView((v) => ({ ...v, failed: true }));
     app.addEventListener('error', failed);
     app.addEventListener('loaderror', failed);
-    for (const type of ['positionchange', 'wlchange', 'annotationadd', 'annotationupdate', 'annotationremove']) app.addEventListener(type, sync);
+    for (const type of ['loaditem', 'positionchange', 'wlchange', 'annotationadd', 'annotationupdate', 'annotationremove']) app.addEventListener(type, sync);
     // dwv's own keys (Ctrl+arrows: slices; Ctrl+Z/Y: undo, redo) while one of its tools has the pointer.
     app.addEventListener('keydown', (e: KeyboardEvent) => app.defaultOnKeydown(e));
     window.addEventListener('resize', app.onResize);
