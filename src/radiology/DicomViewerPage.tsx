@@ -1,4 +1,4 @@
-import { Button, Dropdown, makeStyles, MessageBar, MessageBarBody, Option, Slider, Spinner, Text, Title3, ToggleButton, Toolbar, Tooltip, tokens } from '@fluentui/react-components';
+import { Button, Dropdown, makeStyles, MessageBar, MessageBarBody, Option, Slider, Spinner, Text, Title3, ToggleButton, Toolbar, tokens } from '@fluentui/react-components';
 import { ArrowLeft20Regular, ArrowReset20Regular, BrightnessHigh20Regular, Delete20Regular, Layer20Regular, Ruler20Regular, ZoomIn20Regular } from '@fluentui/react-icons';
 import { useEffect, useMemo, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +25,10 @@ const useStyles = makeStyles({
   stage: { position: 'relative', backgroundColor: '#000', minHeight: 0, outline: 'none', ':focus-visible': { outline: `2px solid ${tokens.colorBrandStroke1}` } },
   // dwv stacks its layers (image, drawings) in the group and turns pointer events on for the active one.
   layer: { position: 'absolute', inset: 0, display: 'flex', justifyContent: 'center', '& .layer': { position: 'absolute', pointerEvents: 'none' } },
-  overlay: { position: 'absolute', left: tokens.spacingHorizontalS, top: tokens.spacingVerticalS, color: '#fff', display: 'grid', gap: '2px', pointerEvents: 'none', textShadow: '0 0 2px #000' },
+  overlay: {
+    position: 'absolute', left: tokens.spacingHorizontalS, top: tokens.spacingVerticalS, color: '#fff', display: 'grid', gap: '2px', pointerEvents: 'none',
+    padding: `2px ${tokens.spacingHorizontalS}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: 'rgba(0, 0, 0, 0.6)',
+  },
   centred: { position: 'absolute', inset: 0, display: 'grid', placeItems: 'center', color: '#fff' },
   foot: { display: 'flex', gap: tokens.spacingHorizontalM, alignItems: 'center', padding: `${tokens.spacingVerticalXS} ${tokens.spacingHorizontalM}`, backgroundColor: tokens.colorNeutralBackground1 },
   slider: { flexGrow: 1 },
@@ -158,9 +161,7 @@ export default function DicomViewerPage() {
                     </li>
                   ))}
                 </ol>
-                <Tooltip content={t('dicom.deleteMeasurements')} relationship="label">
-                  <Button size="small" icon={<Delete20Regular />} onClick={clearMeasurements} data-testid="dicom-clear" />
-                </Tooltip>
+                <Button size="small" icon={<Delete20Regular />} onClick={clearMeasurements} data-testid="dicom-clear">{t('dicom.deleteMeasurements')}</Button>
               </>
             )}
         </aside>
