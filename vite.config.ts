@@ -37,8 +37,32 @@ function buildReport(): Plugin {
   };
 }
 
+/**
+ * dwv decodes compressed DICOM (JPEG, JPEG-LS, JPEG 2000, RLE) in module workers it starts from
+ * `./assets/workers/<name>.worker.min.js` relative to the document's base address as it was when dwv loaded.
+ * They are copied to a folder of dwv's version; the viewer chunk points the base there while dwv loads
+ * (src/radiology/dwv.ts), so every /dicom/… address finds them.
+ */
+const dwvRoot = path.resolve('node_modules/dwv');
+const dwvVersion = (JSON.parse(fs.readFileSync(path.join(dwvRoot, 'package.json'), 'utf8')) as { version: string }).version;
+const DWV_WORKERS = `/dwv/${dwvVersion}/`;
+
+function dwvWorkers(): Plugin {
+  return {
+    name: 'dsms-dwv-workers',
+    apply: 'build',
+    writeBundle(options) {
+      const from = path.join(dwvRoot, 'dist/assets/workers');
+      const to = path.join(options.dir ?? 'dist', DWV_WORKERS, 'assets/workers');
+      fs.mkdirSync(to, { recursive: true });
+      for (const file of fs.readdirSync(from)) if (file.endsWith('.worker.min.js')) fs.copyFileSync(path.join(from, file), path.join(to, file));
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), buildReport()],
+  plugins: [react(), buildReport(), dwvWorkers()],
+  define: { __DWV_WORKERS__: JSON.stringify(DWV_WORKERS) },
   server: { port: 5173, proxy: { '/api': 'http://localhost:8001' } },
   build: {
     outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1500,

@@ -26,6 +26,8 @@ const SharePage = lazyChunk(() => import('../viewer/SharePage'));
 const MeetingPage = lazyChunk(() => import('../meeting/MeetingPage'));
 // The diagnosis editor (issue 15): a page of its own, opened from DiagnosisList.
 const DiagnosisEditorPage = lazyChunk(() => import('../diagnosis/DiagnosisEditorPage'));
+// The DICOM viewer (issue 30): dwv and its Konva come with this chunk only.
+const DicomViewerPage = lazyChunk(() => import('../radiology/DicomViewerPage'));
 
 /**
  * Pages opened straight from their address (a case link in a new tab, a reload, a shared link): their code asked for
@@ -34,7 +36,7 @@ const DiagnosisEditorPage = lazyChunk(() => import('../diagnosis/DiagnosisEditor
  */
 const DIRECT_PAGES: [RegExp, { preload(): void }][] = [
   [/^\/case\/\d+$/, CaseDetailPage], [/^\/diagnosis\/\d+$/, DiagnosisEditorPage], [/^\/image\/edit$/, ImageEditPage],
-  [/^\/share\/view$/, SharePage], [/^\/meeting\/view$/, MeetingPage],
+  [/^\/share\/view$/, SharePage], [/^\/meeting\/view$/, MeetingPage], [/^\/dicom\/\d+\/\d+$/, DicomViewerPage],
 ];
 
 export function preloadPageOf(pathname: string): void {
@@ -45,10 +47,7 @@ export function preloadPageOf(pathname: string): void {
 const VIEWER_ROUTES = ['/kfb/case/:id', '/kfb/path', '/kfb/section/:id/:section', '/kfb/:pid/:id', '/view', '/slide/view', '/outer/view', '/h5/view'];
 
 /** Static routes of spec §2 whose pages belong to later work (viewers, editors); each says so by name. */
-const STATIC_PENDING = [
-  '/dicom/:pid/:id',
-  '/omnipt', '/jf_data',
-];
+const STATIC_PENDING = ['/omnipt', '/jf_data'];
 
 function ManageIndex() {
   const menus = useSession((s) => s.menus);
@@ -81,6 +80,7 @@ export function AppRoutes() {
               <Route path="/share/view" element={<SharePage />} />
               <Route path="/meeting/view" element={<MeetingPage />} />
               <Route path="/diagnosis/:id" element={<DiagnosisEditorPage />} />
+              <Route path="/dicom/:pid/:id" element={<DicomViewerPage />} />
               <Route path="/manage" element={<Shell />}>
                 <Route index element={<ManageIndex />} />
                 <Route path="messages" element={<MessageCentre />} />

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Cases and their lifecycle: applications, specimens, blocks, orders, timeline, images, charges. */
 
@@ -175,6 +175,12 @@ export interface CaseImageTable {
   title: string;
   created_by: number;
   created_at: string;
+  /** A DICOM attachment's header (migration 0044); all null for a picture. */
+  modality: ColumnType<string | null, string | null | undefined, string | null>;
+  series_uid: ColumnType<string | null, string | null | undefined, string | null>;
+  series_number: ColumnType<number | null, number | null | undefined, number | null>;
+  series_description: ColumnType<string | null, string | null | undefined, string | null>;
+  instance_number: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** What a case or order was charged when registered or ordered (migration 0030): the price of that moment, in cents. */

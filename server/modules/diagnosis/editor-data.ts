@@ -25,7 +25,7 @@ export async function editorData(deps: DiagnosisDeps, r: Req, caseId: number) {
   const [specimens, blocks, sections, orders, reports, slides, images] = await Promise.all([
     specimensOf(deps.db, c.id), blocksOf(deps.db, c.id), sectionsOfBlocks(deps.db, c.id), ordersOf(deps.db, c.id), reportsOfCase(deps.db, c.id),
     deps.db.selectFrom('slides').select(['id', 'name', 'status']).where('case_id', '=', c.id).orderBy('id').execute(),
-    deps.db.selectFrom('case_images').select(['id', 'title', 'slide_id', 'created_at']).where('case_id', '=', c.id).orderBy('id').execute(),
+    deps.db.selectFrom('case_images').select(['id', 'title', 'slide_id', 'created_at']).where('case_id', '=', c.id).where('modality', 'is', null).orderBy('id').execute(),
   ]);
   const names = await userNames(deps.db, reports.flatMap((x) => [x.first_doctor, x.audit_doctor, x.sign_doctor]));
   return {

@@ -26,10 +26,10 @@ async function requireRole(deps: DiagnosisDeps, r: Req, action: ReportAction, ca
   }
 }
 
-/** Report images must be this case's images (case_images); stored as their ids, in the order chosen. */
+/** Report images must be this case's pictures (case_images; a DICOM attachment is no picture for the PDF); stored as their ids, in the order chosen. */
 async function checkImages(deps: DiagnosisDeps, caseId: number, images: number[] | undefined) {
   if (!images?.length) return;
-  const known = new Set((await deps.db.selectFrom('case_images').select('id').where('case_id', '=', caseId).execute()).map((i) => i.id));
+  const known = new Set((await deps.db.selectFrom('case_images').select('id').where('case_id', '=', caseId).where('modality', 'is', null).execute()).map((i) => i.id));
   if (images.some((i) => !known.has(i))) throw new AppError(422, 'diagnosis.images_unknown');
 }
 

@@ -16,6 +16,7 @@ import { LabTable } from './LabTable';
 import { MakingPanel } from './MakingPanel';
 import { ReceiptPanel } from './ReceiptPanel';
 import { CaseImages } from './CaseImages';
+import { RadiologyUpload } from './RadiologyUpload';
 import { SamplingPanel } from './SamplingPanel';
 import './words';
 import { transitionAllowed } from '../../core/caseLifecycle';
@@ -53,6 +54,8 @@ export default function CaseDetailPage() {
   const gender = useWord('gender');
   const [lab, setLab] = useState<Lab | null>(null);
   const [error, setError] = useState('');
+  /** Bumped when attachments were added here: the images list reads them again. */
+  const [attached, setAttached] = useState(0);
   const reload = useCallback(() => {
     loadLab(id).then((l) => { setLab(l); setError(''); }, (e) => setError(displayText(e, t('lab.detail.notFound'))));
   }, [id, t]);
@@ -121,7 +124,8 @@ export default function CaseDetailPage() {
           { key: 'description', label: t('lab.detail.blockDescription'), render: (r) => r.description ?? '' },
         ]} />
         <Title3>{t('lab.detail.images')}</Title3>
-        <CaseImages caseId={c.id} version={lab.timeline.length} />
+        {can('attachment_upload') && <RadiologyUpload caseId={c.id} onDone={() => setAttached((n) => n + 1)} />}
+        <CaseImages caseId={c.id} version={`${lab.timeline.length}:${attached}`} />
         <Title3>{t('lab.detail.slides')}</Title3>
         <LabTable<Section> testId="slides" rows={lab.sections} columns={[
           { key: 'label', label: t('lab.detail.slideLabel'), render: (r) => r.label ?? `${r.block_number}-${r.section_number}` },
