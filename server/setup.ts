@@ -27,21 +27,24 @@ const { appStorage } = await import('./storage/app-storage.js');
 const { SCHEMAS_DIR } = await import('./modules/schemas/repository.js');
 const { loadResources } = await import('./resources/definition.js');
 const { ContractStore } = await import('./modules/schemas/store.js');
+const { withSetupLock } = await import('./db/setup-lock.js');
 
 // Migrations and index builds may take long on a big database: they run without the statement timeout.
 // A first start builds the SQLite file under another name, renamed into place when complete (db/fresh-database.ts).
 const building = firstStart ? fresh.startBuilding(sqliteFile) : sqliteFile;
 const db = connect({ databaseUrl: config.databaseUrl, sqliteFile: building, statementTimeoutMs: 0, unpublished: firstStart });
 try {
-  // Migration 0033 seals old plaintext secrets with the installation's key.
-  await withMigrationSecrets(config.secrets, () => migrateToLatest(db));
-  const key = ensureChallengeKey(db);
-  const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
-  await ensureResourceIndexes(db, resources);
-  // The fields hospitals added (kept in extra), each with its expression index; a save builds a new field's at once.
-  await new ContractStore(db, resources, undefined).indexAllAdded();
-  await seed(db, config.demo, config.dataDir, appStorage(config).storage);
-  await key;
+  await withSetupLock(config.databaseUrl, async () => {
+    // Migration 0033 seals old plaintext secrets with the installation's key.
+    await withMigrationSecrets(config.secrets, () => migrateToLatest(db));
+    const key = ensureChallengeKey(db);
+    const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
+    await ensureResourceIndexes(db, resources);
+    // The fields hospitals added (kept in extra), each with its expression index; a save builds a new field's at once.
+    await new ContractStore(db, resources, undefined).indexAllAdded();
+    await seed(db, config.demo, config.dataDir, appStorage(config).storage);
+    await key;
+  });
 } finally {
   await db.destroy();
 }
