@@ -22,10 +22,10 @@ const NOT_ON_THE_CASE = new Set(['specimens']);
  */
 export function registeredFields(layout: readonly (string | LayoutField)[], contract: Contract | undefined): RegisteredField[] {
   const added = new Set(contract?.extended ?? []);
-  const placed = new Map(layout.map((f) => (typeof f === 'string' ? [f, { field: f }] : [f.field, f])));
+  const placed = new Map(layout.map((f): [string, LayoutField] => (typeof f === 'string' ? [f, { field: f }] : [f.field, f])));
   const names = [...placed.keys(), ...added].filter((n) => !NOT_ON_THE_CASE.has(n));
   return [...new Set(names)].map((name) => {
-    const { label, options } = placed.get(name) ?? {};
+    const { label, options }: Partial<LayoutField> = placed.get(name) ?? {};
     const def: FieldDef = { ...(contract?.fields[name] ?? { type: 'string' }), ...(label ? { label } : {}), ...(options ? { options } : {}) };
     return { name, def, added: added.has(name) };
   });

@@ -24,8 +24,9 @@ function FieldValue({ field, row, extra }: { field: RegisteredField; row: Record
   const s = useStyles();
   const { t } = useTranslation();
   const { label } = useLabel();
-  const choices = useChoices(field.def.options);
   const value = registeredValue(row, extra, field.name);
+  // Options only for a value to word: an empty field asks for no option rows (a subspecialty list).
+  const choices = useChoices(value === undefined ? undefined : field.def.options);
   const word = (v: unknown) => {
     if (typeof v === 'boolean') return t(v ? 'lab.detail.yes' : 'lab.detail.no');
     if (field.def.type === 'datetime') { const d = fromStored(String(v)); return d ? formatDateTime(d) : String(v); }
