@@ -18,7 +18,7 @@ import { checkBatchCodes, makeSlidesInBatch } from './slide-batch.js';
 import { distribute, makeSlides } from './slide-making.js';
 import { receive, reject, sample } from './specimens.js';
 import { casesByStatus, statusCounts } from './status-groups.js';
-import { withDisplay } from './status.js';
+import { reportStage, withDisplay } from './status.js';
 import { labelsOf } from './labels.js';
 import { stuckCases } from './stuck.js';
 import { stepApplication } from './applications.js';
@@ -44,7 +44,7 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   app.post('/api/pathology/applications/apply', { config: perm('case_apply'), schema: { tags, body: ClinicApplyBody, response: okResponse() } }, async (r) => ok(await apply(deps, r, r.body)));
   // SlideApply's "Register": the case from the application as the clinic filled it in, its specimens the ones it named.
   app.post('/api/pathology/applications/:id/register', { config: perm('case_register'), schema: { tags, params: CaseId, response: okResponse() } },
-    async (r) => shown(await register(deps, r, { application_id: r.params.id, specimens: [] })));
+    async (r) => shown(await register(deps, r, { application_id: r.params.id, specimens: [] }, { applicationSpecimens: true })));
   app.post('/api/pathology/applications/:id/reject', { config: perm('case_register'), schema: { tags, params: CaseId, body: ReasonBody, response: okResponse() } },
     async (r) => ok(await rejectApplication(deps, r, r.params.id, r.body.reason)));
   // SlideApply's middle states: the clinic dispatches the specimen (1), the lab receives it (2); applications.ts.

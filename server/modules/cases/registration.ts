@@ -98,11 +98,11 @@ export async function rejectApplication(deps: LabDeps, request: FastifyRequest, 
  * registered, state 3) or directly. The number is the library's next one, allocated in the same transaction,
  * or one typed by hand that must follow the library's rule (material from another hospital keeps its number).
  */
-export async function register(deps: LabDeps, request: FastifyRequest, input: RegisterInput): Promise<CaseRow> {
+export async function register(deps: LabDeps, request: FastifyRequest, input: RegisterInput, opts: { applicationSpecimens?: boolean } = {}): Promise<CaseRow> {
   const { application_id: applicationId, specimens: typedSpecimens, pathology_number: typed, ...given } = input;
   const application = applicationId ? await openApplication(deps, request, applicationId) : undefined;
-  // Registered from an application without specimens typed: the ones the clinic named.
-  const specimens = typedSpecimens.length || !application ? typedSpecimens : specimensOfApplication(application);
+  // SlideApply's Register (`applicationSpecimens`): the specimens the clinic named; a form's registration types its own.
+  const specimens = opts.applicationSpecimens && application ? specimensOfApplication(application) : typedSpecimens;
   if (!specimens.length) throw new AppError(422, 'lab.specimen_required');
   const hospitalId = application?.hospital_id ?? workingHospital(request);
   await requireRole(deps, request, 'register', hospitalId, null);
@@ -118,7 +118,7 @@ export async function register(deps: LabDeps, request: FastifyRequest, input: Re
   const checked: Record<string, unknown> = { ...input };
   if (form) {
     const fromApp = application ? Object.fromEntries(Object.entries(application).filter(([k, v]) => ['patient_name', 'gender', 'age', 'age_unit', 'outpatient_number', 'admission_number'].includes(k) && v !== null)) : {};
-    const data = { ...fromApp, ...input, specimens };
+    const data: Record<string, unknown> = { ...fromApp, ...input, specimens };
     validateWrite(form, data, true, request.lang, { resolve: await deps.rulesFor(hospitalId), sent: Object.keys(input) });
     Object.assign(checked, Object.fromEntries(added.map((k) => [k, data[k]])));
   }
