@@ -50,6 +50,13 @@ describe('clinical requests and the case home, in Chromium', () => {
     await link.click();
   }
 
+  async function menuShown(page: Page) {
+    const toggle = page.getByTestId('menu-toggle');
+    if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+    await page.getByTestId('side-menu').waitFor();
+    await animationsDone(page);
+  }
+
   async function confirmRow(page: Page, row: ReturnType<typeof rowOf>, action: string, lang: Lang) {
     const answered = page.waitForResponse((r) => r.url().endsWith(`/${action}`) && r.request().method() === 'POST');
     await row.locator(`[data-action="${action}"]`).click();
@@ -130,9 +137,10 @@ describe('clinical requests and the case home, in Chromium', () => {
       await poll(() => new URL(registrar.url()).pathname).toBe(`/case/${kase.id}`);
       const detail = registrar.getByTestId('case-detail');
       await detail.waitFor();
-      // Inside the shell: the side menu and the header are there, the header names the page.
-      await registrar.getByTestId('side-menu').waitFor();
+      // Inside the shell: the header names the page, and its menu button opens the side menu (at 1440 px a click
+      // outside the menu folds it, as on every page of the shell).
       await poll(() => registrar.getByTestId('header').textContent()).toContain(core[lang].header.caseHome);
+      await menuShown(registrar);
       const field = (name: string) => detail.getByTestId(`case-field-${name}`);
       await poll(() => field('outpatient_number').textContent()).toBe(`${fieldWord('outpatient_number', lang)}: ${outpatient}`);
       expect(await field('clinical_diagnosis').textContent()).toBe(`${fieldWord('clinical_diagnosis', lang)}: ${history}`);
@@ -155,7 +163,7 @@ describe('clinical requests and the case home, in Chromium', () => {
       expect(await field('phone').textContent()).toBe(`${fieldWord('phone', lang)}: 13800000000`);
       expect(await field('inspection_hospital').textContent()).toBe(`${fieldWord('inspection_hospital', lang)}: 市第一医院`);
       expect(await field('bed_number').getAttribute('data-empty')).toBe('true');
-      await registrar.getByTestId('side-menu').waitFor();
+      await menuShown(registrar);
       await shot(registrar, `case-home-registered-fields-${lang}`);
       await clinician.close();
       await registrar.close();
