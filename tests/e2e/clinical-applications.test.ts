@@ -155,6 +155,8 @@ describe('clinical requests and the case home, in Chromium', () => {
       expect(await timeline.textContent()).not.toContain('dispatch_application');
       expect(await detail.getByTestId('reports').textContent()).toBe(caseWords[lang].detail.none);
       await shot(registrar, `case-home-from-application-${lang}`);
+      await timeline.scrollIntoViewIfNeeded();
+      await shot(registrar, `case-home-timeline-${lang}`);
 
       // The desk's own case: ID number, phone and the inspecting hospital are shown as typed.
       const typed = await app.db.selectFrom('cases').select('id').where('patient_name', '=', `${patient} 复诊`).executeTakeFirstOrThrow();
