@@ -159,8 +159,20 @@ describe('clinical requests and the case home, in Chromium', () => {
       await shot(registrar, `case-home-timeline-${lang}`);
 
       // The desk's own case: ID number, phone and the inspecting hospital are shown as typed.
-      const typed = await app.db.selectFrom('cases').select('id').where('patient_name', '=', `${patient} 复诊`).executeTakeFirstOrThrow();
+      const typed = await app.db.selectFrom('cases').select(['id', 'hospital_id']).where('patient_name', '=', `${patient} 复诊`).executeTakeFirstOrThrow();
+      // A digital slide of the case (its file is not read here): listed with its state, opening the viewer.
+      const now = new Date().toISOString();
+      const { id: slideId } = await app.db.insertInto('slides').values({
+        hospital_id: typed.hospital_id, case_id: typed.id, name: `home-${lang}.svs`, file_path: `e2e/home-${lang}.svs`, file_size: 1, status: 'ready', has_label: 0, has_macro: 0, created_at: now, updated_at: now,
+      }).returning('id').executeTakeFirstOrThrow();
       await registrar.goto(`${app.url}/case/${typed.id}`);
+      const digital = detail.getByTestId('digital-slides');
+      await poll(() => digital.textContent()).toContain(`home-${lang}.svs`);
+      expect(await digital.textContent()).toContain(caseWords[lang].detail.notBound);
+      expect(await detail.getByTestId(`open-slide-${slideId}`).getAttribute('href')).toBe(`/kfb/${typed.id}/${slideId}`);
+      await digital.scrollIntoViewIfNeeded();
+      await shot(registrar, `case-home-digital-slides-${lang}`);
+      await detail.getByTestId('case-registered').scrollIntoViewIfNeeded();
       await poll(() => field('id_number').textContent()).toBe(`${fieldWord('id_number', lang)}: 11010119790101002X`);
       expect(await field('phone').textContent()).toBe(`${fieldWord('phone', lang)}: 13800000000`);
       expect(await field('inspection_hospital').textContent()).toBe(`${fieldWord('inspection_hospital', lang)}: 市第一医院`);
