@@ -33,13 +33,31 @@ function signedAndSent(col: (c: string) => string): Expression<SqlBool> {
 const requested = (userId: number) => eb.selectFrom('case_applications as reach_app').select('reach_app.case_id')
   .where('reach_app.applied_by', '=', userId).where('reach_app.case_id', 'is not', null);
 
+/** The departments named on the clinician's applications in the hospital. */
+const theirDepartments = (userId: number, hospitalId: number) => eb.selectFrom('case_applications as reach_dept').select('reach_dept.inspection_department')
+  .where('reach_dept.applied_by', '=', userId).where('reach_dept.hospital_id', '=', hospitalId)
+  .where('reach_dept.inspection_department', 'is not', null).where('reach_dept.inspection_department', '!=', '');
+
 /** The hospital's cases sent in by a department named on one of the clinician's applications there. */
 function ofTheirDepartments(userId: number, hospitalId: number) {
-  const departments = eb.selectFrom('case_applications as reach_dept').select('reach_dept.inspection_department')
-    .where('reach_dept.applied_by', '=', userId).where('reach_dept.hospital_id', '=', hospitalId)
-    .where('reach_dept.inspection_department', 'is not', null).where('reach_dept.inspection_department', '!=', '');
   return eb.selectFrom('cases as reach_case').select('reach_case.id')
-    .where('reach_case.hospital_id', '=', hospitalId).where('reach_case.inspection_department', 'in', departments);
+    .where('reach_case.hospital_id', '=', hospitalId).where('reach_case.inspection_department', 'in', theirDepartments(userId, hospitalId));
+}
+
+/**
+ * The condition an application row, named `ref` in its statement, meets when it is within the clinician's reach: in
+ * each of their hospitals, their own applications, those of their departments, or all, as the reach says. Unlike
+ * reports, an application is theirs to see in every state (they follow it from applied to registered or rejected).
+ */
+export function clinicalApplicationPredicate(ref: string, reach: ClinicalReach): Expression<SqlBool> {
+  const col = (c: string) => `${ref}.${c}`;
+  const perHospital = reach.hospitals.map(({ id, mode }) => {
+    const here = eb(col('hospital_id'), '=', id);
+    if (mode === 'hospital') return here;
+    const own = eb(col('applied_by'), '=', reach.userId);
+    return eb.and([here, mode === 'department' ? eb.or([own, eb(col('inspection_department'), 'in', theirDepartments(reach.userId, id))]) : own]);
+  });
+  return perHospital.length ? eb.or(perHospital) : NONE;
 }
 
 /** The condition a report row, named `ref` in its statement, meets when it is within the clinician's reach. */

@@ -5,7 +5,7 @@ import {
   type RootOperationNode, type SelectQueryNode, type SqlBool, type UnknownRow, type UpdateQueryNode,
 } from 'kysely';
 import { AppError } from '../http/errors.js';
-import { clinicalReportPredicate, type ClinicalReach } from './clinical-reach.js';
+import { clinicalApplicationPredicate, clinicalReportPredicate, type ClinicalReach } from './clinical-reach.js';
 import { SCOPED_TABLES, type ScopedTable } from './scoped-tables.js';
 
 /**
@@ -18,7 +18,7 @@ export interface RowScope {
   readonly directories?: readonly number[];
   /** An administrator (src/core/admin.ts): also reaches the rows of a `hospitalOptional` table that name no hospital. */
   readonly admin?: boolean;
-  /** A clinician (src/core/clinicalReach.ts): reports only within their reach, signed and sent (clinical-reach.ts). */
+  /** A clinician (src/core/clinicalReach.ts): reports only within their reach, signed and sent, and applications within it (clinical-reach.ts). */
   readonly clinical?: ClinicalReach;
 }
 
@@ -69,6 +69,7 @@ export function rowPredicate(table: ScopedTable, ref: string, scope: RowScope | 
     parts.push(table.slideOptional ? eb.or([eb(col(table.slideKey), 'is', null), inSlides]) : inSlides);
   }
   if (table.clinicalReports && scope.clinical) parts.push(clinicalReportPredicate(ref, scope.clinical));
+  if (table.clinicalApplications && scope.clinical) parts.push(clinicalApplicationPredicate(ref, scope.clinical));
   return parts.length ? ParensNode.create(eb.and(parts).toOperationNode()) : undefined;
 }
 

@@ -13,6 +13,8 @@
  *   operation log line of a signed-out request, or one written before the log recorded hospitals).
  * - `clinicalReports`: the reports table: a clinician's scope reaches only the signed, sent reports of the cases
  *   within their reach (clinical-reach.ts).
+ * - `clinicalApplications`: the applications table: a clinician's scope reaches only the applications within their
+ *   reach (their own; their departments' or their hospital's as the hospital's rule says; clinical-reach.ts).
  */
 export interface ScopedTable {
   hospital?: string;
@@ -22,11 +24,12 @@ export interface ScopedTable {
   slideOptional?: boolean;
   hospitalOptional?: boolean;
   clinicalReports?: boolean;
+  clinicalApplications?: boolean;
 }
 
 export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   cases: { hospital: 'hospital_id', directory: 'subspecialty_id' },
-  case_applications: { hospital: 'hospital_id', caseKey: 'case_id' },
+  case_applications: { hospital: 'hospital_id', caseKey: 'case_id', clinicalApplications: true },
   case_specimens: { hospital: 'hospital_id', caseKey: 'case_id' },
   case_blocks: { hospital: 'hospital_id', caseKey: 'case_id' },
   technical_orders: { hospital: 'hospital_id', caseKey: 'case_id' },

@@ -2,6 +2,7 @@ import { reportingWrites } from '../resources/hooks/reporting.js';
 import type { ResourceHooks } from '../resources/hooks/types.js';
 import type { RuleResolver } from '../../src/core/rules.js';
 import { hospitalAreaHooks, hospitalHooks } from './areas/hooks.js';
+import { applicationHooks } from './cases/application-hooks.js';
 import { caseHooks } from './cases/hooks.js';
 import { clinicalReportHooks } from './clinical/hooks.js';
 import { numberingRuleHooks } from './cases/numbering-hooks.js';
@@ -41,6 +42,7 @@ export function resourceHooks(options: ResourceHookOptions) {
     price_items: priceItemHooks,
     qc_dict: qcDictHooks,
     clinical_reports: clinicalReportHooks,
+    applications: applicationHooks,
     slide_qc: slideQcHooks,
     hospital_areas: hospitalAreaHooks,
     hospitals: hospitalHooks,

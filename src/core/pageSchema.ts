@@ -60,6 +60,8 @@ export interface PromptSchema {
   requiredMessage?: Label;
   /** integer: the answer goes as a number (a form action's field). */
   type?: 'string' | 'integer';
+  /** A form action's field of several lines (an application's clinical information), across the dialog's width. */
+  multiline?: boolean;
   /** An action's prompt: several of the options may be chosen, sent as a list (a slide's unqualified reasons). */
   multiple?: boolean;
   /**

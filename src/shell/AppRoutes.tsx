@@ -76,18 +76,21 @@ export function AppRoutes() {
               {STATIC_PENDING.map((p) => <Route key={p} path={p} element={<PendingPage alias={p} />} />)}
               {VIEWER_ROUTES.map((p) => <Route key={p} path={p} element={<ViewerPage />} />)}
               <Route path="/image/edit" element={<ImageEditPage />} />
-              <Route path="/case/:id" element={<CaseDetailPage />} />
               <Route path="/share/view" element={<SharePage />} />
               <Route path="/meeting/view" element={<MeetingPage />} />
               <Route path="/diagnosis/:id" element={<DiagnosisEditorPage />} />
               <Route path="/dicom/:pid/:id" element={<DicomViewerPage />} />
-              <Route path="/manage" element={<Shell />}>
-                <Route index element={<ManageIndex />} />
-                <Route path="messages" element={<MessageCentre />} />
-                {dynamic.map((r) => (
-                  <Route key={r.path} path={`${r.path}/*`} element={<AliasPage alias={r.alias} name={menuLabel({ name: r.name, en_name: r.enName }, i18n.language)} />} />
-                ))}
-                <Route path="*" element={<Navigate to="/404" replace />} />
+              {/* The signed-in frame: the menu's pages under /manage, and the case's home at its own address (spec §2 /case/{id}). */}
+              <Route element={<Shell />}>
+                <Route path="/manage">
+                  <Route index element={<ManageIndex />} />
+                  <Route path="messages" element={<MessageCentre />} />
+                  {dynamic.map((r) => (
+                    <Route key={r.path} path={`${r.path}/*`} element={<AliasPage alias={r.alias} name={menuLabel({ name: r.name, en_name: r.enName }, i18n.language)} />} />
+                  ))}
+                  <Route path="*" element={<Navigate to="/404" replace />} />
+                </Route>
+                <Route path="/case/:id" element={<CaseDetailPage />} />
               </Route>
               <Route path="*" element={<Navigate to="/404" replace />} />
             </Route>

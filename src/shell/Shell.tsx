@@ -22,9 +22,11 @@ const LockScreen = lazyChunk(() => import('./LockScreen'));
 const UploadList = lazyChunk(() => import('../upload/UploadList'));
 
 const useStyles = makeStyles({
-  root: { display: 'flex', height: '100vh', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground2 },
+  root: { display: 'flex', height: '100vh', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground2, '@media print': { display: 'block', height: 'auto', overflow: 'visible' } },
   column: { display: 'flex', flexDirection: 'column', flexGrow: 1, minWidth: 0 },
-  main: { flexGrow: 1, overflow: 'auto', padding: tokens.spacingHorizontalL },
+  main: { flexGrow: 1, overflow: 'auto', padding: tokens.spacingHorizontalL, '@media print': { overflow: 'visible', padding: 0 } },
+  // A page printed from the shell (the case's label sheet) prints without the menu and the header.
+  noPrint: { '@media print': { display: 'none' } },
 });
 
 /** The signed-in frame of spec §2: side menu, header (not on scanner detail or inside a frame), main area. */
@@ -60,7 +62,8 @@ export function Shell() {
   const keep = useCallback((pathname: string) => keptPaths.has(pathname), [keptPaths]);
   const route = useMemo(() => menuRoutes(menus).find((r) => `/manage/${r.path}` === location.pathname), [menus, location.pathname]);
   // Pages of the shell outside the menu name themselves here.
-  const title = route ? menuLabel({ name: route.name, en_name: route.enName }, i18n.language) : location.pathname === '/manage/messages' ? t('messages.centre') : '';
+  const title = route ? menuLabel({ name: route.name, en_name: route.enName }, i18n.language)
+    : location.pathname === '/manage/messages' ? t('messages.centre') : location.pathname.startsWith('/case/') ? t('header.caseHome') : '';
   useEffect(() => {
     document.title = title ? `${title} - ${t('app.titleSuffix')}` : t('app.titleSuffix');
   }, [title, t]);
@@ -83,9 +86,9 @@ export function Shell() {
 
   return (
     <div className={s.root}>
-      <div ref={menuRef}><SideMenu open={menuOpen} pathname={location.pathname} go={go} /></div>
+      <div ref={menuRef} className={s.noPrint}><SideMenu open={menuOpen} pathname={location.pathname} go={go} /></div>
       <div className={s.column}>
-        {headerHidden ? null : <Header title={title} menuOpen={menuOpen} onToggleMenu={toggleMenu} onLogout={doLogout} />}
+        {headerHidden ? null : <div className={s.noPrint}><Header title={title} menuOpen={menuOpen} onToggleMenu={toggleMenu} onLogout={doLogout} /></div>}
         <main className={s.main}>
           <Suspense fallback={<Splash />}>{pageShown ? <KeptOutlet keep={keep} /> : null}</Suspense>
         </main>

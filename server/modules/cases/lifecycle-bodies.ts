@@ -24,6 +24,17 @@ export const ApplyBody = Type.Object({
 }, { additionalProperties: false });
 export type ApplyInput = Static<typeof ApplyBody>;
 
+/**
+ * What the clinic's application form sends (ClinicalApply): ApplyBody without the number, which the server gives
+ * (the HIS's orders bring their own, modules/hl7). The patient and the specimen are checked in `apply`, so their
+ * refusal is worded in the user's language.
+ */
+export const ClinicApplyBody = Type.Object({
+  ...ApplyBody.properties,
+  apply_number: Type.Optional(ApplyBody.properties.apply_number),
+}, { additionalProperties: false });
+export type ClinicApplyInput = Static<typeof ClinicApplyBody>;
+
 export const ReasonBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false });
 
 const Specimen = Type.Object({

@@ -47,5 +47,7 @@ export const labMessages = {
   'lab.application_not_found': { 'zh-CN': '申请单不存在或不属于当前医院', 'en-US': 'The application does not exist or belongs to another hospital' },
   'lab.dispatch_application_refused': { 'zh-CN': '申请单处于“{{state}}”状态，只有已申请的申请单可以派送', 'en-US': 'The application is "{{state}}"; only an applied one can be dispatched' },
   'lab.receive_application_refused': { 'zh-CN': '申请单处于“{{state}}”状态，只有已派送的申请单可以接收', 'en-US': 'The application is "{{state}}"; only a dispatched one can be received' },
+  'lab.apply_patient_required': { 'zh-CN': '请填写患者姓名', 'en-US': 'Enter the patient\'s name' },
+  'lab.apply_specimen_required': { 'zh-CN': '请填写送检标本', 'en-US': 'Enter the specimen sent' },
   'lab.apply_number_taken': { 'zh-CN': '申请单号 {{number}} 已存在', 'en-US': 'The application number {{number}} already exists' },
 } as const;

@@ -78,6 +78,20 @@ export const sectionsOfBlocks = (db: Db, caseId: number) =>
   db.selectFrom('slide_sections').select(['id', 'block_id', 'block_number', 'section_number', 'stain', 'label', 'slide_id'])
     .where('case_id', '=', caseId).orderBy('block_number').orderBy('section_number').execute();
 
+/** The case's digital slides (bound to the case, and to a glass slide when one names them: slide_sections.slide_id). */
+export const slidesOfCase = (db: Db, caseId: number) =>
+  db.selectFrom('slides').select(['id', 'name', 'status', 'vendor', 'scan_at', 'objective_power', 'created_at'])
+    .where('case_id', '=', caseId).orderBy('id').execute();
+
+/** The case's reports (its report and supplementary ones) with where each stands; the row scope decides which a user reads. */
+export const reportsOfCase = (db: Db, caseId: number) =>
+  db.selectFrom('reports').select(['id', 'report_type', 'supplement_type', 'sub_phase', 'is_draft', 'release_status', 'diagnosis', 'issue_at', 'sign_at', 'print_at', 'deliver_at', 'created_at'])
+    .where('case_id', '=', caseId).orderBy('id').execute();
+
+/** The hospital a case belongs to, by name in both languages. */
+export const hospitalOf = (db: Db, hospitalId: number) =>
+  db.selectFrom('hospitals').select(['name', 'en_name']).where('id', '=', hospitalId).executeTakeFirst();
+
 /** Is `userId` a first-diagnosis doctor (role primary_doctor) of the hospital, enabled? */
 export async function isPrimaryDoctorOf(db: Db, userId: number, hospitalId: number): Promise<boolean> {
   const row = await db.selectFrom('users')

@@ -8,9 +8,9 @@ import type { TypedApp } from '../../http/types.js';
 import { CASE_PHASES } from '../../../src/core/caseLifecycle.js';
 import { ruleProblems } from '../../../src/core/pathologyNumber.js';
 import {
-  ApplyBody, CaseId, DistributeBody, NumberBody, NumberingRuleBody, OrdersBody, ReasonBody, RegisterBody, RejectBody, SampleBody, SlideBatchBody, SlideBatchCheckBody, SlideStepBody, SpecimenIdsBody,
+  CaseId, ClinicApplyBody, DistributeBody, NumberBody, NumberingRuleBody, OrdersBody, ReasonBody, RegisterBody, RejectBody, SampleBody, SlideBatchBody, SlideBatchCheckBody, SlideStepBody, SpecimenIdsBody,
 } from './lifecycle-bodies.js';
-import { addTimeline, blocksOf, caseInScope, orderReagents, ordersOf, sectionsOfBlocks, specimensOf, timelineOf } from './lifecycle-queries.js';
+import { addTimeline, blocksOf, caseInScope, hospitalOf, orderReagents, ordersOf, reportsOfCase, sectionsOfBlocks, slidesOfCase, specimensOf, timelineOf } from './lifecycle-queries.js';
 import { rulesOf, saveRule } from './numbering.js';
 import { addOrders } from './orders.js';
 import { apply, changeNumber, register, rejectApplication } from './registration.js';
@@ -18,7 +18,7 @@ import { checkBatchCodes, makeSlidesInBatch } from './slide-batch.js';
 import { distribute, makeSlides } from './slide-making.js';
 import { receive, reject, sample } from './specimens.js';
 import { casesByStatus, statusCounts } from './status-groups.js';
-import { withDisplay } from './status.js';
+import { reportStage, withDisplay } from './status.js';
 import { labelsOf } from './labels.js';
 import { stuckCases } from './stuck.js';
 import { stepApplication } from './applications.js';
@@ -41,7 +41,10 @@ const CASE_PAGES = { defaultSize: 100, maxSize: 500, maxPage: 1_000_000 };
 export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   const shown = async <T extends { hospital_id: number }>(row: T) => ok(withDisplay(row, await deps.rulesFor(row.hospital_id)));
 
-  app.post('/api/pathology/applications/apply', { config: perm('case_apply'), schema: { tags, body: ApplyBody, response: okResponse() } }, async (r) => ok(await apply(deps, r, r.body)));
+  app.post('/api/pathology/applications/apply', { config: perm('case_apply'), schema: { tags, body: ClinicApplyBody, response: okResponse() } }, async (r) => ok(await apply(deps, r, r.body)));
+  // SlideApply's "Register": the case from the application as the clinic filled it in, its specimens the ones it named.
+  app.post('/api/pathology/applications/:id/register', { config: perm('case_register'), schema: { tags, params: CaseId, response: okResponse() } },
+    async (r) => shown(await register(deps, r, { application_id: r.params.id, specimens: [] }, { applicationSpecimens: true })));
   app.post('/api/pathology/applications/:id/reject', { config: perm('case_register'), schema: { tags, params: CaseId, body: ReasonBody, response: okResponse() } },
     async (r) => ok(await rejectApplication(deps, r, r.params.id, r.body.reason)));
   // SlideApply's middle states: the clinic dispatches the specimen (1), the lab receives it (2); applications.ts.
@@ -77,10 +80,15 @@ export function lifecycleRoutes(app: TypedApp, deps: LabDeps): void {
   // The case detail page: the case with its status, what the lab made of it and its timeline (who, when, what).
   app.get('/api/pathology/:id/lab', { config: { ...perm('case_view'), audit: false }, schema: { tags, params: CaseId, response: okResponse() } }, async (r) => {
     const row = await caseInScope(deps.db, r.params.id, scopeOf(r));
-    const [specimens, blocks, sections, orders, timeline] = await Promise.all([
+    const [specimens, blocks, sections, orders, timeline, slides, reports, hospital] = await Promise.all([
       specimensOf(deps.db, row.id), blocksOf(deps.db, row.id), sectionsOfBlocks(deps.db, row.id), ordersOf(deps.db, row.id), timelineOf(deps.db, row.id),
+      slidesOfCase(deps.db, row.id), reportsOfCase(deps.db, row.id), hospitalOf(deps.db, row.hospital_id),
     ]);
-    return ok({ case: withDisplay(row, await deps.rulesFor(row.hospital_id)), specimens, blocks, sections, orders, timeline });
+    const resolve = await deps.rulesFor(row.hospital_id);
+    return ok({
+      case: { ...withDisplay(row, resolve), hospital_name: hospital?.name ?? null, hospital_en_name: hospital?.en_name ?? null },
+      specimens, blocks, sections, orders, timeline, slides, reports: reports.map((report) => reportStage(report, resolve)),
+    });
   });
 
   // Status tabs of CaseList (spec §4 status, §2 tabs with counts), by the hospital's case-status rule (status-groups.ts).

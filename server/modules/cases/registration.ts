@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { checkCaseDirectory } from './subspecialty.js';
 import type { Kysely } from 'kysely';
@@ -10,7 +11,7 @@ import { addTimeline, caseInScope, type CaseRow } from './lifecycle-queries.js';
 import { allocateNumber, ruleFor } from './numbering.js';
 import { caseFor, commitMove, requireRole, scopeOf, type LabDeps } from './transition.js';
 import type { Static } from '@sinclair/typebox';
-import { REGISTER_FIELDS, REGISTRATION_EXTRA, RegisterBody, type ApplyInput, type RegisterInput } from './lifecycle-bodies.js';
+import { REGISTER_FIELDS, REGISTRATION_EXTRA, RegisterBody, type ApplyInput, type ClinicApplyInput, type RegisterInput } from './lifecycle-bodies.js';
 import { undeclaredFields } from '../../../src/core/formRules.js';
 import { validateWrite } from '../../resources/write-validation.js';
 import { chargeCase } from '../prices/charges.js';
@@ -21,17 +22,40 @@ const OPEN_APPLICATION: number[] = [APPLICATION_STATUS.applied, APPLICATION_STAT
 /** A unique-key violation from either database: a number someone took between our check and our insert. */
 const isUniqueViolation = (e: unknown) => /unique|duplicate key/i.test(String((e as Error)?.message));
 
-/** Spec §4 slide application, state 0 (applied): what the clinic asks the lab to examine. */
-export async function apply(deps: LabDeps, request: FastifyRequest, input: ApplyInput) {
+/** A number for an application the clinic files without one: the day and a random part (the unique index decides). */
+const newApplyNumber = (now: Date) => `SQ${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomInt(36 ** 5).toString(36).toUpperCase().padStart(5, '0')}`;
+
+/** The clinic's form must name the patient and at least one specimen; refused field by field in the user's words. */
+function checkApplication(input: ClinicApplyInput): void {
+  const blank = (v: string | undefined) => !v?.trim();
+  const errors: Record<string, { key: 'lab.apply_patient_required' | 'lab.apply_specimen_required' }[]> = {};
+  if (blank(input.patient_name)) errors.patient_name = [{ key: 'lab.apply_patient_required' }];
+  if (blank(input.specimen_name)) errors.specimen_name = [{ key: 'lab.apply_specimen_required' }];
+  if (Object.keys(errors).length) throw new AppError(422, 'error.validation', {}, errors);
+}
+
+/**
+ * Spec §4 slide application, state 0 (applied): what the clinic asks the lab to examine. A number typed (or sent by
+ * another system) must be free; without one the server gives one, drawing again in the unlikely case it is taken.
+ */
+export async function apply(deps: LabDeps, request: FastifyRequest, input: ClinicApplyInput) {
+  checkApplication(input);
   const hospitalId = workingHospital(request);
   await requireRole(deps, request, 'apply', hospitalId, null);
-  try {
-    return await insertApplication(deps.db, hospitalId, input, request.auth!.id);
-  } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError(409, 'lab.apply_number_taken', { number: input.apply_number });
-    throw e;
+  for (let attempt = 0; ; attempt++) {
+    const number = input.apply_number ?? newApplyNumber(new Date());
+    try {
+      return await insertApplication(deps.db, hospitalId, { ...input, apply_number: number }, request.auth!.id);
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+      if (input.apply_number || attempt >= 4) throw new AppError(409, 'lab.apply_number_taken', { number });
+    }
   }
 }
+
+/** The specimens an application names (the clinic may list several: "胃窦、胃体"), for a registration that types none. */
+export const specimensOfApplication = (app: { specimen_name: string | null }) =>
+  (app.specimen_name ?? '').split(/[、,，;；\n]/).map((name) => name.trim()).filter(Boolean).map((name) => ({ name: name.slice(0, 255) }));
 
 /**
  * The one write of a new application, whoever asks: the clinic through the API (`apply`, its user the applicant) or
@@ -74,10 +98,12 @@ export async function rejectApplication(deps: LabDeps, request: FastifyRequest, 
  * registered, state 3) or directly. The number is the library's next one, allocated in the same transaction,
  * or one typed by hand that must follow the library's rule (material from another hospital keeps its number).
  */
-export async function register(deps: LabDeps, request: FastifyRequest, input: RegisterInput): Promise<CaseRow> {
-  const { application_id: applicationId, specimens, pathology_number: typed, ...given } = input;
-  if (!specimens.length) throw new AppError(422, 'lab.specimen_required');
+export async function register(deps: LabDeps, request: FastifyRequest, input: RegisterInput, opts: { applicationSpecimens?: boolean } = {}): Promise<CaseRow> {
+  const { application_id: applicationId, specimens: typedSpecimens, pathology_number: typed, ...given } = input;
   const application = applicationId ? await openApplication(deps, request, applicationId) : undefined;
+  // SlideApply's Register (`applicationSpecimens`): the specimens the clinic named; a form's registration types its own.
+  const specimens = opts.applicationSpecimens && application ? specimensOfApplication(application) : typedSpecimens;
+  if (!specimens.length) throw new AppError(422, 'lab.specimen_required');
   const hospitalId = application?.hospital_id ?? workingHospital(request);
   await requireRole(deps, request, 'register', hospitalId, null);
   // The registration form as the hospital has it (with the fields it added to cases): a field neither the command
@@ -92,7 +118,7 @@ export async function register(deps: LabDeps, request: FastifyRequest, input: Re
   const checked: Record<string, unknown> = { ...input };
   if (form) {
     const fromApp = application ? Object.fromEntries(Object.entries(application).filter(([k, v]) => ['patient_name', 'gender', 'age', 'age_unit', 'outpatient_number', 'admission_number'].includes(k) && v !== null)) : {};
-    const data = { ...fromApp, ...input };
+    const data: Record<string, unknown> = { ...fromApp, ...input, specimens };
     validateWrite(form, data, true, request.lang, { resolve: await deps.rulesFor(hospitalId), sent: Object.keys(input) });
     Object.assign(checked, Object.fromEntries(added.map((k) => [k, data[k]])));
   }

@@ -1,4 +1,5 @@
-import { caseDisplay, caseStages } from '../../../src/core/rulesCaseStatus.js';
+import { caseDisplay, caseStages, caseStatusKey } from '../../../src/core/rulesCaseStatus.js';
+import { caseFieldsFor, reportSnapshot, type ReportState } from '../../../src/core/reportWorkflow.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
 import { statusData } from '../../../src/core/caseStatusData.js';
 
@@ -16,3 +17,10 @@ export const withDisplay = <T extends Record<string, unknown>>(row: T, resolve: 
 };
 
 const renamed = (d: ReturnType<typeof caseDisplay>) => ({ case_status: d.status, markers: d.markers, number_colour: d.number_colour, status_colour: d.status_colour });
+
+/**
+ * Where one of the case's reports stands, as the case-status rules word a case at that report (to_audit, to_print,
+ * sent …; a supplementary one's own steps): the case page lists each report with it.
+ */
+export const reportStage = <T extends ReportState & { id: number; supplement_type?: number | null }>(report: T, resolve: RuleResolver) =>
+  ({ ...report, stage: caseStatusKey({ main_phase: 'diagnosis', ...caseFieldsFor(report), report: reportSnapshot(report) }, resolve) });

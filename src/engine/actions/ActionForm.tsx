@@ -1,4 +1,4 @@
-import { Button, Field, Input, Spinner } from '@fluentui/react-components';
+import { Button, Field, Input, Spinner, Textarea } from '@fluentui/react-components';
 import { Search20Regular } from '@fluentui/react-icons';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,9 +38,11 @@ function FormField({ field, value, error, lookup, onChange, onLookup }: {
       icon={lookup?.busy ? <Spinner size="extra-tiny" /> : <Search20Regular />} onClick={onLookup} data-testid={`${testId(field.field)}-lookup`} />
   ) : undefined;
   return (
-    <Field label={label(field.label ?? field.field)} required={field.required} validationMessage={message} validationState={state}>
+    <Field label={label(field.label ?? field.field)} required={field.required} validationMessage={message} validationState={state}
+      style={field.multiline ? { gridColumn: '1 / -1' } : undefined}>
       {field.options
         ? <SelectInput value={value} options={options} placeholder={t('dialog.selectOrInput')} data-testid={testId(field.field)} onValueChange={onChange} />
+        : field.multiline ? <Textarea value={value} rows={3} resize="vertical" data-testid={testId(field.field)} onChange={(_e, d) => onChange(d.value)} />
         : <Input value={value} type={field.type === 'integer' ? 'number' : 'text'} data-testid={testId(field.field)} data-lookup={onLookup ? 'true' : undefined}
           contentAfter={button} onChange={(_e, d) => onChange(d.value)} />}
     </Field>

@@ -8,25 +8,29 @@ import { useGrants } from '../../engine/useGrants';
 import { usePalette } from '../../engine/cells/palette';
 import { paletteName } from '../../core/palette';
 import { formatDateTime, fromStored } from '../../core/dateTime';
-import { AddedFields } from './AddedFields';
 import { LabelsPanel } from './LabelsPanel';
-import { loadLab, type Block, type Lab, type LabelKind, type Section, type Specimen, type TimelineRow } from './labApi';
+import { loadLab, type Block, type Lab, type LabelKind, type Specimen, type TimelineRow } from './labApi';
 import { OrdersPanel } from './OrdersPanel';
 import { LabTable } from './LabTable';
 import { MakingPanel } from './MakingPanel';
 import { ReceiptPanel } from './ReceiptPanel';
 import { CaseImages } from './CaseImages';
 import { RadiologyUpload } from './RadiologyUpload';
+import { CaseReports } from './CaseReports';
+import { CaseSlides } from './CaseSlides';
+import { RegisteredFields } from './RegisteredFields';
 import { SamplingPanel } from './SamplingPanel';
 import './words';
 import { transitionAllowed } from '../../core/caseLifecycle';
 
 const useStyles = makeStyles({
-  root: { padding: tokens.spacingHorizontalXL, display: 'grid', gap: tokens.spacingVerticalL, maxWidth: '1200px', margin: '0 auto' },
+  // Inside the shell (its main area pads), as wide as the window allows for the tables.
+  root: { display: 'grid', gap: tokens.spacingVerticalL, maxWidth: '1400px' },
   head: { display: 'flex', gap: tokens.spacingHorizontalM, alignItems: 'center', flexWrap: 'wrap', '@media print': { display: 'none' } },
   facts: { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))', gap: tokens.spacingVerticalS },
   noPrint: { '@media print': { display: 'none' } },
   section: { display: 'grid', gap: tokens.spacingVerticalS },
+  card: { display: 'grid', gap: tokens.spacingVerticalM },
 });
 
 /** A choice's word in the current language, or the value as it is (a hospital's rule may invent a status). */
@@ -36,9 +40,11 @@ function useWord(source: string) {
 }
 
 /**
- * The case detail page /case/:id (spec §2), opened from any pathology number: the case with its spec §4
- * status, the commands of the step it is at for whoever may run them (receipt, gross sampling with blocks
- * per specimen, slide-making steps, labels), what the lab made of it, and the timeline of every step.
+ * The case's home /case/:id (spec §2), opened from any pathology number, inside the shell: the case with its spec §4
+ * status and hospital, every field registration stored (RegisteredFields: the hospital's registration form, added
+ * fields included), the commands of the step it is at for whoever may run them (receipt, gross sampling with blocks
+ * per specimen, slide-making steps, labels), what the lab made of it (specimens, blocks, images, glass and digital
+ * slides, orders), its reports, and the timeline of every step.
  * Hand-written: a per-specimen sampling grid and a print sheet are not list or form pages.
  */
 export default function CaseDetailPage() {
@@ -52,6 +58,7 @@ export default function CaseDetailPage() {
   const phase = useWord('case_phase');
   const kind = useWord('case_type');
   const gender = useWord('gender');
+  const reportKind = useWord('report_issue_type');
   const [lab, setLab] = useState<Lab | null>(null);
   const [error, setError] = useState('');
   /** Bumped when attachments were added here: the images list reads them again. */
@@ -84,16 +91,16 @@ export default function CaseDetailPage() {
           data-colour={paletteName(c.status_colour) ?? undefined}>{status(c.case_status)}</Badge>
         <Button appearance="subtle" onClick={reload}>{t('lab.detail.refresh')}</Button>
       </div>
-      <Card className={s.noPrint}>
-        <div className={s.facts}>
+      <Card className={`${s.noPrint} ${s.card}`}>
+        <div className={s.facts} data-testid="case-summary">
           <Text><b>{t('lab.detail.patient')}</b>: {[c.patient_name, gender(c.gender), c.age].filter((x) => x !== null && x !== '').join(' · ')}</Text>
           <Text><b>{t('lab.detail.caseType')}</b>: {kind(c.case_type)}</Text>
           <Text><b>{t('lab.detail.phase')}</b>: {phase(c.main_phase)}</Text>
-          <Text><b>{t('lab.detail.department')}</b>: {c.inspection_department ?? ''}</Text>
-          <Text><b>{t('lab.detail.doctor')}</b>: {c.inspection_doctor ?? ''}</Text>
+          <Text data-testid="case-hospital"><b>{t('lab.detail.hospital')}</b>: {(i18n.language === 'en-US' ? c.hospital_en_name || c.hospital_name : c.hospital_name) ?? ''}</Text>
           <Text><b>{t('lab.detail.registeredAt')}</b>: {when(c.registration_at)}</Text>
-          <AddedFields extra={c.extra} />
         </div>
+        <Title3>{t('lab.detail.registration')}</Title3>
+        <RegisteredFields row={c} />
       </Card>
 
       {at('registration', 'to_receive') && can('case_register') && (
@@ -127,13 +134,12 @@ export default function CaseDetailPage() {
         {can('attachment_upload') && <RadiologyUpload caseId={c.id} onDone={() => setAttached((n) => n + 1)} />}
         <CaseImages caseId={c.id} version={`${lab.timeline.length}:${attached}`} />
         <Title3>{t('lab.detail.slides')}</Title3>
-        <LabTable<Section> testId="slides" rows={lab.sections} columns={[
-          { key: 'label', label: t('lab.detail.slideLabel'), render: (r) => r.label ?? `${r.block_number}-${r.section_number}` },
-          { key: 'stain', label: t('lab.detail.stain'), render: (r) => r.stain ?? '' },
-        ]} />
+        <CaseSlides caseId={c.id} sections={lab.sections} slides={lab.slides} />
         <Title3>{t('lab.detail.orders')}</Title3>
         <OrdersPanel caseId={c.id} blocks={lab.blocks} specimens={lab.specimens} orders={lab.orders} onDone={reload}
           canOrder={can('case_order') && transitionAllowed('order', c)} />
+        <Title3>{t('lab.detail.reports')}</Title3>
+        <CaseReports caseId={c.id} reports={lab.reports} kind={(v) => reportKind(v)} stage={stage} canDiagnose={can('case_diagnosis')} />
         <Title3>{t('lab.detail.timeline')}</Title3>
         <LabTable<TimelineRow> testId="timeline" rows={lab.timeline} columns={[
           { key: 'when', label: t('lab.detail.when'), render: (r) => when(r.created_at) },

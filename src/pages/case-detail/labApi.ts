@@ -19,10 +19,15 @@ export interface LabCase {
   status_colour?: string | null;
   /** Spec §3 fields without a column and the fields the hospital added to cases (JSON text). */
   extra?: string | Record<string, unknown> | null;
+  /** The hospital the case belongs to, in both languages. */
+  hospital_name?: string | null;
+  hospital_en_name?: string | null;
+  /** Every other column registration stored (id number, phone, clinical diagnosis …): RegisteredFields reads them by name. */
+  [field: string]: unknown;
 }
 export interface Specimen { id: number; seq: number; name: string; status: string; rejection_reason: string | null }
 export interface Block { id: number; specimen_id: number; block_number: string; tissue_count: number | null; description?: string | null; outside: number }
-export interface Section { id: number; block_id: number | null; block_number: string; section_number: number; stain: string | null; label: string | null }
+export interface Section { id: number; block_id: number | null; block_number: string; section_number: number; stain: string | null; label: string | null; slide_id: number | null }
 export interface Order {
   id: number;
   category: string;
@@ -56,7 +61,29 @@ export interface TimelineRow {
   to_sub_phase: string | null;
   created_at: string;
 }
-export interface Lab { case: LabCase; specimens: Specimen[]; blocks: Block[]; sections: Section[]; orders: Order[]; timeline: TimelineRow[] }
+/** A digital slide of the case (the scanned file), bound to a glass slide when a section names it. */
+export interface DigitalSlide { id: number; name: string; status: string; vendor: string | null; scan_at: string | null; objective_power: number | null }
+/** One of the case's reports, with where it stands in the case-status rules' words (`stage`). */
+export interface CaseReport {
+  id: number;
+  report_type: number;
+  sub_phase: string;
+  release_status: string;
+  diagnosis: string | null;
+  sign_at: string | null;
+  deliver_at: string | null;
+  stage: string;
+}
+export interface Lab {
+  case: LabCase;
+  specimens: Specimen[];
+  blocks: Block[];
+  sections: Section[];
+  orders: Order[];
+  timeline: TimelineRow[];
+  slides: DigitalSlide[];
+  reports: CaseReport[];
+}
 export interface Label { id: number; code: string; lines: string[]; svg: string }
 export type LabelKind = 'cassette' | 'slide';
 
