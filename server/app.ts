@@ -33,6 +33,7 @@ import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { tileFastLane } from './modules/tiles/fast-lane.js';
 import { tileRoutes } from './modules/tiles/routes.js';
+import { dicomwebRoutes } from './modules/dicomweb/routes.js';
 import { appStorage } from './storage/app-storage.js';
 import { cachedSessionResolver } from './modules/tiles/session-cache.js';
 import { loadBasePages, loadEnums, loadRuleSets, SCHEMAS_DIR } from './modules/schemas/repository.js';
@@ -237,6 +238,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   statisticRoutes(app, db);
   labelRoutes(app, db);
   slideLabelRoutes(app, db);
+  dicomwebRoutes(app, db, tiles);
   outerRoutes(app, db, tiles, { publicUrl: config.publicUrl, ocr: config.ocr, secrets });
 
   await registerStaticSite(app, config.distDir);

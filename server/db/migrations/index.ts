@@ -37,6 +37,7 @@ import * as m0039 from './0039_report_documents.js';
 import * as m0040 from './0040_operation_log_hospital.js';
 import * as m0041 from './0041_shared_uploads.js';
 import * as m0042 from './0042_hl7.js';
+import * as m0043 from './0043_dicom_uid_namespace.js';
 
 /** What a migration may take from the installation rather than from code: today only the secrets key. */
 export interface MigrationContext {
@@ -92,6 +93,7 @@ export const REGISTRY: readonly Entry[] = [
   ['0040_operation_log_hospital', m0040],
   ['0041_shared_uploads', m0041],
   ['0042_hl7', m0042],
+  ['0043_dicom_uid_namespace', m0043],
 ];
 
 /** The registry as Kysely's migrator takes it, each migration given what it needs from the installation. */
