@@ -32,7 +32,8 @@ const MAX_UIDS = 100;
 const WSI_SOP_CLASS = '1.2.840.10008.5.1.4.1.1.77.1.6';
 
 /** Keys by keyword and by tag; which levels may match on them (a study key matches at every level below it). */
-const KEYS: Record<string, { key: keyof typeof MATCHERS; tag: string }> = {
+type Matcher = 'studyUids' | 'seriesUids' | 'sopUids' | 'patientId' | 'patientName' | 'accessionNumber' | 'modality' | 'sopClass';
+const KEYS: Record<string, { key: Matcher; tag: string }> = {
   StudyInstanceUID: { key: 'studyUids', tag: '0020000D' },
   SeriesInstanceUID: { key: 'seriesUids', tag: '0020000E' },
   SOPInstanceUID: { key: 'sopUids', tag: '00080018' },
@@ -43,10 +44,9 @@ const KEYS: Record<string, { key: keyof typeof MATCHERS; tag: string }> = {
   ModalitiesInStudy: { key: 'modality', tag: '00080061' },
   SOPClassUID: { key: 'sopClass', tag: '00080016' },
 };
-const MATCHERS = { studyUids: 0, seriesUids: 0, sopUids: 0, patientId: 0, patientName: 0, accessionNumber: 0, modality: 0, sopClass: 0 };
 const BY_TAG = Object.fromEntries(Object.values(KEYS).map((k) => [k.tag, k]));
 /** The lowest level each key is an attribute of (a series key at the studies level is not a study's attribute). */
-const LEVEL_OF: Partial<Record<keyof typeof MATCHERS, QidoLevel>> = { seriesUids: 'series', modality: 'series', sopUids: 'instances', sopClass: 'instances' };
+const LEVEL_OF: Partial<Record<Matcher, QidoLevel>> = { seriesUids: 'series', modality: 'series', sopUids: 'instances', sopClass: 'instances' };
 const DEPTH: Record<QidoLevel, number> = { studies: 0, series: 1, instances: 2 };
 
 export class QidoQueryError extends Error {
@@ -73,7 +73,7 @@ function uidList(key: string, text: string): string[] {
 
 /** A text match: at most 64 characters, no control characters; an empty value or a lone `*` matches everything. */
 function text(key: string, value: string): string | undefined {
-  if (value.length > 64 || /[\u0000-\u001f]/.test(value)) throw new QidoQueryError(key, value.slice(0, 100));
+  if (value.length > 64 || [...value].some((c) => c < ' ')) throw new QidoQueryError(key, value.slice(0, 100));
   return value === '' || /^\*+$/.test(value) ? undefined : value;
 }
 
@@ -93,7 +93,7 @@ export function parseQidoQuery(level: QidoLevel, params: Params): QidoQuery {
       }
       continue;
     }
-    const known = KEYS[name] ?? BY_TAG[name.toUpperCase()];
+    const known = Object.hasOwn(KEYS, name) ? KEYS[name] : Object.hasOwn(BY_TAG, name.toUpperCase()) ? BY_TAG[name.toUpperCase()] : undefined;
     const lowest = known && LEVEL_OF[known.key];
     if (!known || (lowest && DEPTH[lowest] > DEPTH[level] && known.key !== 'modality')) { q.ignored.push(name); continue; }
     switch (known.key) {

@@ -32,7 +32,9 @@ function normalise(elements: Record<string, Denatural>): DicomJson {
       const bytes = value[0] instanceof ArrayBuffer ? Buffer.from(value[0]) : null;
       out[key] = bytes ? { vr, InlineBinary: bytes.toString('base64') } : { vr };
     } else {
-      const values = value.filter((v) => !empty(v)).map((v) => (NUMERIC.has(vr) ? Number(v) : v));
+      // dcmjs keeps person names in a form of its own that serialises to the JSON model's `{ Alphabetic }`.
+      const plain = vr === 'PN' ? (JSON.parse(JSON.stringify(value)) as unknown[]) : value;
+      const values = plain.filter((v) => !empty(v)).map((v) => (NUMERIC.has(vr) ? Number(v) : v));
       out[key] = values.length ? { vr, Value: values } : { vr };
     }
   }

@@ -17,7 +17,7 @@ type AssociatedName = keyof typeof ASSOCIATED_TYPES;
 
 /** One instance of a slide's series: a pyramid level (TILED_FULL, one frame per tile) or a label, macro or thumbnail. */
 export interface SeriesInstance {
-  /** Instance Number, 1-based: the levels from the largest, then the associated images. */
+  /** Instance Number, 1-based: the levels from the largest (the level's index + 1), then the associated images. */
   number: number;
   uid: string;
   source: { level: number } | { associated: AssociatedName };
@@ -36,12 +36,16 @@ export class SlideSeries {
 
   constructor(private readonly service: TileService, private readonly handle: SlideHandle, readonly uids: SeriesUids) {
     const { index } = handle.slide;
-    const levels = index.levels.map((level, i): SeriesInstance => ({
-      number: i + 1, uid: uids.instance(i + 1), source: { level: i }, frames: level.tilesAcross * level.tilesDown, flavour: 'VOLUME',
-    }));
+    // A level the size of a larger one (KFB stores its last, 1-pixel level twice) is left out: one pyramid level is
+    // one instance, and viewers refuse two VOLUME instances of one size that are no concatenation.
+    const levels = index.levels.flatMap((level, i): SeriesInstance[] => (
+      index.levels.slice(0, i).some((l) => l.width === level.width && l.height === level.height)
+        ? []
+        : [{ number: i + 1, uid: uids.instance(i + 1), source: { level: i }, frames: level.tilesAcross * level.tilesDown, flavour: 'VOLUME' }]
+    ));
     // A label or macro the service cannot read (a TIFF page of a slide in object storage) is left out of the series.
     const associated = index.associated.filter((a) => service.hasAssociated(handle, a.name)).map((a, k): SeriesInstance => {
-      const number = levels.length + k + 1;
+      const number = index.levels.length + k + 1;
       return { number, uid: uids.instance(number), source: { associated: a.name }, frames: 1, flavour: ASSOCIATED_TYPES[a.name] };
     });
     this.instances = [...levels, ...associated];
