@@ -80,9 +80,13 @@ describe.each(databases)('DICOMweb [%s]', (kind) => {
       const hospital = hospitals.find((x) => x.code === code)!.id;
       const kase = await h.db.selectFrom('cases').select('id').where('hospital_id', '=', hospital).where('pathology_number', '=', 'P2026-00001').executeTakeFirstOrThrow();
       const id = await registerSlide(h.db, dir, path.join(dir, 'slides', `dw-${i + 1}.tiff`), { name: `DW-${i + 1}`, hospital_id: hospital, case_id: kase.id, uploaded_by: null });
-      const row = await ingested(app, t.primary, id);
-      expect(row.status).toBe('ready');
-      if (i === 0) levels = row.levels;
+      // The API's slide item answers for the hospital in view (the first): the ingest is waited for in the table.
+      for (let tries = 0; (await h.db.selectFrom('slides').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status === 'ingesting'; tries++) {
+        if (tries > 1200) throw new Error(`slide ${id} still ingesting`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect((await h.db.selectFrom('slides').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('ready');
+      if (i === 0) levels = (await ingested(app, t.primary, id)).levels;
       slide.push(id);
     }
   }, 120_000);

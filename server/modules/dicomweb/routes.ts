@@ -29,7 +29,7 @@ const Uid = Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9]+(\\.[0-9
 const StudyPath = Type.Object({ study: Uid });
 const SeriesPath = Type.Object({ study: Uid, series: Uid });
 const InstancePath = Type.Object({ study: Uid, series: Uid, instance: Uid });
-const FramesPath = Type.Object({ study: Uid, series: Uid, instance: Uid, frames: Type.String({ minLength: 1, maxLength: 1000 }) });
+const FramesPath = Type.Object({ study: Uid, series: Uid, instance: Uid, frames: Type.String({ minLength: 1, maxLength: 500 }) });
 /** Query keys are DICOM keywords or tags, any of them: the parser reads what it knows and names the rest back. */
 const QidoParams = Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 6500 }), Type.Array(Type.String({ maxLength: 6500 }), { maxItems: 20 })]));
 
