@@ -21,7 +21,8 @@ import { e2eApp, evidence } from './harness.js';
  * the viewer's canvas must show the stained tissue.
  */
 const require = createRequire(import.meta.url);
-const VIEWER_DIST = path.dirname(require.resolve('dicom-microscopy-viewer/dist/dicomMicroscopyViewer.bundle.min.js'));
+// The package's main export is its UMD bundle; its worker and decoders lie beside it.
+const VIEWER_DIST = path.dirname(require.resolve('dicom-microscopy-viewer'));
 const CLIENT = require.resolve('dicomweb-client/build/dicomweb-client.js');
 const SLIDE = { name: 'DICOMWEB-1', width: 4096, height: 3072, mpp: 0.25, seed: 43 };
 const ACCESSION = 'P2026-00001';

@@ -30,8 +30,16 @@ const StudyPath = Type.Object({ study: Uid });
 const SeriesPath = Type.Object({ study: Uid, series: Uid });
 const InstancePath = Type.Object({ study: Uid, series: Uid, instance: Uid });
 const FramesPath = Type.Object({ study: Uid, series: Uid, instance: Uid, frames: Type.String({ minLength: 1, maxLength: 500 }) });
-/** Query keys are DICOM keywords or tags, any of them: the parser reads what it knows and names the rest back. */
-const QidoParams = Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 6500 }), Type.Array(Type.String({ maxLength: 6500 }), { maxItems: 20 })]));
+/**
+ * The query keys DSMS matches on, by keyword (tags work too); any other key is let through, ignored and named back in
+ * a Warning header (src/core/qidoQuery.ts reads and bounds them all).
+ */
+const Text = Type.Optional(Type.String({ maxLength: 6500 }));
+const QidoParams = Type.Object({
+  StudyInstanceUID: Text, SeriesInstanceUID: Text, SOPInstanceUID: Text, PatientID: Text, PatientName: Text, AccessionNumber: Text,
+  Modality: Text, ModalitiesInStudy: Text, SOPClassUID: Text, limit: Text, offset: Text,
+  includefield: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50 })])),
+}, { additionalProperties: true });
 
 const jsonResponse = { '2xx': { content: { [DICOM_JSON]: { schema: Type.Array(OpenRow) } } } };
 /** What frames and instances come as (the parts' types are in docs/dicomweb.md: image/jpeg, application/octet-stream, application/dicom). */
@@ -53,7 +61,7 @@ export function dicomwebRoutes(app: TypedApp, db: Db, tiles: TileService): void 
   const qido = (level: QidoLevel, request: FastifyRequest, fixed: Partial<QidoQuery>): QidoQuery => {
     let q: QidoQuery;
     try {
-      q = parseQidoQuery(level, request.query as Record<string, string | string[]>);
+      q = parseQidoQuery(level, request.query as Record<string, string | string[] | undefined>);
     } catch (err) {
       if (err instanceof QidoQueryError) throw new AppError(400, 'dicomweb.bad_query', { key: err.key.slice(0, 64), value: err.value });
       throw err;
