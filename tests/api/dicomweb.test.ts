@@ -181,6 +181,8 @@ describe.each(databases)('DICOMweb [%s]', (kind) => {
       '00080016': { vr: 'UI', Value: [WSI] }, '00080060': { Value: ['SM'] }, '00209311': { vr: 'CS', Value: ['TILED_FULL'] },
       '00080008': { Value: ['DERIVED', 'PRIMARY', 'VOLUME', 'NONE'] }, '00480006': { vr: 'UL', Value: [W] }, '00480007': { vr: 'UL', Value: [H] },
       '00280011': { vr: 'US', Value: [T] }, '00280002': { Value: [3] }, '00280004': { Value: ['YBR_FULL_422'] },
+      // Rows along the slide's +Y, columns along +X: viewers show the image the way up DSMS's viewer does.
+      '00480102': { vr: 'DS', Value: [0, 1, 0, 1, 0, 0] },
     });
     const spacing = top['52009229'].Value![0]['00289110'].Value![0]['00280030'].Value!;
     expect(spacing[0]).toBeCloseTo(0.00025, 9);
