@@ -12,6 +12,12 @@ import { pick, tagOf, toDicomJson, type DicomJson } from './dicom-json.js';
 import { seriesPage, studyPage, type SeriesRow } from './queries.js';
 import { open, type OpenedSeries } from './series-access.js';
 
+/**
+ * QIDO-RS answers (PS3.18 10.6): studies, series and instances matching a query, each with the attributes the
+ * standard lists for its level (Table 10.6.3-3…5) plus those `includefield` names (`all`: every one we hold). The
+ * attributes are those the instances carry (series-instances.ts), so a search and a metadata read agree.
+ */
+
 /** A series to answer for, or null for a slide whose file cannot be read now (missing, being replaced): left out of a search. */
 async function openable(db: Db, tiles: TileService, request: FastifyRequest, row: SeriesRow): Promise<OpenedSeries | null> {
   try {
@@ -21,12 +27,6 @@ async function openable(db: Db, tiles: TileService, request: FastifyRequest, row
     throw err;
   }
 }
-
-/**
- * QIDO-RS answers (PS3.18 10.6): studies, series and instances matching a query, each with the attributes the
- * standard lists for its level (Table 10.6.3-3…5) plus those `includefield` names (`all`: every one we hold). The
- * attributes are those the instances carry (series-instances.ts), so a search and a metadata read agree.
- */
 
 /** The level's attributes by tag, named by keyword; looked up at the first search (dcmjs loads only then). */
 const LEVEL_KEYWORDS = {
