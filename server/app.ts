@@ -33,6 +33,7 @@ import { commonRoutes } from './modules/common/routes.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { tileFastLane } from './modules/tiles/fast-lane.js';
 import { tileRoutes } from './modules/tiles/routes.js';
+import { dicomwebRoutes } from './modules/dicomweb/routes.js';
 import { appStorage } from './storage/app-storage.js';
 import { areaStorages } from './storage/area-storages.js';
 import { cachedSessionResolver } from './modules/tiles/session-cache.js';
@@ -114,7 +115,9 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
     trustProxy: config.trustProxy,
     bodyLimit: 10 * 1024 * 1024,
     // The spec's GET arrays come as a[0]=x&a[1]=y (query-string.ts).
-    routerOptions: { querystringParser: parseQuery },
+    // maxParamLength: a DICOMweb frame list (64 frame numbers, dicomweb/routes.ts) is longer than the router's default
+    // 100 characters; each route's schema bounds its own parameters within this.
+    routerOptions: { querystringParser: parseQuery, maxParamLength: 500 },
     // allowUnionTypes: a body may take one of several scalar types as is (registration's added fields, lifecycle-bodies.ts).
     // strictNumbers: Infinity (a body's 1e309) and NaN are not numbers; one reaching SQL answered 500 (hostile-input.ts).
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true, allowUnionTypes: true, strictNumbers: true } },
@@ -241,6 +244,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   statisticRoutes(app, db);
   labelRoutes(app, db);
   slideLabelRoutes(app, db);
+  dicomwebRoutes(app, db, tiles);
   outerRoutes(app, db, tiles, { publicUrl: config.publicUrl, ocr: config.ocr, secrets });
 
   await registerStaticSite(app, config.distDir);

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromStored, thumbPath } from '../../server/modules/slides/paths.js';
+import { seriesUids } from '../../server/modules/slides/dicom/uids.js';
 import type { RouteEntry } from '../../server/http/route-table.js';
 import { call, databases, ingested, startApp, tokenFor, type Harness } from './harness.js';
 import { md5, sendChunk } from './upload-helpers.js';
@@ -55,6 +56,9 @@ const HOSPITAL_WIDE = ['/api/logs/operate/'];
 /** The ids a write route's path is filled with: the rows a write could change. */
 const WRITE_IDS = [FX.case, FX.slide, FX.report, FX.annotation, FX.image, FX.qc, FX.message];
 
+/** The fixture slide's DICOMweb UIDs, made from each database's UID namespace once the fixture is in it. */
+const dicom = { study: '', series: '', instance: '' };
+
 /** What a parameter is filled with: the fixture's ids for ids, and the shapes the image routes want. */
 function candidates(name: string, ids: readonly number[]): string[] {
   switch (name) {
@@ -73,6 +77,11 @@ function candidates(name: string, ids: readonly number[]): string[] {
     case 'alias': return ['cases'];
     case 'kind': return ['workload'];
     case 'action': return ['save'];
+    // DICOMweb: the fixture's own UIDs (its study, series, full-resolution level) and its first frame.
+    case 'study': return [dicom.study];
+    case 'series': return [dicom.series];
+    case 'instance': return [dicom.instance];
+    case 'frames': return ['1'];
     default: return ids.map(String);
   }
 }
@@ -101,7 +110,8 @@ function leaks(res: LightMyRequestResponse, supplied: string[]): string[] {
   return found;
 }
 
-const isData = (res: LightMyRequestResponse) => /^(application\/json|text\/plain)/.test(String(res.headers['content-type'] ?? 'application/json'));
+/** A JSON or text answer, whose text leaks() reads (DICOMweb's searches and metadata are DICOM JSON). */
+const isData = (res: LightMyRequestResponse) => /^(application\/(dicom\+)?json|text\/plain)/.test(String(res.headers['content-type'] ?? 'application/json'));
 
 describe.each(databases)('row-level access on every route [%s]', (kind) => {
   let h: Harness;
@@ -176,6 +186,9 @@ describe.each(databases)('row-level access on every route [%s]', (kind) => {
     await raw.deleteFrom('slides').where('id', '=', made.id).execute();
     await raw.insertInto('slides').values({ ...slideRow, id: FX.slide, name: MARK.slide, case_id: FX.case }).execute();
     fs.copyFileSync(thumbPath(dataDir, made.id), thumbPath(dataDir, FX.slide));
+    const namespace = JSON.parse((await raw.selectFrom('settings').select('value').where('key', '=', 'dicom_uid_namespace').executeTakeFirstOrThrow()).value) as string;
+    const uids = seriesUids(namespace, { id: FX.slide, case_id: FX.case, file_path: slideRow.file_path });
+    Object.assign(dicom, { study: uids.study, series: uids.series, instance: uids.instance(1) });
 
     // What hangs off them.
     await raw.insertInto('reports').values({

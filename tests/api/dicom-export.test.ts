@@ -143,7 +143,7 @@ describe.each(databases)('DICOM WSI export [%s]', (kind) => {
     expect(res.statusCode).toBe(200);
     const back = await bind(await upload('scan-dicom.zip', res.rawPayload));
     expect(back).toMatchObject({ vendor: 'dicom', width: 1200, height: 900 });
-    // The KFB stores two 1-pixel-high levels of one size; instances of one size are one level when read back.
+    // The KFB stores two 1-pixel-high levels of one size; the export writes one instance for them.
     expect(back.levels).toBe(kfb.levels - 1);
     const top = Math.ceil(Math.log2(1200));
     for (let row = 0; row < Math.ceil(900 / T); row++) {

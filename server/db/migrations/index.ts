@@ -37,6 +37,7 @@ import * as m0039 from './0039_report_documents.js';
 import * as m0040 from './0040_operation_log_hospital.js';
 import * as m0041 from './0041_shared_uploads.js';
 import * as m0042 from './0042_hl7.js';
+import * as m0043 from './0043_dicom_uid_namespace.js';
 import * as m0044 from './0044_case_image_dicom.js';
 import * as m0045 from './0045_hospital_areas.js';
 
@@ -94,6 +95,7 @@ export const REGISTRY: readonly Entry[] = [
   ['0040_operation_log_hospital', m0040],
   ['0041_shared_uploads', m0041],
   ['0042_hl7', m0042],
+  ['0043_dicom_uid_namespace', m0043],
   ['0044_case_image_dicom', m0044],
   ['0045_hospital_areas', m0045],
 ];

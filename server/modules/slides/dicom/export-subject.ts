@@ -24,6 +24,8 @@ export interface ExportCase {
   inspectionDoctor: string | null;
   specimenName: string | null;
   registrationAt: string | null;
+  /** When the case was made: dates the study when it was never registered (the same for each of its slides). */
+  createdAt?: string | null;
 }
 
 export interface ExportGlassSlide {
@@ -43,7 +45,7 @@ export async function exportSubject(db: Db, slideId: number): Promise<ExportSubj
     .where('slides.id', '=', slideId).executeTakeFirstOrThrow();
   const row = slide.case_id === null ? undefined : await db.selectFrom('cases')
     .select(['pathology_number', 'patient_name', 'gender', 'age', 'age_unit', 'id_number', 'admission_number', 'outpatient_number',
-      'inspection_doctor', 'specimen_name', 'registration_at'])
+      'inspection_doctor', 'specimen_name', 'registration_at', 'created_at'])
     .where('id', '=', slide.case_id).executeTakeFirst();
   const section = row ? await db.selectFrom('slide_sections')
     .leftJoin('case_blocks', 'case_blocks.id', 'slide_sections.block_id')
@@ -57,6 +59,7 @@ export async function exportSubject(db: Db, slideId: number): Promise<ExportSubj
       pathologyNumber: row.pathology_number, patientName: row.patient_name, gender: row.gender, age: row.age, ageUnit: row.age_unit,
       idNumber: row.id_number, admissionNumber: row.admission_number, outpatientNumber: row.outpatient_number,
       inspectionDoctor: row.inspection_doctor, specimenName: row.specimen_name, registrationAt: row.registration_at,
+      createdAt: row.created_at,
     } : null,
     glassSlide: section ? {
       block: section.block_number, section: Number(section.section_number), stain: section.stain, label: section.label, specimenName: section.specimen_name,

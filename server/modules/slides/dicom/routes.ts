@@ -13,12 +13,14 @@ import { slideFile, slideIn } from '../queries.js';
 import { logSlides } from '../section-log.js';
 import { exportDicomSeries } from './export-series.js';
 import { exportSubject } from './export-subject.js';
+import { dicomUidNamespace } from './queries.js';
+import { seriesUids } from './uids.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /**
  * `GET /api/data/kfb/{id}/dicom`: the slide as a DICOM WSI series in a zip, for PACS and other viewers, with its
- * case's patient and specimen (export-subject.ts). Needs slide_download and the slide's hospital (another hospital's
+ * case's patient and specimen (export-subject.ts), under the slide's stable UIDs (the ones DICOMweb serves). Needs slide_download and the slide's hospital (another hospital's
  * slide is not found); each export is logged.
  * The export's own tile service keeps its decoded tiles apart from the viewer's cache; the tiles are read through the
  * block cache of the slide's storage (its hospital area's, or the default) on object storage.
@@ -43,6 +45,6 @@ export function dicomExportRoutes(app: TypedApp, db: Db, def: ResourceDef, areas
     return reply.type('application/zip')
       .header('content-disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`)
       .header('cache-control', 'private, no-store')
-      .send(exportDicomSeries(tiles, handle, subject));
+      .send(exportDicomSeries(tiles, handle, subject, seriesUids(await dicomUidNamespace(db), slide)));
   });
 }

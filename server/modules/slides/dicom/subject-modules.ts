@@ -65,7 +65,7 @@ export function patientStudyModules(subject: ExportSubject, now: Date): Dataset 
  * slide), the specimen on it the tissue of its wax block (`<number>-<block>`; the case's number, or the slide's name,
  * when that is all that is known), described by the specimen's name and stained as the glass slide says.
  */
-export function specimenModule(subject: ExportSubject): Dataset {
+export function specimenModule(subject: ExportSubject, specimenUid = newUid()): Dataset {
   const { case: c, glassSlide: g } = subject;
   const container = glassSlideCode(subject) ?? subject.slide.name;
   const specimen = c && g ? `${c.pathologyNumber}-${g.block}` : c?.pathologyNumber ?? subject.slide.name;
@@ -78,7 +78,7 @@ export function specimenModule(subject: ExportSubject): Dataset {
     SpecimenDescriptionSequence: [{
       SpecimenIdentifier: fitText(specimen, 64),
       IssuerOfTheSpecimenIdentifierSequence: issuer,
-      SpecimenUID: newUid(),
+      SpecimenUID: specimenUid,
       ...(description ? { SpecimenShortDescription: fitText(description, 64) } : {}),
       SpecimenPreparationSequence: g ? [staining(fitText(specimen, 64), g.stain)] : [],
     }],

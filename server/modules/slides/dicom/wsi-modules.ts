@@ -87,8 +87,10 @@ export function spacingOf(index: SlideIndex, flavour: ImageGeometry['flavour'], 
 /**
  * What the Whole Slide Microscopy Image, Microscope Slide Layer Tile Organization and the shared functional groups
  * (Pixel Measures, Frame Type) say of one instance's geometry. The slide's coordinate system is the standard's:
- * the image's rows run along the slide's −Y, its columns along −X, its origin at the slide corner (0, 0); nothing
- * we read says where on the glass the scan area lay.
+ * along a row of the image the slide's +Y, down a column its +X, the image's origin at the slide corner (0, 0), so
+ * the image lies on the slide; nothing we read says where on the glass the scan area lay. With this orientation
+ * DICOMweb viewers (dicom-microscopy-viewer, Slim: they turn a slide to lie with its +X across the screen) show the
+ * image as DSMS's own viewer does; the opposite one (−Y, −X) showed it upside down.
  */
 export function geometryModules(g: ImageGeometry): Dataset {
   const [rowMm, colMm] = g.spacing;
@@ -97,7 +99,7 @@ export function geometryModules(g: ImageGeometry): Dataset {
     TotalPixelMatrixColumns: g.width, TotalPixelMatrixRows: g.height,
     TotalPixelMatrixFocalPlanes: 1,
     TotalPixelMatrixOriginSequence: [{ XOffsetInSlideCoordinateSystem: '0', YOffsetInSlideCoordinateSystem: '0' }],
-    ImageOrientationSlide: ['0', '-1', '0', '-1', '0', '0'],
+    ImageOrientationSlide: ['0', '1', '0', '1', '0', '0'],
     ImagedVolumeWidth: g.width * colMm, ImagedVolumeHeight: g.height * rowMm, ImagedVolumeDepth: NOMINAL_DEPTH_UM,
     SharedFunctionalGroupsSequence: [{
       PixelMeasuresSequence: [{ PixelSpacing: [decimalString(rowMm), decimalString(colMm)], SliceThickness: decimalString(NOMINAL_DEPTH_UM / 1000) }],
