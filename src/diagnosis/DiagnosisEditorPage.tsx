@@ -13,10 +13,13 @@ import { actionAllowed, afterFirst, mayRunReportAction, type ReportAction } from
 import { transitionAllowed } from '../core/caseLifecycle';
 import { useRuleSets } from '../engine/rulesApi';
 import { useGrants } from '../engine/useGrants';
+import { isGranted } from '../core/actions';
 import { OrdersPanel } from '../pages/case-detail/OrdersPanel';
 import { useSession } from '../store/session';
+import { openSignedIn } from '../store/sessionHandoff';
 import { loadEditor, loadPhrases, loadTemplates, runAction, saveReport, setFlags, setUrgent, type EditorData, type Phrase, type Report, type TemplateNode } from './api';
 import { PreviewDialog } from './PreviewDialog';
+import { SideViewer } from './SideViewer';
 import { TemplatePanel } from './TemplatePanel';
 import { useNextCase } from './useNextCase';
 import { useReportDraft } from './useReportDraft';
@@ -29,10 +32,16 @@ const useStyles = makeStyles({
   thumbs: { display: 'grid', gridTemplateColumns: 'repeat(2, 1fr)', gap: tokens.spacingHorizontalS },
   thumb: { width: '100%', height: '80px', objectFit: 'cover', background: tokens.colorNeutralBackground3, cursor: 'pointer', border: 'none', padding: 0 },
   grow: { flexGrow: 1 },
+  // Viewer beside the report: the slide takes the room of the case column, the report stays in the middle.
+  split: { gridTemplateColumns: 'minmax(0, 1.2fr) minmax(320px, 1fr) 240px' },
 });
 
+/** Whether the viewer stands beside the report: this browser's choice, kept across cases. */
+const SIDE_VIEWER_KEY = 'diagnosis-side-viewer';
+
 /**
- * The diagnosis editor (issue 15): case and patient summary, specimens, slides (thumbnails open the viewer), report
+ * The diagnosis editor (issue 15): case and patient summary, specimens, slides (thumbnails open the viewer in a new tab,
+ * signed in; or the viewer stands beside the report with the case's slide strip, issue 31), report
  * images, orders; the five report texts with templates and phrases; save, autosave (useReportDraft) and the
  * workflow steps the doctor's roles and the report's state allow (src/core/reportWorkflow.ts, schemas/rules/workflow.json).
  */
@@ -52,6 +61,8 @@ export default function DiagnosisEditorPage() {
   const [reason, setReason] = useState('');
   const [preview, setPreview] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [beside, setBeside] = useState(() => localStorage.getItem(SIDE_VIEWER_KEY) === 'true');
+  const mayAnnotate = isGranted('slide_annotation_view', grants);
   const focus = useRef<{ field: DraftField; start: number; end: number }>({ field: 'diagnosis', start: 0, end: 0 });
 
   const reload = useCallback(() => loadEditor(caseId).then((d) => { setData(d); return d; }).catch(() => { setError(t('diagnosis.loadFailed')); return null; }), [caseId, t]);
@@ -103,12 +114,14 @@ export default function DiagnosisEditorPage() {
   const statusWord = t(`diagnosis.statusWords.${c.case_status}`, { defaultValue: c.case_status });
 
   return (
-    <div className={s.page} data-testid="diagnosis-editor">
+    <div className={`${s.page} ${beside ? s.split : ''}`} data-testid="diagnosis-editor" data-side-viewer={beside ? 'on' : 'off'}>
       <div className={s.bar}>
         <Button icon={<ArrowLeft20Regular />} appearance="subtle" onClick={() => navigate(-1)}>{t('diagnosis.back')}</Button>
         <b data-testid="diagnosis-number">{c.pathology_number}</b>
         <span>{c.patient_name} · {c.gender ? t(`diagnosis.gender.${c.gender}`, { defaultValue: c.gender }) : ''} · {c.age ?? ''}</span>
         <Badge appearance="tint" color="brand" data-testid="diagnosis-status" data-status={c.case_status}>{statusWord}</Badge>
+        <Switch label={t('diagnosis.sideViewer.toggle')} checked={beside} data-action="side-viewer"
+          onChange={(_, d) => { setBeside(d.checked); localStorage.setItem(SIDE_VIEWER_KEY, String(d.checked)); }} />
         <Switch label={t('diagnosis.urgent')} checked={c.expedite_status === 1} disabled={!can('save')}
           onChange={(_, d) => { void setUrgent(c.id, d.checked).then(reload); }} />
         <span className={s.grow} />
@@ -132,7 +145,7 @@ export default function DiagnosisEditorPage() {
         </Tooltip>
       </div>
 
-      <div className={s.col}>
+      {beside ? <SideViewer caseId={c.id} slides={data.slides} annotations={mayAnnotate} /> : <div className={s.col}>
         <Card>
           <b>{t('diagnosis.summary')}</b>
           {(['inspection_department', 'inspection_doctor', 'clinical_diagnosis', 'specimen_name'] as const).map((f) => (c[f] ? <Caption1 key={f}>{String(c[f])}</Caption1> : null))}
@@ -144,7 +157,7 @@ export default function DiagnosisEditorPage() {
           {data.slides.length ? (
             <div className={s.thumbs}>
               {data.slides.map((sl) => (
-                <button key={sl.id} type="button" className={s.thumb} title={`${t('diagnosis.openViewer')}: ${sl.name}`} onClick={() => window.open(`/kfb/${c.id}/${sl.id}`, '_blank', 'noopener')}>
+                <button key={sl.id} type="button" className={s.thumb} title={`${t('diagnosis.openViewer')}: ${sl.name}`} data-slide={sl.id} onClick={() => openSignedIn(`/kfb/${c.id}/${sl.id}`)}>
                   <img src={`/api/data/kfb/thumb/${sl.id}`} alt={sl.name} style={{ width: '100%', height: '100%', objectFit: 'cover' }} />
                 </button>
               ))}
@@ -163,7 +176,7 @@ export default function DiagnosisEditorPage() {
             canOrder={!!grants?.permission.includes('case_order') && transitionAllowed('order', c)} />
           {data.orders.some((o) => o.status === 'open') ? <MessageBar intent="warning"><MessageBarBody>{t('diagnosis.ordersOpen')}</MessageBarBody></MessageBar> : null}
         </Card>
-      </div>
+      </div>}
 
       <div className={s.col}>
         {report?.return_reason && sub === 'to_first' ? <MessageBar intent="warning" data-testid="return-reason"><MessageBarBody>{t('diagnosis.returnedBecause', { reason: report.return_reason })}</MessageBarBody></MessageBar> : null}

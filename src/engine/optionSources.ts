@@ -27,6 +27,17 @@ const sources: Record<string, (rows: readonly (string | number)[]) => Promise<En
     const doctors = await unwrap<{ id: number; name: string; realname?: string | null; workload: number }[]>(api.get('/pathology/doctors/workload', { params }));
     return doctors.map((d) => ({ value: d.id, label: both('lab.workloadOption', { name: d.realname || d.name, count: d.workload }) }));
   },
+  // DssUploaded's bind prompt: the working hospital's glass slides not yet scanned (a label's barcode scanned into the
+  // field types the same code), then cases by number for a file that is the scan of no glass slide made here.
+  bind_targets: async () => {
+    const { glass_slides: glass, cases } = await unwrap<{
+      glass_slides: { code: string; stain: string }[]; cases: { pathology_number: string }[];
+    }>(api.get('/data/kfb/bind/choices', { silent: true }));
+    return [
+      ...glass.map((g) => ({ value: g.code, label: both('upload.bindGlassOption', { code: g.code, stain: g.stain }) })),
+      ...cases.map((c) => ({ value: c.pathology_number, label: both('upload.bindCaseOption', { number: c.pathology_number }) })),
+    ];
+  },
   // SlideLibrary's put/remove label prompts: the labels, readable with slide_label (the labels resource wants label_manage).
   labels: async () => {
     const rows = await unwrap<{ id: number; name: string; en_name: string | null }[]>(api.get('/config/labels/choices'));

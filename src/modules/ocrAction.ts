@@ -2,11 +2,16 @@ import { planRequests } from '../core/actionRequest';
 import type { Row } from '../engine/dataProvider';
 import { registerAction } from '../engine/actions/registry';
 
-interface LabelReading { text: string; candidates: string[]; matches: { case_id: number; pathology_number: string }[] }
+interface LabelReading {
+  text: string;
+  candidates: string[];
+  matches: { case_id: number; pathology_number: string }[];
+  glass_slides: { code: string; stain: string }[];
+}
 
 /**
  * Reads the slide's label (POST /api/outer/ocr), then asks the action's prompt with what was read as its choices (the
- * hospital's cases with that number first, then other numbers seen) and sends the action's request with the answer,
+ * glass slides whose code the label prints, then the hospital's cases with that number, then other numbers seen) and sends the action's request with the answer,
  * as `request` does: e.g. "Read label and bind" binds the slide to the case its label names.
  */
 registerAction('ocr', async (action, rows, { ctx, t, label, notify, idOf, withValue }) => {
@@ -14,8 +19,18 @@ registerAction('ocr', async (action, rows, { ctx, t, label, notify, idOf, withVa
   if (!row || !action.request || !action.prompt) return;
   const reading = await ctx.dataProvider.custom<LabelReading>({ method: 'POST', url: '/api/outer/ocr', body: { slide_id: idOf(row) } });
   const numbers = [...new Set([...reading.matches.map((m) => m.pathology_number), ...reading.candidates])];
-  notify(numbers.length ? t('actions.ocrRead', { text: numbers.join(', ') }) : t('actions.ocrNothing'), numbers.length ? 'success' : 'warning');
-  const asked = { ...action, prompt: { ...action.prompt, options: numbers.map((n) => ({ value: n, label: n })) } };
+  const glass = reading.glass_slides ?? [];
+  const found = [...glass.map((g) => g.code), ...numbers];
+  notify(found.length ? t('actions.ocrRead', { text: found.join(', ') }) : t('actions.ocrNothing'), found.length ? 'success' : 'warning');
+  // The glass slide the label's printed code names comes first: bound to it, the slide takes its block, number and stain.
+  const options = [
+    ...glass.map((g) => {
+      const text = t('upload.bindGlassOption', { code: g.code, stain: g.stain });
+      return { value: g.code, label: { 'zh-CN': text, 'en-US': text } };
+    }),
+    ...numbers.map((n) => ({ value: n, label: n })),
+  ];
+  const asked = { ...action, prompt: { ...action.prompt, options } };
   const sent = await withValue(asked, [row as Row], async (value, silent) => {
     for (const r of planRequests(asked, [row as Row], ctx.rowKey, value)) {
       await ctx.dataProvider.custom<Row>({ method: r.method, url: r.url, body: r.body, options: { allowMultiple: true, silent } });

@@ -1,6 +1,7 @@
 import { FluentProvider } from '@fluentui/react-components';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { loadToasterWith } from '../api/notify';
+import { receiveHandoff } from '../store/sessionHandoff';
 import { LOCAL } from '../store/storageKeys';
 import { AppRoutes, preloadPageOf } from './AppRoutes';
 import { bootstrap } from './bootstrap';
@@ -18,10 +19,14 @@ export function AppRoot() {
   const [toaster, setToaster] = useState(false);
   useEffect(() => loadToasterWith(() => setToaster(true)), []);
   useEffect(() => {
-    startSessionEarly();
-    startViewerEarly();
     preloadPageOf(window.location.pathname);
-    void bootstrap().then((ok) => ok && setReady(true));
+    // A tab opened signed in (sessionHandoff.ts) has its session before anything asks with it or the guard looks.
+    const handed = receiveHandoff();
+    void handed.then(() => {
+      startSessionEarly();
+      startViewerEarly();
+    });
+    void Promise.all([bootstrap(), handed]).then(([ok]) => ok && setReady(true));
   }, []);
   const dark = localStorage.getItem(LOCAL.dark) === 'true';
   const fontSize = Number(localStorage.getItem(LOCAL.fontSize)) || 16;

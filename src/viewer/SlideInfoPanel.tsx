@@ -11,7 +11,7 @@ const useStyles = makeStyles({
   img: { width: '100%', maxHeight: '140px', objectFit: 'contain', backgroundColor: tokens.colorNeutralBackground3, border: `1px solid ${tokens.colorNeutralStroke2}` },
 });
 
-/** Slide information of spec §2 (case, pathology number, stain, scan time) with the label and macro images. */
+/** Slide information of spec §2 (case, pathology number, glass slide, stain, scan time) with the label and macro images. */
 export function SlideInfoPanel({ slide }: { slide: SlideInfo }) {
   const s = useStyles();
   const { t } = useTranslation();
@@ -20,8 +20,10 @@ export function SlideInfoPanel({ slide }: { slide: SlideInfo }) {
     ['name', slide.name],
     ['pathologyNumber', slide.pathology_number],
     ['patient', slide.patient_name],
+    // The glass slide this file is the scan of (bound by its label's code): its block, its number in the block, its stain.
+    ['block', slide.block_number],
+    ['slideNo', slide.section_number],
     ['stain', slide.stain],
-    ['block', slide.block_number ? `${slide.block_number}-${slide.section_number ?? ''}` : null],
     // Stored as ISO text; shown as the spec's YYYY-MM-DD HH:mm:ss, local.
     ['scanAt', showStored(slide.scan_at)],
     ['mpp', slide.mpp ? `${slide.mpp} µm/px` : null],

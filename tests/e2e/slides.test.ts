@@ -4,17 +4,24 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { caseMessages } from '../../server/modules/cases/messages.js';
+import { slideMessages } from '../../server/modules/slides/messages.js';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
 import { afterConfirmThrottle, e2eApp, evidence, uploadThroughPage } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
-/** The labels the page schemas give (schemas/pages/DssUploaded.json, SlideLibrary.json). */
-const required = { 'zh-CN': '请输入病理号', 'en-US': 'Enter a pathology number' };
+/** The labels the page schemas give (schemas/pages/DssUploaded.json, SlideLibrary.json): one row's bind names a glass slide or a case, a batch a case. */
+const required = {
+  bind: { 'zh-CN': '请选择或扫描玻片，或输入病理号', 'en-US': 'Choose or scan a glass slide, or enter a pathology number' },
+  batch: { 'zh-CN': '请输入病理号', 'en-US': 'Enter a pathology number' },
+};
 /** The machine is shared: give a list a generous while to load after a navigation or an action. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const unknownNumber = (lang: Lang, number: string) => caseMessages['case.not_found_by_number'][lang].replace('{{number}}', number);
+const unknownCode = (lang: Lang, code: string) => slideMessages['slide.bind_target_unknown'][lang].replace('{{code}}', code);
+/** How the bind prompt offers a case (beside its glass slides). */
+const caseOption = (lang: Lang, number: string) => (lang === 'zh-CN' ? zhCN : enUS).upload.bindCaseOption.replace('{{number}}', number);
 
 /**
  * The slide pages in Chromium (spec §2 slide upload and binding, slide library, slide data, slide
@@ -51,12 +58,12 @@ describe('slide pages in Chromium', () => {
   const upload = (page: Page, file: string) => uploadThroughPage(page, app.url, file);
 
   /** The prompt refuses an empty value with the page's message, shows the server's message for an unknown number, then binds. */
-  async function answerPrompt(page: Page, lang: Lang, shotName: string) {
+  async function answerPrompt(page: Page, lang: Lang, shotName: string, kind: 'bind' | 'batch') {
     const prompt = page.getByTestId('prompt-dialog');
     await prompt.waitFor();
     await prompt.getByTestId('prompt-confirm').click();
     let confirmedAt = Date.now();
-    await prompt.getByText(required[lang]).waitFor();
+    await prompt.getByText(required[kind][lang]).waitFor();
     await shot(page, `${shotName}-required`);
 
     // The confirm is throttled at 500 ms (spec §9); a person typing takes longer than that.
@@ -66,14 +73,14 @@ describe('slide pages in Chromium', () => {
     await prompt.getByTestId('prompt-confirm').click();
     confirmedAt = Date.now();
     expect((await refused).status()).toBe(404);
-    await prompt.getByText(unknownNumber(lang, 'NOPE-404')).waitFor();
+    await prompt.getByText(kind === 'bind' ? unknownCode(lang, 'NOPE-404') : unknownNumber(lang, 'NOPE-404')).waitFor();
     await shot(page, `${shotName}-unknown`);
 
     // The pathology numbers come from the cases resource: pick one from the list.
     await afterConfirmThrottle(confirmedAt);
     await prompt.getByTestId('prompt-input').fill('');
     await prompt.getByTestId('prompt-input').click();
-    await page.getByRole('option', { name: 'P2026-00001', exact: true }).click();
+    await page.getByRole('option', { name: kind === 'bind' ? caseOption(lang, 'P2026-00001') : 'P2026-00001', exact: true }).click();
     const moved = page.waitForResponse((r) => r.url().endsWith('/api/data/kfb/move'));
     await prompt.getByTestId('prompt-confirm').click();
     const res = await moved;
@@ -110,9 +117,9 @@ describe('slide pages in Chromium', () => {
     await shot(page, 'slides-uploaded-zh-CN');
 
     await row.locator('[data-action="bind"]').click();
-    const res = await answerPrompt(page, 'zh-CN', 'slides-bind-zh-CN');
-    expect(JSON.parse(res.request().postData()!)).toMatchObject({ pathology_number: 'P2026-00001', ids: [expect.any(Number)] });
-    await page.locator('.fui-ToastTitle', { hasText: zhCN.actions.done.replace('{{action}}', '绑定病例') }).waitFor();
+    const res = await answerPrompt(page, 'zh-CN', 'slides-bind-zh-CN', 'bind');
+    expect(JSON.parse(res.request().postData()!)).toMatchObject({ code: 'P2026-00001', ids: [expect.any(Number)] });
+    await page.locator('.fui-ToastTitle', { hasText: zhCN.actions.done.replace('{{action}}', '绑定玻片或病例') }).waitFor();
     // Bound: it leaves the "Not bound" tab and shows under "Bound" with its number.
     await poll(() => rowOf(page, 'e2e-slide-zh').count()).toBe(0);
     await tab(page, 'bound').click();
@@ -148,7 +155,7 @@ describe('slide pages in Chromium', () => {
     const moves: string[] = [];
     page.on('request', (r) => { if (r.url().endsWith('/api/data/kfb/move')) moves.push(r.postData() ?? ''); });
     await page.locator('button[data-action="batchBind"]').click();
-    const res = await answerPrompt(page, 'en-US', 'slides-bind-en-US');
+    const res = await answerPrompt(page, 'en-US', 'slides-bind-en-US', 'batch');
     // One request for both rows (plus the refused one with the unknown number).
     expect(moves.length).toBe(2);
     const body = JSON.parse(res.request().postData()!) as { ids: number[]; pathology_number: string };

@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../http/errors.js';
-import { numberKey, pathologyNumberCandidates } from '../../../src/core/labelText.js';
+import { glassCodeCandidates, numberKey, pathologyNumberCandidates } from '../../../src/core/labelText.js';
+import { unscannedGlassByCodes } from '../slides/queries.js';
 import { readText, type TesseractOptions } from './tesseract.js';
 
 /** A label photo is a few hundred pixels a side; more than this is not a label, and decoding it is refused. */
@@ -49,6 +50,8 @@ export interface LabelReading {
   candidates: string[];
   /** Cases of the slide's hospital whose number is among the candidates: the suggestion for binding. */
   matches: { case_id: number; pathology_number: string }[];
+  /** Glass slides of the hospital not yet scanned whose whole code the label shows (the text under its barcode): bound to, the slide takes its block, number and stain. */
+  glass_slides: { id: number; case_id: number; code: string; pathology_number: string; block_number: string; section_number: number; stain: string }[];
 }
 
 export async function readLabel(db: Db, hospitalId: number, image: Buffer, options: TesseractOptions): Promise<LabelReading> {
@@ -61,5 +64,8 @@ export async function readLabel(db: Db, hospitalId: number, image: Buffer, optio
       .where(sql<string>`replace(replace(replace(upper(pathology_number), '-', ''), '_', ''), ' ', '')`, 'in', keys)
       .orderBy('id', 'desc').limit(10).execute()
     : [];
-  return { text, candidates, matches };
+  const codes = glassCodeCandidates(text);
+  const glass = codes.length ? await unscannedGlassByCodes(db, hospitalId, codes) : [];
+  const glassSlides = glass.map(({ label, ...g }) => ({ ...g, code: label ?? `${g.pathology_number}-${g.block_number}-${g.section_number}` }));
+  return { text, candidates, matches, glass_slides: glassSlides };
 }

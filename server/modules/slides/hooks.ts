@@ -19,7 +19,7 @@ type DoomedSlide = LoggedSlide & { area_id: number | null; storage_url: string |
  */
 export function slideHooks(areas: AreaStorages): ResourceHooks<DoomedSlide[]> {
   return {
-    consumes: ['thumb_url', 'dimensions', 'pathology_number', 'patient_name', 'case_type', 'labels'],
+    consumes: ['thumb_url', 'dimensions', 'pathology_number', 'patient_name', 'case_type', 'labels', 'glass_slide'],
 
     async afterRead(db, rows) {
       const caseIds = [...new Set(rows.map((r) => r.case_id).filter((id): id is number => typeof id === 'number'))];
@@ -33,6 +33,10 @@ export function slideHooks(areas: AreaStorages): ResourceHooks<DoomedSlide[]> {
         .where('slide_labels.slide_id', 'in', rows.map((r) => r.id)).orderBy('labels.rank').orderBy('labels.id').execute() : [];
       const labelsOf = new Map<number, { id: number; name: string; en_name: string | null }[]>();
       for (const l of labelled) labelsOf.set(l.slide_id, [...(labelsOf.get(l.slide_id) ?? []), { id: l.id, name: l.name, en_name: l.en_name }]);
+      // The glass slide each file is the scan of, as its label reads (block-number stain).
+      const glass = rows.length ? await db.selectFrom('slide_sections').select(['slide_id', 'block_number', 'section_number', 'stain'])
+        .where('slide_id', 'in', rows.map((r) => r.id)).execute() : [];
+      const glassOf = new Map(glass.map((g) => [g.slide_id, `${g.block_number}-${g.section_number} ${g.stain}`]));
       // PostgreSQL's bigint arrives as text; sizes stay exact below 2^53 (8 PiB).
       return rows.map((r) => ({
         ...r,
@@ -44,6 +48,7 @@ export function slideHooks(areas: AreaStorages): ResourceHooks<DoomedSlide[]> {
         thumb_url: PROCESSING.has(String(r.status)) ? null : thumbUrl(r.id),
         dimensions: r.width && r.height ? `${r.width} × ${r.height}` : null,
         labels: labelsOf.get(r.id) ?? [],
+        glass_slide: glassOf.get(r.id) ?? null,
       }));
     },
 

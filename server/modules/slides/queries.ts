@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
@@ -32,12 +32,65 @@ export async function slideFile(db: Db, id: number) {
  * Slides move to a case (null: unbound), leaving the sections of their old case, in one transaction. Answers
  * the moved rows as the section log records them.
  */
-export async function moveSlides(db: Db, ids: number[], caseId: number | null): Promise<LoggedSlide[]> {
+export async function moveSlides(db: Db, ids: number[], caseId: number | null, sectionId: number | null = null): Promise<LoggedSlide[]> {
   return db.transaction().execute(async (trx) => {
     await trx.updateTable('slides').set({ case_id: caseId, updated_at: new Date().toISOString() }).where('id', 'in', ids).execute();
-    await releaseSections(trx, ids, caseId);
+    if (sectionId === null) await releaseSections(trx, ids, caseId);
+    else {
+      // A file is the scan of one glass slide: it leaves any other it was linked to, and takes this one only while it is
+      // free (or already its own); a glass slide bound meanwhile by someone else refuses the whole move.
+      await trx.updateTable('slide_sections').set({ slide_id: null }).where('slide_id', 'in', ids).where('id', '<>', sectionId).execute();
+      const linked = await trx.updateTable('slide_sections').set({ slide_id: ids[0]! }).where('id', '=', sectionId)
+        .where((eb) => eb.or([eb('slide_id', 'is', null), eb('slide_id', '=', ids[0]!)])).executeTakeFirst();
+      if (Number(linked.numUpdatedRows) === 0) throw new AppError(409, 'section.already_bound');
+    }
     return trx.selectFrom('slides').select(['id', 'name', 'case_id', 'file_path']).where('id', 'in', ids).execute();
   });
+}
+
+/**
+ * The glass slides a label code names in the hospital (and the request's row scope): the text printed as its `label`
+ * when one was given, else the code the slide labels carry, `<pathology number>-<block>-<section>` (cases/labels.ts).
+ */
+export function glassSlidesByCode(db: Db, hospitalId: number, code: string) {
+  const composed = sql<string>`c.pathology_number || '-' || s.block_number || '-' || CAST(s.section_number AS VARCHAR(16))`;
+  return db.selectFrom('slide_sections as s').innerJoin('cases as c', 'c.id', 's.case_id')
+    .select(['s.id', 's.case_id', 's.slide_id'])
+    .where('s.hospital_id', '=', hospitalId)
+    .where((eb) => eb.or([eb('s.label', '=', code), eb.and([eb('s.label', 'is', null), eb(composed, '=', code)])]))
+    .orderBy('s.id');
+}
+
+/** Of these codes (a label's OCR reading), those that name a glass slide of the hospital not yet scanned, with what it is. */
+export function unscannedGlassByCodes(db: Db, hospitalId: number, codes: string[]) {
+  const composed = sql<string>`c.pathology_number || '-' || s.block_number || '-' || CAST(s.section_number AS VARCHAR(16))`;
+  return db.selectFrom('slide_sections as s').innerJoin('cases as c', 'c.id', 's.case_id')
+    .select(['s.id', 's.case_id', 'c.pathology_number', 's.block_number', 's.section_number', 's.stain', 's.label'])
+    .where('s.hospital_id', '=', hospitalId).where('s.slide_id', 'is', null)
+    .where((eb) => eb.or([eb('s.label', 'in', codes), eb.and([eb('s.label', 'is', null), eb(composed, 'in', codes)])]))
+    .orderBy('s.id').limit(10).execute();
+}
+
+/** How many of each the bind dialog offers: the newest first; older ones are still bound by typing their code. */
+const CHOICE_LIMIT = 500;
+
+/**
+ * What the bind dialog offers in the working hospital: glass slides that have no scan yet (with their case's number,
+ * block, number and stain) and cases by number, the newest first.
+ */
+export async function bindChoices(db: Db, hospitalId: number) {
+  const glass = await db.selectFrom('slide_sections as s').innerJoin('cases as c', 'c.id', 's.case_id')
+    .select(['s.id', 's.case_id', 'c.pathology_number', 's.block_number', 's.section_number', 's.stain', 's.label'])
+    .where('s.hospital_id', '=', hospitalId).where('s.slide_id', 'is', null)
+    .orderBy('s.case_id', 'desc').orderBy('s.block_number').orderBy('s.section_number').limit(CHOICE_LIMIT).execute();
+  const cases = await db.selectFrom('cases').select(['id', 'pathology_number']).where('hospital_id', '=', hospitalId).orderBy('id', 'desc').limit(CHOICE_LIMIT).execute();
+  return {
+    glass_slides: glass.map((g) => ({
+      id: g.id, case_id: g.case_id, pathology_number: g.pathology_number, block_number: g.block_number, section_number: g.section_number, stain: g.stain,
+      code: g.label ?? `${g.pathology_number}-${g.block_number}-${g.section_number}`,
+    })),
+    cases: cases.map((c) => ({ id: c.id, pathology_number: c.pathology_number })),
+  };
 }
 
 export interface NewSection { block_number: string; section_number?: number; stain?: string; label?: string }
