@@ -51,9 +51,11 @@ export function transferRoutes(app: TypedApp, db: Db, pages: SchemaStore, rules:
     return ok(file);
   });
 
-  app.post('/api/schema-config/import', { config: EDIT, schema: { tags: ['schemas'], body: ConfigBody, response: okResponse() } }, async (r) => {
-    const hospitalId = hospital(r);
-    const file = r.body;
+  /**
+   * What importing `file` would do for the hospital: its problems (any refuses the whole file) and, per kind, the
+   * documents it sets (changed) and those it sends back to their base (the file does not carry them).
+   */
+  const plan = async (hospitalId: number, file: typeof ConfigBody.static) => {
     const documents: Documents = { pages: {}, rules: {}, contracts: {}, ...file.documents } as Documents;
     const problems: Problem[] = [];
     if (file.format !== CONFIG_FORMAT) problems.push({ path: 'format', message: `must be "${CONFIG_FORMAT}"` });
@@ -77,6 +79,22 @@ export function transferRoutes(app: TypedApp, db: Db, pages: SchemaStore, rules:
       for (const [key, override] of Object.entries(documents[kind])) if (canonical(override) !== canonical(current[key] ?? {})) changes[kind][key] = override;
       for (const key of Object.keys(current)) if (!(key in documents[kind])) changes[kind][key] = {};
     }
+    const summary = Object.fromEntries(KINDS.map((k) => [k, Object.entries(changes[k])
+      .map(([key, o]) => ({ key, change: Object.keys(o as object).length ? 'set' : 'reset' }))
+      .sort((a, b) => a.key.localeCompare(b.key))]));
+    return { changes, summary };
+  };
+
+  // Nothing is written: the import dialog shows what the file would change before the administrator confirms.
+  app.post('/api/schema-config/import/preview', { config: { ...EDIT, audit: false }, schema: { tags: ['schemas'], body: ConfigBody, response: okResponse() } }, async (r) => {
+    const { summary } = await plan(hospital(r), r.body);
+    return ok({ hospitalId: r.body.hospitalId ?? null, exportedAt: r.body.exportedAt ?? null, changes: summary });
+  });
+
+  app.post('/api/schema-config/import', { config: EDIT, schema: { tags: ['schemas'], body: ConfigBody, response: okResponse() } }, async (r) => {
+    const hospitalId = hospital(r);
+    const file = r.body;
+    const { changes } = await plan(hospitalId, file);
     const note = `import (${file.exportedAt ?? '?'}, hospital ${file.hospitalId ?? '?'})`.slice(0, 500);
     await db.transaction().execute(async (trx) => {
       for (const kind of KINDS) await stores[kind].insertChecked(trx, hospitalId, changes[kind], r.auth!.name, note);
