@@ -59,18 +59,18 @@ describe.each(databases)('hospital configuration export / import [%s]', (kind) =
     const preview = await call(h.app, 'POST', '/api/schema-config/import/preview', { token: branch, payload: file });
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json().data.changes).toEqual({
-      pages: [{ key: 'CaseList', change: 'set' }], rules: [{ key: 'search-operators', change: 'set' }], contracts: [{ key: 'cases', change: 'set' }],
+      pages: [{ key: 'CaseList', change: 'set' }], rules: [{ key: 'search-operators', change: 'set' }], contracts: [{ key: 'cases', change: 'set' }], menus: [],
     });
     expect(await versionsOf(branch)).toBe(before);
     expect(await effective(branch)).not.toEqual(await effective(main));
 
     const res = await call(h.app, 'POST', '/api/schema-config/import', { token: branch, payload: file });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data.changed).toEqual({ pages: ['CaseList'], rules: ['search-operators'], contracts: ['cases'] });
+    expect(res.json().data.changed).toEqual({ pages: ['CaseList'], rules: ['search-operators'], contracts: ['cases'], menus: [] });
     expect(await effective(branch)).toEqual(await effective(main));
     // The same file again changes nothing: no new versions.
     const again = await call(h.app, 'POST', '/api/schema-config/import', { token: branch, payload: file });
-    expect(again.json().data.changed).toEqual({ pages: [], rules: [], contracts: [] });
+    expect(again.json().data.changed).toEqual({ pages: [], rules: [], contracts: [], menus: [] });
     // A file without the page sends the page back to its base: the preview says so.
     const fewer = structuredClone(file);
     delete fewer.documents.pages.CaseList;

@@ -14,9 +14,10 @@ import { e2eApp } from './harness.js';
  * administrator (zh-CN) adds the registration field "Referring ward" in the field form (type, both labels, three
  * options, required), places it before the clinical diagnosis in CaseRegistration's layout, makes the clinical
  * diagnosis required for urgent cases in the rule builder, adds the field as a CaseList column and search item from
- * pickers that show labels and no internal fields, and exports the configuration. An administrator of the branch
+ * pickers that show labels and no internal fields, renames, hides and moves menu entries in the menu designer, and
+ * exports the configuration. An administrator of the branch
  * hospital (en-US) imports the file in the import dialog, sees what it changes, confirms; the branch's registration
- * form, case list and server then hold all of it.
+ * form, case list, menu and server then hold all of it.
  */
 describe('onboarding a hospital without typing JSON', () => {
   const app = e2eApp();
@@ -40,6 +41,15 @@ describe('onboarding a hospital without typing JSON', () => {
 
   const savedPage = (page: Page, alias: string) => page.waitForResponse((r) => r.url().endsWith(`/api/schemas/${alias}`) && r.request().method() === 'PUT');
   const savedFields = (page: Page) => page.waitForResponse((r) => r.url().endsWith('/api/contracts/cases') && r.request().method() === 'PUT');
+  const MENU_NAME = { 'zh-CN': '病例总览', 'en-US': 'All cases' };
+  /** The case group's entries in the menu designer, in order. */
+  const caseEntries = (menu: ReturnType<Page['getByTestId']>) => menu.getByTestId('menu-children-CaseGroup').locator('[data-testid^="sortable-"]')
+    .evaluateAll((n) => n.map((x) => x.getAttribute('data-testid')!.slice('sortable-'.length)));
+  /** The side menu's case entries (their page alias and text), in order; the case group is open on a case page. */
+  const sideCases = async (page: Page) => {
+    await page.getByTestId('side-menu').locator('a[data-alias="CaseList"]').waitFor();
+    return page.getByTestId('side-menu').locator('a[data-alias^="Case"]').evaluateAll((n) => n.map((x) => [x.getAttribute('data-alias')!, x.textContent ?? '']));
+  };
   /** The ids of the registration form's fields in the order the form draws them. */
   const formOrder = (page: Page) => page.getByTestId('form-page').locator('[id^="root_"]').evaluateAll((n) => n.map((x) => x.id));
 
@@ -116,11 +126,34 @@ describe('onboarding a hospital without typing JSON', () => {
     await shot(a.admin, 'onboarding-search-designer-zh-CN');
     await saveDesign(a, '分院开通：转诊病区列与筛选', { page: true });
 
+    // The menu: CaseList renamed in both languages, the collection hidden, registration moved above the list.
+    await a.admin.goto(`${a.url}/manage/system/schema`);
+    await a.admin.getByTestId('schema-kind-menu').click();
+    const menu = a.admin.getByTestId('menu-designer');
+    await menu.getByTestId('menu-name-CaseList-zh-CN').fill(MENU_NAME['zh-CN']);
+    await menu.getByTestId('menu-name-CaseList-en-US').fill(MENU_NAME['en-US']);
+    await menu.getByTestId('menu-hidden-CaseCollection').click();
+    await menu.getByTestId('menu-up-CaseRegistration').click();
+    await expect.poll(() => caseEntries(menu)).toEqual(expect.arrayContaining(['CaseRegistration', 'CaseList']));
+    expect((await caseEntries(menu)).slice(0, 2)).toEqual(['CaseRegistration', 'CaseList']);
+    await menu.getByTestId('menu-children-CaseGroup').scrollIntoViewIfNeeded();
+    await shot(a.admin, 'onboarding-menu-designer-zh-CN');
+    await menu.getByTestId('menu-note').fill('分院开通：菜单');
+    const savedMenu = a.admin.waitForResponse((r) => r.url().endsWith('/api/menu-config/menus') && r.request().method() === 'PUT');
+    await menu.getByTestId('menu-save').click();
+    expect((await savedMenu).status()).toBe(200);
+    await openCaseList(a.admin, a.url);
+    expect(await sideCases(a.admin)).toEqual(expect.arrayContaining([[`CaseRegistration`, expect.any(String)], ['CaseList', MENU_NAME['zh-CN']]]));
+    expect((await sideCases(a.admin)).map(([alias]) => alias).slice(0, 2)).toEqual(['CaseRegistration', 'CaseList']);
+    expect((await sideCases(a.admin)).map(([alias]) => alias)).not.toContain('CaseCollection');
+    await shot(a.admin, 'onboarding-menu-zh-CN');
+
     const [download] = await Promise.all([a.admin.waitForEvent('download'), designer(a).getByTestId('config-export').click()]);
     exported = await readFile((await download.path())!, 'utf8');
     const file = JSON.parse(exported);
     expect(Object.keys(file.documents.pages).sort()).toEqual(['CaseList', 'CaseRegistration']);
     expect(Object.keys(file.documents.contracts)).toEqual(['cases']);
+    expect(Object.keys(file.documents.menus)).toEqual(['menus']);
   });
 
   it('the branch hospital imports the file in the import dialog, after seeing what it changes (en-US)', async () => {
@@ -130,7 +163,7 @@ describe('onboarding a hospital without typing JSON', () => {
     await designer(b).getByTestId('config-import-file').setInputFiles(tmp);
     const preview = admin.getByTestId('config-import-preview');
     await preview.waitFor();
-    for (const id of ['config-import-pages-CaseList', 'config-import-pages-CaseRegistration', 'config-import-contracts-cases']) {
+    for (const id of ['config-import-pages-CaseList', 'config-import-pages-CaseRegistration', 'config-import-contracts-cases', 'config-import-menus-menus']) {
       expect(await preview.getByTestId(id).textContent()).toContain(en.importChange.set);
     }
     expect(await preview.textContent()).toContain(en.importKind.contracts);
@@ -143,6 +176,7 @@ describe('onboarding a hospital without typing JSON', () => {
     expect((await imported).status()).toBe(200);
     await preview.waitFor({ state: 'detached' });
     expect(Object.keys((await call(admin, 'GET', '/api/schema-config/export')).body.data.documents.pages).sort()).toEqual(['CaseList', 'CaseRegistration']);
+    await admin.reload();
   });
 
   it('the branch registers with the field where it was placed, its rule on the server, and lists and filters by it (en-US)', async () => {
@@ -170,6 +204,9 @@ describe('onboarding a hospital without typing JSON', () => {
     expect(await headers(admin)).toContain('referring_ward');
     await admin.getByTestId('search-bar').getByRole('combobox', { name: WARD_LABEL['en-US'] }).waitFor();
     await shot(admin, 'onboarding-branch-caselist-en-US');
+    // The branch's menu as the file had it, in English.
+    expect((await sideCases(admin)).slice(0, 2)).toEqual([['CaseRegistration', 'Case registration'], ['CaseList', MENU_NAME['en-US']]]);
+    expect((await sideCases(admin)).map(([alias]) => alias)).not.toContain('CaseCollection');
   });
 
   it('the import dialog in zh-CN: the same file changes nothing in the hospital it came from', async () => {

@@ -8,11 +8,11 @@ import { formatDateTime } from '../../../core/dateTime';
 import { forgetAllSchemas } from '../../../engine/schemaApi';
 import { serverProblems } from '../overrideEditing';
 
-const KINDS = ['pages', 'rules', 'contracts'] as const;
+const KINDS = ['pages', 'rules', 'contracts', 'menus'] as const;
 /** A checked file waiting for the administrator's confirmation, with what it would change (the server's preview). */
 interface Pending {
   body: unknown; name: string; hospitalId: number | null; exportedAt: string | null;
-  changes: Record<(typeof KINDS)[number], { key: string; change: 'set' | 'reset' }[]>;
+  changes: Partial<Record<(typeof KINDS)[number], { key: string; change: 'set' | 'reset' }[]>>;
 }
 
 /** At most this much is read from a chosen file: a whole configuration is a few hundred KB. */
@@ -68,7 +68,7 @@ export function ConfigTransfer({ onImported }: { onImported(): void }) {
       onImported();
     } catch (e) { setPending(null); refuse(e); } finally { setBusy(false); }
   };
-  const count = pending ? KINDS.reduce((n, k) => n + pending.changes[k].length, 0) : 0;
+  const count = pending ? KINDS.reduce((n, k) => n + (pending.changes[k]?.length ?? 0), 0) : 0;
 
   return (
     <>
@@ -81,11 +81,11 @@ export function ConfigTransfer({ onImported }: { onImported(): void }) {
             <DialogTitle>{t('designer.importPreviewTitle')}</DialogTitle>
             <DialogContent data-testid="config-import-preview">
               <p>{t('designer.importFrom', { file: pending?.name ?? '', hospital: pending?.hospitalId ?? '?', date: pending?.exportedAt ? formatDateTime(new Date(pending.exportedAt)) : '?' })}</p>
-              {count ? KINDS.filter((k) => pending!.changes[k].length).map((k) => (
+              {count ? KINDS.filter((k) => pending!.changes[k]?.length).map((k) => (
                 <div key={k}>
                   <b>{t(`designer.importKind.${k}`)}</b>
                   <ul data-testid={`config-import-${k}`}>
-                    {pending!.changes[k].map((c) => <li key={c.key} data-testid={`config-import-${k}-${c.key}`}>{c.key} · {t(`designer.importChange.${c.change}`)}</li>)}
+                    {pending!.changes[k]!.map((c) => <li key={c.key} data-testid={`config-import-${k}-${c.key}`}>{c.key} · {t(`designer.importChange.${c.change}`)}</li>)}
                   </ul>
                 </div>
               )) : <p data-testid="config-import-nothing">{t('designer.importNothing')}</p>}
