@@ -65,6 +65,7 @@ import { databaseSlideResolver } from './modules/slides/resolver.js';
 import { slideRoutes } from './modules/slides/routes.js';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
+import { hospitalCopyRoutes } from './modules/hospital-copy/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
 import { realtimeConnectSources } from './realtime/config.js';
 import { createRealtime, type RealtimeHub } from './realtime/index.js';
@@ -199,6 +200,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   // A new password ends the user's other sessions; their cached tile sessions go with them in this process.
   accountRoutes(app, db, schemas, (userId) => { sessions.forgetUser(userId); realtime.recheckUser(userId); });
   schemaRoutes(app, db, schemas, contracts, resources, enums, menus);
+  hospitalCopyRoutes(app, db);
   ruleRoutes(app, rules);
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir;

@@ -17,10 +17,23 @@ import { e2eApp } from './harness.js';
  * pickers that show labels and no internal fields, renames, hides and moves menu entries in the menu designer, and
  * exports the configuration. An administrator of the branch
  * hospital (en-US) imports the file in the import dialog, sees what it changes, confirms; the branch's registration
- * form, case list, menu and server then hold all of it.
+ * form, case list, menu and server then hold all of it; the branch also copies the demo hospital's report templates,
+ * numbering rules, prices and dictionaries in the copy dialog.
  */
 describe('onboarding a hospital without typing JSON', () => {
-  const app = e2eApp();
+  // The demo hospital's own report template and numbering rule, as its setting pages would have stored them: the
+  // new hospital has none and copies them.
+  const TEMPLATE = 'Onboarding routine report';
+  const app = e2eApp({
+    setup: async ({ db }) => {
+      const main = (await db.selectFrom('hospitals').select('id').where('code', '=', 'H001').executeTakeFirstOrThrow()).id;
+      const now = new Date().toISOString();
+      await db.insertInto('report_templates').values({
+        hospital_id: main, template_name: TEMPLATE, type: 'routine', sub_type: null, is_word_template: 0, layout: null, word_file: null, word_file_name: null, key_words_list: null, is_default: 1, created_at: now, updated_at: now,
+      }).execute();
+      await db.insertInto('numbering_rules').values({ hospital_id: main, library: 'onboarding', name: 'Onboarding', prefix: 'OB', middle: 'YYYY', connector: '-', length: 5, regex: null, created_at: now, updated_at: now }).execute();
+    },
+  });
   const errors: string[] = [];
   let a: DesignerSession;
   let b: DesignerSession;
@@ -179,6 +192,26 @@ describe('onboarding a hospital without typing JSON', () => {
     await admin.reload();
   });
 
+  it('the branch copies report templates, numbering rules, prices and dictionaries from the demo hospital (en-US)', async () => {
+    const { admin } = b;
+    await openDesigner(b);
+    await designer(b).getByTestId('config-copy').click();
+    const dialog = admin.getByTestId('copy-dialog');
+    await dialog.getByTestId('copy-source').waitFor();
+    await dialog.getByTestId('copy-source').selectOption({ label: 'Demo General Hospital' });
+    expect(await dialog.getByTestId('copy-part-report_templates').textContent()).toMatch(/Report templates · \d+ there, 0 here/);
+    await shot(admin, 'onboarding-copy-en-US');
+    const copied = admin.waitForResponse((r) => r.url().endsWith('/api/hospital-config/copy') && r.request().method() === 'POST');
+    await admin.getByTestId('copy-confirm').click();
+    expect((await copied).status()).toBe(200);
+    await expect.poll(() => dialog.getByTestId('copy-result-report_templates').textContent()).toMatch(/^Report templates: [1-9]\d* copied/);
+    await shot(admin, 'onboarding-copied-en-US');
+    await admin.getByTestId('copy-close').click();
+    // The template is the branch's now: its report settings list it.
+    await admin.goto(`${b.url}/manage/setting/report`);
+    await admin.getByTestId('list-page').getByText(TEMPLATE).waitFor();
+  });
+
   it('the branch registers with the field where it was placed, its rule on the server, and lists and filters by it (en-US)', async () => {
     const { admin } = b;
     await openRegistration(admin, b.url);
@@ -219,6 +252,13 @@ describe('onboarding a hospital without typing JSON', () => {
     await shot(admin, 'onboarding-import-preview-zh-CN');
     await admin.getByTestId('config-import-cancel').click();
     await preview.waitFor({ state: 'detached' });
+    // Copying in zh-CN: the demo hospital has what the branch has (the branch's own rows are left alone).
+    await designer(a).getByTestId('config-copy').click();
+    const dialog = admin.getByTestId('copy-dialog');
+    await dialog.getByTestId('copy-source').selectOption({ label: '示范医院分院' });
+    expect(await dialog.getByTestId('copy-part-report_templates').textContent()).toContain('报告模板');
+    await shot(admin, 'onboarding-copy-zh-CN');
+    await admin.getByTestId('copy-close').click();
     await useLanguage(admin, 'zh-CN');
     await openCaseList(admin, a.url);
     expect(await headers(admin)).toContain('referring_ward');

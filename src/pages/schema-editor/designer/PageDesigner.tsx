@@ -19,6 +19,7 @@ import { useConfirm } from '../../../widgets/dialogs/ConfirmDialog';
 import { ActionsEditor, type RoleChoice } from './ActionsEditor';
 import { ColumnsEditor } from './ColumnsEditor';
 import { ConfigTransfer } from './ConfigTransfer';
+import { CopyFromHospital } from './CopyFromHospital';
 import { FormEditor } from './FormEditor';
 import { HistoryPanel, type Version } from './HistoryPanel';
 import { JsonView } from './JsonView';
@@ -208,6 +209,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
         {loaded ? <span>{t('designer.current', { page: loaded.page.version, fields: loaded.contract?.version ?? 0 })}</span> : null}
         {busy ? <Spinner size="tiny" /> : null}
         <ConfigTransfer onImported={load} />
+        <CopyFromHospital />
       </div>
       {error ? <MessageBar intent="error"><MessageBarBody>{error}</MessageBarBody></MessageBar> : null}
       {allProblems.length ? (
