@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  WARD_LABEL, WARD_OPTIONS, call, designer, en, headers, openCaseList, openDesigner, openRegistration, openView, register, saveDesign, shot, useLanguage, zh,
+  WARD_LABEL, WARD_OPTIONS, call, designer, en, headers, openCaseList, openDesigner, openRegistration, openView, pickOption, register, saveDesign, shot, useLanguage, zh,
   type DesignerSession,
 } from './designer-setup.js';
 import { e2eApp } from './harness.js';
@@ -235,7 +235,12 @@ describe('onboarding a hospital without typing JSON', () => {
     await admin.goto(`${b.url}/manage/case/list?page=1&page_size=100&tab=all`);
     await admin.getByTestId('list-page').waitFor();
     expect(await headers(admin)).toContain('referring_ward');
-    await admin.getByTestId('search-bar').getByRole('combobox', { name: WARD_LABEL['en-US'] }).waitFor();
+    // Filtered by the field from the search bar: the case just registered, from the emergency department.
+    const number = ok.body.data.pathology_number as string;
+    const filtered = admin.waitForResponse((r) => r.url().includes('/api/pathology/lists') && decodeURIComponent(r.url()).includes('referring_ward'));
+    await pickOption(admin, admin.getByTestId('search-bar').getByRole('combobox', { name: WARD_LABEL['en-US'] }), 'Emergency');
+    expect((await filtered).status()).toBe(200);
+    await expect.poll(() => admin.getByTestId('data-table').locator('tbody tr[data-row-key]').allTextContents()).toEqual([expect.stringContaining(number)]);
     await shot(admin, 'onboarding-branch-caselist-en-US');
     // The branch's menu as the file had it, in English.
     expect((await sideCases(admin)).slice(0, 2)).toEqual([['CaseRegistration', 'Case registration'], ['CaseList', MENU_NAME['en-US']]]);

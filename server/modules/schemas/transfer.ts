@@ -47,7 +47,7 @@ export function transferRoutes(app: TypedApp, db: Db, pages: SchemaStore, rules:
   const hospital = (r: { auth?: { hospitalId: number | null } | null }) => r.auth!.hospitalId ?? 0;
 
   app.get('/api/schema-config/export', { config: EDIT, schema: { tags: ['schemas'], response: okResponse() } }, async (r) => {
-    const documents = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, await stores[k].overrides(hospital(r))] as const)));
+    const documents = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, await stores[k].overrides(hospital(r))] as const))) as Documents;
     const file: ConfigFile = { format: CONFIG_FORMAT, formatVersion: CONFIG_VERSION, exportedAt: new Date().toISOString(), hospitalId: hospital(r), documents, checksum: checksumOf(documents) };
     return ok(file);
   });

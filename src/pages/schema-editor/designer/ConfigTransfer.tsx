@@ -19,8 +19,8 @@ interface Pending {
 const MAX_FILE = 4 * 1024 * 1024;
 
 /**
- * Export and import of the working hospital's whole configuration (every page override, rule set and field
- * extension) as one versioned file; the server refuses a changed or invalid file whole and says why. An import
+ * Export and import of the working hospital's whole configuration (every page override, rule set, field
+ * extension and its menu changes) as one versioned file; the server refuses a changed or invalid file whole and says why. An import
  * first shows which documents the file sets and which go back to their base, and happens only when confirmed.
  */
 export function ConfigTransfer({ onImported }: { onImported(): void }) {

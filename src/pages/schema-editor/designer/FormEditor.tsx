@@ -91,9 +91,8 @@ export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resource
             <LabelInputs value={l.label} placeholder={contract.fields[l.field]?.label} onChange={(v) => setLayout(i, 'label', v)} testId={`form-label-${l.field}`} />
             <span className={s.small}>{t('designer.help')}</span>
             <LabelInputs value={l.help} onChange={(v) => setLayout(i, 'help', v)} testId={`form-help-${l.field}`} />
-            {requiredBox(l.field)}
-            {rulesButton(l.field)}
-            {rules(l.field)}
+            {/* An added field's requirement and rules are set on its own row below. */}
+            {own.includes(l.field) ? <span className={s.small}>{t('designer.addedField')}</span> : <>{requiredBox(l.field)}{rulesButton(l.field)}{rules(l.field)}</>}
           </>
         )} />
       <b>{t('designer.ownFields')}</b>
