@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyMenuOverride, menuOverrideProblems } from './menuOverride';
 
-const node = (route_name: string, children?: ReturnType<typeof node>[]) => ({ route_name, name: `${route_name}-zh`, en_name: `${route_name}-en`, is_show: '1', ...(children ? { children } : {}) });
+interface N { route_name: string; name: string; en_name: string; is_show: string; children?: N[] }
+const node = (route_name: string, children?: N[]): N => ({ route_name, name: `${route_name}-zh`, en_name: `${route_name}-en`, is_show: '1', ...(children ? { children } : {}) });
 const tree = [node('Home', [node('Dashboard')]), node('Case', [node('CaseList'), node('CaseRegistration'), node('CaseCollection')])];
 
 describe('a hospital\'s menu override (issue 31)', () => {

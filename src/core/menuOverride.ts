@@ -13,13 +13,14 @@ export const MENU_RANK_MAX = 999;
 const MAX_ENTRIES = 500;
 const KEYS = new Set(['name', 'en_name', 'hidden', 'rank']);
 
-/** The tree with the override applied: renamed, hidden, each group ordered by its ranks (an entry without one keeps its place). */
+/** The tree with the override applied: renamed, hidden, each group ordered by its ranks (an entry without one keeps its index as its rank). */
 export function applyMenuOverride<T extends Node>(tree: T[], override: MenuOverride | undefined): T[] {
   const entries = override?.entries ?? {};
   if (!Object.keys(entries).length) return tree;
   const walk = (list: T[]): T[] => list
-    .map((n, i) => ({ n, key: entries[n.route_name]?.rank ?? i, i }))
-    .sort((a, b) => a.key - b.key || a.i - b.i)
+    .map((n, i) => ({ n, ranked: entries[n.route_name]?.rank !== undefined, key: entries[n.route_name]?.rank ?? i, i }))
+    // An entry moved to a position goes there, before one that stands there without a rank.
+    .sort((a, b) => a.key - b.key || Number(b.ranked) - Number(a.ranked) || a.i - b.i)
     .map(({ n }) => {
       const o = entries[n.route_name];
       const out = { ...n, ...(o?.name ? { name: o.name } : {}), ...(o?.en_name ? { en_name: o.en_name } : {}), ...(o?.hidden ? { is_show: '0' } : {}) };

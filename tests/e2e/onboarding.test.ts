@@ -161,6 +161,7 @@ describe('onboarding a hospital without typing JSON', () => {
     expect((await sideCases(a.admin)).map(([alias]) => alias)).not.toContain('CaseCollection');
     await shot(a.admin, 'onboarding-menu-zh-CN');
 
+    await openDesigner(a);
     const [download] = await Promise.all([a.admin.waitForEvent('download'), designer(a).getByTestId('config-export').click()]);
     exported = await readFile((await download.path())!, 'utf8');
     const file = JSON.parse(exported);

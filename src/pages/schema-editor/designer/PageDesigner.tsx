@@ -251,7 +251,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
               base={loaded.contract.own ?? loaded.contract.base} ext={ext} onExt={setExt} enums={enums} resourceNames={resources} />
           ) : null}
           {shown === 'json' ? <JsonView key={`${alias}-${loaded.page.version}`} page={draft} onPage={setDraft} /> : null}
-          {shown === 'preshown' ? (problems.length ? <span>{t('schemaEditor.noPreview')}</span> : <PagePreview page={{
+          {shown === 'preview' ? (problems.length ? <span>{t('schemaEditor.noPreview')}</span> : <PagePreview page={{
             ...loaded.page, schema: draft, resource: loaded.page.resource && contract ? { ...loaded.page.resource, contract } : loaded.page.resource,
             // A form with its own contract previews with the draft's extension, as the server will layer it.
             ...(loaded.contract?.own ? { formContract: layerOwnContract(loaded.contract.own, tidy(ext)) } : {}),
