@@ -200,7 +200,7 @@ describe('onboarding a hospital without typing JSON', () => {
     const dialog = admin.getByTestId('copy-dialog');
     await dialog.getByTestId('copy-source').waitFor();
     await dialog.getByTestId('copy-source').selectOption({ label: 'Demo General Hospital' });
-    expect(await dialog.getByTestId('copy-part-report_templates').textContent()).toMatch(/Report templates · \d+ there, 0 here/);
+    expect(await dialog.getByTestId('copy-row-report_templates').textContent()).toMatch(/Report templates · \d+ there, 0 here/);
     await shot(admin, 'onboarding-copy-en-US');
     const copied = admin.waitForResponse((r) => r.url().endsWith('/api/hospital-config/copy') && r.request().method() === 'POST');
     await admin.getByTestId('copy-confirm').click();
@@ -262,7 +262,7 @@ describe('onboarding a hospital without typing JSON', () => {
     await designer(a).getByTestId('config-copy').click();
     const dialog = admin.getByTestId('copy-dialog');
     await dialog.getByTestId('copy-source').selectOption({ label: '示范医院分院' });
-    expect(await dialog.getByTestId('copy-part-report_templates').textContent()).toContain('报告模板');
+    expect(await dialog.getByTestId('copy-row-report_templates').textContent()).toContain('报告模板');
     await shot(admin, 'onboarding-copy-zh-CN');
     await admin.getByTestId('copy-close').click();
     await useLanguage(admin, 'zh-CN');

@@ -70,7 +70,7 @@ export function CopyFromHospital() {
                   </Field>
                   <p>{t('designer.copy.what')}</p>
                   {info.parts.map((p) => (
-                    <div key={p}>
+                    <div key={p} data-testid={`copy-row-${p}`}>
                       <Checkbox checked={parts.includes(p)} onChange={(_, d) => setParts(d.checked ? [...parts, p] : parts.filter((x) => x !== p))} data-testid={`copy-part-${p}`}
                         label={`${t(`designer.copy.parts.${p}`)} · ${source ? t('designer.copy.counts', { there: source.counts[p] ?? 0, here: info.here[p] ?? 0 }) : t('designer.copy.here', { here: info.here[p] ?? 0 })}`} />
                     </div>
