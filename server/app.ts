@@ -39,7 +39,7 @@ import { areaStorages } from './storage/area-storages.js';
 import { cachedSessionResolver } from './modules/tiles/session-cache.js';
 import { loadBasePages, loadEnums, loadRuleSets, SCHEMAS_DIR } from './modules/schemas/repository.js';
 import { ruleRoutes, schemaRoutes } from './modules/schemas/routes.js';
-import { ContractStore, RuleStore, SchemaStore } from './modules/schemas/store.js';
+import { ContractStore, MenuStore, RuleStore, SchemaStore } from './modules/schemas/store.js';
 import { warnOnce } from '../src/core/rules.js';
 import { loadResources } from './resources/definition.js';
 import { resourceRoutes } from './resources/routes.js';
@@ -67,6 +67,7 @@ import { databaseSlideResolver } from './modules/slides/resolver.js';
 import { slideRoutes } from './modules/slides/routes.js';
 import { sessionFromToken } from './modules/users/queries.js';
 import { userRoutes } from './modules/users/routes.js';
+import { hospitalCopyRoutes } from './modules/hospital-copy/routes.js';
 import { jobRoutes } from './modules/jobs/routes.js';
 import { realtimeConnectSources } from './realtime/config.js';
 import { createRealtime, type RealtimeHub } from './realtime/index.js';
@@ -190,8 +191,9 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   qrLoginRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: given.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute });
   webauthnRoutes(app, db, { tokenTtlSeconds: config.tokenTtlSeconds, publicUrl: given.publicUrl, rateLimitPerMinute: config.authRateLimitPerMinute });
   webauthnMemberRoutes(app, db);
+  const menus = new MenuStore(systemDb);
   userRoutes(app, db, {
-    tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute,
+    tokenTtlSeconds: config.tokenTtlSeconds, rateLimitPerMinute: config.authRateLimitPerMinute, menuOverride: (hospitalId) => menus.overrideFor(hospitalId),
     onSessionEnd: (tokenHash) => { sessions.forget(tokenHash); realtime.endSession(tokenHash); },
   });
   const resources = loadResources(path.join(SCHEMAS_DIR, 'resources'));
@@ -201,7 +203,8 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   settingRoutes(app, db, (key) => schemas.formForSetting(key), (hospitalId) => schemas.rulesFor(hospitalId));
   // A new password ends the user's other sessions; their cached tile sessions go with them in this process.
   accountRoutes(app, db, schemas, (userId) => { sessions.forgetUser(userId); realtime.recheckUser(userId); });
-  schemaRoutes(app, db, schemas, contracts, resources, enums);
+  schemaRoutes(app, db, schemas, contracts, resources, enums, menus);
+  hospitalCopyRoutes(app, db);
   ruleRoutes(app, rules);
   // Slides need the data dir (files, thumbnails); the same default as the tile and upload routes.
   const dataDir = config.dataDir;

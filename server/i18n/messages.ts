@@ -21,6 +21,7 @@ import { priceMessages } from '../modules/prices/messages.js';
 import { meetingMessages } from '../modules/meetings/messages.js';
 import { qrLoginMessages } from '../modules/qr-login/messages.js';
 import { qcDictMessages } from '../modules/qc/dict-messages.js';
+import { hospitalCopyMessages } from '../modules/hospital-copy/messages.js';
 import { ssoMessages } from '../modules/sso/messages.js';
 import { webauthnMessages } from '../modules/webauthn/messages.js';
 import { outerMessages } from '../modules/outer/messages.js';
@@ -76,6 +77,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...storageMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...outerMessages, ...roleMessages, ...iiifMessages, ...hl7Messages, ...areaMessages, ...dicomwebMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...storageMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...hospitalCopyMessages, ...outerMessages, ...roleMessages, ...iiifMessages, ...hl7Messages, ...areaMessages, ...dicomwebMessages };
 
 export type MessageKey = keyof typeof messages;

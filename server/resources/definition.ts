@@ -15,6 +15,8 @@ export interface ColumnDef extends Omit<FieldDef, 'type'> {
   unique?: boolean;
   /** false: never sent to the browser (password hashes). */
   readable?: boolean;
+  /** Kept for the system: the designer's pickers leave it out (default: true when the column has no label). */
+  internal?: boolean;
   /** false: never taken from a request body (ids, timestamps, server-managed state). */
   writable?: boolean;
 }

@@ -326,7 +326,8 @@ export interface PageSchema {
  * A resource field as the browser learns it (GET /api/schemas/{alias}). `added`: a field the working hospital
  * added to the resource's contract (kept in `extra`): lists show it, but neither sort nor filter by it.
  */
-export type ResourceField = Pick<FieldDef, 'type' | 'label' | 'options' | 'cell'> & { filter?: boolean; sort?: boolean; search?: boolean; added?: boolean };
+/** `internal`: kept for the system (resource.schema.json), not offered by the designer's pickers. */
+export type ResourceField = Pick<FieldDef, 'type' | 'label' | 'options' | 'cell'> & { filter?: boolean; sort?: boolean; search?: boolean; added?: boolean; internal?: boolean };
 
 /** The resource description the server sends with a page schema (GET /api/schemas/{alias}). */
 export interface ResourceInfo {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { layerContract, withoutEmptyParts, type Contract } from './contract';
 import type { PageSchema, ResourceField, ResourceInfo } from './pageSchema';
-import { resolveColumn, resolvePage, withAddedFields } from './resolvePage';
+import { pickableFields, publicFields, resolveColumn, resolvePage, withAddedFields } from './resolvePage';
 
 const ward = {
   type: 'string' as const, label: { 'zh-CN': '转诊病区', 'en-US': 'Referring ward' },
@@ -57,5 +57,33 @@ describe('a hospital\'s added fields as list columns', () => {
     expect(withoutEmptyParts(layerContract(base, { rules: { checks: [{ field: 'case_type', rule: true, message: 'x' }] } })))
       .toEqual({ fields: base.fields, rules: { checks: [{ field: 'case_type', rule: true, message: 'x' }] } });
     expect(withoutEmptyParts(base)).toEqual(base);
+  });
+});
+
+describe('fields the designer pickers offer (issue 31)', () => {
+  const resource = publicFields({
+    id: { type: 'integer', filter: true },
+    allocation_at: { type: 'datetime', filter: true },
+    patient_name: { type: 'string', filter: true, label: { 'zh-CN': '姓名', 'en-US': 'Patient' } },
+    age: { type: 'integer', label: { 'zh-CN': '年龄', 'en-US': 'Age' } },
+    version: { type: 'integer', label: 'version', internal: true },
+    library: { type: 'string', internal: false },
+  });
+
+  it('a column without a label, or declared internal, is internal; a label or internal: false offers it', () => {
+    expect(resource.id.internal).toBe(true);
+    expect(resource.allocation_at.internal).toBe(true);
+    expect(resource.version.internal).toBe(true);
+    expect(resource.patient_name.internal).toBeUndefined();
+    expect(resource.library.internal).toBeUndefined();
+  });
+
+  it('offers the others by their label in the language, ordered by it, added fields marked', () => {
+    const all = withAddedFields(resource, { fields: { ward }, extended: ['ward'] });
+    expect(pickableFields(all, Object.keys(all), 'en-US')).toEqual([
+      { name: 'age', label: 'Age', added: false }, { name: 'library', label: 'library', added: false },
+      { name: 'patient_name', label: 'Patient', added: false }, { name: 'ward', label: 'Referring ward', added: true },
+    ]);
+    expect(pickableFields(all, ['patient_name', 'id', 'gone'], 'zh-CN')).toEqual([{ name: 'patient_name', label: '姓名', added: false }]);
   });
 });

@@ -1,5 +1,6 @@
 import { contractJsonSchema, type Contract, type FieldDef, type FieldType } from './contract.js';
 import type { FilterCondition } from './filters.js';
+import { resolveLabel } from './labels.js';
 import type {
   CellKind, Column, ColumnSchema, FormFieldLayout, FormLayout, FormSchema, FormWidget, LoadedSchema, ResolvedPage, ResolvedSchema,
   ResourceField, ResourceInfo, SearchField, SearchItem, SearchWidget, TabCondition,
@@ -153,11 +154,23 @@ export function resolvePage(loaded: LoadedSchema): ResolvedSchema {
 }
 
 /** The resource fields as the browser is sent them: label, type, options, cell and what lists may do with each. */
-export function publicFields(columns: Record<string, FieldDef & { filter?: boolean; sort?: boolean; search?: boolean; readable?: boolean }>): Record<string, ResourceField> {
+export function publicFields(columns: Record<string, FieldDef & { filter?: boolean; sort?: boolean; search?: boolean; readable?: boolean; internal?: boolean }>): Record<string, ResourceField> {
   return Object.fromEntries(Object.entries(columns).filter(([, c]) => c.readable !== false).map(([name, c]) => [name, {
     type: c.type, ...(c.label !== undefined ? { label: c.label } : {}), ...(c.options !== undefined ? { options: c.options } : {}),
     ...(c.cell ? { cell: c.cell } : {}), filter: !!c.filter, sort: !!c.sort, search: !!c.search,
+    // The resource schema declares what is kept for the system (resource.schema.json `internal`); unlabeled means internal.
+    ...((c.internal ?? c.label === undefined) ? { internal: true } : {}),
   }]));
+}
+
+/**
+ * The fields a designer's picker offers (a new column, a search item): not those the resource declares internal,
+ * each with its label in `lang`, in the order of those labels.
+ */
+export function pickableFields(fields: Record<string, ResourceField>, names: string[], lang: string): { name: string; label: string; added: boolean }[] {
+  return names.filter((n) => fields[n] && !fields[n].internal)
+    .map((n) => ({ name: n, label: resolveLabel(fields[n].label ?? n, lang), added: !!fields[n].added }))
+    .sort((a, b) => a.label.localeCompare(b.label, lang) || a.name.localeCompare(b.name));
 }
 
 /** The added field types a list filters and sorts by (server/resources/extra-fields.ts compares them); arrays and JSON have no order. */

@@ -54,13 +54,30 @@ describe.each(databases)('hospital configuration export / import [%s]', (kind) =
     expect(Object.keys(file.documents.pages)).toEqual(['CaseList']);
     expect(await effective(branch)).not.toEqual(await effective(main));
 
+    // The preview (issue 31: the import dialog) names what the file would set, and writes nothing.
+    const before = await versionsOf(branch);
+    const preview = await call(h.app, 'POST', '/api/schema-config/import/preview', { token: branch, payload: file });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().data.changes).toEqual({
+      pages: [{ key: 'CaseList', change: 'set' }], rules: [{ key: 'search-operators', change: 'set' }], contracts: [{ key: 'cases', change: 'set' }], menus: [],
+    });
+    expect(await versionsOf(branch)).toBe(before);
+    expect(await effective(branch)).not.toEqual(await effective(main));
+
     const res = await call(h.app, 'POST', '/api/schema-config/import', { token: branch, payload: file });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data.changed).toEqual({ pages: ['CaseList'], rules: ['search-operators'], contracts: ['cases'] });
+    expect(res.json().data.changed).toEqual({ pages: ['CaseList'], rules: ['search-operators'], contracts: ['cases'], menus: [] });
     expect(await effective(branch)).toEqual(await effective(main));
     // The same file again changes nothing: no new versions.
     const again = await call(h.app, 'POST', '/api/schema-config/import', { token: branch, payload: file });
-    expect(again.json().data.changed).toEqual({ pages: [], rules: [], contracts: [] });
+    expect(again.json().data.changed).toEqual({ pages: [], rules: [], contracts: [], menus: [] });
+    // A file without the page sends the page back to its base: the preview says so.
+    const fewer = structuredClone(file);
+    delete fewer.documents.pages.CaseList;
+    const { checksumOf } = await import('../../server/modules/schemas/transfer.js');
+    fewer.checksum = checksumOf(fewer.documents);
+    const reset = await call(h.app, 'POST', '/api/schema-config/import/preview', { token: branch, payload: fewer });
+    expect(reset.json().data.changes.pages).toEqual([{ key: 'CaseList', change: 'reset' }]);
   });
 
   it('refuses a tampered or invalid file whole, with every reason, and changes nothing', async () => {
@@ -92,6 +109,9 @@ describe.each(databases)('hospital configuration export / import [%s]', (kind) =
     expect(Object.keys(res.json().errors).some((p) => p.startsWith('pages/CaseList/list/columns/'))).toBe(true);
 
     await refused({ ...file, format: 'something-else', formatVersion: 9 }, ['format', 'formatVersion']);
+    const previewed = await call(h.app, 'POST', '/api/schema-config/import/preview', { token: branch, lang: 'en-US', payload: tampered });
+    expect(previewed.statusCode).toBe(422);
+    expect(Object.keys(previewed.json().errors)).toContain('checksum');
     expect(await effective(branch)).toEqual(before);
     expect(await versionsOf(branch)).toBe(count);
   });
@@ -100,5 +120,6 @@ describe.each(databases)('hospital configuration export / import [%s]', (kind) =
     expect((await call(h.app, 'GET', '/api/schema-config/export', { token: registrar })).statusCode).toBe(403);
     const file = await exported();
     expect((await call(h.app, 'POST', '/api/schema-config/import', { token: registrar, payload: file })).statusCode).toBe(403);
+    expect((await call(h.app, 'POST', '/api/schema-config/import/preview', { token: registrar, payload: file })).statusCode).toBe(403);
   });
 });

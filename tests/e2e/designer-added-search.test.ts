@@ -33,7 +33,7 @@ describe('page designer: a field the hospital added, searched and sorted by', ()
     await openView(s, zh.search);
     const search = designer(s).getByTestId('designer-search');
     const add = search.getByTestId('search-add-field');
-    expect(await add.locator(`optgroup[label="${zh.ownFields}"] option[value="referring_ward"]`).textContent()).toBe('转诊病区 (referring_ward)');
+    expect(await add.locator(`optgroup[label="${zh.ownFields}"] option[value="referring_ward"]`).textContent()).toBe('转诊病区');
     await add.selectOption('referring_ward');
     await search.getByTestId('search-add').click();
     await search.getByTestId('search-place-referring_ward').waitFor();

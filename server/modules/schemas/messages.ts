@@ -13,6 +13,8 @@ export const ruleMessages = {
   'rule.limit_items': { 'zh-CN': '生成的列表长度', 'en-US': 'items in a list it builds' },
   'rule.limit_chars': { 'zh-CN': '生成的字符串长度', 'en-US': 'characters in a string it builds' },
   'schema.too_large': { 'zh-CN': '覆盖配置过大（最多 {{limit}} 字节）', 'en-US': 'The override is too large (at most {{limit}} bytes)' },
+  'menu.not_found': { 'zh-CN': '菜单配置 {{alias}} 不存在', 'en-US': 'Menu configuration {{alias}} does not exist' },
+  'menu.invalid': { 'zh-CN': '菜单调整不符合规范：{{detail}}', 'en-US': 'The menu changes are not valid: {{detail}}' },
   'config.invalid': { 'zh-CN': '配置文件被拒绝，未导入任何内容：{{detail}}', 'en-US': 'The configuration file is refused, nothing was imported: {{detail}}' },
   'config.problem': { 'zh-CN': '{{detail}}', 'en-US': '{{detail}}' },
 } as const;

@@ -8,7 +8,8 @@ import type { ResourceInfo } from '../../../src/core/pageSchema.js';
 import type { ResourceDef } from '../../resources/definition.js';
 import type { EnumOption } from './repository.js';
 import { transferRoutes } from './transfer.js';
-import { getColumnPreferences, putColumnPreferences, type ContractStore, type LayeredStore, type RuleStore, type SchemaStore } from './store.js';
+import { getColumnPreferences, putColumnPreferences, MenuStore, type ContractStore, type LayeredStore, type RuleStore, type SchemaStore } from './store.js';
+import { fullMenuTree } from '../users/menu-tree.js';
 import { okResponse } from '../../http/responses.js';
 
 const Alias = Type.Object({ alias: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9]{0,63}$' }) });
@@ -52,7 +53,7 @@ export function ruleRoutes(app: TypedApp, rules: RuleStore): void {
  * hospital has extended it), their hospital overrides and versions, the contract extensions and their
  * versions (`/api/contracts/{resource}`), column preferences, enums.
  */
-export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contracts: ContractStore, defs: ResourceDef[], enums: Record<string, EnumOption[]>): void {
+export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contracts: ContractStore, defs: ResourceDef[], enums: Record<string, EnumOption[]>, menus?: MenuStore): void {
   const hospital = (r: FastifyRequest) => r.auth!.hospitalId ?? 0;
   const resourceMeta = async (name: string | undefined, hospitalId: number): Promise<ResourceInfo | null> => {
     const def = defs.find((d) => d.name === name);
@@ -93,8 +94,19 @@ export function schemaRoutes(app: TypedApp, db: Db, store: SchemaStore, contract
     return ok({ columns });
   });
 
+  // The hospital's menu changes (rename, hide, reorder): the whole menu before them, the current ones, and the
+  // versioned editing routes every layered kind has, under /api/menu-config/menus.
+  if (menus) {
+    const MenuKey = Type.Object({ alias: Type.Literal(MenuStore.KEY) });
+    app.get('/api/menu-config/menus', { config: EDIT, schema: { tags: ['menu-config'], response: okResponse() } }, async (r) => {
+      const layered = await menus.layered(MenuStore.KEY, hospital(r));
+      return ok({ version: layered.version, override: layered.schema, tree: await fullMenuTree(db) });
+    });
+    versionedRoutes(app, '/api/menu-config', MenuKey as unknown as typeof Alias, menus);
+  }
+
   // A hospital's whole configuration, exported and imported as one file.
-  if (store.rules) transferRoutes(app, db, store, store.rules, contracts);
+  if (store.rules) transferRoutes(app, db, store, store.rules, contracts, menus);
 
   app.get('/api/enums', { config: { access: 'user' }, schema: { tags: ['schemas'], response: okResponse() } }, async () => ok(enums));
 

@@ -12,9 +12,10 @@ import { ensureExtraIndexes } from '../../resources/extra-indexes.js';
 import { ruleResolver, warnOnce, type RuleResolver, type RuleSet, type Warn } from '../../../src/core/rules.js';
 import { checkRuleSet } from '../../../src/core/rulesCheck.js';
 import type { PageSchema } from './repository.js';
+import { menuOverrideProblems, type MenuOverride } from '../../../src/core/menuOverride.js';
 
 export interface Layered<T = PageSchema> { alias: string; version: number; schema: T }
-export type StoreKind = 'page' | 'rule' | 'resource';
+export type StoreKind = 'page' | 'rule' | 'resource' | 'menu';
 type Problem = { path: string; message: string };
 
 /** An override is a patch of a schema, not a data dump: the largest base is ~40 KB. */
@@ -295,6 +296,25 @@ export class ContractStore extends LayeredStore<ContractExtension> {
 
 /** The merge patch mutates its target, so the base is copied first. */
 const merge = <T>(base: T, override: unknown) => mergePatch.apply<T>(structuredClone(base), override);
+
+/**
+ * A hospital's changes to the menu (src/core/menuOverride): one document, `menus`, whose base changes nothing.
+ * An entry it names must be one of the menu's (schemas/menus.json, as seeded, and entries added since).
+ */
+export class MenuStore extends LayeredStore<MenuOverride> {
+  static readonly KEY = 'menus';
+  constructor(db: Db) {
+    super(db, new Map([[MenuStore.KEY, { entries: {} }]]), {
+      kind: 'menu', notFound: 'menu.not_found', invalid: 'menu.invalid',
+      check: async (doc) => menuOverrideProblems(doc, new Set((await db.selectFrom('menus').select('route_name').execute()).map((r) => r.route_name))),
+    });
+  }
+
+  /** The hospital's current override (an empty one when it changed nothing). */
+  async overrideFor(hospitalId: number): Promise<MenuOverride> {
+    return (await this.layered(MenuStore.KEY, hospitalId)).schema;
+  }
+}
 
 export interface ColumnPreference { prop: string; hidden?: boolean }
 

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connect.js';
 import type { MenuTable } from '../../db/schema.js';
 import type { SessionUser } from '../../http/types.js';
 import { isAdmin } from '../../http/access.js';
+import { applyMenuOverride, type MenuOverride } from '../../../src/core/menuOverride.js';
 
 type MenuRow = Selectable<MenuTable>;
 
@@ -37,11 +38,19 @@ export function buildMenuTree(rows: MenuRow[], allowed: Set<number> | 'all'): Me
   return roots;
 }
 
-/** The caller's menu: every entry for administrators, otherwise the entries attached to the caller's roles. */
-export async function menuTreeFor(db: Db, user: SessionUser): Promise<MenuNode[]> {
+/**
+ * The caller's menu: every entry for administrators, otherwise the entries attached to the caller's roles; as the
+ * working hospital renamed, hid and ordered it (`override`).
+ */
+export async function menuTreeFor(db: Db, user: SessionUser, override?: MenuOverride): Promise<MenuNode[]> {
   const rows = await db.selectFrom('menus').selectAll().execute();
-  if (isAdmin(user)) return buildMenuTree(rows, 'all');
+  if (isAdmin(user)) return applyMenuOverride(buildMenuTree(rows, 'all'), override);
   const granted = await db.selectFrom('role_menus').innerJoin('user_roles', 'user_roles.role_id', 'role_menus.role_id')
     .select('role_menus.menu_id').where('user_roles.user_id', '=', user.id).execute();
-  return buildMenuTree(rows, new Set(granted.map((g) => g.menu_id)));
+  return applyMenuOverride(buildMenuTree(rows, new Set(granted.map((g) => g.menu_id))), override);
+}
+
+/** The whole menu as released and edited in SystemMenu, before any hospital's changes (the menu designer's base). */
+export async function fullMenuTree(db: Db): Promise<MenuNode[]> {
+  return buildMenuTree(await db.selectFrom('menus').selectAll().execute(), 'all');
 }

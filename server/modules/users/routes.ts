@@ -6,6 +6,7 @@ import { ok } from '../../http/envelope.js';
 import { AppError, forbidden, notFound } from '../../http/errors.js';
 import type { TypedApp } from '../../http/types.js';
 import { menuTreeFor } from './menu-tree.js';
+import type { MenuOverride } from '../../../src/core/menuOverride.js';
 import { managedScope } from '../../resources/user-scope.js';
 import { login } from '../auth/login.js';
 import { revokeToken } from '../auth/tokens.js';
@@ -23,6 +24,8 @@ export interface UserRouteOptions {
   rateLimitPerMinute: number;
   /** A session that ended here (switch): its realtime connections and cached image sessions go too. */
   onSessionEnd?(tokenHash: string): void;
+  /** The working hospital's changes to the menu (MenuStore). */
+  menuOverride?(hospitalId: number): Promise<MenuOverride>;
 }
 
 export function userRoutes(app: TypedApp, db: Db, options: UserRouteOptions): void {
@@ -56,7 +59,7 @@ export function userRoutes(app: TypedApp, db: Db, options: UserRouteOptions): vo
   });
 
   app.get(`${BASE}/menu`, { config: { access: 'user' }, schema: { tags: ['users'], response: okResponse() } }, async (request) =>
-    ok(await menuTreeFor(db, request.auth!)));
+    ok(await menuTreeFor(db, request.auth!, await options.menuOverride?.(request.auth!.hospitalId ?? 0))));
 
   app.get(`${BASE}/permission`, { config: { access: 'user' }, schema: { tags: ['users'], response: okResponse() } }, async (request) =>
     ok({ identification: request.auth!.identification, permission: request.auth!.permissions }));

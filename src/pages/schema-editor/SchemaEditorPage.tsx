@@ -23,6 +23,7 @@ import { ContractEditor } from './ContractEditor';
 import { RuleSetEditor } from './RuleSetEditor';
 import { parseOverride, serverProblems, useOverrideEditorStyles } from './overrideEditing';
 import { VersionList } from './VersionList';
+import { MenuDesigner } from './designer/MenuDesigner';
 import { PageDesigner } from './designer/PageDesigner';
 import './words';
 
@@ -46,7 +47,7 @@ export default function SchemaEditorPage() {
   const [serverErrors, setServerErrors] = useState<SchemaProblem[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const [kind, setKind] = useState<'designer' | 'page' | 'rule' | 'contract'>('designer');
+  const [kind, setKind] = useState<'designer' | 'page' | 'rule' | 'contract' | 'menu'>('designer');
   const allowed = isGranted('schema_edit', grants);
 
   useEffect(() => {
@@ -104,16 +105,18 @@ export default function SchemaEditorPage() {
     <TabList selectedValue={kind} onTabSelect={async (_, d) => {
       if (d.value === kind) return;
       if (kind === 'page' && text !== saved && !(await confirm({ title: t('schemaEditor.discardTitle'), message: t('schemaEditor.discard') }))) return;
-      setKind(d.value as 'designer' | 'page' | 'rule' | 'contract');
+      setKind(d.value as 'designer' | 'page' | 'rule' | 'contract' | 'menu');
     }} data-testid="schema-kind">
       <Tab value="designer">{t('designer.tab')}</Tab>
       <Tab value="page" data-testid="schema-kind-page">{t('designer.patchTab')}</Tab>
       <Tab value="contract">{t('schemaEditor.kindContracts')}</Tab>
       <Tab value="rule">{t('schemaEditor.kindRules')}</Tab>
+      <Tab value="menu" data-testid="schema-kind-menu">{t('designer.menuTab')}</Tab>
     </TabList>
   );
   // The designer is the administrators' way in; the merge-patch editor stays for experts.
   if (kind === 'designer') return <div className={s.root}>{kinds}{aliases.length ? <PageDesigner aliases={aliases} /> : <Spinner />}{confirmDialog}</div>;
+  if (kind === 'menu') return <div className={s.root}>{kinds}<MenuDesigner />{confirmDialog}</div>;
   if (kind === 'rule') return <div className={s.root}>{kinds}<RuleSetEditor />{confirmDialog}</div>;
   if (kind === 'contract') return <div className={s.root}>{kinds}<ContractEditor />{confirmDialog}</div>;
 

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { move, setOrClear, type OptionalKey } from '../../../core/designerDraft';
 import { resolveLabel } from '../../../core/labels';
+import { pickableFields } from '../../../core/resolvePage';
 import type { CellKind, ColumnSchema, ResourceField } from '../../../core/pageSchema';
 import { cellKinds } from '../../../engine/cells';
 import { LabelInputs } from './LabelInputs';
@@ -29,9 +30,10 @@ export function ColumnsEditor({ columns, fields, onChange }: { columns: ColumnSc
   const update = <K extends OptionalKey<ColumnSchema>>(i: number, key: K, value: ColumnSchema[K] | false) =>
     onChange(columns.map((c, j) => (j === i ? setOrClear(c, key, value) : c)));
   const fieldLabel = (name: string) => resolveLabel(fields[name]?.label ?? name, i18n.language);
-  const free = Object.keys(fields).filter((f) => !columns.some((c) => c.field === f)).sort();
-  const option = (f: string) => <option key={f} value={f}>{`${fieldLabel(f)} (${f})`}</option>;
-  const added = free.filter((f) => fields[f].added);
+  // What the resource declares internal (ids, bookkeeping times, versions) is not offered; each by its label.
+  const free = pickableFields(fields, Object.keys(fields).filter((f) => !columns.some((c) => c.field === f)), i18n.language);
+  const option = (f: { name: string; label: string }) => <option key={f.name} value={f.name}>{f.label}</option>;
+  const added = free.filter((f) => f.added);
   // A resource field the server sorts by only when declared sortable; an added field when its type has an order.
   const sortsBy = (f: string) => !fields[f]?.added || !!fields[f]?.sort;
 
@@ -63,7 +65,7 @@ export function ColumnsEditor({ columns, fields, onChange }: { columns: ColumnSc
       <div className={s.add}>
         <Select size="small" aria-label={t('designer.addColumn')} value={adding} onChange={(_, d) => setAdding(d.value)} data-testid="col-add-field">
           <option value="">{t('designer.pickField')}</option>
-          {free.filter((f) => !fields[f].added).map(option)}
+          {free.filter((f) => !f.added).map(option)}
           {added.length ? <optgroup label={t('designer.ownFields')}>{added.map(option)}</optgroup> : null}
         </Select>
         <Button size="small" icon={<Add20Regular />} disabled={!adding} onClick={() => { onChange([...columns, { field: adding }]); setAdding(''); }}>{t('designer.addColumn')}</Button>

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Button, Checkbox, Select, makeStyles, tokens } from '@fluentui/react-components';
 import { Delete20Regular, Flow20Regular } from '@fluentui/react-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -67,6 +67,18 @@ export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resource
     <FieldRules field={name} fields={ruleFields} visibleIf={ext.rules?.visibleIf?.[name]} requiredIf={ext.rules?.requiredIf?.[name]}
       onChange={(kind, rule) => onExt(withRule(ext, kind, name, rule))} />
   ) : null);
+  const inLayout = (name: string) => layouts.some((l) => l.field === name);
+  // An added field not in the layout is drawn after every other; placed, it keeps its place and is dragged like the others.
+  const place = (name: string, before: string) => {
+    const at = layouts.findIndex((l) => l.field === before);
+    const next = [...layouts];
+    next.splice(at < 0 ? next.length : at, 0, { field: name });
+    onLayout(next.map(asEntry));
+  };
+  const remove = (name: string) => {
+    onExt(withoutField(ext, name));
+    if (inLayout(name)) onLayout(layouts.filter((l) => l.field !== name).map(asEntry));
+  };
   const setLayout = <K extends OptionalKey<FormFieldLayout>>(i: number, key: K, value: FormFieldLayout[K]) =>
     onLayout(layouts.map((l, j) => asEntry(j === i ? setOrClear(l, key, value) : l)));
 
@@ -79,9 +91,8 @@ export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resource
             <LabelInputs value={l.label} placeholder={contract.fields[l.field]?.label} onChange={(v) => setLayout(i, 'label', v)} testId={`form-label-${l.field}`} />
             <span className={s.small}>{t('designer.help')}</span>
             <LabelInputs value={l.help} onChange={(v) => setLayout(i, 'help', v)} testId={`form-help-${l.field}`} />
-            {requiredBox(l.field)}
-            {rulesButton(l.field)}
-            {rules(l.field)}
+            {/* An added field's requirement and rules are set on its own row below. */}
+            {own.includes(l.field) ? <span className={s.small}>{t('designer.addedField')}</span> : <>{requiredBox(l.field)}{rulesButton(l.field)}{rules(l.field)}</>}
           </>
         )} />
       <b>{t('designer.ownFields')}</b>
@@ -95,13 +106,20 @@ export function FormEditor({ layout, onLayout, base, ext, onExt, enums, resource
             <span className={s.small}>{options}</span>
             {requiredBox(name)}
             {rulesButton(name)}
-            <Button size="small" appearance="subtle" icon={<Delete20Regular />} aria-label={t('designer.remove')} title={t('designer.remove')} onClick={() => onExt(withoutField(ext, name))} />
+            {inLayout(name) ? <span className={s.small} data-testid={`own-placed-${name}`}>{t('designer.placedInForm')}</span> : (
+              <Select size="small" value="" aria-label={t('designer.placeInForm')} onChange={(_, d) => d.value && place(name, d.value)} data-testid={`own-place-${name}`}>
+                <option value="">{t('designer.atFormEnd')}</option>
+                {layouts.map((l) => <option key={l.field} value={l.field}>{t('designer.placeBefore', { field: l.label ? resolveLabel(l.label, i18n.language) : label(l.field) })}</option>)}
+                <option value="*">{t('designer.placeAtEnd')}</option>
+              </Select>
+            )}
+            <Button size="small" appearance="subtle" icon={<Delete20Regular />} aria-label={t('designer.remove')} title={t('designer.remove')} onClick={() => remove(name)} />
             {rules(name)}
           </div>
         );
       }) : <span className={s.small}>{t('designer.noOwnFields')}</span>}
       <NewFieldForm taken={Object.keys(contract.fields)} enumNames={Object.keys(enums).sort()} resourceNames={resourceNames}
-        onAdd={(name, def) => { onExt(withField(ext, name, def)); setOpen(name); }} />
+        onAdd={(name, def, required) => { const next = withField(ext, name, def); onExt(required ? withRequired(next, name, true) : next); setOpen(name); }} />
       <ChecksEditor base={base.rules?.checks ?? []} ext={ext} onExt={onExt} fields={ruleFields} />
     </div>
   );

@@ -1,4 +1,4 @@
-import { Button, Input, Select, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Checkbox, Input, Select, makeStyles, tokens } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,8 +17,8 @@ const TYPES: FieldType[] = ['string', 'integer', 'number', 'boolean', 'date', 'd
 type OptionsKind = 'none' | 'inline' | 'enum' | 'resource';
 interface Draft { value: string; label?: InlineLabel }
 
-/** The hospital's new form field: kept in the record's `extra`, with the size limit every text of `extra` has. */
-export function NewFieldForm({ taken, enumNames, resourceNames, onAdd }: { taken: string[]; enumNames: string[]; resourceNames: string[]; onAdd(name: string, def: FieldDef): void }) {
+/** The hospital's new form field (name, type, labels in both languages, options, required): kept in the record's `extra`, with the size limit every text of `extra` has. */
+export function NewFieldForm({ taken, enumNames, resourceNames, onAdd }: { taken: string[]; enumNames: string[]; resourceNames: string[]; onAdd(name: string, def: FieldDef, required: boolean): void }) {
   const s = useStyles();
   const { t } = useTranslation();
   const [name, setName] = useState('');
@@ -27,6 +27,7 @@ export function NewFieldForm({ taken, enumNames, resourceNames, onAdd }: { taken
   const [kind, setKind] = useState<OptionsKind>('none');
   const [source, setSource] = useState('');
   const [options, setOptions] = useState<Draft[]>([]);
+  const [required, setRequired] = useState(false);
 
   const problem = !name ? '' : !FIELD_NAME.test(name) ? t('designer.badName') : taken.includes(name) ? t('designer.nameTaken') : '';
   const inlineOk = options.length > 0 && options.every((o) => o.value && o.label?.['zh-CN'] && o.label?.['en-US']) && new Set(options.map((o) => o.value)).size === options.length;
@@ -38,8 +39,8 @@ export function NewFieldForm({ taken, enumNames, resourceNames, onAdd }: { taken
     if (kind === 'inline') def.options = options.map((o) => ({ value: o.value, label: o.label! }) as SearchOption);
     if (kind === 'enum') def.options = source;
     if (kind === 'resource') def.options = `resource:${source}`;
-    onAdd(name, def);
-    setName(''); setLabel(undefined); setKind('none'); setOptions([]); setSource('');
+    onAdd(name, def, required);
+    setName(''); setLabel(undefined); setKind('none'); setOptions([]); setSource(''); setRequired(false);
   };
 
   return (
@@ -51,6 +52,7 @@ export function NewFieldForm({ taken, enumNames, resourceNames, onAdd }: { taken
           {TYPES.map((ty) => <option key={ty} value={ty}>{t(`designer.types.${ty}`)}</option>)}
         </Select>
         <LabelInputs value={label} onChange={setLabel} testId="new-field-label" />
+        <Checkbox label={t('designer.required')} checked={required} onChange={(_, d) => setRequired(!!d.checked)} data-testid="new-field-required" />
         {problem ? <span className={s.error}>{problem}</span> : null}
       </div>
       <div className={s.line}>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { api, displayText, unwrap } from '../../../api/client';
 import { notify } from '../../../api/notify';
-import { layerContract, withoutEmptyParts, type Contract, type ContractExtension } from '../../../core/contract';
+import { layerContract, layerOwnContract, withoutEmptyParts, type Contract, type ContractExtension } from '../../../core/contract';
 import { checkDraftProblems, overrideOf, tidy } from '../../../core/designerDraft';
 import { applyMergePatch } from '../../../core/mergePatch';
 import type { LoadedSchema, PageSchema } from '../../../core/pageSchema';
@@ -19,6 +19,7 @@ import { useConfirm } from '../../../widgets/dialogs/ConfirmDialog';
 import { ActionsEditor, type RoleChoice } from './ActionsEditor';
 import { ColumnsEditor } from './ColumnsEditor';
 import { ConfigTransfer } from './ConfigTransfer';
+import { CopyFromHospital } from './CopyFromHospital';
 import { FormEditor } from './FormEditor';
 import { HistoryPanel, type Version } from './HistoryPanel';
 import { JsonView } from './JsonView';
@@ -38,21 +39,26 @@ const enc = encodeURIComponent;
 type View = 'columns' | 'search' | 'tabs' | 'form' | 'json' | 'preview' | 'history';
 interface Loaded {
   base: PageSchema; page: LoadedSchema; versions: Version[];
-  /** The page's resource when the hospital can extend its contract (writable resources). */
-  contract?: { name: string; base: Contract; ext: ContractExtension; version: number; versions: Version[] };
+  /**
+   * The page's resource when the hospital can extend its contract (writable resources): the list's resource, or the
+   * one a form with its own contract extends (CaseRegistration extends cases; `own` is that form's contract).
+   */
+  contract?: { name: string; base: Contract; ext: ContractExtension; version: number; versions: Version[]; own?: Contract };
 }
 
 async function loadAll(alias: string, writable: string[]): Promise<Loaded> {
   const [b, page, versions] = await Promise.all([fetchBase(alias), loadSchema(alias), fetchVersions(alias)]);
   const base = ('schema' in b && b.schema ? b.schema : b) as PageSchema;
-  const name = page.schema.resource;
+  const form = page.schema.form as { extends?: string; contract?: Contract } | undefined;
+  const own = form?.extends && form.contract ? form.contract : undefined;
+  const name = page.schema.resource ?? (own ? form!.extends : undefined);
   if (!name || !writable.includes(name)) return { base, page, versions };
   const [cBase, layered, cVersions] = await Promise.all([
     unwrap<Contract>(api.get(`/contracts/${enc(name)}/base`)),
     unwrap<{ version: number; schema: ContractExtension }>(api.get(`/contracts/${enc(name)}`)),
     unwrap<Version[]>(api.get(`/contracts/${enc(name)}/versions`)),
   ]);
-  return { base, page, versions, contract: { name, base: cBase, ext: layered.schema, version: layered.version, versions: cVersions } };
+  return { base, page, versions, contract: { name, base: cBase, ext: layered.schema, version: layered.version, versions: cVersions, ...(own ? { own } : {}) } };
 }
 
 /**
@@ -186,6 +192,9 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
     }
   };
 
+  // A page without a list (a form page) opens on its form, or its preview.
+  const listView = view === 'columns' || view === 'search' || view === 'tabs';
+  const shown: View = draft && !draft.list && listView ? (draft.form && loaded?.contract ? 'form' : 'preview') : view;
   const allProblems = [...problems, ...serverErrors];
   const dirty = pageDirty || extDirty;
   return (
@@ -200,6 +209,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
         {loaded ? <span>{t('designer.current', { page: loaded.page.version, fields: loaded.contract?.version ?? 0 })}</span> : null}
         {busy ? <Spinner size="tiny" /> : null}
         <ConfigTransfer onImported={load} />
+        <CopyFromHospital />
       </div>
       {error ? <MessageBar intent="error"><MessageBarBody>{error}</MessageBarBody></MessageBar> : null}
       {allProblems.length ? (
@@ -210,7 +220,7 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
           </MessageBarBody>
         </MessageBar>
       ) : null}
-      <TabList selectedValue={view} onTabSelect={(_, d) => setView(d.value as View)} data-testid="designer-views">
+      <TabList selectedValue={shown} onTabSelect={(_, d) => setView(d.value as View)} data-testid="designer-views">
         {draft?.list ? <Tab value="columns">{t('designer.columns')}</Tab> : null}
         {draft?.list ? <Tab value="search">{t('designer.search')}</Tab> : null}
         {draft?.list ? <Tab value="tabs">{t('designer.tabsActions')}</Tab> : null}
@@ -221,13 +231,13 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
       </TabList>
       {loaded && draft ? (
         <Card className={s.card}>
-          {view === 'columns' && draft.list ? (
+          {shown === 'columns' && draft.list ? (
             <ColumnsEditor columns={draft.list.columns} fields={listFields} onChange={(columns) => setDraft({ ...draft, list: { ...draft.list!, columns } })} />
           ) : null}
-          {view === 'search' && draft.list ? (
+          {shown === 'search' && draft.list ? (
             <SearchEditor search={draft.search} fields={listFields} resolve={resolve} onChange={(search) => setDraft({ ...draft, search })} />
           ) : null}
-          {view === 'tabs' && draft.list ? (
+          {shown === 'tabs' && draft.list ? (
             <>
               <h3>{t('designer.tabs')}</h3>
               <TabsEditor tabs={draft.list.tabs ?? []} fields={loaded.page.resource?.fields ?? {}} enums={enums}
@@ -236,13 +246,17 @@ export function PageDesigner({ aliases }: { aliases: string[] }) {
               <ActionsEditor list={draft.list} roles={roles} onChange={(list) => setDraft({ ...draft, list })} />
             </>
           ) : null}
-          {view === 'form' && draft.form && loaded.contract ? (
+          {shown === 'form' && draft.form && loaded.contract ? (
             <FormEditor layout={draft.form.fields} onLayout={(fields) => setDraft({ ...draft, form: { ...draft.form!, fields } })}
-              base={loaded.contract.base} ext={ext} onExt={setExt} enums={enums} resourceNames={resources} />
+              base={loaded.contract.own ?? loaded.contract.base} ext={ext} onExt={setExt} enums={enums} resourceNames={resources} />
           ) : null}
-          {view === 'json' ? <JsonView key={`${alias}-${loaded.page.version}`} page={draft} onPage={setDraft} /> : null}
-          {view === 'preview' ? (problems.length ? <span>{t('schemaEditor.noPreview')}</span> : <PagePreview page={{ ...loaded.page, schema: draft, resource: loaded.page.resource && contract ? { ...loaded.page.resource, contract } : loaded.page.resource }} />) : null}
-          {view === 'history' ? (
+          {shown === 'json' ? <JsonView key={`${alias}-${loaded.page.version}`} page={draft} onPage={setDraft} /> : null}
+          {shown === 'preview' ? (problems.length ? <span>{t('schemaEditor.noPreview')}</span> : <PagePreview page={{
+            ...loaded.page, schema: draft, resource: loaded.page.resource && contract ? { ...loaded.page.resource, contract } : loaded.page.resource,
+            // A form with its own contract previews with the draft's extension, as the server will layer it.
+            ...(loaded.contract?.own ? { formContract: layerOwnContract(loaded.contract.own, tidy(ext)) } : {}),
+          }} />) : null}
+          {shown === 'history' ? (
             <>
               <h3>{t('designer.pageHistory')}</h3>
               <HistoryPanel key={`p-${loaded.page.version}`} id="page" versions={loaded.versions} current={loaded.page.version} effectiveOf={pageAt} onRollback={(v) => rollback('page', v)} />

@@ -7,7 +7,7 @@ import { move, setOrClear, type OptionalKey } from '../../../core/designerDraft'
 import type { Operator } from '../../../core/filters';
 import { resolveLabel } from '../../../core/labels';
 import type { ResourceField, SearchItem, SearchSchema, SearchWidget } from '../../../core/pageSchema';
-import { resolveSearchItem } from '../../../core/resolvePage';
+import { pickableFields, resolveSearchItem } from '../../../core/resolvePage';
 import { noRules, type RuleResolver } from '../../../core/rules';
 import { LabelInputs } from './LabelInputs';
 import { SortableList } from './SortableList';
@@ -42,9 +42,10 @@ export function SearchEditor({ search, fields, resolve, onChange }: { search: Se
   const update = <K extends OptionalKey<SearchItem>>(i: number, key: K, value: SearchItem[K] | false) =>
     put(items.map((x, j) => (j === i ? setOrClear(x, key, value) : x)));
   const flag = (key: 'keyword' | 'manual', on: boolean) => onChange(setOrClear({ ...search, items }, key, on));
-  const free = Object.keys(fields).filter((f) => fields[f].filter && !items.some((x) => keyOf(x) === f)).sort();
-  const option = (f: string) => <option key={f} value={f}>{`${fieldLabel(f)} (${f})`}</option>;
-  const added = free.filter((f) => fields[f].added);
+  // What the resource declares internal (ids, bookkeeping times, versions) is not offered; each by its label.
+  const free = pickableFields(fields, Object.keys(fields).filter((f) => fields[f].filter && !items.some((x) => keyOf(x) === f)), i18n.language);
+  const option = (f: { name: string; label: string }) => <option key={f.name} value={f.name}>{f.label}</option>;
+  const added = free.filter((f) => f.added);
 
   return (
     <div className={s.root} data-testid="designer-search">
@@ -87,7 +88,7 @@ export function SearchEditor({ search, fields, resolve, onChange }: { search: Se
       <div className={s.bar}>
         <Select size="small" aria-label={t('designer.addSearchItem')} value={adding} onChange={(_, d) => setAdding(d.value)} data-testid="search-add-field">
           <option value="">{t('designer.pickField')}</option>
-          {free.filter((f) => !fields[f].added).map(option)}
+          {free.filter((f) => !f.added).map(option)}
           {added.length ? <optgroup label={t('designer.ownFields')}>{added.map(option)}</optgroup> : null}
         </Select>
         <Button size="small" icon={<Add20Regular />} disabled={!adding} onClick={() => { put([...items, { field: adding }]); setAdding(''); }} data-testid="search-add">{t('designer.addSearchItem')}</Button>
