@@ -26,7 +26,9 @@ const { ensureChallengeKey } = await import('./modules/auth/challenge.js');
 const { appStorage } = await import('./storage/app-storage.js');
 const { SCHEMAS_DIR } = await import('./modules/schemas/repository.js');
 const { loadResources } = await import('./resources/definition.js');
-const { ContractStore } = await import('./modules/schemas/store.js');
+const { ContractStore, RuleStore } = await import('./modules/schemas/store.js');
+const { loadRuleSets } = await import('./modules/schemas/repository.js');
+const { seedDemoDepartment } = await import('./db/seed/demo-department.js');
 
 // Migrations and index builds may take long on a big database: they run without the statement timeout.
 // A first start builds the SQLite file under another name, renamed into place when complete (db/fresh-database.ts).
@@ -40,7 +42,13 @@ try {
   await ensureResourceIndexes(db, resources);
   // The fields hospitals added (kept in extra), each with its expression index; a save builds a new field's at once.
   await new ContractStore(db, resources, undefined).indexAllAdded();
-  await seed(db, config.demo, config.dataDir, appStorage(config).storage);
+  const { storage } = appStorage(config);
+  await seed(db, config.demo, config.dataDir, storage);
+  // The demo's living department (three months of work) on top of the base demo, once; the tests' databases keep the base only.
+  if (config.demo) {
+    const rules = new RuleStore(db, loadRuleSets());
+    await seedDemoDepartment(db, { dataDir: config.dataDir, storage, publicUrl: config.publicUrl, font: config.reportFont, rulesFor: (h) => rules.resolverFor(h) });
+  }
   await key;
 } finally {
   await db.destroy();

@@ -4,7 +4,9 @@ import { useTranslation } from 'react-i18next';
 import en from '../../i18n/locales/en-US/pages/specimens-widget.json';
 import zh from '../../i18n/locales/zh-CN/pages/specimens-widget.json';
 import { addPageWords } from '../../i18n/pageWords';
+import { fromWallClock, toWallClock } from '../../core/dateTime';
 import { blankSpecimen, setSpecimen, specimenRows, type SpecimenRow } from '../../core/specimenRows';
+import { DateTimeInput } from '../dateTime/DateTimeInput';
 import { useChoicesHook } from '../search/choices';
 
 addPageWords({ 'zh-CN': zh, 'en-US': en });
@@ -24,7 +26,8 @@ const MAX_ROWS = 50;
 /**
  * The registration form's specimens (spec §3: name, type, fixative, fixed date, location, leave-body time), one row
  * each, added and removed in place; the value is the array the register command takes. The form's rules check it
- * (every specimen named, fixed no earlier than it left the body) on both sides.
+ * (every specimen named, fixed no earlier than it left the body) on both sides. Times are picked as YYYY-MM-DD and
+ * HH:mm:ss (DateTimeInput) and kept as wall-clock text, `YYYY-MM-DDTHH:mm:ss`.
  */
 export default function SpecimensWidget({ id, value, onChange, disabled, readonly }: WidgetProps) {
   const s = useStyles();
@@ -52,13 +55,17 @@ export default function SpecimensWidget({ id, value, onChange, disabled, readonl
             <Input value={r.fixative ?? ''} disabled={off} data-testid={`specimen-${i}-fixative`} onChange={(_e, d) => put(i, 'fixative', d.value)} />
           </Field>
           <Field label={t('specimensWidget.leaveBodyAt')}>
-            <Input type="datetime-local" value={r.leave_body_at ?? ''} disabled={off} data-testid={`specimen-${i}-leave_body_at`} onChange={(_e, d) => put(i, 'leave_body_at', d.value)} />
+            <DateTimeInput value={fromWallClock(r.leave_body_at)} disabled={off} data-testid={`specimen-${i}-leave_body_at`}
+              dateLabel={t('specimensWidget.leaveBodyAt')} timeLabel={`${t('specimensWidget.leaveBodyAt')} ${t('dateTime.time')}`}
+              onChange={(d) => put(i, 'leave_body_at', d ? toWallClock(d) : undefined)} />
           </Field>
           <Field label={t('specimensWidget.location')}>
             <Input value={r.location ?? ''} disabled={off} data-testid={`specimen-${i}-location`} onChange={(_e, d) => put(i, 'location', d.value)} />
           </Field>
           <Field label={t('specimensWidget.fixedAt')}>
-            <Input type="datetime-local" value={r.fixed_at ?? ''} disabled={off} data-testid={`specimen-${i}-fixed_at`} onChange={(_e, d) => put(i, 'fixed_at', d.value)} />
+            <DateTimeInput value={fromWallClock(r.fixed_at)} disabled={off} data-testid={`specimen-${i}-fixed_at`}
+              dateLabel={t('specimensWidget.fixedAt')} timeLabel={`${t('specimensWidget.fixedAt')} ${t('dateTime.time')}`}
+              onChange={(d) => put(i, 'fixed_at', d ? toWallClock(d) : undefined)} />
           </Field>
           <Button appearance="subtle" disabled={off || shown.length === 1} aria-label={t('specimensWidget.remove', { n: i + 1 })}
             onClick={() => onChange(shown.filter((_r, j) => j !== i))}>×</Button>
