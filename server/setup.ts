@@ -26,8 +26,7 @@ const { ensureChallengeKey } = await import('./modules/auth/challenge.js');
 const { appStorage } = await import('./storage/app-storage.js');
 const { SCHEMAS_DIR } = await import('./modules/schemas/repository.js');
 const { loadResources } = await import('./resources/definition.js');
-const { ContractStore, RuleStore } = await import('./modules/schemas/store.js');
-const { loadRuleSets } = await import('./modules/schemas/repository.js');
+const { ContractStore } = await import('./modules/schemas/store.js');
 const { seedDemoDepartment } = await import('./db/seed/demo-department.js');
 
 // Migrations and index builds may take long on a big database: they run without the statement timeout.
@@ -45,10 +44,8 @@ try {
   const { storage } = appStorage(config);
   await seed(db, config.demo, config.dataDir, storage);
   // The demo's living department (three months of work) on top of the base demo, once; the tests' databases keep the base only.
-  if (config.demo) {
-    const rules = new RuleStore(db, loadRuleSets());
-    await seedDemoDepartment(db, { dataDir: config.dataDir, storage, publicUrl: config.publicUrl, font: config.reportFont, rulesFor: (h) => rules.resolverFor(h) });
-  }
+  // Its reports' documents are frozen by a queued job once the server runs (seed/department-freeze-job.ts).
+  if (config.demo) await seedDemoDepartment(db, { dataDir: config.dataDir });
   await key;
 } finally {
   await db.destroy();

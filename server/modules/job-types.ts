@@ -13,6 +13,8 @@ import { slideConversionJob } from './slides/conversion/convert-job.js';
 import type { PixelCaps } from './slides/conversion/pixel-cap.js';
 import { slideIngestJob } from './slides/ingest.js';
 import { appStorage } from '../storage/app-storage.js';
+import { demoFreezeJob } from '../db/seed/department-freeze-job.js';
+import type { ReportFontConfig } from './diagnosis/pdf.js';
 import type { StorageConfig } from '../storage/storage-url.js';
 
 /** What the job types take from the server's config; limits left out take their defaults. */
@@ -27,6 +29,9 @@ export interface JobConfig {
   hl7?: Hl7Config;
   /** Where slide files are (STORAGE_URL): the data directory when left out. */
   storage?: StorageConfig;
+  /** What report PDFs name and are set in (PUBLIC_URL, REPORT_FONT): the demo's freeze job renders them. */
+  publicUrl?: string;
+  reportFont?: ReportFontConfig;
 }
 
 /** On object storage, what reads a slide's tiles by ranged GETs through the process's block cache; none for the data directory. */
@@ -37,7 +42,7 @@ function remoteSlides(config: JobConfig): RemoteSlides | undefined {
 
 /**
  * Each module registers here the queued job types it enqueues (slides: ingest, conversion; focus; diagnosis: the
- * outbound report; hl7: a result to the HIS; a DICOM import or an export adds a line). The jobs module knows none of them (it depends one way).
+ * outbound report; hl7: a result to the HIS; the demo seed: its reports' documents; a DICOM import or an export adds a line). The jobs module knows none of them (it depends one way).
  */
 function registerQueuedJobs(registry: JobRegistry, config: JobConfig): JobRegistry {
   const { dataDir, jobLeaseMs: lease, jobTimeLimitsMs: limits = {}, pixelCaps: caps } = config;
@@ -46,7 +51,9 @@ function registerQueuedJobs(registry: JobRegistry, config: JobConfig): JobRegist
     .register(slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps, storage: appStorage(config).storage }))
     .register(focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'], remote: remoteSlides(config) }))
     .register(reportOutboundJob(config.fhirOutbound, lease))
-    .register(hl7ResultJob(config.hl7, lease));
+    .register(hl7ResultJob(config.hl7, lease))
+    // The demo's seeded signed reports, frozen once the server runs (server/db/seed/demo-department.ts queues it).
+    .register(demoFreezeJob({ storage: appStorage(config).storage, publicUrl: config.publicUrl ?? 'http://localhost:8001', font: config.reportFont }, lease));
 }
 
 /**

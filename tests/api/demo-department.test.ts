@@ -4,8 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDepartment } from '../../server/db/seed/demo-department.js';
 import { seedDemoSlides } from '../../server/db/seed/demo-slides.js';
-import { loadRuleSets } from '../../server/modules/schemas/repository.js';
-import { RuleStore } from '../../server/modules/schemas/store.js';
+import { DEMO_FREEZE_JOB, freezeSeededReports } from '../../server/db/seed/department-freeze-job.js';
 import { appStorage } from '../../server/storage/app-storage.js';
 import { call, databases, startApp, tokenFor, type Harness } from './harness.js';
 
@@ -23,10 +22,7 @@ describe.each(databases)('demo department [%s]', (kind) => {
     expect(res.statusCode, `${who} ${url}`).toBe(200);
     return res.json().data;
   };
-  const seedIt = () => {
-    const rules = new RuleStore(h.db, loadRuleSets(), () => undefined);
-    return seedDemoDepartment(h.db, { dataDir, storage: appStorage({ dataDir }).storage, publicUrl: 'http://localhost:8001', rulesFor: (id) => rules.resolverFor(id) });
-  };
+  const seedIt = () => seedDemoDepartment(h.db, { dataDir });
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-department-'));
@@ -50,20 +46,35 @@ describe.each(databases)('demo department [%s]', (kind) => {
     expect(await count()).toBe(before);
   });
 
-  it('has cases in every phase, urgent and overdue ones, and a frozen document for every signed report', async () => {
+  it('has cases in every phase, urgent ones and signed reports, whose documents the queued job freezes as signing does', async () => {
     const phases = await h.db.selectFrom('cases').select(['main_phase', 'sub_phase']).distinct().execute();
     const seen = new Set(phases.map((p) => `${p.main_phase}/${p.sub_phase ?? ''}`));
     for (const p of ['registration/', 'sample/', 'slide_making/cut', 'diagnosis/to_allot', 'diagnosis/to_first', 'diagnosis/to_audit', 'diagnosis/to_sign', 'diagnosis/signed']) expect(seen, p).toContain(p);
-    const signed = await h.db.selectFrom('reports').select(['id', 'report_type', 'sub_phase']).where('sign_at', 'is not', null).execute();
-    expect(signed.some((r) => r.report_type === 2 && r.sub_phase === 'accept')).toBe(true);
-    const documents = await h.db.selectFrom('report_documents').select('report_id').execute();
-    expect(new Set(documents.map((d) => d.report_id))).toEqual(new Set(signed.map((r) => r.id)));
-    // A sent report's PDF is its frozen document.
-    const sent = await h.db.selectFrom('reports').select('id').where('deliver_at', 'is not', null).where('report_type', '=', 1).executeTakeFirstOrThrow();
-    const pdf = await call(h.app, 'GET', `/api/diagnosis/reports/${sent.id}/pdf`, { token: t.signer, lang: 'zh-CN' });
-    expect(pdf.statusCode).toBe(200);
-    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-  });
+    expect((await h.db.selectFrom('cases').select('id').where('expedite_status', '=', 1).execute()).length).toBeGreaterThan(0);
+    const signed = await h.db.selectFrom('reports').select(['id', 'case_id', 'report_type', 'sub_phase']).where('sign_at', 'is not', null).orderBy('id').execute();
+    expect(signed.length).toBeGreaterThan(50);
+    const supplement = signed.find((r) => r.report_type === 2 && r.sub_phase === 'accept')!;
+    expect(supplement).toBeDefined();
+    expect((await h.db.selectFrom('jobs').select('status').where('type', '=', DEMO_FREEZE_JOB).execute()).map((j) => j.status)).toEqual(['queued']);
+
+    // The job's freezing, on one sent case's report and its supplement (all of them take a minute of PDFs).
+    const main = signed.find((r) => r.case_id === supplement.case_id && r.report_type === 1)!;
+    expect(await freezeSeededReports(h.db, { storage: appStorage({ dataDir }).storage, publicUrl: 'http://localhost:8001', reportIds: [main.id, supplement.id] })).toBe(2);
+    const documents = await h.db.selectFrom('report_documents').select(['report_id', 'kind', 'supplements_document_id', 'id']).orderBy('id').execute();
+    expect(documents.map((d) => [d.report_id, d.kind])).toEqual([[main.id, 'signed'], [supplement.id, 'supplementary']]);
+    expect(documents[1].supplements_document_id).toBe(documents[0].id);
+    // Frozen once: a second run finds nothing to do.
+    expect(await freezeSeededReports(h.db, { storage: appStorage({ dataDir }).storage, publicUrl: 'http://localhost:8001', reportIds: [main.id, supplement.id] })).toBe(0);
+    // The PDF served is the frozen document's, and its verification page says the seal holds.
+    for (const lang of ['zh-CN', 'en-US']) {
+      const pdf = await call(h.app, 'GET', `/api/diagnosis/reports/${main.id}/pdf`, { token: t.signer, lang });
+      expect(pdf.statusCode, lang).toBe(200);
+      expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    }
+    const code = (await h.db.selectFrom('reports').select('verify_code').where('id', '=', main.id).executeTakeFirstOrThrow()).verify_code!;
+    const verify = await call(h.app, 'GET', `/api/reports/verify/${code}`, { lang: 'en-US' });
+    expect(verify.statusCode).toBe(200);
+  }, 120_000);
 
   it('fills every dashboard tile of the roles that see them', async () => {
     const primary = await get('primary', '/api/statistic/dashboard');

@@ -2,9 +2,6 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seedDemoDepartment } from '../../server/db/seed/demo-department.js';
 import { seedDemoSlides } from '../../server/db/seed/demo-slides.js';
-import { loadRuleSets } from '../../server/modules/schemas/repository.js';
-import { RuleStore } from '../../server/modules/schemas/store.js';
-import { appStorage } from '../../server/storage/app-storage.js';
 import { e2eApp, evidence, pickDateTime, viewsSettled, type Lang } from './harness.js';
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -26,8 +23,7 @@ describe('the living demo department and the smaller things of issue 31', () => 
     async setup(server) {
       const dataDir = server.dataDir!;
       await seedDemoSlides(server.db, dataDir);
-      const rules = new RuleStore(server.db, loadRuleSets(), () => undefined);
-      await seedDemoDepartment(server.db, { dataDir, storage: appStorage({ dataDir }).storage, publicUrl: server.url, rulesFor: (h) => rules.resolverFor(h) });
+      await seedDemoDepartment(server.db, { dataDir });
       const meeting = await server.db.selectFrom('meetings').select(['id', 'slide_id']).where('status', '=', 'open').executeTakeFirstOrThrow();
       meetingId = meeting.id;
       slideId = meeting.slide_id!;

@@ -3,10 +3,10 @@ import type { Db } from '../connect.js';
 import type { Database } from '../schema.js';
 import { chargeCase } from '../../modules/prices/charges.js';
 import { syncCase, type ReportRow } from '../../modules/diagnosis/queries.js';
-import type { RuleResolver } from '../../../src/core/rules.js';
-import type { DiagnosisDeps } from '../../modules/diagnosis/deps.js';
+import type { SigningKeys } from '../../http/signing-keys.js';
 import { DAY_MS, planDepartment, reached, stepAt, type PlannedCase, type PlannedStage, type STEP_HOURS } from './department-plan.js';
-import { signingDeps, signStored, type SigningOptions } from './department-signing.js';
+import { queueDemoFreeze } from './department-freeze-job.js';
+import { seedingKeys, signStored } from './department-signing.js';
 import { seedDepartmentSlides, type DepartmentSlides } from './department-slides.js';
 import { seedDepartmentLife, seedScanners } from './department-life.js';
 
@@ -22,14 +22,14 @@ type Step = keyof typeof STEP_HOURS;
  *
  * Run by server/setup.ts for a demo (DSMS_DEMO not 0) after the base seed, not by seed() itself: the API and e2e
  * tests' template databases keep the base demo only (they count its rows); tests that want the department call this.
- * Only once: a database that holds any report or scanner already is left alone.
+ * Only once: a database that holds any report or scanner already is left alone. Reports are signed as the sign step
+ * writes them; their documents (content and PDFs) are frozen by a queued job once the server runs
+ * (department-freeze-job.ts), which the seeding queues.
  */
-export interface DepartmentOptions extends Omit<SigningOptions, 'resolvers'> {
+export interface DepartmentOptions {
   now?: Date;
   /** Where the demo slide files are: their digital slides are linked into the department's; without it, no digital slides. */
   dataDir?: string;
-  /** The hospital's rules (report languages, workflow), as the rule store resolves them. */
-  rulesFor(hospitalId: number): Promise<RuleResolver>;
 }
 
 const DEPARTMENT_SIZE = { H001: { cases: 96, days: 92, seed: 31 }, H002: { cases: 24, days: 92, seed: 32 } } as const;
@@ -56,10 +56,9 @@ export async function seedDemoDepartment(db: Db, opts: DepartmentOptions): Promi
   if (names.some((n) => !person(n))) return false;
   const people = Object.fromEntries(names.map((n) => [n, person(n)!])) as People;
   const now = opts.now ?? new Date();
-  const resolvers = new Map(await Promise.all(hospitals.map(async (h) => [h.id, await opts.rulesFor(h.id)] as const)));
 
   await db.transaction().execute(async (trx) => {
-    const deps = signingDeps(trx, { ...opts, resolvers });
+    const keys = seedingKeys(trx);
     const seeded: SeededCase[] = [];
     for (const h of hospitals) {
       const size = DEPARTMENT_SIZE[h.code as keyof typeof DEPARTMENT_SIZE];
@@ -70,8 +69,9 @@ export async function seedDemoDepartment(db: Db, opts: DepartmentOptions): Promi
     }
     await seedScanners(trx, hospitals, now);
     const slides = opts.dataDir ? await seedDepartmentSlides(trx, opts.dataDir, seeded, people, now) : { byCase: new Map() } satisfies DepartmentSlides;
-    for (const c of seeded) await seedReports(deps, c, people, now);
+    for (const c of seeded) await seedReports(trx, keys, c, people, now);
     await seedDepartmentLife(trx, hospitals, seeded, slides, people, now);
+    await queueDemoFreeze(trx);
   });
   return true;
 }
@@ -112,7 +112,7 @@ async function seedCase(trx: Trx, hospitalId: number, c: PlannedCase, p: People,
   await chargeCase(trx, { hospitalId, caseId: id, by: p.registrar.id, at: registered }, c.case_type);
   if (c.requested) {
     await trx.insertInto('case_applications').values({
-      hospital_id: hospitalId, apply_number: `SQ${c.pathology_number.replace(/\D/g, '')}`, status: 3, case_type: c.case_type,
+      hospital_id: hospitalId, apply_number: `SQ-${c.pathology_number}`, status: 3, case_type: c.case_type,
       patient_name: c.patient_name, gender: c.gender, age: c.age, age_unit: 'year', outpatient_number: `MZ${c.pathology_number.replace(/\D/g, '')}`,
       inspection_department: c.specimen.department, inspection_doctor: p.clinician.realname, specimen_name: c.specimen.name,
       clinical_diagnosis: c.specimen.clinical, case_id: id, applied_by: p.clinician.id, created_at: new Date(c.registered.getTime() - 2 * 3600_000).toISOString(),
@@ -171,10 +171,9 @@ async function seedCase(trx: Trx, hospitalId: number, c: PlannedCase, p: People,
 }
 
 /** The case's report through the steps its stage has passed, as the diagnosis workflow leaves it at each. */
-async function seedReports(deps: DiagnosisDeps, c: SeededCase, p: People, now: Date): Promise<void> {
+async function seedReports(trx: Trx, keys: SigningKeys, c: SeededCase, p: People, now: Date): Promise<void> {
   const { plan } = c;
   if (!reached(plan.stage, 'draft')) return;
-  const trx = deps.db as Trx;
   const at = (step: Step) => stepAt(plan, step, now);
   const returned = plan.stage === 'returned';
   const submitted = reached(plan.stage, 'to_audit') && !returned;
@@ -200,13 +199,13 @@ async function seedReports(deps: DiagnosisDeps, c: SeededCase, p: People, now: D
       ...(reached(plan.stage, 'printed') ? { print_at: at('print') } : {}),
       ...(plan.stage === 'sent' ? { deliver_at: at('send') } : {}),
     };
-    row = await signStored(deps, row, 'signed', at('sign'), p.signer.id, after);
+    row = await signStored(trx, keys, row, 'signed', at('sign'), p.signer.id, after);
     lines.push({ action: 'report_sign', actor: p.signer, when: at('sign') });
     if (after.print_at) lines.push({ action: 'report_print', actor: p.signer, when: at('print') });
     if (after.deliver_at) lines.push({ action: 'report_send', actor: p.signer, when: at('send') });
   }
   if (plan.supplement && now.getTime() - plan.registered.getTime() > 7 * DAY_MS) {
-    await seedSupplement(deps, c, p, now);
+    await seedSupplement(trx, keys, c, p, now);
     lines.push({ action: 'report_supplement_create', actor: p.primary, when: at('supplement'), detail: { supplement_type: 1 } });
     lines.push({ action: 'report_accept', actor: p.auditor, when: at('accept') });
   }
@@ -216,9 +215,8 @@ async function seedReports(deps: DiagnosisDeps, c: SeededCase, p: People, now: D
   }))).execute();
 }
 
-/** An immunohistochemistry supplement, accepted (signed and frozen as the accept step does) and sent. */
-async function seedSupplement(deps: DiagnosisDeps, c: SeededCase, p: People, now: Date): Promise<void> {
-  const trx = deps.db as Trx;
+/** An immunohistochemistry supplement, accepted (signed as the accept step does) and sent. */
+async function seedSupplement(trx: Trx, keys: SigningKeys, c: SeededCase, p: People, now: Date): Promise<void> {
   const at = (step: Step) => stepAt(c.plan, step, now);
   const { id } = await trx.insertInto('reports').values({
     hospital_id: c.hospitalId, case_id: c.id, report_type: 2, supplement_type: 1, sub_phase: 'new', is_draft: 0, release_status: 'no',
@@ -227,5 +225,5 @@ async function seedSupplement(deps: DiagnosisDeps, c: SeededCase, p: People, now
     created_by: p.primary.id, evaluation: 'unassessed', created_at: at('supplement'), updated_at: at('supplement'),
   }).returning('id').executeTakeFirstOrThrow();
   const row = await trx.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  await signStored(deps, row, 'supplementary', at('accept'), p.auditor.id, { deliver_at: at('accept') });
+  await signStored(trx, keys, row, 'supplementary', at('accept'), p.auditor.id, { deliver_at: at('accept') });
 }

@@ -38,7 +38,7 @@ export async function seedDepartmentSlides(trx: Trx, dataDir: string, cases: See
     for (const section of c.sections) {
       const source = sources[n++ % sources.length];
       const ext = path.extname(source.file_path);
-      const stored = `${DEPARTMENT_DIR}/${section.label}${ext}`;
+      const stored = `${DEPARTMENT_DIR}/${c.hospitalId}-${section.label}${ext}`;
       const file = path.join(dataDir, stored);
       if (!fs.existsSync(file)) fs.linkSync(path.join(dataDir, source.file_path), file);
       const scanned = stepAt(c.plan, 'cover', now);
