@@ -55,13 +55,14 @@ export async function codeOf(editor: Locator): Promise<string> {
 
 /**
  * Types a day (YYYY-MM-DD) and, when given, a time (HH:mm:ss) into a DateTimeInput (src/widgets/dateTime: Fluent's
- * DatePicker and TimePicker, typed as a user would, each confirmed with Enter). `root`: the input's wrapper (its
- * data-testid); its first input is the day, its second the time.
+ * DatePicker and TimePicker, typed as a user would: the day confirmed by leaving it with Tab (Enter would open its
+ * calendar over the next field), the time with Enter). `root`: the input's wrapper (its data-testid); its first input
+ * is the day, its second the time.
  */
 export async function pickDateTime(root: Locator, date: string, time?: string): Promise<void> {
   const dateInput = root.locator('input').nth(0);
   await dateInput.fill(date);
-  await dateInput.press('Enter');
+  await dateInput.press('Tab');
   if (time === undefined) return;
   const timeInput = root.locator('input').nth(1);
   await timeInput.fill(time);
