@@ -63,7 +63,8 @@ export async function seedDemoDepartment(db: Db, opts: DepartmentOptions): Promi
     for (const h of hospitals) {
       const size = DEPARTMENT_SIZE[h.code as keyof typeof DEPARTMENT_SIZE];
       const dirs = new Map((await trx.selectFrom('subspecialties').select(['id', 'code']).where('hospital_id', '=', h.id).execute()).map((d) => [d.code, d.id]));
-      for (const plan of planDepartment(now, h.code as PlannedCase['hospital'], size.cases, size.days, size.seed)) {
+      // Oldest first, so ids follow time as in a lab that registered them one by one (lists sort by id).
+      for (const plan of planDepartment(now, h.code as PlannedCase['hospital'], size.cases, size.days, size.seed).reverse()) {
         seeded.push(await seedCase(trx, h.id, plan, people, now, dirs.get(SUBSPECIALTY_OF[plan.specimen.department] ?? '') ?? null));
       }
     }
@@ -188,7 +189,7 @@ async function seedReports(trx: Trx, keys: SigningKeys, c: SeededCase, p: People
     return_reason: returned ? '镜下描述请补充切缘情况' : null, returned_count: returned ? 1 : 0,
     created_by: p.primary.id, evaluation: 'unassessed', created_at: at('create'), updated_at: at('create'),
   }).returning('id').executeTakeFirstOrThrow();
-  let row = await trx.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await trx.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   await syncCase(trx, row, at('create'));
   const lines: { action: string; actor: People[keyof People]; when: string; detail?: unknown }[] = [{ action: 'report_create', actor: p.primary, when: at('create') }];
   if (submitted || returned) lines.push({ action: 'report_submit', actor: p.primary, when: at('submit') });
@@ -199,7 +200,7 @@ async function seedReports(trx: Trx, keys: SigningKeys, c: SeededCase, p: People
       ...(reached(plan.stage, 'printed') ? { print_at: at('print') } : {}),
       ...(plan.stage === 'sent' ? { deliver_at: at('send') } : {}),
     };
-    row = await signStored(trx, keys, row, 'signed', at('sign'), p.signer.id, after);
+    await signStored(trx, keys, row, 'signed', at('sign'), p.signer.id, after);
     lines.push({ action: 'report_sign', actor: p.signer, when: at('sign') });
     if (after.print_at) lines.push({ action: 'report_print', actor: p.signer, when: at('print') });
     if (after.deliver_at) lines.push({ action: 'report_send', actor: p.signer, when: at('send') });

@@ -10,7 +10,7 @@ const useStyles = makeStyles({
   root: { display: 'flex', gap: tokens.spacingHorizontalXS, width: '100%' },
   date: { flexGrow: 1, minWidth: '8.5em' },
   // Fluent's combobox is at least 250 px wide by default; a time needs far less.
-  time: { width: '9em', minWidth: '9em', flexShrink: 0 },
+  time: { width: '7.5em', minWidth: '7.5em', flexShrink: 0 },
   timeInput: { width: '100%', minWidth: 0 },
 });
 
