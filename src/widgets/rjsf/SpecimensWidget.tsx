@@ -16,7 +16,7 @@ const useStyles = makeStyles({
   row: {
     display: 'grid', gap: tokens.spacingHorizontalS, alignItems: 'end',
     // Two lines a specimen: the times need a day and a time picker each (DateTimeInput), wider than a text field.
-    gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr) minmax(0, 1fr) auto',
+    gridTemplateColumns: 'minmax(0, 1.4fr) minmax(0, 0.7fr) minmax(0, 1.4fr) auto',
     gridTemplateAreas: '"name type fixative remove" "leave location fixed remove"',
     paddingBottom: tokens.spacingVerticalS, borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
   },
