@@ -28,6 +28,7 @@ const { SCHEMAS_DIR } = await import('./modules/schemas/repository.js');
 const { loadResources } = await import('./resources/definition.js');
 const { ContractStore } = await import('./modules/schemas/store.js');
 const { withSetupLock } = await import('./db/setup-lock.js');
+const { seedDemoDepartment } = await import('./db/seed/demo-department.js');
 
 // Migrations and index builds may take long on a big database: they run without the statement timeout.
 // A first start builds the SQLite file under another name, renamed into place when complete (db/fresh-database.ts).
@@ -42,7 +43,11 @@ try {
     await ensureResourceIndexes(db, resources);
     // The fields hospitals added (kept in extra), each with its expression index; a save builds a new field's at once.
     await new ContractStore(db, resources, undefined).indexAllAdded();
-    await seed(db, config.demo, config.dataDir, appStorage(config).storage);
+    const { storage } = appStorage(config);
+    await seed(db, config.demo, config.dataDir, storage);
+    // The demo's living department (three months of work) on top of the base demo, once; the tests' databases keep the base only.
+    // Its reports' documents are frozen by a queued job once the server runs (seed/department-freeze-job.ts).
+    if (config.demo) await seedDemoDepartment(db, { dataDir: config.dataDir });
     await key;
   });
 } finally {

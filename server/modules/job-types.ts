@@ -14,6 +14,9 @@ import { slideIngestJob } from './slides/ingest.js';
 import { areaStorages } from '../storage/area-storages.js';
 import type { BlockCacheConfig } from '../storage/open-storage.js';
 import type { S3Connection, StorageConfig } from '../storage/storage-url.js';
+import { appStorage } from '../storage/app-storage.js';
+import { demoFreezeJob } from '../db/seed/department-freeze-job.js';
+import type { ReportFontConfig } from './diagnosis/pdf.js';
 
 /** What the job types take from the server's config; limits left out take their defaults. */
 export interface JobConfig {
@@ -30,11 +33,14 @@ export interface JobConfig {
   blockCache?: BlockCacheConfig;
   /** How hospital areas on S3 reach their buckets (their slides are in their own storages: storage/area-storages.ts). */
   s3Connection?: S3Connection;
+  /** What report PDFs name and are set in (PUBLIC_URL, REPORT_FONT): the demo's freeze job renders them. */
+  publicUrl?: string;
+  reportFont?: ReportFontConfig;
 }
 
 /**
  * Each module registers here the queued job types it enqueues (slides: ingest, conversion; focus; diagnosis: the
- * outbound report; hl7: a result to the HIS; a DICOM import or an export adds a line). The jobs module knows none of them (it depends one way).
+ * outbound report; hl7: a result to the HIS; the demo seed: its reports' documents; a DICOM import or an export adds a line). The jobs module knows none of them (it depends one way).
  */
 function registerQueuedJobs(registry: JobRegistry, config: JobConfig): JobRegistry {
   const { dataDir, jobLeaseMs: lease, jobTimeLimitsMs: limits = {}, pixelCaps: caps } = config;
@@ -45,7 +51,9 @@ function registerQueuedJobs(registry: JobRegistry, config: JobConfig): JobRegist
     .register(slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps, areas }))
     .register(focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'], areas }))
     .register(reportOutboundJob(config.fhirOutbound, lease))
-    .register(hl7ResultJob(config.hl7, lease));
+    .register(hl7ResultJob(config.hl7, lease))
+    // The demo's seeded signed reports, frozen once the server runs (server/db/seed/demo-department.ts queues it).
+    .register(demoFreezeJob({ storage: appStorage(config).storage, publicUrl: config.publicUrl ?? 'http://localhost:8001', font: config.reportFont }, lease));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atTime, formatDate, formatDateTime, formatTime, fromStored, parseDate, parseTime, showStored, toStored } from './dateTime';
+import { atTime, formatDate, formatDateTime, formatTime, fromStored, fromWallClock, parseDate, parseTime, showStored, toStored, toWallClock } from './dateTime';
 
 describe('date-time as the spec shows it (YYYY-MM-DD HH:mm:ss, local)', () => {
   it('formats with zero padding and 24 hours, in any language', () => {
@@ -47,5 +47,25 @@ describe('date-time as the spec shows it (YYYY-MM-DD HH:mm:ss, local)', () => {
     expect(showStored('sometime in 2017')).toBe('sometime in 2017');
     expect(showStored(null)).toBeNull();
     expect(showStored('')).toBeNull();
+  });
+});
+
+describe('wall-clock date-times (specimen times, range ends)', () => {
+  it('reads a day, a time with or without seconds, and a zoned instant; refuses what is no date-time', () => {
+    expect(fromWallClock('2026-11-20')).toEqual(new Date(2026, 10, 20));
+    expect(fromWallClock('2026-11-20T10:00')).toEqual(new Date(2026, 10, 20, 10, 0, 0));
+    expect(fromWallClock('2026-11-20 23:59:59')).toEqual(new Date(2026, 10, 20, 23, 59, 59));
+    expect(fromWallClock('2026-11-20T10:00:00.000Z')).toEqual(new Date(Date.UTC(2026, 10, 20, 10)));
+    expect(fromWallClock('2026-02-30T10:00')).toBeNull();
+    expect(fromWallClock('2026-11-20T25:00')).toBeNull();
+    expect(fromWallClock('11/20/2026')).toBeNull();
+    expect(fromWallClock('')).toBeNull();
+    expect(fromWallClock(undefined)).toBeNull();
+  });
+
+  it('writes YYYY-MM-DDTHH:mm:ss, which it reads back', () => {
+    const d = new Date(2026, 0, 5, 7, 8, 9);
+    expect(toWallClock(d)).toBe('2026-01-05T07:08:09');
+    expect(fromWallClock(toWallClock(d))).toEqual(d);
   });
 });

@@ -58,3 +58,22 @@ export function showStored(value: unknown): string | null {
 
 /** A local Date as stored (ISO text in UTC, whole seconds). */
 export const toStored = (d: Date): string => new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString();
+
+/**
+ * A wall-clock date-time as forms without a time zone keep it (a specimen's times, a range's ends:
+ * `YYYY-MM-DDTHH:mm[:ss]` or with a space; a day alone is midnight) as a local Date; ISO text with a zone is read
+ * as that instant. Null when empty or unreadable.
+ */
+export function fromWallClock(value: unknown): Date | null {
+  if (typeof value !== 'string' || !value.trim()) return null;
+  const text = value.trim();
+  if (/(Z|[+-]\d{2}:?\d{2})$/.test(text)) return fromStored(text);
+  const m = text.match(/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/);
+  const day = m ? parseDate(`${m[1]}-${m[2]}-${m[3]}`) : null;
+  if (!m || !day) return null;
+  const time = m[4] === undefined ? null : parseTime(`${m[4]}:${m[5]}:${m[6] ?? '00'}`);
+  return m[4] !== undefined && !time ? null : atTime(day, time);
+}
+
+/** A local Date as wall-clock text, `YYYY-MM-DDTHH:mm:ss` (what fromWallClock reads and the lab bodies take). */
+export const toWallClock = (d: Date): string => `${formatDate(d)}T${formatTime(d)}`;

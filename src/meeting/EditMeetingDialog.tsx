@@ -1,7 +1,8 @@
 import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, makeStyles } from '@fluentui/react-components';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../core/dateTime';
+import { fromStored } from '../core/dateTime';
+import { DateTimeInput } from '../widgets/dateTime/DateTimeInput';
 import { MEETING_NAME_MAX } from '../core/meeting';
 import { updateMeeting, type MeetingDetail, type SlideChoice } from './meetingApi';
 import { SlidePicker } from './SlidePicker';
@@ -11,21 +12,20 @@ const useStyles = makeStyles({
 });
 
 /** A datetime-local input's value (local time, minutes) for a stored ISO time. */
-const localInput = (iso: string) => formatDateTime(new Date(iso)).replace(' ', 'T').slice(0, 16);
 
 /** A meeting manager renames, re-times or changes the slides of an open meeting; everyone sees it at once. */
 export function EditMeetingDialog({ meeting, onSaved, onClose }: { meeting: MeetingDetail; onSaved(m: MeetingDetail): void; onClose(): void }) {
   const s = useStyles();
   const { t } = useTranslation();
   const [name, setName] = useState(meeting.name);
-  const [start, setStart] = useState(localInput(meeting.start_at));
+  const [start, setStart] = useState<Date | null>(fromStored(meeting.start_at));
   const [chosen, setChosen] = useState<SlideChoice[]>(meeting.slides);
   const [busy, setBusy] = useState(false);
 
   const save = () => {
     setBusy(true);
     // A refusal is toasted by the API client in the user's language; the dialog stays open to correct it.
-    updateMeeting(meeting.id, { name: name.trim(), slide_ids: chosen.map((c) => c.id), ...(start ? { start_at: new Date(start).toISOString() } : {}) })
+    updateMeeting(meeting.id, { name: name.trim(), slide_ids: chosen.map((c) => c.id), ...(start ? { start_at: start.toISOString() } : {}) })
       .then((m) => { onSaved(m); onClose(); }, () => undefined).finally(() => setBusy(false));
   };
 
@@ -39,7 +39,7 @@ export function EditMeetingDialog({ meeting, onSaved, onClose }: { meeting: Meet
               <Input value={name} maxLength={MEETING_NAME_MAX} data-testid="meeting-edit-name" onChange={(_, d) => setName(d.value)} />
             </Field>
             <Field label={t('meeting.startAt')}>
-              <Input type="datetime-local" value={start} onChange={(_, d) => setStart(d.value)} />
+              <DateTimeInput value={start} data-testid="meeting-edit-start" dateLabel={t('meeting.startAt')} onChange={setStart} />
             </Field>
             <SlidePicker chosen={chosen} onChange={setChosen} />
           </DialogContent>

@@ -11,6 +11,7 @@ import { useGrants } from '../engine/useGrants';
 import { Pager } from '../widgets/table/Pager';
 import { createMeeting, listMeetings, slideById, type Meeting, type SlideChoice } from './meetingApi';
 import { SlidePicker } from './SlidePicker';
+import { DateTimeInput } from '../widgets/dateTime/DateTimeInput';
 
 const useStyles = makeStyles({
   root: { position: 'fixed', inset: 0, overflowY: 'auto', padding: '16px 24px', display: 'flex', flexDirection: 'column', gap: '16px', backgroundColor: tokens.colorNeutralBackground2 },
@@ -86,7 +87,7 @@ function CreateMeeting({ preselect, onCreated }: { preselect: number | null; onC
   const s = useStyles();
   const { t } = useTranslation();
   const [name, setName] = useState('');
-  const [start, setStart] = useState('');
+  const [start, setStart] = useState<Date | null>(null);
   const [chosen, setChosen] = useState<SlideChoice[]>([]);
   const [busy, setBusy] = useState(false);
 
@@ -97,7 +98,7 @@ function CreateMeeting({ preselect, onCreated }: { preselect: number | null; onC
   const submit = () => {
     setBusy(true);
     // Bad input comes back as the server's translated message, toasted by the API client.
-    createMeeting({ name: name.trim(), slide_ids: chosen.map((c) => c.id), ...(start ? { start_at: new Date(start).toISOString() } : {}) })
+    createMeeting({ name: name.trim(), slide_ids: chosen.map((c) => c.id), ...(start ? { start_at: start.toISOString() } : {}) })
       .then((m) => onCreated(m.id), () => undefined).finally(() => setBusy(false));
   };
 
@@ -109,7 +110,7 @@ function CreateMeeting({ preselect, onCreated }: { preselect: number | null; onC
           <Input value={name} maxLength={MEETING_NAME_MAX} data-testid="meeting-name" onChange={(_, d) => setName(d.value)} />
         </Field>
         <Field label={t('meeting.startAt')} hint={t('meeting.startHint')}>
-          <Input type="datetime-local" value={start} data-testid="meeting-start" onChange={(_, d) => setStart(d.value)} />
+          <DateTimeInput value={start} data-testid="meeting-start" dateLabel={t('meeting.startAt')} onChange={setStart} />
         </Field>
       </div>
       <SlidePicker chosen={chosen} onChange={setChosen} />

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { listAnnotations, type Annotation } from '../viewer/api';
 import { AnnotationOverlay } from '../viewer/AnnotationOverlay';
 import { SlideViewer } from '../viewer/slideViewer';
+import { scaleBar } from '../core/viewerScale';
 
 const useStyles = makeStyles({
   pane: { position: 'relative', overflow: 'hidden', backgroundColor: tokens.colorNeutralBackground3, minWidth: 0, minHeight: 0 },
@@ -11,14 +12,22 @@ const useStyles = makeStyles({
     position: 'absolute', right: '8px', bottom: '8px', width: '160px', height: '120px', backgroundColor: tokens.colorNeutralBackground1,
     border: `1px solid ${tokens.colorNeutralStroke1}`, boxShadow: tokens.shadow8,
   },
+  // The viewer's scale bar (ViewerPane.tsx), bottom left.
+  scale: {
+    position: 'absolute', left: '8px', bottom: '8px', pointerEvents: 'none', backgroundColor: tokens.colorNeutralBackground1, padding: '2px 6px',
+    borderRadius: tokens.borderRadiusSmall, boxShadow: tokens.shadow4, fontSize: tokens.fontSizeBase200, fontWeight: tokens.fontWeightSemibold,
+  },
+  bar: { height: '6px', backgroundColor: tokens.colorNeutralForeground1, border: `1px solid ${tokens.colorNeutralBackground1}` },
 });
 
 /**
  * The meeting's slide in the shared OpenSeadragon viewer (src/viewer/slideViewer.ts), with the slide's saved
- * annotations drawn read-only for those who may see them. A follower's mouse does not move the view: the
- * presenter's does. The view's centre and zoom are on the element (data-*) for tests.
+ * annotations drawn read-only for those who may see them, measured in µm from the slide's `mpp` and under the
+ * viewer's scale bar. A follower's mouse does not move the view: the presenter's does. The view's centre and zoom are on the element (data-*) for tests.
  */
-export function MeetingPane({ slideId, presenting, annotations: showAnnotations, onViewer }: { slideId: number; presenting: boolean; annotations: boolean; onViewer(v: SlideViewer | null): void }) {
+export function MeetingPane({ slideId, mpp, presenting, annotations: showAnnotations, onViewer }: {
+  slideId: number; mpp: number | null; presenting: boolean; annotations: boolean; onViewer(v: SlideViewer | null): void;
+}) {
   const s = useStyles();
   const osdEl = useRef<HTMLDivElement>(null);
   const navEl = useRef<HTMLDivElement>(null);
@@ -59,12 +68,20 @@ export function MeetingPane({ slideId, presenting, annotations: showAnnotations,
 
   useEffect(() => { viewer?.osd.setMouseNavEnabled(presenting); }, [viewer, presenting]);
 
+  const bar = scaleBar(mpp, viewer?.imageZoom() ?? 0);
+
   return (
     <div ref={host} className={s.pane} data-testid="meeting-pane" data-slide={slideId}>
       <div ref={osdEl} className={s.osd} />
       {annotations.length > 0 && (
         <AnnotationOverlay matrix={viewer?.imageToElement() ?? null} width={size.w} height={size.h} annotations={annotations} draft={null} draftColor="#000000"
-          selectedId={null} selecting={false} editable={() => false} mpp={null} gridUm={null} onSelect={() => undefined} onMove={() => undefined} />
+          selectedId={null} selecting={false} editable={() => false} mpp={mpp} gridUm={null} onSelect={() => undefined} onMove={() => undefined} />
+      )}
+      {bar && (
+        <div className={s.scale} data-testid="meeting-scale-bar">
+          <div className={s.bar} style={{ width: `${bar.widthPx}px` }} />
+          {bar.label}
+        </div>
       )}
       <div ref={navEl} className={s.navigator} />
     </div>

@@ -75,7 +75,7 @@ export function MeetingRoom({ initial, me }: { initial: MeetingDetail; me: numbe
           {!isGranted('slide_view', grants)
             ? <div className={s.empty} data-testid="meeting-no-images"><Text>{t('meeting.noImages')}</Text></div>
             : meeting.slide_id !== null
-            ? <MeetingPane key={meeting.slide_id} slideId={meeting.slide_id} presenting={presenting} annotations={isGranted('slide_annotation_view', grants)} onViewer={setViewer} />
+            ? <MeetingPane key={meeting.slide_id} slideId={meeting.slide_id} mpp={meeting.slides.find((x) => x.id === meeting.slide_id)?.mpp ?? null} presenting={presenting} annotations={isGranted('slide_annotation_view', grants)} onViewer={setViewer} />
             : <div className={s.empty}><Text>{t('meeting.noSlide')}</Text></div>}
           <aside className={s.side}>
             <Text weight="semibold">{t('meeting.slides')}</Text>

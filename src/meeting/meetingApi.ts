@@ -20,7 +20,7 @@ export interface Meeting {
   presenter_name: string;
 }
 export interface MeetingDetail extends Meeting {
-  slides: { id: number; name: string; status: string }[];
+  slides: { id: number; name: string; status: string; mpp?: number | null }[];
   participants: { id: number; name: string; realname: string; joined_at: string }[];
 }
 export interface SlideChoice { id: number; name: string; pathology_number?: string | null }

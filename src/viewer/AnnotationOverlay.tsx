@@ -19,6 +19,9 @@ interface Props {
   gridUm: number | null;
   onSelect(id: number | null): void;
   onMove(a: Annotation, points: Point[]): void;
+  /** The text annotation just placed, whose words are typed in place; its input answers `onTyped` (null: left as it was). */
+  typingId?: number | null;
+  onTyped?(a: Annotation, text: string | null): void;
 }
 
 const HANDLE = 5;
@@ -87,7 +90,10 @@ export function AnnotationOverlay(p: Props) {
         ))}
         {p.draft && <Shape type={p.draft.type} points={p.draft.points} color={p.draftColor} selected={false} scale={affineScale(m)} interactive={false} testId="annotation-draft" />}
       </g>
-      {shown.map((a) => (a.type === 'text' || a.type === 'ruler' || a.id === p.selectedId) && <Label key={`l${a.id}`} a={a} mpp={p.mpp} screen={screen} />)}
+      {shown.map((a) => (a.type === 'text' || a.type === 'ruler' || a.id === p.selectedId) && a.id !== p.typingId && <Label key={`l${a.id}`} a={a} mpp={p.mpp} screen={screen} />)}
+      {shown.filter((a) => a.id === p.typingId && a.type === 'text').map((a) => (
+        <TextInPlace key={`t${a.id}`} a={a} at={screen(a.points[a.points.length - 1]!)} onDone={(text) => p.onTyped?.(a, text)} />
+      ))}
       {p.draft && <Label a={{ ...p.draft, name: '', color: p.draftColor }} mpp={p.mpp} screen={screen} testId="draft-measure" />}
       {p.selecting && selected && p.editable(selected) && selected.points.map((pt, i) => {
         const [x, y] = screen(pt);
@@ -135,6 +141,33 @@ function Shape({ type, points, color, selected, scale, interactive, onPointerDow
     case 'text':
       return <circle {...common} cx={points[0]![0]} cy={points[0]![1]} r={px(type === 'point' ? 5 : 3)} fill={color} />;
   }
+}
+
+/**
+ * Where a text annotation's words are typed: an input at the label's place, focused with its default words selected,
+ * so typing replaces them. Enter or leaving it keeps what was typed; Escape keeps the annotation as it was.
+ */
+function TextInPlace({ a, at, onDone }: { a: Annotation; at: [number, number]; onDone(text: string | null): void }) {
+  const done = useRef(false);
+  const finish = (text: string | null) => {
+    if (done.current) return;
+    done.current = true;
+    onDone(text);
+  };
+  return (
+    <foreignObject x={at[0] + 4} y={at[1] - 30} width={240} height={28} style={{ pointerEvents: 'all', overflow: 'visible' }}>
+      <input data-testid="annotation-text-input" defaultValue={a.name} maxLength={100}
+        ref={(el) => { if (el && !done.current && document.activeElement !== el) { el.focus(); el.select(); } }}
+        style={{ font: '600 13px sans-serif', color: a.color, width: '100%', boxSizing: 'border-box', padding: '2px 4px', border: `1px solid ${a.color}`, borderRadius: 2 }}
+        onPointerDown={(e) => e.stopPropagation()}
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (e.key === 'Enter') finish(e.currentTarget.value);
+          if (e.key === 'Escape') finish(null);
+        }}
+        onBlur={(e) => finish(e.currentTarget.value)} />
+    </foreignObject>
+  );
 }
 
 function Label({ a, mpp, screen, testId }: { a: Pick<Annotation, 'type' | 'points' | 'name' | 'color'>; mpp: number | null; screen: (p: Point) => [number, number]; testId?: string }) {

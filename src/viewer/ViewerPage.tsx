@@ -91,6 +91,8 @@ export default function ViewerPage() {
   const [rotation, setRotationState] = useState(0);
   const [flipped, setFlipped] = useState(false);
   const [selectedId, setSelectedId] = useState<number | null>(null);
+  // A text annotation just placed: its words are typed where it stands (AnnotationOverlay's input).
+  const [typingId, setTypingId] = useState<number | null>(null);
   const [help, setHelp] = useState(false);
   const [tab, setTab] = useState<'info' | 'annotations' | 'share'>('annotations');
   const viewers = useRef<(SlideViewer | null)[]>([null, null, null, null]);
@@ -180,7 +182,16 @@ export default function ViewerPage() {
   const failedWrite = () => {}; // The API client has shown the server's translated message.
   const onDraw = (d: Draft) => {
     const name = d.type === 'text' ? t('viewer.annotation.defaultText') : '';
-    store.create({ type: d.type, points: d.points, color, name }).then((a) => { if (a) setSelectedId(a.id); }, failedWrite);
+    store.create({ type: d.type, points: d.points, color, name }).then((a) => {
+      if (!a) return;
+      setSelectedId(a.id);
+      if (a.type === 'text') setTypingId(a.id);
+    }, failedWrite);
+  };
+  const onTyped = (a: Annotation, text: string | null) => {
+    setTypingId(null);
+    const words = text?.trim();
+    if (words && words !== a.name) store.update(a, { name: words }).catch(failedWrite);
   };
   const onMove = (a: Annotation, points: Point[]) => { store.update(a, { points }).catch(failedWrite); };
   const removeSelected = () => {
@@ -266,7 +277,7 @@ export default function ViewerPage() {
                 annotations={stores[i]!.items} selectedId={i === active ? selectedId : null} gridUm={gridUm} colour={colour} touch={touch}
                 showTitle={split > 1} focus={focus} editable={editable} onActivate={() => { setActive(i); setSelectedId(null); }}
                 onViewer={(v) => { viewers.current[i] = v; }} onDraw={onDraw} onTooSmall={() => notify(t('viewer.tooSmall'), 'warning')}
-                onSelect={(id) => setSelectedId(id)} onMove={onMove} onViewChange={() => onViewChange(i)} />
+                onSelect={(id) => setSelectedId(id)} onMove={onMove} typingId={i === active ? typingId : null} onTyped={onTyped} onViewChange={() => onViewChange(i)} />
             );
           })}
         </div>

@@ -51,6 +51,9 @@ export interface PaneProps {
   onTooSmall(): void;
   onSelect(id: number | null): void;
   onMove(a: Annotation, points: Point[]): void;
+  /** The text annotation being typed in place (AnnotationOverlay), and where its words go. */
+  typingId?: number | null;
+  onTyped?(a: Annotation, text: string | null): void;
   /** The view moved (pan, zoom, rotation, flip): linked panes follow. */
   onViewChange(): void;
 }
@@ -121,7 +124,7 @@ export function ViewerPane(p: PaneProps) {
       {p.focus && <FocusOverlay slideId={p.slide.id} matrix={viewer?.imageToElement() ?? null} />}
       <AnnotationOverlay matrix={viewer?.imageToElement() ?? null} width={size.w} height={size.h} annotations={p.annotations} draft={draft} draftColor={p.color}
         selectedId={p.selectedId} selecting={p.active && p.tool === 'select'} editable={p.editable} mpp={p.slide.mpp} gridUm={p.gridUm}
-        onSelect={p.onSelect} onMove={p.onMove} />
+        onSelect={p.onSelect} onMove={p.onMove} typingId={p.typingId} onTyped={p.onTyped} />
       {!p.touch && <div ref={navEl} className={s.navigator} data-testid="navigator" />}
       {p.showTitle && <div className={`${s.title} ${s.chip}`}>{p.slide.name}</div>}
       <div className={s.hud}>

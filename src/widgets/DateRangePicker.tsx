@@ -1,8 +1,10 @@
-import { Button, Input, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, makeStyles, tokens } from '@fluentui/react-components';
 import { CalendarLtr20Regular } from '@fluentui/react-icons';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DATE_SHORTCUTS, PICKER_DEBOUNCE_MS, rangeValue, shortcutRange, type RangeKind } from '../core/dateRanges';
+import { atTime, formatDate, fromWallClock, toWallClock } from '../core/dateTime';
+import { DateTimeInput } from './dateTime/DateTimeInput';
 
 const useStyles = makeStyles({
   root: { display: 'inline-flex', alignItems: 'center', gap: tokens.spacingHorizontalXS, flexWrap: 'nowrap', width: '100%' },
@@ -49,14 +51,19 @@ export function DateRangePicker({ value, onChange, kind = 'daterange', now = () 
       if (out) onChange(out);
     }, PICKER_DEBOUNCE_MS);
   };
-  const type = kind === 'datetimerange' ? 'datetime-local' : 'date';
+  const timed = kind === 'datetimerange';
+  // Each end in Fluent's date (and time) picker, shown YYYY-MM-DD HH:mm:ss in both languages; kept as the text
+  // rangeValue reads (`YYYY-MM-DD`, or `YYYY-MM-DDTHH:mm:ss`). A range's end picked as a day alone ends at 23:59:59.
+  const text = (d: Date | null) => (d ? (timed ? toWallClock(d) : formatDate(d)) : '');
+  const endOfDay = (d: Date | null) => (d && timed && !to && d.getHours() === 0 && d.getMinutes() === 0 && d.getSeconds() === 0
+    ? atTime(d, { hours: 23, minutes: 59, seconds: 59 }) : d);
   const startInput = (
-    <Input className={s.input} type={type} step={kind === 'datetimerange' ? 1 : undefined} value={from} aria-label={t('dateRange.start')}
-      onChange={(_, d) => { setFrom(d.value); emit(d.value, to); }} />
+    <DateTimeInput className={s.input} dateOnly={!timed} value={fromWallClock(from)} dateLabel={t('dateRange.start')} timeLabel={`${t('dateRange.start')} ${t('dateTime.time')}`}
+      data-testid="date-range-start" onChange={(d) => { const v = text(d); setFrom(v); emit(v, to); }} />
   );
   const endInput = (
-    <Input className={s.input} type={type} step={kind === 'datetimerange' ? 1 : undefined} value={to} aria-label={t('dateRange.end')}
-      onChange={(_, d) => { setTo(d.value); emit(from, d.value); }} />
+    <DateTimeInput className={s.input} dateOnly={!timed} value={fromWallClock(to)} dateLabel={t('dateRange.end')} timeLabel={`${t('dateRange.end')} ${t('dateTime.time')}`}
+      data-testid="date-range-end" onChange={(d) => { const v = text(endOfDay(d)); setTo(v); emit(from, v); }} />
   );
   const shortcuts = (
     <Menu>

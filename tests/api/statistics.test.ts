@@ -178,6 +178,10 @@ describe.each(databases)('statistics [%s]', (kind) => {
     const theirs = (await get(clinician, '/api/statistic/dashboard')).json().data;
     expect(theirs.today).toBeUndefined();
     expect(theirs.scanners).toBeUndefined();
+    expect(theirs.uploads).toBeUndefined();
+    // The upload queue is the uploaders': a doctor who reads slides has none, a technician has it.
+    expect((await get(await tokenFor(h.app, 'primary'), '/api/statistic/dashboard')).json().data.uploads).toBeUndefined();
+    expect((await get(await tokenFor(h.app, 'technician'), '/api/statistic/dashboard')).json().data.uploads).toMatchObject({ not_bound: 0 });
   });
 
   it('labels a slide automatically from its case and counts label use by percentage (spec §7 label calls)', async () => {

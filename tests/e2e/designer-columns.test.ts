@@ -12,8 +12,8 @@ import {
  */
 describe('page designer: CaseList columns, with a field the hospital added', () => {
   const s = useDesignerSession();
-  const BASE = ['pathology_number', 'case_status', 'markers', 'case_type', 'subspecialty', 'expedite_status', 'patient_name'];
-  const DESIGNED = ['pathology_number', 'case_status', 'markers', 'patient_name', 'case_type', 'subspecialty', 'expedite_status'];
+  const BASE = ['pathology_number', 'patient_name', 'case_status', 'markers', 'case_type', 'subspecialty', 'expedite_status'];
+  const DESIGNED = ['pathology_number', 'patient_name', 'case_status', 'markers', 'specimen_name', 'case_type', 'subspecialty'];
   const cell = (number: string, field: string) => s.registrar.getByTestId('data-table').locator('tbody tr', { hasText: number }).locator(`[data-column="${field}"]`);
   const headerText = (field: string) => s.registrar.getByTestId('data-table').locator(`thead th[data-column="${field}"]`).textContent();
 
@@ -22,8 +22,8 @@ describe('page designer: CaseList columns, with a field the hospital added', () 
     expect((await columnOrder(s)).slice(0, 7)).toEqual(BASE);
     await designer(s).getByTestId('col-visible-gender').uncheck();
     await designer(s).getByTestId('col-visible-age').uncheck();
-    // "patient name" up three places, to where the case type stands, dragged with the mouse (dnd-kit), then relabelled.
-    const from = (await designer(s).getByTestId('drag-patient_name').boundingBox())!;
+    // "specimen" up to where the case type stands, dragged with the mouse (dnd-kit); "patient name" relabelled.
+    const from = (await designer(s).getByTestId('drag-specimen_name').boundingBox())!;
     const to = (await designer(s).getByTestId('drag-case_type').boundingBox())!;
     await s.admin.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
     await s.admin.mouse.down();

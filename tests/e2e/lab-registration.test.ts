@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import registration from '../../schemas/pages/CaseRegistration.json';
-import { animationsDone, e2eApp, evidence } from './harness.js';
+import { animationsDone, e2eApp, evidence, pickDateTime } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
@@ -54,8 +54,8 @@ describe('the full registration form, in Chromium', () => {
       await form.locator('#root_inspection_date').fill('2026-11-20').catch(() => undefined);
       await form.getByTestId('specimen-0-name').fill('甲状腺左叶');
       await form.getByTestId('specimen-0-fixative').fill('10% NBF');
-      await form.getByTestId('specimen-0-leave_body_at').fill('2026-11-20T10:00');
-      await form.getByTestId('specimen-0-fixed_at').fill('2026-11-20T09:00');
+      await pickDateTime(form.getByTestId('specimen-0-leave_body_at'), '2026-11-20', '10:00:00');
+      await pickDateTime(form.getByTestId('specimen-0-fixed_at'), '2026-11-20', '09:00:00');
       await form.getByTestId('specimen-add').click();
       await form.getByTestId('specimen-1-name').fill('颈部淋巴结');
       await form.getByTestId('form-save').click();
@@ -65,7 +65,7 @@ describe('the full registration form, in Chromium', () => {
       await shot(page, `lab-registration-refused-${lang}`);
 
       await form.locator('#root_admission_number').fill(`ZY-E2E-${lang}`);
-      await form.getByTestId('specimen-0-fixed_at').fill('2026-11-20T10:20');
+      await pickDateTime(form.getByTestId('specimen-0-fixed_at'), '2026-11-20', '10:20:00');
       const answer = page.waitForResponse((r) => r.url().endsWith('/api/pathology/register') && r.request().method() === 'POST');
       await form.getByTestId('form-save').click();
       const res = await answer;
@@ -80,7 +80,7 @@ describe('the full registration form, in Chromium', () => {
       expect(stored).toEqual({ admission_number: `ZY-E2E-${lang}`, bed_number: '3-15', treat_type: 'hospital', id_number: '11010119790101002X' });
       const specimens = await app.db.selectFrom('case_specimens').select(['name', 'fixative', 'leave_body_at', 'fixed_at']).where('case_id', '=', id).orderBy('seq').execute();
       expect(specimens).toEqual([
-        { name: '甲状腺左叶', fixative: '10% NBF', leave_body_at: '2026-11-20T10:00', fixed_at: '2026-11-20T10:20' },
+        { name: '甲状腺左叶', fixative: '10% NBF', leave_body_at: '2026-11-20T10:00:00', fixed_at: '2026-11-20T10:20:00' },
         { name: '颈部淋巴结', fixative: null, leave_body_at: null, fixed_at: null },
       ]);
       await shot(page, `lab-registration-opened-${lang}`);

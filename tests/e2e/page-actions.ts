@@ -52,3 +52,22 @@ export async function setCode(page: Page, editor: Locator, text: string): Promis
 export async function codeOf(editor: Locator): Promise<string> {
   return (await editor.locator('.cm-line').allTextContents()).join('\n');
 }
+
+/**
+ * Types a day (YYYY-MM-DD) and, when given, a time (HH:mm:ss) into a DateTimeInput (src/widgets/dateTime: Fluent's
+ * DatePicker and TimePicker, typed as a user would: the day confirmed by leaving it with Tab (Enter would open its
+ * calendar over the next field), the time with Enter, its list then closed). `root`: the input's wrapper (its data-testid); its first input
+ * is the day, its second the time.
+ */
+export async function pickDateTime(root: Locator, date: string, time?: string): Promise<void> {
+  const dateInput = root.locator('input').nth(0);
+  await dateInput.fill(date);
+  await dateInput.press('Tab');
+  if (time === undefined) return;
+  const timeInput = root.locator('input').nth(1);
+  await timeInput.fill(time);
+  await timeInput.press('Enter');
+  // Its list of times may stay open over what comes next: Escape closes it (Tab would pick the list's highlighted time
+  // instead of the one typed).
+  if ((await timeInput.getAttribute('aria-expanded')) === 'true') await timeInput.press('Escape');
+}

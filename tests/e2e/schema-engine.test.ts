@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import enUS from '../../src/i18n/locales/en-US.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
-import { afterConfirmThrottle, animationsDone, codeOf, e2eApp, evidence, setCode } from './harness.js';
+import { afterConfirmThrottle, animationsDone, codeOf, e2eApp, evidence, pickDateTime, setCode } from './harness.js';
 
 /**
  * The schema engine in Chromium on SystemUser (schemas/pages/SystemUser.json), as the administrator:
@@ -79,8 +79,8 @@ describe('schema engine in Chromium', () => {
     await drawer.getByRole('button', { name: zhCN.search.addCondition }).click();
     await pick(rows.nth(1).getByRole('combobox', { name: zhCN.search.field }), '创建时间');
     await pick(rows.nth(1).getByRole('combobox', { name: zhCN.search.operator }), zhCN.search.operators.between);
-    await rows.nth(1).getByLabel(zhCN.dateRange.start).fill('2000-01-01T00:00:00');
-    await rows.nth(1).getByLabel(zhCN.dateRange.end).fill('2099-12-31T23:59:59');
+    await pickDateTime(rows.nth(1).getByTestId('date-range-start'), '2000-01-01', '00:00:00');
+    await pickDateTime(rows.nth(1).getByTestId('date-range-end'), '2099-12-31', '23:59:59');
     await shot('engine-drawer-zh-CN');
 
     await drawer.getByTestId('search-confirm').click();

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newScannerKey } from '../../server/modules/scanners/keys.js';
 import { shiftDayBounds } from '../../src/core/statPeriods.js';
-import { e2eApp, evidence, SHOTS, signIn } from './harness.js';
+import { e2eApp, evidence, pickDateTime, SHOTS, signIn } from './harness.js';
 
 type Lang = 'zh-CN' | 'en-US';
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
@@ -108,8 +108,8 @@ describe('statistics and dashboard in Chromium', () => {
     await page.getByTestId('statistics-page').waitFor();
     await page.getByTestId('stat-kind-workload').click();
     await page.getByTestId('stat-period').selectOption('custom');
-    await page.getByTestId('stat-from').fill('2025-03-01');
-    await page.getByTestId('stat-to').fill('2025-03-31');
+    await pickDateTime(page.getByTestId('stat-from'), '2025-03-01');
+    await pickDateTime(page.getByTestId('stat-to'), '2025-03-31');
     await page.getByTestId('stat-query').click();
     const total = page.getByTestId('stat-total');
     const cell = (row: ReturnType<Page['locator']>, series: string) => row.locator(`[data-series="${series}"]`).textContent();
@@ -152,8 +152,8 @@ describe('statistics and dashboard in Chromium', () => {
     await page.goto(`${app.url}/manage/statistics/income`);
     await page.getByTestId('statistics-page').waitFor();
     await page.getByTestId('stat-period').selectOption('custom');
-    await page.getByTestId('stat-from').fill('2025-03-01');
-    await page.getByTestId('stat-to').fill('2025-03-31');
+    await pickDateTime(page.getByTestId('stat-from'), '2025-03-01');
+    await pickDateTime(page.getByTestId('stat-to'), '2025-03-31');
     await page.getByTestId('stat-query').click();
     await poll(() => page.locator('[data-bucket="2025-03-31"]').count()).toBe(1);
     const total = page.getByTestId('stat-total');

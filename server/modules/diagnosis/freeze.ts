@@ -10,6 +10,9 @@ import { sealOf, sha256 } from './seal.js';
 /** What a signed document holds besides its PDFs: the data they were rendered from and the languages issued, issuing first. */
 export type FrozenContent = Omit<ReportDocument, 'lang'> & { languages: Language[] };
 
+/** What freezing a signing reads: the report's data, the hospital's rules, the seal keys, the PDF's storage and font. */
+export type FreezeDeps = Pick<DiagnosisDeps, 'db' | 'rulesFor' | 'verifyKeys' | 'output'>;
+
 export const verifyUrl = (publicUrl: string, code: string | null) => (code ? `${publicUrl.replace(/\/$/, '')}/api/reports/verify/${code}` : null);
 
 /**
@@ -18,7 +21,7 @@ export const verifyUrl = (publicUrl: string, code: string | null) => (code ? `${
  * and content and PDFs are hashed and the content sealed. Done outside the transaction (rendering takes a while);
  * the write that stores it refuses if the report changed meanwhile, so nothing stale is ever stored.
  */
-export async function freezeSigning(deps: DiagnosisDeps, signed: ReportRow, kind: Frozen['kind']): Promise<Frozen> {
+export async function freezeSigning(deps: FreezeDeps, signed: ReportRow, kind: Frozen['kind']): Promise<Frozen> {
   const languages = reportLanguages(await deps.rulesFor(signed.hospital_id));
   const { lang: _lang, ...data } = await reportDocument(deps.db, signed, languages[0]);
   // The seal is over the content, so the content cannot hold it.

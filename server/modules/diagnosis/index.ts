@@ -6,6 +6,7 @@ import type { Storage } from '../../storage/storage.js';
 import type { DiagnosisDeps } from './deps.js';
 import type { ReportFontConfig } from './pdf.js';
 import { reportOutbound } from './outbound.js';
+import { SEAL_LIFETIME_MS } from './seal.js';
 import type { Hl7Config } from '../hl7/config.js';
 import { systemBaseOf, type FhirOutboundConfig, type OutboundKind } from './outbound-config.js';
 import { deliveryRoutes } from './delivery-routes.js';
@@ -17,8 +18,6 @@ import { verifyRoute } from './verify-route.js';
 import { reportConfigRoutes } from './config-report.js';
 import { templateRoutes } from './template-routes.js';
 
-/** Report verification seals never expire: a report signed years ago must still verify. */
-const SEAL_LIFETIME_MS = 100 * 365 * 24 * 3600 * 1000;
 
 /** The diagnosis and report module (issue 15), wired from the app in one call. */
 export function diagnosisModule(app: TypedApp, opts: {

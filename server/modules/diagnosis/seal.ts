@@ -2,6 +2,9 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { SigningKeys } from '../../http/signing-keys.js';
 import type { ReportRow } from './queries.js';
 
+/** Report verification seals never expire: a report signed years ago must still verify. */
+export const SEAL_LIFETIME_MS = 100 * 365 * 24 * 3600 * 1000;
+
 export const TEXT_FIELDS = ['gross_description', 'microscopic', 'diagnosis', 'advice', 'postscript'] as const;
 
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');

@@ -47,10 +47,13 @@ export async function slidesOfHospital(db: Db, hospitalId: number, ids: number[]
   return rows.map((r) => r.id);
 }
 
-/** The meeting's slides in order, those the caller may see (the row scope), or all of them on the unscoped handle. */
+/**
+ * The meeting's slides in order, those the caller may see (the row scope), or all of them on the unscoped handle; with
+ * their microns per pixel, so the room measures in µm as the viewer does.
+ */
 export async function meetingSlides(db: Db, meetingId: number) {
   return db.selectFrom('meeting_slides').innerJoin('slides', 'slides.id', 'meeting_slides.slide_id')
-    .select(['slides.id', 'slides.name', 'slides.status']).where('meeting_slides.meeting_id', '=', meetingId)
+    .select(['slides.id', 'slides.name', 'slides.status', 'slides.mpp']).where('meeting_slides.meeting_id', '=', meetingId)
     .orderBy('meeting_slides.rank').execute();
 }
 

@@ -16,7 +16,7 @@ export interface DashboardAsk { hospitalId: number; userId: number; utcOffset: n
 /**
  * The landing page's tiles (issue 16), each only for whoever may open its list: today's cases (this shift day's
  * registrations) by their phase now, my work lists, cases about to time out, the scanner fleet by state, the upload
- * and conversion queue. Every number is one grouped count in SQL. The case tiles count only the asker's
+ * and conversion queue (for uploaders). Every number is one grouped count in SQL. The case tiles count only the asker's
  * subspecialty directories; the scanner and queue tiles tell nothing of any case and are the hospital's.
  */
 export async function dashboard(db: Db, a: DashboardAsk) {
@@ -51,7 +51,9 @@ export async function dashboard(db: Db, a: DashboardAsk) {
     out.scanners = counts(await db.selectFrom('scanners').select(['status as key', sql<number>`count(*)`.as('n')])
       .where('hospital_id', '=', a.hospitalId).groupBy('status').execute());
   }
-  if (a.can('slide_upload') || a.can('slide_view')) {
+  // The upload queue is the uploaders' (technicians, scanner operators: the Uploaded slides list): a doctor or a
+  // clinician who only reads slides has no queue to watch.
+  if (a.can('slide_upload')) {
     const jobs = counts(await db.selectFrom('jobs').select(['status as key', sql<number>`count(*)`.as('n')])
       .where('hospital_id', '=', a.hospitalId).where('status', 'in', ['queued', 'running']).groupBy('status').execute());
     const unbound = await db.selectFrom('scan_jobs').select(sql<number>`count(*)`.as('n'))

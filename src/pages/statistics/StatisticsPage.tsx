@@ -5,9 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { displayText } from '../../api/client';
 import { isGranted } from '../../core/actions';
+import { formatDate, parseDate } from '../../core/dateTime';
 import { STAT_PERIODS } from '../../core/statPeriods';
 import { useGrants } from '../../engine/useGrants';
 import { useSession } from '../../store/session';
+import { DateTimeInput } from '../../widgets/dateTime/DateTimeInput';
 import { exportStatistic, fetchDoctors, fetchStatistic, localOffset, type StatAnswer, type StatKind, type StatQuery } from './api';
 import { StatTable } from './StatTable';
 import './words';
@@ -108,8 +110,12 @@ export default function StatisticsPage({ title, kinds }: StatisticsPageProps) {
         </Field>
         {period === 'custom' ? (
           <>
-            <Field label={t('stat.from')}><Input type="date" value={from} onChange={(_, d) => setFrom(d.value)} data-testid="stat-from" /></Field>
-            <Field label={t('stat.to')}><Input type="date" value={to} onChange={(_, d) => setTo(d.value)} data-testid="stat-to" /></Field>
+            <Field label={t('stat.from')}>
+              <DateTimeInput dateOnly dateLabel={t('stat.from')} value={parseDate(from)} onChange={(d) => setFrom(d ? formatDate(d) : '')} data-testid="stat-from" />
+            </Field>
+            <Field label={t('stat.to')}>
+              <DateTimeInput dateOnly dateLabel={t('stat.to')} value={parseDate(to)} onChange={(d) => setTo(d ? formatDate(d) : '')} data-testid="stat-to" />
+            </Field>
           </>
         ) : null}
         {hospitals.length > 1 ? (

@@ -1,4 +1,4 @@
-import { makeStyles, tokens } from '@fluentui/react-components';
+import { makeStyles, mergeClasses, tokens } from '@fluentui/react-components';
 import { DatePicker } from '@fluentui/react-datepicker-compat';
 import { TimePicker, type TimePickerProps } from '@fluentui/react-timepicker-compat';
 import { useEffect, useMemo, useState } from 'react';
@@ -10,7 +10,7 @@ const useStyles = makeStyles({
   root: { display: 'flex', gap: tokens.spacingHorizontalXS, width: '100%' },
   date: { flexGrow: 1, minWidth: '8.5em' },
   // Fluent's combobox is at least 250 px wide by default; a time needs far less.
-  time: { width: '9em', minWidth: '9em', flexShrink: 0 },
+  time: { width: '7.5em', minWidth: '7.5em', flexShrink: 0 },
   timeInput: { width: '100%', minWidth: 0 },
 });
 
@@ -25,6 +25,11 @@ export interface DateTimeInputProps {
   readOnly?: boolean;
   'aria-describedby'?: string;
   'aria-invalid'?: boolean;
+  /** The date's and the time's accessible names (default: "Date", "Time"): where several pickers share a row, each end its own. */
+  dateLabel?: string;
+  timeLabel?: string;
+  'data-testid'?: string;
+  className?: string;
 }
 
 /**
@@ -32,7 +37,7 @@ export interface DateTimeInputProps {
  * (YYYY-MM-DD and HH:mm:ss, 24 hours) in both languages, never the browser's own format (mm/dd/yyyy, a.m./p.m.).
  * Both can be typed; the calendar and the half-hour list help. A day without a time is midnight.
  */
-export function DateTimeInput({ id, value, onChange, dateOnly, disabled, readOnly, ...aria }: DateTimeInputProps) {
+export function DateTimeInput({ id, value, onChange, dateOnly, disabled, readOnly, dateLabel, timeLabel, className, 'data-testid': testId, ...aria }: DateTimeInputProps) {
   const s = useStyles();
   const { t, i18n } = useTranslation();
   const text = useMemo(() => calendarText(i18n.language, t), [i18n.language, t]);
@@ -52,15 +57,15 @@ export function DateTimeInput({ id, value, onChange, dateOnly, disabled, readOnl
     onChange(atTime(value ?? new Date(), time ?? null));
   };
   return (
-    <div className={s.root}>
+    <div className={mergeClasses(s.root, className)} data-testid={testId}>
       <DatePicker id={id} className={s.date} value={value} disabled={off} allowTextInput={!off} placeholder={t('dateTime.datePlaceholder')}
-        aria-label={t('dateTime.date')} aria-describedby={aria['aria-describedby']} aria-invalid={aria['aria-invalid']}
+        aria-label={dateLabel ?? t('dateTime.date')} aria-describedby={aria['aria-describedby']} aria-invalid={aria['aria-invalid']}
         formatDate={(d) => (d ? formatDate(d) : '')} parseDateFromString={(v) => parseDate(v)}
         strings={text.strings} dateTimeFormatter={text.formatter} firstDayOfWeek={text.firstDayOfWeek}
         onSelectDate={(d) => onChange(d ? atTime(d, value) : null)} />
       {!dateOnly && (
         <TimePicker className={s.time} input={{ className: s.timeInput }} freeform hourCycle="h23" showSeconds increment={30} disabled={off || !value}
-          placeholder={t('dateTime.timePlaceholder')} aria-label={t('dateTime.time')} dateAnchor={value ?? undefined} selectedTime={value}
+          placeholder={t('dateTime.timePlaceholder')} aria-label={timeLabel ?? t('dateTime.time')} dateAnchor={value ?? undefined} selectedTime={value}
           formatDateToTimeString={formatTime} value={timeText} onInput={(e) => setTimeText((e.target as HTMLInputElement).value)}
           parseTimeStringToDate={(v) => {
             const time = parseTime(v);

@@ -4,7 +4,9 @@ import { useTranslation } from 'react-i18next';
 import en from '../../i18n/locales/en-US/pages/specimens-widget.json';
 import zh from '../../i18n/locales/zh-CN/pages/specimens-widget.json';
 import { addPageWords } from '../../i18n/pageWords';
+import { fromWallClock, toWallClock } from '../../core/dateTime';
 import { blankSpecimen, setSpecimen, specimenRows, type SpecimenRow } from '../../core/specimenRows';
+import { DateTimeInput } from '../dateTime/DateTimeInput';
 import { useChoicesHook } from '../search/choices';
 
 addPageWords({ 'zh-CN': zh, 'en-US': en });
@@ -13,9 +15,18 @@ const useStyles = makeStyles({
   list: { display: 'grid', gap: tokens.spacingVerticalS },
   row: {
     display: 'grid', gap: tokens.spacingHorizontalS, alignItems: 'end',
-    gridTemplateColumns: 'minmax(0, 1.3fr) minmax(0, 1fr) minmax(0, 1fr) minmax(0, 1.6fr) minmax(0, 1fr) minmax(0, 1.6fr) auto',
+    // Two lines a specimen: the times need a day and a time picker each (DateTimeInput), wider than a text field.
+    gridTemplateColumns: 'minmax(0, 1.4fr) minmax(0, 0.7fr) minmax(0, 1.4fr) auto',
+    gridTemplateAreas: '"name type fixative remove" "leave location fixed remove"',
     paddingBottom: tokens.spacingVerticalS, borderBottom: `1px solid ${tokens.colorNeutralStroke2}`,
   },
+  name: { gridArea: 'name' },
+  type: { gridArea: 'type' },
+  fixative: { gridArea: 'fixative' },
+  leave: { gridArea: 'leave' },
+  location: { gridArea: 'location' },
+  fixed: { gridArea: 'fixed' },
+  remove: { gridArea: 'remove', alignSelf: 'center' },
 });
 
 /** Up to this many rows (the registration body's bound). */
@@ -24,7 +35,8 @@ const MAX_ROWS = 50;
 /**
  * The registration form's specimens (spec §3: name, type, fixative, fixed date, location, leave-body time), one row
  * each, added and removed in place; the value is the array the register command takes. The form's rules check it
- * (every specimen named, fixed no earlier than it left the body) on both sides.
+ * (every specimen named, fixed no earlier than it left the body) on both sides. Times are picked as YYYY-MM-DD and
+ * HH:mm:ss (DateTimeInput) and kept as wall-clock text, `YYYY-MM-DDTHH:mm:ss`.
  */
 export default function SpecimensWidget({ id, value, onChange, disabled, readonly }: WidgetProps) {
   const s = useStyles();
@@ -38,29 +50,33 @@ export default function SpecimensWidget({ id, value, onChange, disabled, readonl
     <div className={s.list} id={id} data-testid="specimens-widget">
       {shown.map((r, i) => (
         <div key={i} className={s.row} role="group" aria-label={t('specimensWidget.row', { n: i + 1 })} data-specimen={i}>
-          <Field label={t('specimensWidget.name')} required>
+          <Field className={s.name} label={t('specimensWidget.name')} required>
             <Input value={r.name ?? ''} disabled={off} data-testid={`specimen-${i}-name`} onChange={(_e, d) => put(i, 'name', d.value)} />
           </Field>
-          <Field label={t('specimensWidget.type')}>
+          <Field className={s.type} label={t('specimensWidget.type')}>
             <Dropdown disabled={off} data-testid={`specimen-${i}-type`} value={types.find((c) => String(c.value) === String(r.specimen_type ?? ''))?.label ?? ''}
               selectedOptions={r.specimen_type === undefined ? [] : [String(r.specimen_type)]}
               onOptionSelect={(_e, d) => put(i, 'specimen_type', d.optionValue === undefined ? undefined : Number(d.optionValue))}>
               {types.map((c) => <Option key={String(c.value)} value={String(c.value)}>{c.label}</Option>)}
             </Dropdown>
           </Field>
-          <Field label={t('specimensWidget.fixative')}>
+          <Field className={s.fixative} label={t('specimensWidget.fixative')}>
             <Input value={r.fixative ?? ''} disabled={off} data-testid={`specimen-${i}-fixative`} onChange={(_e, d) => put(i, 'fixative', d.value)} />
           </Field>
-          <Field label={t('specimensWidget.leaveBodyAt')}>
-            <Input type="datetime-local" value={r.leave_body_at ?? ''} disabled={off} data-testid={`specimen-${i}-leave_body_at`} onChange={(_e, d) => put(i, 'leave_body_at', d.value)} />
+          <Field className={s.leave} label={t('specimensWidget.leaveBodyAt')}>
+            <DateTimeInput value={fromWallClock(r.leave_body_at)} disabled={off} data-testid={`specimen-${i}-leave_body_at`}
+              dateLabel={t('specimensWidget.leaveBodyAt')} timeLabel={`${t('specimensWidget.leaveBodyAt')} ${t('dateTime.time')}`}
+              onChange={(d) => put(i, 'leave_body_at', d ? toWallClock(d) : undefined)} />
           </Field>
-          <Field label={t('specimensWidget.location')}>
+          <Field className={s.location} label={t('specimensWidget.location')}>
             <Input value={r.location ?? ''} disabled={off} data-testid={`specimen-${i}-location`} onChange={(_e, d) => put(i, 'location', d.value)} />
           </Field>
-          <Field label={t('specimensWidget.fixedAt')}>
-            <Input type="datetime-local" value={r.fixed_at ?? ''} disabled={off} data-testid={`specimen-${i}-fixed_at`} onChange={(_e, d) => put(i, 'fixed_at', d.value)} />
+          <Field className={s.fixed} label={t('specimensWidget.fixedAt')}>
+            <DateTimeInput value={fromWallClock(r.fixed_at)} disabled={off} data-testid={`specimen-${i}-fixed_at`}
+              dateLabel={t('specimensWidget.fixedAt')} timeLabel={`${t('specimensWidget.fixedAt')} ${t('dateTime.time')}`}
+              onChange={(d) => put(i, 'fixed_at', d ? toWallClock(d) : undefined)} />
           </Field>
-          <Button appearance="subtle" disabled={off || shown.length === 1} aria-label={t('specimensWidget.remove', { n: i + 1 })}
+          <Button className={s.remove} appearance="subtle" disabled={off || shown.length === 1} aria-label={t('specimensWidget.remove', { n: i + 1 })}
             onClick={() => onChange(shown.filter((_r, j) => j !== i))}>×</Button>
         </div>
       ))}
