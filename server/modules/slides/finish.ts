@@ -34,8 +34,9 @@ export interface Finishing {
 /**
  * The last step of every slide that becomes viewable, whether served as it was bound (ingest.ts) or once converted
  * (ingest.ts for a photo, conversion/convert-job.ts): its thumbnail, then the row 'ready' and its automatic focus
- * check (and, with a label image, its label's barcode reading) queued, together. The thumbnail is written first: a list that sees the slide ready asks for it at once; a
- * slide without one (it failed) is still viewable, the list shows an empty cell. Answers whether the row was finished.
+ * check (and, with a label image, the reading of its barcode) queued, together. The thumbnail is written first: a
+ * list that sees the slide ready asks for it at once; a slide without one (it failed) is still viewable, the list
+ * shows an empty cell. Answers whether the row was finished.
  */
 export async function finishSlide(db: Db, dataDir: string, { slide, from, pyramid, columns, publish }: Finishing): Promise<boolean> {
   const thumb = thumbPath(dataDir, slide.id);
@@ -47,8 +48,8 @@ export async function finishSlide(db: Db, dataDir: string, { slide, from, pyrami
     if (from.status) update = update.where('status', '=', from.status);
     if (Number((await update.executeTakeFirst()).numUpdatedRows) === 0) return null;
     // A slide with a label image has its barcode read, and is bound to the glass slide it names (label-bind-job.ts).
-    const labelJob = pyramid.has_label ? await enqueueLabelBind(trx, slide.id, slide.hospital_id) : null;
-    return { focus: await enqueueFocusCheck(trx, slide.id, slide.hospital_id), label: labelJob };
+    const focus = await enqueueFocusCheck(trx, slide.id, slide.hospital_id);
+    return { focus, label: pyramid.has_label ? await enqueueLabelBind(trx, slide.id, slide.hospital_id) : null };
   });
   // Committed: the hospital's open lists hear that the slide's next jobs are waiting, as they heard of its ingest.
   if (queued !== null) {
