@@ -11,6 +11,7 @@ import { scannerOfflineJob } from './scanners/offline-job.js';
 import { slideConversionJob } from './slides/conversion/convert-job.js';
 import type { PixelCaps } from './slides/conversion/pixel-cap.js';
 import { slideIngestJob } from './slides/ingest.js';
+import { labelBindJob } from './slides/label-bind-job.js';
 import { areaStorages } from '../storage/area-storages.js';
 import type { BlockCacheConfig } from '../storage/open-storage.js';
 import type { S3Connection, StorageConfig } from '../storage/storage-url.js';
@@ -39,8 +40,9 @@ export interface JobConfig {
 }
 
 /**
- * Each module registers here the queued job types it enqueues (slides: ingest, conversion; focus; diagnosis: the
- * outbound report; hl7: a result to the HIS; the demo seed: its reports' documents; a DICOM import or an export adds a line). The jobs module knows none of them (it depends one way).
+ * Each module registers here the queued job types it enqueues (slides: ingest, conversion, label barcode binding;
+ * focus; diagnosis: the outbound report; hl7: a result to the HIS; the demo seed: its reports' documents; a DICOM
+ * import or an export adds a line). The jobs module knows none of them (it depends one way).
  */
 function registerQueuedJobs(registry: JobRegistry, config: JobConfig): JobRegistry {
   const { dataDir, jobLeaseMs: lease, jobTimeLimitsMs: limits = {}, pixelCaps: caps } = config;
@@ -50,6 +52,7 @@ function registerQueuedJobs(registry: JobRegistry, config: JobConfig): JobRegist
     .register(slideIngestJob(dataDir, lease, { timeLimitMs: limits['slides.ingest'], caps, areas }))
     .register(slideConversionJob(dataDir, lease, { timeLimitMs: limits['slides.convert'], caps, areas }))
     .register(focusCheckJob(dataDir, lease, { timeLimitMs: limits['slides.focus'], areas }))
+    .register(labelBindJob(dataDir, lease, areas))
     .register(reportOutboundJob(config.fhirOutbound, lease))
     .register(hl7ResultJob(config.hl7, lease))
     // The demo's seeded signed reports, frozen once the server runs (server/db/seed/demo-department.ts queues it).

@@ -4,7 +4,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSlide } from '../../server/modules/slides/demo-slide/generate.js';
+import { latestJobOfSlide } from '../../server/modules/jobs/queries.js';
+import type { JobType } from '../../server/modules/jobs/job-type.js';
+import { runJobNow } from '../../server/modules/jobs/runner.js';
 import { ingestNow } from '../../server/modules/slides/ingest-now.js';
+import { LABEL_BIND_JOB, labelBindJob } from '../../server/modules/slides/label-bind-job.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
 
@@ -177,4 +181,43 @@ describe.each(databases)('binding slides to glass slides [%s]', (kind) => {
     // Bound, the glass slide is no longer a suggestion for another reading of the same label.
     expect((await call(h.app, 'POST', '/api/outer/ocr', { token: technician, payload: { slide_id: slide } })).json().data.glass_slides).toEqual([]);
   }, 120_000);
+  /** A slide uploaded from a file whose label prints `code` as its barcode, ingested, and its label job run as a runner would. */
+  const uploadLabelled = async (name: string, code: string) => {
+    const file = path.join(dataDir, 'slides', `${name}.tiff`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await generateDemoSlide({ out: file, width: 512, height: 512, tileSize: 256, mpp: 0.5, seed: 7, labelRgb: await printedLabel(code, [code]) });
+    const slide = await registerSlide(h.db, dataDir, file, { name, hospital_id: hospital, case_id: null, uploaded_by: await userId(h.db, 'technician') });
+    await ingestNow(h.db, dataDir, slide);
+    const job = await latestJobOfSlide(h.db, slide, LABEL_BIND_JOB);
+    expect(job, 'a ready slide with a label has its label read').toBeDefined();
+    const done = await runJobNow(h.db, labelBindJob(dataDir, 30_000) as JobType<unknown>, job!.id);
+    expect(done.status, done.error ?? '').toBe('done');
+    return slide;
+  };
+
+  it('a slide uploaded with a glass slide\'s barcode on its label ends bound to it with no one binding it: case, link, the viewer\'s block, number and stain, a log row of no user', async () => {
+    const added = await call(h.app, 'POST', '/api/data/kfb/sectionAdd', { token: technician, payload: { case_id: caseId, sections: [{ block_number: 'G4', section_number: 1, stain: 'Giemsa' }] } });
+    expect(added.statusCode, added.body).toBe(200);
+    const g4 = added.json().data[0].id as number;
+    const slide = await uploadLabelled('auto-bound', `${number}-G4-1`);
+
+    expect(await caseOf(slide)).toBe(caseId);
+    expect(await linkOf(slide)).toEqual([g4]);
+    const info = await call(h.app, 'POST', `/api/data/kfb/open/${slide}`, { token: technician });
+    expect(info.statusCode, info.body).toBe(200);
+    expect(info.json().data).toMatchObject({ case_id: caseId, pathology_number: number, block_number: 'G4', section_number: 1, stain: 'Giemsa' });
+    const log = await h.db.selectFrom('section_logs').select(['action', 'detail', 'user_id']).where('slide_id', '=', slide).orderBy('id').execute();
+    expect(log).toContainEqual({ action: 'move', detail: `label barcode ${number}-G4-1`, user_id: null });
+  }, 120_000);
+
+  it('a label barcode naming no glass slide, or another hospital\'s, binds nothing', async () => {
+    const before = await h.db.selectFrom('slide_sections').select(['id', 'slide_id']).orderBy('id').execute();
+    for (const [name, code] of [['names-nothing', 'NOPE-7-7'], ['names-theirs', 'THEIRS-1']] as const) {
+      const slide = await uploadLabelled(name, code);
+      expect(await caseOf(slide)).toBeNull();
+      expect(await linkOf(slide)).toEqual([]);
+      expect(await h.db.selectFrom('section_logs').select('action').where('slide_id', '=', slide).where('action', '=', 'move').execute()).toEqual([]);
+    }
+    expect(await h.db.selectFrom('slide_sections').select(['id', 'slide_id']).orderBy('id').execute()).toEqual(before);
+  }, 180_000);
 });

@@ -170,14 +170,15 @@ describe.each(databases)('hospital areas [%s]', (kind) => {
     expect(await claimJob(h.db, ['slides.ingest'], 'node-of-default', 30_000, ['default'])).toBeUndefined();
     expect((await h.db.selectFrom('jobs').select('status').where('id', '=', job.id).executeTakeFirstOrThrow()).status).toBe('queued');
 
-    // B's node runs it: read from B's directory, its thumbnail written there, its focus check queued on B's queue.
+    // B's node runs it: read from B's directory, its thumbnail written there, its focus check and its label's barcode
+    // reading (the demo slide has a label) queued on B's queue.
     runner = startJobRunner(h.db, { types: jobTypesFor({ ...config(), jobLeaseMs: 30_000 }), log: { info() {}, warn() {}, error() {} }, pollMs: 50, queues: ['area-b'] });
     const row = await ingested(app, admin, slide.id);
     expect(row.status, JSON.stringify(row)).toBe('ready');
     expect(fs.existsSync(path.join(areaDir('b'), 'slides', 'thumbs', `${slide.id}.jpg`))).toBe(true);
     expect(fs.existsSync(path.join(base(), 'slides', 'thumbs', `${slide.id}.jpg`))).toBe(false);
     const ran = await h.db.selectFrom('jobs').select(['type', 'queue', 'lease_owner']).where('slide_id', '=', slide.id).orderBy('id').execute();
-    expect(ran.map((j) => [j.type, j.queue])).toEqual([['slides.ingest', 'area-b'], ['slides.focus', 'area-b']]);
+    expect(ran.map((j) => [j.type, j.queue])).toEqual([['slides.ingest', 'area-b'], ['slides.focus', 'area-b'], ['slides.label_bind', 'area-b']]);
   });
 
   it('serves the area slide’s tiles, thumbnail and download from B’s directory; a hospital without an area keeps the default storage', async () => {

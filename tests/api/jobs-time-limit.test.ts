@@ -86,7 +86,10 @@ describe.each(databases)('job time limits [%s]', (kind) => {
   it('gives each of the app’s job types the limit of its setting, and a default without one', () => {
     const limits = Object.fromEntries(jobTypesFor({ dataDir: '/tmp', jobLeaseMs: 30_000, jobTimeLimitsMs: { 'slides.convert': 1234 } }).map((t) => [t.type, t.timeLimitMs]));
     // A report's FHIR delivery: one post, its FHIR_TIMEOUT_MS (default 10 s) and 30 s more (diagnosis/outbound-job.ts);
-    // an ORU^R01 to the HIS: one send, HL7_ACK_TIMEOUT_MS (default 10 s) and 30 s more (hl7/result-job.ts).
-    expect(limits).toEqual({ 'slides.ingest': 3_600_000, 'slides.convert': 1234, 'slides.focus': 3_600_000, 'diagnosis.report-outbound': 40_000, 'hl7.result': 40_000 });
+    // an ORU^R01 to the HIS: one send, HL7_ACK_TIMEOUT_MS (default 10 s) and 30 s more (hl7/result-job.ts); a label's
+    // barcode reading, a minute (slides/label-bind-job.ts).
+    expect(limits).toEqual({
+      'slides.ingest': 3_600_000, 'slides.convert': 1234, 'slides.focus': 3_600_000, 'slides.label_bind': 60_000, 'diagnosis.report-outbound': 40_000, 'hl7.result': 40_000,
+    });
   });
 });

@@ -175,3 +175,12 @@ export async function releaseSections(db: Kysely<Database>, slideIds: number[], 
 /** A slide's processing status and the hospital area its files are in (the caller has found the slide in scope). */
 export const slideStatus = (db: Db, id: number) =>
   db.selectFrom('slides').select(['status', 'area_id']).where('id', '=', id).executeTakeFirstOrThrow();
+
+/** What the label barcode job needs of a slide: its hospital, case, file, and whether a glass slide already has it. */
+export async function slideForLabelBind(db: Db, id: number) {
+  const slide = await db.selectFrom('slides').select(['id', 'name', 'hospital_id', 'case_id', 'file_path', 'status', 'has_label', 'area_id'])
+    .where('id', '=', id).executeTakeFirst();
+  if (!slide) return undefined;
+  const linked = await db.selectFrom('slide_sections').select('id').where('slide_id', '=', id).executeTakeFirst();
+  return { ...slide, linked: linked !== undefined };
+}
