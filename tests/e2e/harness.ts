@@ -224,10 +224,8 @@ export async function launchBrowser(): Promise<Browser> {
   });
   // browser.newPage() goes through newContext(), so this covers both.
   const newContext = browser.newContext.bind(browser);
-  // Reduced motion, as a user who asks for it gets: Fluent's transitions and the viewer's CSS motion are skipped, so
-  // no test waits on an animation (Chromium's frames were most of the suite's CPU). A test may still ask for motion.
   browser.newContext = async (options) => {
-    const context = await newContext({ reducedMotion: 'reduce', ...options });
+    const context = await newContext(options);
     // CI runs the API suites on both databases beside the e2e files on two cores: a page that answers in a second
     // alone has been seen to take over Playwright's default 30 s there. Waiting longer only changes when a real
     // failure is reported (each test has 180 s), never whether.
