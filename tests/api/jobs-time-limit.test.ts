@@ -90,6 +90,7 @@ describe.each(databases)('job time limits [%s]', (kind) => {
     // barcode reading, a minute (slides/label-bind-job.ts).
     expect(limits).toEqual({
       'slides.ingest': 3_600_000, 'slides.convert': 1234, 'slides.focus': 3_600_000, 'slides.label_bind': 60_000, 'diagnosis.report-outbound': 40_000, 'hl7.result': 40_000,
+      'demo.freeze_reports': 1_800_000,
     });
   });
 });

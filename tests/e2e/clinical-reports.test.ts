@@ -6,7 +6,7 @@ import { generateDemoSlide } from '../../server/modules/slides/demo-slide/genera
 import { ingestNow } from '../../server/modules/slides/ingest-now.js';
 import { registerSlide } from '../../server/modules/slides/register.js';
 import { caseAtFirstDiagnosis, type Send } from '../api/diagnosis-setup.js';
-import { e2eApp, evidence, type Lang } from './harness.js';
+import { animationsDone, e2eApp, evidence, type Lang } from './harness.js';
 
 const LANGS: Lang[] = ['zh-CN', 'en-US'];
 
@@ -64,7 +64,15 @@ describe('the clinician’s reports in Chromium', () => {
   for (const lang of LANGS) {
     it(`finds the sent report of the case they requested, reads it, opens its PDF and its slide read-only [${lang}]`, async () => {
       const page = await app.page(lang, 'clinician', { options: { viewport: { width: 1440, height: 900 } } });
-      await page.locator('[data-testid="side-menu"] a[data-alias="ClinicalReports"]').click();
+      // The Clinical group holds the clinician's requests too: opened first when it is closed.
+      const link = page.locator('[data-testid="side-menu"] a[data-alias="ClinicalReports"]');
+      const group = page.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: lang === 'en-US' ? 'Clinical' : '临床' });
+      await link.or(group).first().waitFor();
+      if (!(await link.isVisible())) {
+        await group.click();
+        await animationsDone(page);
+      }
+      await link.click();
       const list = page.locator('[data-testid="list-page"][data-alias="ClinicalReports"]');
       const row = list.locator('tbody tr[data-row-key]', { hasText: number });
       await row.waitFor();
