@@ -3,6 +3,7 @@
  * worked out from a clock and a fixed pseudo-random sequence, so the same clock always gives the same department.
  * Pure: no database, no files.
  */
+import { mulberry32 } from '../../modules/slides/demo-slide/random.js';
 
 export const DAY_MS = 24 * 3600 * 1000;
 
@@ -61,17 +62,8 @@ const RECENT: PlannedStage[] = [
   'to_allot', 'to_allot', 'to_first', 'draft', 'to_first', 'to_audit', 'returned', 'to_audit', 'to_sign', 'to_sign', 'to_first',
 ];
 
-/** A fixed sequence of numbers in [0, 1) (mulberry32): the same seed, the same department. */
-export function sequence(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A fixed sequence of numbers in [0, 1): the demo slides' PRNG, so the same seed gives the same department. */
+export const sequence = mulberry32;
 
 /**
  * `count` cases of `hospital` registered over the `days` before `now`, newest first: the newest walk through RECENT
