@@ -10,11 +10,15 @@ describe('table selection gestures (spec §2: shift-range selection, ctrl-drag b
     expect(rangeKeys(keys, null, '3')).toEqual(['3']);
     expect(rangeKeys(keys, '9', '3')).toEqual(['3']);
   });
-  it('a box selects every row it touches (row height 38)', () => {
-    expect(boxKeys(keys, 40, 100, 38)).toEqual(['2', '3']);
-    expect(boxKeys(keys, 100, 10, 38)).toEqual(['1', '2', '3']);
-    expect(boxKeys(keys, 0, 5000, 38)).toEqual(keys);
-    expect(boxKeys([], 0, 10, 38)).toEqual([]);
+  it('a box selects every row it touches, as the rows are laid out', () => {
+    const rows = keys.map((key, i) => ({ key, top: i * 38, bottom: (i + 1) * 38 }));
+    expect(boxKeys(rows, 40, 100)).toEqual(['2', '3']);
+    expect(boxKeys(rows, 100, 10)).toEqual(['1', '2', '3']);
+    expect(boxKeys(rows, 0, 5000)).toEqual(keys);
+    expect(boxKeys([], 0, 10)).toEqual([]);
+    // Row 1 wrapped to twice the height: the box over the third row's middle finds row 3, not row 4.
+    const tall = [{ key: '1', top: 0, bottom: 76 }, { key: '2', top: 76, bottom: 114 }, { key: '3', top: 114, bottom: 152 }];
+    expect(boxKeys(tall, 95, 133)).toEqual(['2', '3']);
   });
   it('adds to or replaces the selection', () => {
     expect(withKeys({ 1: true }, ['3'], true)).toEqual({ 1: true, 3: true });

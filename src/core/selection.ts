@@ -9,14 +9,17 @@ export function rangeKeys(keys: readonly string[], anchor: string | null, target
   return keys.slice(Math.min(a, b), Math.max(a, b) + 1);
 }
 
-/** Ctrl-drag: the rows a vertical box from y0 to y1 (pixels inside the table body) touches. */
-export function boxKeys(keys: readonly string[], y0: number, y1: number, rowHeight: number): string[] {
-  if (!keys.length) return [];
-  const top = Math.max(0, Math.min(y0, y1));
+/** A rendered row of the table body: its key and its edges in pixels from the body's top. */
+export interface RowSpan { key: string; top: number; bottom: number }
+
+/**
+ * Ctrl-drag: the rows a vertical box from y0 to y1 (pixels inside the table body) touches. Measured rows, not
+ * a row height times an index: a row taller than the others (a wrapped cell, a zoomed font) moves every row below it.
+ */
+export function boxKeys(rows: readonly RowSpan[], y0: number, y1: number): string[] {
+  const top = Math.min(y0, y1);
   const bottom = Math.max(y0, y1);
-  const first = Math.floor(top / rowHeight);
-  const last = Math.min(keys.length - 1, Math.floor(bottom / rowHeight));
-  return first > last ? [] : keys.slice(first, last + 1);
+  return rows.filter((r) => r.bottom > top && r.top <= bottom).map((r) => r.key);
 }
 
 /** Applies a gesture's keys to a selection: replace it, or (ctrl/shift held on a selection) add to it. */

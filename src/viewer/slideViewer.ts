@@ -3,6 +3,9 @@ import { affineFromPoints, invertAffine, applyAffine, type Affine } from '../cor
 import { dziUrl, type DziDescriptor } from './api';
 import { cssFilter, NEUTRAL_COLOUR, type ColourAdjust } from '../core/colourAdjust';
 
+/** How far (element pixels) a press may move before its release and still be a click (OpenSeadragon's default). */
+const CLICK_DISTANCE = 5;
+
 /** Where one view stands, in terms another view of another slide can take over (linked split screen). */
 export interface ViewState {
   /** Centre in viewport coordinates (image width = 1), so slides of different sizes line up by position. */
@@ -86,8 +89,7 @@ export class SlideViewer {
       immediateRender: true,
       preserveImageSizeOnResize: true,
       gestureSettingsMouse: { clickToZoom: false, dblClickToZoom: false },
-      // A vertex placed with care is a click though the button was held for a moment (OpenSeadragon's default 300 ms).
-      clickTimeThreshold: 1000,
+      clickDistThreshold: CLICK_DISTANCE,
       gestureSettingsTouch: { pinchRotate: !!options.touch, flickEnabled: true },
       keyboardNavEnabled: false,
     } as OpenSeadragon.Options);
@@ -273,7 +275,11 @@ export class SlideViewer {
    */
   private hookPointer() {
     const toImage = (e: { position: OpenSeadragon.Point }) => this.elementToImage(e.position);
+    // A click is a press and release in one place, however long the button was held (a vertex placed with care,
+    // or a busy page late to see the release): OpenSeadragon's `quick` also needs it shorter than a time.
+    let pressedAt: OpenSeadragon.Point | null = null;
     this.osd.addHandler('canvas-press', (e) => {
+      pressedAt = e.position;
       const p = toImage(e);
       if (p) this.pointer?.press(p, !!(e.originalEvent as MouseEvent).shiftKey);
     });
@@ -287,11 +293,21 @@ export class SlideViewer {
     });
     this.osd.addHandler('canvas-click', (e) => {
       const p = toImage(e);
-      if (p && e.quick && this.pointer?.click(p)) e.preventDefaultAction = true;
+      const still = !!pressedAt && pressedAt.distanceTo(e.position) <= CLICK_DISTANCE;
+      if (p && still && this.pointer?.click(p)) e.preventDefaultAction = true;
     });
+    // The browser's own double click, not OpenSeadragon's: OpenSeadragon counts clicks with a 300 ms timer, which
+    // a busy page (a render between the two clicks) lets run out, and then a polygon is never closed.
+    // A double tap stays OpenSeadragon's.
     this.osd.addHandler('canvas-double-click', (e) => {
       const p = toImage(e);
-      if (p && this.pointer?.doubleClick(p)) e.preventDefaultAction = true;
+      if ((e.originalEvent as PointerEvent).pointerType === 'touch' && p && this.pointer?.doubleClick(p)) e.preventDefaultAction = true;
+    });
+    const canvas = this.osd.canvas;
+    canvas.addEventListener('dblclick', (e) => {
+      const box = canvas.getBoundingClientRect();
+      const p = this.elementToImage({ x: e.clientX - box.left, y: e.clientY - box.top });
+      if (p && this.pointer?.doubleClick(p)) e.preventDefault();
     });
   }
 

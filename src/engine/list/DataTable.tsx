@@ -157,7 +157,7 @@ export function DataTable(props: DataTableProps) {
   }, [leafColumns, lead]);
   const totalWidth = lead + leafColumns.reduce((n, c) => n + c.getSize(), 0) + (actions?.width ?? 0);
 
-  const { allSelected, someSelected, toggleRow, toggleAll: toggleAllSelected, box, boxHandlers } = useRowSelection({ keys, selection, onSelectionChange, selectable, body, rowHeight: ROW_HEIGHT });
+  const { allSelected, someSelected, toggleRow, toggleAll: toggleAllSelected, box, boxHandlers } = useRowSelection({ keys, selection, onSelectionChange, selectable, body });
   const drag = useRowDrag(!!reorder, onReorder);
 
   const sortClick = (c: Column) => {

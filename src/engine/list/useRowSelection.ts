@@ -1,6 +1,6 @@
 import type { RowSelectionState } from '@tanstack/react-table';
 import { useRef, useState, type MouseEvent as ReactMouseEvent, type RefObject } from 'react';
-import { boxKeys, rangeKeys, withKeys } from '../../core/selection';
+import { boxKeys, rangeKeys, withKeys, type RowSpan } from '../../core/selection';
 
 interface Box { y0: number; y1: number; top: number; add: boolean; base: RowSelectionState }
 
@@ -11,9 +11,9 @@ interface Box { y0: number; y1: number; top: number; add: boolean; base: RowSele
  */
 export function useRowSelection(opts: {
   keys: string[]; selection: RowSelectionState; onSelectionChange(next: RowSelectionState): void;
-  selectable?: boolean; body: RefObject<HTMLElement | null>; rowHeight: number;
+  selectable?: boolean; body: RefObject<HTMLElement | null>;
 }) {
-  const { keys, selection, onSelectionChange, selectable, body, rowHeight } = opts;
+  const { keys, selection, onSelectionChange, selectable, body } = opts;
   const anchor = useRef<string | null>(null);
   const [box, setBox] = useState<Box | null>(null);
 
@@ -34,6 +34,16 @@ export function useRowSelection(opts: {
   const toggleAll = () => onSelectionChange(allSelected ? {} : withKeys(selection, keys, true));
 
   const yIn = (e: ReactMouseEvent) => e.clientY - (body.current?.getBoundingClientRect().top ?? 0);
+  /** The rendered rows where they are now (virtual scrolling renders only the visible ones). */
+  const rowSpans = (): RowSpan[] => {
+    const el = body.current;
+    if (!el) return [];
+    const origin = el.getBoundingClientRect().top;
+    return [...el.querySelectorAll<HTMLElement>('tr[data-row-key]')].map((tr) => {
+      const r = tr.getBoundingClientRect();
+      return { key: tr.dataset.rowKey!, top: r.top - origin, bottom: r.bottom - origin };
+    });
+  };
   const boxHandlers = {
     onMouseDown: (e: ReactMouseEvent) => {
       if (!selectable || !(e.ctrlKey || e.metaKey) || e.button !== 0) return;
@@ -45,7 +55,7 @@ export function useRowSelection(opts: {
       if (!box) return;
       const y1 = yIn(e);
       setBox({ ...box, y1 });
-      onSelectionChange(withKeys(box.add ? box.base : {}, boxKeys(keys, box.y0, y1, rowHeight), true));
+      onSelectionChange(withKeys(box.add ? box.base : {}, boxKeys(rowSpans(), box.y0, y1), true));
     },
     end: () => setBox(null),
   };
