@@ -24,8 +24,8 @@ const schemas = createCache<LoadedSchema>(5 * 60_000);
 const schemaKey = (alias: string) => scopedKey(hospital(), 'schema', alias);
 
 /** GET /api/schemas/{alias}, cached per hospital; a 404 rejects with status 404 (the caller falls back). */
-export const loadSchema = (alias: string): Promise<LoadedSchema> =>
-  schemas.get(schemaKey(alias), () => unwrap<LoadedSchema>(api.get(`/schemas/${enc(alias)}`, { silent: true })));
+const fetchSchema = (alias: string) => unwrap<LoadedSchema>(api.get(`/schemas/${enc(alias)}`, { silent: true }));
+export const loadSchema = (alias: string): Promise<LoadedSchema> => schemas.get(schemaKey(alias), () => fetchSchema(alias));
 /** The schema if it is already here: a warm page renders at once, without a loading frame. */
 export const peekSchema = (alias: string): LoadedSchema | undefined => schemas.peek(schemaKey(alias));
 /** After the schema editor saves or rolls back, the next visit reads the new version (in every hospital's copy). */
@@ -50,7 +50,14 @@ export function prefetchSchemas(aliases: Iterable<string>): void {
   const quiet = (p: Promise<unknown>) => void p.catch(() => undefined);
   quiet(loadEnums());
   quiet(loadResources());
-  for (const alias of aliases) quiet(loadSchema(alias));
+  const missing = [...new Set(aliases)].filter((a) => !peekSchema(a));
+  if (!missing.length) return;
+  // One request for them all. An alias the answer lacks (or a failed answer) leaves no entry: the page's own
+  // visit then asks for it and meets the server's error itself.
+  const bundle = unwrap<Record<string, LoadedSchema>>(api.get('/schema-bundle', { params: { aliases: missing.join(',') }, silent: true }));
+  for (const alias of missing) {
+    quiet(schemas.get(schemaKey(alias), () => bundle.then((b) => b[alias] ?? Promise.reject(new Error(`no schema ${alias}`)))));
+  }
 }
 
 /** The user's column preferences per page, read once per session; a save replaces the cached copy. */

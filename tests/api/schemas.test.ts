@@ -104,6 +104,21 @@ describe.each(databases)('schema store [%s]', (kind) => {
     expect((await call(h.app, 'GET', `${S}/columns`, { token: admin })).json().data).toEqual({ columns: [] });
   });
 
+  it('answers the schemas of several pages in one request, each as its own route answers it, leaving unknown aliases out', async () => {
+    const bundle = await call(h.app, 'GET', '/api/schema-bundle?aliases=SystemUser,CaseList,NoSuchPage,SystemUser', { token: registrar });
+    expect(bundle.statusCode, bundle.body).toBe(200);
+    const data = bundle.json().data;
+    expect(Object.keys(data).sort()).toEqual(['CaseList', 'SystemUser']);
+    for (const alias of ['SystemUser', 'CaseList']) expect(data[alias]).toEqual((await call(h.app, 'GET', `/api/schemas/${alias}`, { token: registrar })).json().data);
+    // Signed in only; a list that is not aliases, or too long, is a 422 that names the parameter.
+    expect((await call(h.app, 'GET', '/api/schema-bundle?aliases=SystemUser')).statusCode).toBe(401);
+    for (const bad of ['', 'SystemUser,../x', Array.from({ length: 201 }, () => 'A').join(',')]) {
+      const refused = await call(h.app, 'GET', `/api/schema-bundle?aliases=${encodeURIComponent(bad)}`, { token: registrar, lang: 'en-US' });
+      expect(refused.statusCode, bad.slice(0, 40)).toBe(422);
+      expect(refused.body).toContain('aliases');
+    }
+  });
+
   it('lets only schema editors change schemas; unknown aliases are a translated 404', async () => {
     expect((await call(h.app, 'PUT', S, { token: registrar, payload: { override: {} } })).statusCode).toBe(403);
     const missing = await call(h.app, 'GET', '/api/schemas/NoSuchPage', { token: admin, lang: 'en-US' });

@@ -255,8 +255,15 @@ export async function signedInPage(browser: Browser, url: string, lang: Lang, us
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: lang, ...opts.options });
   const errors = opts.errors;
   if (errors) page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}/login`);
-  await page.evaluate((l) => localStorage.setItem('lang', l), lang);
+  // The language is in place before the first document (one login page load, not two: a cold load of the app's code
+  // costs Chromium more than a second of CPU); set once, so a test's own switch of it survives a reload.
+  await page.addInitScript((l) => {
+    try {
+      if (localStorage.getItem('e2e:lang-set')) return;
+      localStorage.setItem('lang', l);
+      localStorage.setItem('e2e:lang-set', '1');
+    } catch { /* a frame without storage of this origin */ }
+  }, lang);
   await signIn(page, url, user, user === 'admin' ? DEMO_PASSWORDS.admin : DEMO_PASSWORDS.others);
   await page.getByTestId('dashboard').waitFor();
   return page;

@@ -111,6 +111,12 @@ describe('a list request sent ahead of its page', () => {
     expect(await takeList('')).toBeUndefined();
   });
 
+  it('is kept while a reloaded page\'s account arrives (no user, then the same session\'s user)', async () => {
+    dp.sendListAhead(page, '/system/user', '');
+    for (const l of sessionListeners) l({ token: 'a', user: { id: 1 } }, { token: 'a', user: null });
+    expect(await takeList('')).toBeDefined();
+  });
+
   it('is not handed to a page that asks for it past its time', async () => {
     vi.useFakeTimers();
     try {

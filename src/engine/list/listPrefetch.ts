@@ -32,7 +32,13 @@ export function withListsAhead(base: DataProvider): ListsAheadProvider {
   // A write (through any part of the app, as it leaves and as it ends) changes what a list answers: nothing sent
   // before it is handed to a page after it. Nor is anything sent for another account or token.
   onWrite(() => ahead.clear());
-  useSession.subscribe((state, previous) => { if (state.token !== previous.token || state.user?.id !== previous.user?.id) ahead.clear(); });
+  // The account arriving after a page load (no user, then the same session's user) is not another account: a list
+  // sent ahead while it loads is still this account's.
+  useSession.subscribe((state, previous) => {
+    const otherToken = !!previous.token && state.token !== previous.token;
+    const otherUser = !!previous.user && state.user?.id !== previous.user.id;
+    if (otherToken || otherUser) ahead.clear();
+  });
   const keyOf = (kind: Kind, resource: ResourceRef, query: ListQuery | CountQuery) => {
     const st = useSession.getState();
     return scopedKey(st.hospitalId, kind, resource.route, st.showAllData ? 'all' : 'one', queryKey(query));
