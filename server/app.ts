@@ -218,7 +218,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
     // Case lists carry the status the hospital's case-status rules derive (spec §4).
     caseRules: (hospitalId) => rules.resolverFor(hospitalId),
   });
-  resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body) });
+  resourceRoutes(app, db, resources, { contracts, hooks, openSealed: (fields, body) => openSealedFields(db, fields, body), warn: warnOnce((m) => app.log.warn({ rules: true }, m)) });
   caseRoutes(app, db);
   lifecycleRoutes(app, { db, rulesFor: (hospitalId) => rules.resolverFor(hospitalId), registrationForm: async (hospitalId) => schemas.formOfContract(await contracts.ownContractFor(schemas.base('CaseRegistration'), hospitalId)), his: hisAdapter(config.his, db) });
   diagnosisModule(app, { db, systemDb, rules, dataDir, storage, publicUrl: config.publicUrl, outbound: config.reportOutbound, fhir: config.fhirOutbound, hl7: config.hl7, font: config.reportFont });

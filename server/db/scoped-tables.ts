@@ -58,4 +58,7 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   // The HL7 message log carries patients' names and orders: its hospital's; one that named none, administrators'.
   hl7_messages: { hospital: 'hospital_id', hospitalOptional: true },
   hl7_patients: { hospital: 'hospital_id' },
+  // The department's archive and borrow orders (schemas/resources/archive_items.json, borrow_orders.json): their hospital's.
+  archive_items: { hospital: 'hospital_id' },
+  borrow_orders: { hospital: 'hospital_id' },
 };

@@ -66,6 +66,13 @@ export interface ResourceDef {
   impliedFilters?: ImpliedFilters;
   /** The column a search's scanned cassette or slide label code matches exactly (src/core/labelCode.ts). */
   labelSearch?: string;
+  /**
+   * The rule set whose `machine` rule is this resource's state machine (src/core/stateMachine.ts): its steps are taken
+   * with `POST <route>/transition/{id}` (server/resources/transitions.ts), never by an update.
+   */
+  stateMachine?: string;
+  /** Computed fields given by named rules (`<set>.<rule>`), evaluated on every row read (src/core/ruleFields.ts). */
+  ruleFields?: Record<string, string>;
   /** Fields a write carries that are no column: its hooks consume them (passwords, join-table ids). */
   inputs?: Record<string, FieldDef>;
   /** What a write must carry and the rules between its fields (the contract's; src/core/contract.ts). */
@@ -133,6 +140,7 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
     if (!filterable(column) || !implied.every((i) => filterable(i.column) && isOperator(i.operator))) bad(`impliedFilters: ${column} and what it implies must be filterable columns`);
   }
   if (def.labelSearch !== undefined && !filterable(def.labelSearch)) bad(`labelSearch: ${def.labelSearch} is not a filterable column`);
+  for (const name of Object.keys(def.ruleFields ?? {})) if (!def.computed?.[name]) bad(`ruleFields: ${name} must be a computed field`);
   for (const name of def.derivedFilters ?? []) if (!def.computed?.[name] || !def.hooks) bad(`derivedFilters: ${name} must be a computed field of a resource with hooks`);
   for (const name of Object.keys({ ...def.computed, ...def.inputs })) if (!IDENT.test(name) || def.columns[name]) bad(`computed or input field ${name} must be a new lower-case name`);
   return def;

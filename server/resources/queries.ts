@@ -63,7 +63,20 @@ export async function getRow(db: Db, def: ResourceDef, hooks: ResourceHooks | un
   return (await finish(db, def, hooks, [row]))[0];
 }
 
-export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, data: Record<string, unknown>, ctx: WriteContext): Promise<number> {
+/**
+ * What the server itself writes besides a request's fields (a state machine's state and its who/when, stateMachine.ts):
+ * `set`: columns written as they are (typed like any column, writable or not); `expect`: the update happens only
+ * while the row still holds this value (one winner of two parallel transitions; the loser's 409 writes nothing).
+ */
+export interface ServerWrite {
+  set?: Record<string, unknown>;
+  expect?: { column: string; value: unknown };
+}
+
+const serverColumns = (def: ResourceDef, set: Record<string, unknown> | undefined) =>
+  Object.fromEntries(Object.entries(set ?? {}).map(([c, v]) => [c, toColumn(c, def.columns[c].type, v)]));
+
+export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, data: Record<string, unknown>, ctx: WriteContext, server: ServerWrite = {}): Promise<number> {
   const { columns, extra } = splitWrite(def, hooks, data);
   const owner = scopeColumn(def);
   await checkUnique(db, def, columns, undefined, ownerOf(def, ctx));
@@ -75,6 +88,7 @@ export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
     ...(def.columns.updated_at ? { updated_at: now } : {}),
     ...(def.extra ? { extra: JSON.stringify(extra) } : {}),
     ...(owner ? { [owner]: ownerOf(def, ctx) } : {}),
+    ...serverColumns(def, server.set),
   };
   return db.transaction().execute(async (trx) => {
     const { id } = await loose(trx).insertInto(def.table).values(values).returning('id').executeTakeFirstOrThrow();
@@ -83,7 +97,7 @@ export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
   }).catch(mapConstraintError);
 }
 
-export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, patch: Record<string, unknown>, ctx: WriteContext): Promise<void> {
+export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, patch: Record<string, unknown>, ctx: WriteContext, server: ServerWrite = {}): Promise<void> {
   const { columns, extra } = splitWrite(def, hooks, patch);
   await checkUnique(db, def, columns, id);
   const parent = def.parentField ? columns[def.parentField] : undefined;
@@ -98,9 +112,16 @@ export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
     ...(await hooks?.beforeWrite?.(patch, ctx, db)),
     ...(def.columns.updated_at ? { updated_at: new Date().toISOString() } : {}),
     ...(extraJson ? { extra: extraJson } : {}),
+    ...serverColumns(def, server.set),
   };
+  const expect = server.expect;
   await db.transaction().execute(async (trx) => {
-    if (Object.keys(values).length) await loose(trx).updateTable(def.table).set(values).where('id', '=', id).execute();
+    if (Object.keys(values).length) {
+      let update = loose(trx).updateTable(def.table).set(values).where('id', '=', id);
+      if (expect) update = update.where(expect.column, '=', expect.value);
+      const res = await update.executeTakeFirst();
+      if (expect && Number(res.numUpdatedRows) !== 1) throw new AppError(409, 'resource.changed');
+    }
     await hooks?.afterWrite?.(trx, id, patch, ctx);
   }).catch(mapConstraintError);
 }

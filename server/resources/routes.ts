@@ -18,6 +18,10 @@ import { withCurrentUser } from './current-user.js';
 import { countTabs, deleteRows, getRow, idsInScope, insertRow, listRows, updateRow } from './queries.js';
 import { rowScope } from './user-scope.js';
 import { checkWriteFields } from './write-fields.js';
+import { transitionRoute } from './transitions.js';
+import { machineOf } from '../../src/core/stateMachine.js';
+import { ruleFieldValues } from '../../src/core/ruleFields.js';
+import type { Row } from './hooks/types.js';
 import { validateWrite } from './write-validation.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
@@ -36,6 +40,8 @@ export interface ResourceDeps {
   hooks: Record<string, ResourceHooks>;
   /** Opens the fields that arrive sealed (passwords sealed with the server's key) before validation: the auth module. */
   openSealed(fields: string[], body: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Where a broken hospital rule (a state machine, a rule field) is reported. */
+  warn?(message: string): void;
 }
 
 // A resource's columns come from its definition and hooks: rows are declared open (any JSON in lists), so no field is dropped.
@@ -69,7 +75,18 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       const q = { ...withCurrentUser(parseListQuery(raw as Record<string, unknown>, def, added), request.auth!.id), scope: scope(request) };
       return resolveDerived(db, def, hooks, q, { scope: q.scope, hospitalId: hospitalOf(request) });
     };
-    const list = async (request: FastifyRequest, raw: unknown) => ok(await listRows(db, def, hooks, await query(request, raw)));
+    // Rule fields (`ruleFields`: an order's "overdue") are evaluated on the rows as they are answered, at the request's time.
+    const ruled = async <T extends Row[]>(request: FastifyRequest, rows: T): Promise<T> => {
+      if (!def.ruleFields) return rows;
+      const resolve = await deps.contracts.rulesFor(hospitalOf(request));
+      const now = new Date().toISOString();
+      return rows.map((r) => ({ ...r, ...ruleFieldValues(def.ruleFields!, r, resolve, now, deps.warn) })) as T;
+    };
+    const one = async (request: FastifyRequest, id: number) => (await ruled(request, [await getRow(db, def, hooks, id, scope(request))]))[0];
+    const list = async (request: FastifyRequest, raw: unknown) => {
+      const page = await listRows(db, def, hooks, await query(request, raw));
+      return ok({ ...page, data: await ruled(request, page.data) });
+    };
     const count = async (request: FastifyRequest, raw: unknown) => ok(await countTabs(db, def, await query(request, raw)));
     // POST variants carry long filters in the body; they read, so they are not operation-logged.
     const read = { access: { permission: def.permissions.list }, audit: false };
@@ -79,15 +96,18 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     app.post(`${def.route}/count`, { config: read, schema: { tags, body: Body, response: counted } }, (r) => count(r, r.body));
 
     app.get(`${def.route}/item/:id`, { config: { access: { permission: def.permissions.read } }, schema: { tags, params: Id, response: oneRow } }, async (request) =>
-      ok(await getRow(db, def, hooks, request.params.id, scope(request))));
+      ok(await one(request, request.params.id)));
 
     if (def.readOnly) continue;
     const perm = (key: 'create' | 'update' | 'delete') => ({ access: { permission: def.permissions[key]! } });
 
     app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body, response: oneRow } }, async (request) => {
       const data = await checked(request, request.body, (opened) => opened, true);
-      const id = await insertRow(db, def, hooks, data, context(request, true));
-      return ok(await getRow(db, def, hooks, id, scope(request)));
+      // A row of a state machine starts in its initial state, whatever the request says.
+      const machine = def.stateMachine ? machineOf(def.stateMachine, await deps.contracts.rulesFor(hospitalOf(request)), deps.warn) : undefined;
+      const initial = machine?.initial !== undefined ? { set: { [machine.field]: machine.initial } } : {};
+      const id = await insertRow(db, def, hooks, data, context(request, true), initial);
+      return ok(await one(request, id));
     });
 
     app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body, response: oneRow } }, async (request) => {
@@ -96,7 +116,21 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
       const patch = await checked(request, request.body, (opened) => ({ ...current, ...opened }), false);
       await updateRow(db, def, hooks, id, patch, context(request, false, id));
-      return ok(await getRow(db, def, hooks, id, scope(request)));
+      return ok(await one(request, id));
+    });
+
+    transitionRoute(app, db, def, hooks, {
+      scope,
+      context: (request, id) => context(request, false, id),
+      answer: one,
+      checked: (request, body, current) => checked(request, body, (opened) => ({ ...current, ...opened }), false),
+      rulesFor: (request) => deps.contracts.rulesFor(hospitalOf(request)),
+      stateLabel: (field, state, lang) => {
+        const words = deps.contracts.enums?.[String(def.columns[field]?.options ?? '')];
+        const label = (words?.find((o) => o.value === state) as { label?: Record<string, string> } | undefined)?.label;
+        return label?.[lang] ?? state;
+      },
+      warn: (m) => deps.warn?.(m),
     });
 
     app.delete(`${def.route}/destroy`, {

@@ -1,6 +1,7 @@
 import { isAdmin } from './admin.js';
 import { ruleHolds, type RuleResolver } from './formRules.js';
 import type { ActionKind, ActionSchema } from './pageSchema.js';
+import { machineOf, splitTransition, transitionRefusal } from './stateMachine.js';
 
 /** What an action check needs to know about the signed-in user (spec §3 User: identification, permission). */
 export interface Grants {
@@ -43,8 +44,23 @@ export function roleSees(action: Pick<ActionSchema, 'roles'>, grants: Grants | n
 export function actionVisible(action: ActionSchema, row: Record<string, unknown> | null, grants: Grants | null | undefined,
   perms?: { read: string; create: string; update: string; delete: string }, resolve?: RuleResolver): boolean {
   if (!isGranted(action.permission, grants) || !isGranted(resourcePermission(action.kind, perms), grants) || !roleSees(action, grants)) return false;
+  if (action.transition !== undefined && !transitionOpen(action.transition, row, grants, resolve)) return false;
   if (action.visibleIf === undefined) return true;
   return ruleHolds(action.visibleIf, row ?? {}, false, resolve);
+}
+
+/**
+ * A state machine step (`<set>.<step>`) the user may take on the row as the rule file has it: its permission, role rule,
+ * starting state and guard (the guard without the answers a prompt would add). No row (a toolbar) or no rules: hidden.
+ */
+export function transitionOpen(ref: string, row: Record<string, unknown> | null, grants: Grants | null | undefined, resolve?: RuleResolver): boolean {
+  const step = splitTransition(ref);
+  const machine = step && resolve ? machineOf(step.set, resolve) : undefined;
+  if (!step || !machine || !row || !grants) return false;
+  const actor = { roles: grants.identification, granted: (code: string) => isGranted(code, grants) };
+  const refusal = transitionRefusal(step.set, machine, step.name, { record: row, actor }, resolve!);
+  // A guard may read what the prompt asks (a reason): the server judges it with the answer.
+  return !refusal || (refusal.reason === 'guard' && !!machine.transitions[step.name].inputs?.length);
 }
 
 /** `/manage/system/user/{id}` with row { id: 5 } → `/manage/system/user/5` (values URL-encoded; missing ones empty). */

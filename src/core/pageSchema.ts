@@ -138,6 +138,11 @@ export interface ActionSchema {
   reveal?: RevealSchema;
   /** kind=scan: the box taking successive barcode scans, and where each code's status comes from. */
   scan?: ScanSchema;
+  /**
+   * kind=transition: the state machine step (`<set>.<step>`, schemas/rules/<set>.json `machine`) the action takes; it is
+   * shown only where the step's permission, role rule, starting state and guard let the user take it (stateMachine.ts).
+   */
+  transition?: string;
   appearance?: 'primary' | 'secondary' | 'subtle' | 'danger';
 }
 

@@ -3,6 +3,7 @@ import metaSchema from '../../schemas/meta/rule.schema.json';
 import { searchOperatorProblems } from './customSearch.js';
 import { logicCostProblems } from './ruleCost.js';
 import { logicProblems, ruleResolver, type RuleProblem, type RuleResolver, type RuleSet } from './rules.js';
+import { machineSetProblems } from './stateMachine.js';
 
 let validate: ValidateFunction | undefined;
 
@@ -16,7 +17,7 @@ const SET_CHECKS: Record<string, (set: RuleSet, resolve: RuleResolver) => RulePr
  * (schemas/meta/rule.schema.json), operations json-logic does not have (or we refuse), malformed
  * references, references that do not resolve among `others` and the set itself, a cost visibly past
  * what an evaluation may do (ruleCost.ts, with references expanded), and the set's own promise
- * (search operators must be operators the server executes).
+ * (search operators must be operators the server executes; a state machine's transitions need their rules, stateMachine.ts).
  * The server refuses such a file at start and such an override at save; the schema editor shows them as typed.
  */
 export function checkRuleSet(set: unknown, others: RuleSet[] = []): RuleProblem[] {
@@ -26,6 +27,8 @@ export function checkRuleSet(set: unknown, others: RuleSet[] = []): RuleProblem[
   const sets = [...others.filter((o) => o.name !== ruleSet.name), ruleSet];
   const references = referenceProblems(sets);
   if (references.length) return references;
+  const machine = machineSetProblems(ruleSet.rules);
+  if (machine.length) return machine;
   return SET_CHECKS[ruleSet.name]?.(ruleSet, ruleResolver(sets, () => undefined)) ?? [];
 }
 

@@ -11,5 +11,6 @@ import './open';
 import './file';
 import './reveal';
 import './scan';
+import './transition';
 
 export { actionKinds, registerAction, resolveAction, type ActionContext, type ActionHandler, type ActionTools } from './registry';

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import borrowOrders from '../../schemas/rules/borrow-orders.json';
+import archiveItems from '../../schemas/rules/archive-items.json';
+import borrowResource from '../../schemas/resources/borrow_orders.json';
+import archiveResource from '../../schemas/resources/archive_items.json';
+import { transitionOpen } from './actions.js';
+import { ruleFieldValues } from './ruleFields.js';
+import { checkRuleSet } from './rulesCheck.js';
+import { ruleResolver, type RuleSet } from './rules.js';
+import { allowedTransitions, machineOf, machineProblems, machineSetProblems, transitionPatch, transitionRefusal, type Actor } from './stateMachine.js';
+
+const resolve = ruleResolver([borrowOrders as RuleSet, archiveItems as RuleSet], () => undefined);
+const machine = machineOf('borrow-orders', resolve)!;
+const actor = (roles: string[], permissions: string[] = []): Actor => ({ roles, granted: (c) => roles.includes('admin') || permissions.includes(c) });
+const registrar = actor(['registrar'], ['borrow_view', 'borrow_apply', 'borrow_lend']);
+const signer = actor(['auditing_doctor'], ['borrow_view']);
+const order = (status: string, due = '2026-12-31') => ({ id: 1, status, due_date: due });
+const NOW = '2026-12-03T10:00:00.000Z';
+
+describe('state machine from a rule file (src/core/stateMachine.ts)', () => {
+  it('the shipped machines are well-formed against their resources, each step with its rule', () => {
+    for (const [set, res] of [[borrowOrders, borrowResource], [archiveItems, archiveResource]] as const) {
+      expect(checkRuleSet(set)).toEqual([]);
+      expect(machineProblems((set.rules as Record<string, unknown>).machine, Object.keys(res.columns))).toEqual([]);
+    }
+    expect(machineSetProblems({ machine: { ...machine, transitions: { ...machine.transitions, lost: { from: ['borrowing'], to: 'gone', label: { 'zh-CN': '丢失', 'en-US': 'Lost' } } } } }))
+      .toEqual([{ path: '/rules/machine', message: 'machine.transitions.lost.to: a state of the machine' }]);
+    expect(machineSetProblems({ machine })).toContainEqual({ path: '/rules/pass', message: 'transition pass needs a rule saying who may take it' });
+    expect(machineOf('borrow-orders', () => ({ field: 'status' }))).toBeUndefined();
+  });
+
+  it('a step is refused for a missing permission, the role, the state, then the guard, in that order', () => {
+    const d = (record: Record<string, unknown>, a: Actor, input = {}) => ({ record, actor: a, input, now: NOW });
+    expect(transitionRefusal('borrow-orders', machine, 'burn', d(order('checking'), registrar), resolve)).toEqual({ reason: 'unknown' });
+    expect(transitionRefusal('borrow-orders', machine, 'lend', d(order('checked_pass'), signer), resolve)).toEqual({ reason: 'permission', permission: 'borrow_lend' });
+    expect(transitionRefusal('borrow-orders', machine, 'pass', d(order('checking'), registrar), resolve)).toEqual({ reason: 'role' });
+    expect(transitionRefusal('borrow-orders', machine, 'pass', d(order('borrowing'), signer), resolve)).toEqual({ reason: 'state', state: 'borrowing' });
+    expect(transitionRefusal('borrow-orders', machine, 'refuse', d(order('checking'), signer), resolve)).toMatchObject({ reason: 'guard', message: { 'en-US': 'Give the reason when declining' } });
+    expect(transitionRefusal('borrow-orders', machine, 'refuse', d(order('checking'), signer, { check_note: 'no purpose given' }), resolve)).toBeUndefined();
+    expect(transitionRefusal('borrow-orders', machine, 'lend', d(order('checked_pass', '2026-12-02'), registrar), resolve)).toMatchObject({ reason: 'guard' });
+    expect(allowedTransitions('borrow-orders', machine, d(order('checked_pass'), registrar), resolve)).toEqual(['lend']);
+    expect(allowedTransitions('borrow-orders', machine, d(order('borrowing'), actor(['admin'])), resolve)).toEqual(['return']);
+  });
+
+  it('a step writes its state and its who/when', () => {
+    expect(transitionPatch(machine, 'lend', { userId: 7, now: NOW })).toEqual({ status: 'borrowing', lent_by: 7, lent_at: NOW });
+    const archive = machineOf('archive-items', resolve)!;
+    expect(transitionPatch(archive, 'unpack', { userId: 7, now: NOW })).toEqual({ archive_status: 'filed', packed_by: null, packed_at: null, box: null });
+  });
+
+  it('the browser shows a step where the server would take it (a guard reading a prompt is left to the server)', () => {
+    const grants = { identification: ['registrar'], permission: ['borrow_view', 'borrow_lend'] };
+    expect(transitionOpen('borrow-orders.lend', order('checked_pass'), grants, resolve)).toBe(true);
+    expect(transitionOpen('borrow-orders.lend', order('checking'), grants, resolve)).toBe(false);
+    expect(transitionOpen('borrow-orders.pass', order('checking'), grants, resolve)).toBe(false);
+    expect(transitionOpen('borrow-orders.refuse', order('checking'), { identification: ['auditing_doctor'], permission: [] }, resolve)).toBe(true);
+    expect(transitionOpen('borrow-orders.lend', order('checked_pass'), grants, undefined)).toBe(false);
+  });
+
+  it('overdue is the rule file\'s: borrowing past the due date', () => {
+    const fields = { overdue: 'borrow-orders.overdue' };
+    expect(ruleFieldValues(fields, order('borrowing', '2026-12-02'), resolve, NOW)).toEqual({ overdue: 1 });
+    expect(ruleFieldValues(fields, order('borrowing', '2026-12-03'), resolve, NOW)).toEqual({ overdue: 0 });
+    expect(ruleFieldValues(fields, order('returned', '2026-12-02'), resolve, NOW)).toEqual({ overdue: 0 });
+    expect(ruleFieldValues({ x: 'borrow-orders.missing' }, order('borrowing'), resolve, NOW, () => undefined)).toEqual({ x: null });
+  });
+});
