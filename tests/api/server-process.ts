@@ -103,7 +103,17 @@ export function restartableServer(prefix: string) {
     /** `env`: settings of this start besides the port, the folder and a 2 s job lease. */
     async start(env: Record<string, string> = {}) {
       port ||= await freePort();
-      server = await startServer({ PORT: String(port), DATA_DIR: dataDir, JOB_LEASE_SECONDS: '2', ...env });
+      // The port of the first start may be taken by another process by a restart (a client's ephemeral port, another
+      // file's free port): the server then dies on EADDRINUSE and starts again on a new one (base() follows).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          server = await startServer({ PORT: String(port), DATA_DIR: dataDir, JOB_LEASE_SECONDS: '2', ...env });
+          return;
+        } catch (err) {
+          if (attempt >= 3 || !String((err as Error).message).includes('EADDRINUSE')) throw err;
+          port = await freePort();
+        }
+      }
     },
     kill9: () => exit('SIGKILL'),
   };
