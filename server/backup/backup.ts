@@ -5,7 +5,10 @@ import { appPath } from '../paths.js';
 import { parseSecretsKey } from '../security/sealed-secrets.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import { S3Storage } from '../storage/s3-storage.js';
-import { allObjectKeys, copyHashed, dataDirFiles, hashObject } from './object-copy.js';
+import { isSafeKey } from '../storage/storage-key.js';
+import { areaPrefixesIn, backupArea, localAreaDirs } from './area-copy.js';
+import { withoutNested } from './area-rules.js';
+import { allObjectKeys, copyHashed, dataDirFiles, hashObject, isEmptyFolder } from './object-copy.js';
 import { keyFingerprint, MANIFEST_FORMAT, missingReferences, type CopiedFile, type Manifest } from './manifest.js';
 import { dumpPostgres } from './postgres-copy.js';
 import { snapshotSqlite, sqliteFacts } from './sqlite-copy.js';
@@ -15,11 +18,6 @@ export type Say = (line: string) => void;
 export interface BackupOptions {
   /** Leave secrets.key out (keep it elsewhere): a restore then needs it given. */
   withoutKey?: boolean;
-}
-
-/** A folder that is absent or empty: a backup or a restore never mixes its files with others'. */
-export function isEmptyFolder(folder: string): boolean {
-  return !fs.existsSync(folder) || fs.readdirSync(folder).length === 0;
 }
 
 /** The key in use: SECRETS_KEY, or secrets.key in the data directory (never made here: the app makes it at its first start). */
@@ -33,8 +31,9 @@ function currentKey(config: ServerConfig): { key: Buffer; source: Manifest['secr
 /**
  * Backs up the installation `config` describes (loadConfig: DATA_DIR, DATABASE_URL, STORAGE_URL, SECRETS_KEY) into
  * the empty folder `target`, while the app runs. The database first, as one snapshot; then the files and objects,
- * which are written once and renamed into place, so each is copied whole; whatever the snapshot names is already
- * there (a row is written after its file), unless deleted since: those are reported as missing. manifest.json last.
+ * and those of every hospital area's storage the snapshot names, which are written once and renamed into place, so
+ * each is copied whole; whatever the snapshot names is already there (a row is written after its file), unless
+ * deleted since: those are reported as missing. manifest.json last.
  */
 export async function runBackup(config: ServerConfig, target: string, options: BackupOptions, say: Say): Promise<Manifest> {
   const out = path.resolve(target);
@@ -56,7 +55,9 @@ export async function runBackup(config: ServerConfig, target: string, options: B
 
   const dataDir = new LocalStorage(config.dataDir);
   const filesOut = new LocalStorage(path.join(out, 'files'));
-  const { files: names, unsafe } = await dataDirFiles(config.dataDir, [out, ...(config.blockCache.dir ? [config.blockCache.dir] : [])]);
+  const cacheDir = config.blockCache.dir ? [config.blockCache.dir] : [];
+  // An area's directory inside the data directory is copied once, as the area's (under areas/<id>/).
+  const { files: names, unsafe } = await dataDirFiles(config.dataDir, [out, ...cacheDir, ...localAreaDirs(facts.areas)]);
   for (const name of unsafe) say(`files: left out ${JSON.stringify(name)}: not a name the app stores`);
   const files: CopiedFile[] = [];
   for (const name of names) {
@@ -71,17 +72,28 @@ export async function runBackup(config: ServerConfig, target: string, options: B
     const bucketStorage = new S3Storage(config.storage);
     const objectsOut = new LocalStorage(path.join(out, 'objects'));
     const items: CopiedFile[] = [];
-    for (const objectKey of await allObjectKeys(bucketStorage, bucket, prefix)) {
+    const keys = withoutNested(await allObjectKeys(bucketStorage, bucket, prefix), prefix, areaPrefixesIn(facts.areas, bucket));
+    for (const objectKey of keys.filter((k) => isSafeKey(k))) {
       const copied = await copyHashed(bucketStorage, objectsOut, objectKey);
       if (copied) items.push(copied);
     }
     bucketStorage.close();
+    for (const k of keys.filter((k) => !isSafeKey(k))) say(`objects: left out ${JSON.stringify(k)}: not a name the app stores`);
     objects = { url: `s3://${bucket}${prefix ? `/${prefix}` : ''}`, items };
     say(`objects: ${items.length} from ${objects.url}, ${megabytes(items)}`);
   }
 
+  const areas: Manifest['areas'] = [];
+  const areaMissing: string[] = [];
+  const context = { out, dataDir: path.resolve(config.dataDir), storage: config.storage, s3: config.s3Connection, skip: cacheDir, areas: facts.areas };
+  for (const area of facts.areas) {
+    const { copy, missing } = await backupArea(area, context, say);
+    areas.push(copy);
+    areaMissing.push(...missing);
+  }
+
   const present = new Set([...files, ...(objects?.items ?? [])].map((f) => f.path));
-  const missing = missingReferences(facts.referenced, present);
+  const missing = [...missingReferences(facts.referenced, present), ...areaMissing];
   for (const m of missing) say(`missing: ${m} (named by the database, not there to copy)`);
 
   if (!options.withoutKey) fs.writeFileSync(path.join(out, 'secrets.key'), `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
@@ -98,7 +110,7 @@ export async function runBackup(config: ServerConfig, target: string, options: B
       kind: pg ? 'postgres' : 'sqlite', file: dbFile, ...dbHash, migration: facts.migration, counts: facts.counts,
       ...(dumped ? { pg_dump: dumped.pgDump, server_version: dumped.serverVersion } : {}),
     },
-    files, objects, missing,
+    files, objects, areas, missing,
     secrets_key: { included: !options.withoutKey, source, fingerprint: keyFingerprint(key) },
   };
   // Written last and renamed into place: a folder with a manifest is a finished backup.

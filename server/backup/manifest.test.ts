@@ -9,6 +9,7 @@ const manifest = (patch: Partial<Manifest> = {}): Manifest => ({
   database: { kind: 'sqlite', file: 'database/dsms.sqlite', size: 10, sha256: HASH, migration: '0040_operation_log_hospital', counts: { cases: 1 } },
   files: [{ path: 'slides/demo/demo-1.tiff', size: 5, sha256: HASH }],
   objects: null,
+  areas: [{ id: 3, code: 'EAST', storage_url: '/srv/dsms/east', items: [{ path: 'slides/areas/3/2026/12/a.tiff', size: 5, sha256: HASH }] }],
   missing: [],
   secrets_key: { included: true, source: 'data-dir', fingerprint: HASH },
   ...patch,
@@ -46,6 +47,13 @@ describe('backup manifest', () => {
     expect(keyFingerprint(key)).not.toBe(keyFingerprint(Buffer.alloc(32, 8)));
   });
 
+  it('reads a backup of format 1, made before areas were backed up, as one without areas', () => {
+    const old: Partial<Manifest> = manifest({ format: 'dsms-backup/1' });
+    delete old.areas;
+    expect(parseManifest(JSON.stringify(old))).toEqual({ ...old, areas: [] });
+    expect(MANIFEST_FORMAT).toBe('dsms-backup/2');
+  });
+
   it('reads a well-formed manifest back, and refuses paths that would lead out of the target or a bad field', () => {
     expect(parseManifest(JSON.stringify(manifest()))).toEqual(manifest());
     const bad: [Partial<Manifest> | string, string][] = [
@@ -60,6 +68,13 @@ describe('backup manifest', () => {
       [{ database: { ...manifest().database, file: '../dsms.sqlite' } }, 'database.file'],
       [{ database: { ...manifest().database, migration: '0040; drop table x' } }, 'database.migration'],
       [{ secrets_key: { included: true, source: 'data-dir', fingerprint: 'short' } }, 'secrets_key'],
+      [{ format: 'dsms-backup/3' }, 'not one of dsms-backup/1, dsms-backup/2'],
+      [{ areas: undefined }, 'areas is not a list'],
+      [{ areas: [{ id: 0, code: 'EAST', storage_url: '/srv/east', items: [] }] }, 'areas: id 0'],
+      [{ areas: [{ id: 3, code: 'A', storage_url: '/srv/a', items: [] }, { id: 3, code: 'B', storage_url: '/srv/b', items: [] }] }, 'areas: id 3'],
+      [{ areas: [{ id: 3, code: '', storage_url: '/srv/east', items: [] }] }, 'areas 3: code'],
+      [{ areas: [{ id: 3, code: 'EAST', storage_url: 'relative/east', items: [] }] }, 'areas 3: storage_url'],
+      [{ areas: [{ id: 3, code: 'EAST', storage_url: '/srv/east', items: [{ path: '../../etc/passwd', size: 1, sha256: HASH }] }] }, 'areas 3 holds an unsafe path'],
     ];
     for (const [patch, message] of bad) {
       expect(() => parseManifest(typeof patch === 'string' ? patch : JSON.stringify(manifest(patch))), message).toThrow(message);

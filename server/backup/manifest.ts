@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parseAreaStorage } from '../../src/core/hospitalArea.js';
 import { isSafeKey } from '../storage/storage-key.js';
 
 /**
@@ -10,14 +11,28 @@ import { isSafeKey } from '../storage/storage-key.js';
  *   database/dsms.sqlite   (SQLite, VACUUM INTO)  or  database/dsms.pgdump  (PostgreSQL, pg_dump -Fc)
  *   files/<path>           the data directory's files (slides/, uploads/complete/, uploads/attachments/, outbox/, …)
  *   objects/<key>          with STORAGE_URL=s3://…: every object under the prefix
+ *   areas/<id>/<path>      each hospital area's storage (a directory or a bucket prefix): every file or object
  *   secrets.key            the key stored secrets are sealed with, unless made with --without-key
+ *
+ * Format 2 added `areas`. A backup of format 1 (made before areas were backed up) reads as one without areas; a
+ * release that knows only format 1 refuses a format 2 backup rather than restore it without its areas' slides.
  */
-export const MANIFEST_FORMAT = 'dsms-backup/1';
+export const MANIFEST_FORMAT = 'dsms-backup/2';
+const FORMATS_READ = ['dsms-backup/1', MANIFEST_FORMAT];
 
 export interface CopiedFile { path: string; size: number; sha256: string }
 
+/** One hospital area's storage as backed up, under areas/<id>/. */
+export interface AreaCopy {
+  id: number;
+  code: string;
+  /** Where the area's files were, as its database row named it (hospital_areas.storage_url). */
+  storage_url: string;
+  items: CopiedFile[];
+}
+
 export interface Manifest {
-  format: typeof MANIFEST_FORMAT;
+  format: string;
   created_at: string;
   app: { version: string; node: string };
   database: {
@@ -38,7 +53,12 @@ export interface Manifest {
   files: CopiedFile[];
   /** STORAGE_URL=s3://…: where the objects came from and each one, under objects/. */
   objects: { url: string; items: CopiedFile[] } | null;
-  /** Files and objects the database names that were not there to copy (a restore serves a 404 for them). */
+  /** Every hospital area of the database, with the files or objects of its storage, under areas/<id>/. */
+  areas: AreaCopy[];
+  /**
+   * Files and objects the database names that were not there to copy (a restore serves a 404 for them); those of an
+   * area's storage as `areas/<id>/<path>`.
+   */
   missing: string[];
   secrets_key: {
     /** secrets.key is in the backup; otherwise a restore needs the key given (SECRETS_KEY or --key-file). */
@@ -109,6 +129,19 @@ function checkFiles(list: unknown, where: string): CopiedFile[] {
   return list as CopiedFile[];
 }
 
+function checkAreas(list: unknown): void {
+  if (!Array.isArray(list)) fail('areas is not a list');
+  const ids = new Set<number>();
+  for (const a of list as AreaCopy[]) {
+    // The id names the folder its items are in (areas/<id>/), the location where a restore writes them.
+    if (!Number.isSafeInteger(a?.id) || a.id < 1 || ids.has(a.id)) fail(`areas: id ${JSON.stringify(a?.id)}`);
+    ids.add(a.id);
+    if (typeof a.code !== 'string' || !a.code || a.code.length > 64) fail(`areas ${a.id}: code`);
+    if (typeof a.storage_url !== 'string' || 'error' in parseAreaStorage(a.storage_url)) fail(`areas ${a.id}: storage_url`);
+    checkFiles(a.items, `areas ${a.id}`);
+  }
+}
+
 /** The manifest read back, checked field by field: a restore trusts none of it before this. */
 export function parseManifest(text: string): Manifest {
   let m: Manifest;
@@ -117,7 +150,7 @@ export function parseManifest(text: string): Manifest {
   } catch {
     return fail('not JSON');
   }
-  if (m?.format !== MANIFEST_FORMAT) fail(`format is ${JSON.stringify(m?.format)}, not ${MANIFEST_FORMAT}`);
+  if (!FORMATS_READ.includes(m?.format)) fail(`format is ${JSON.stringify(m?.format)}, not one of ${FORMATS_READ.join(', ')}: a backup of a newer release?`);
   const db = m.database;
   if (db?.kind !== 'sqlite' && db?.kind !== 'postgres') fail('database.kind');
   if (db.file !== (db.kind === 'sqlite' ? 'database/dsms.sqlite' : 'database/dsms.pgdump')) fail('database.file');
@@ -128,6 +161,8 @@ export function parseManifest(text: string): Manifest {
     if (typeof m.objects?.url !== 'string' || !m.objects.url.startsWith('s3://')) fail('objects.url');
     checkFiles(m.objects.items, 'objects');
   }
+  if (m.format === 'dsms-backup/1') m.areas = [];
+  checkAreas(m.areas);
   if (!Array.isArray(m.missing)) fail('missing');
   const key = m.secrets_key;
   if (typeof key?.included !== 'boolean' || !isHex64(key.fingerprint)) fail('secrets_key');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { S3Storage } from '../storage/s3-storage.js';
@@ -6,6 +7,11 @@ import { isNotFound } from '../storage/errors.js';
 import type { Storage } from '../storage/storage.js';
 import { isSafeKey } from '../storage/storage-key.js';
 import { isLeftOut, type CopiedFile } from './manifest.js';
+
+/** A folder that is absent or empty: a backup or a restore never mixes its files with others'. */
+export function isEmptyFolder(folder: string): boolean {
+  return !existsSync(folder) || readdirSync(folder).length === 0;
+}
 
 /**
  * Copies an object from one storage to another (the data directory, the backup folder, a bucket), hashing the bytes

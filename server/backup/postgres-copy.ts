@@ -69,3 +69,18 @@ export async function restorePostgres(url: string, dumpFile: string, clean: bool
     ...(clean ? ['--clean', '--if-exists'] : []), `--dbname=${dbname}`, dumpFile,
   ], { env, maxBuffer: 16 * 2 ** 20 });
 }
+
+/** A restored database's hospital areas moved (restore --area): each area's storage_url set to its new location, in one transaction. */
+export async function setAreaLocationsPostgres(url: string, moves: ReadonlyMap<number, string>): Promise<void> {
+  const client = await connectPg(url);
+  try {
+    await client.query('begin');
+    for (const [id, location] of moves) await client.query('update hospital_areas set storage_url = $1 where id = $2', [location, id]);
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    await client.end();
+  }
+}

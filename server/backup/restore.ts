@@ -4,16 +4,24 @@ import type { ServerConfig } from '../config.js';
 import { parseSecretsKey } from '../security/sealed-secrets.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import { S3Storage } from '../storage/s3-storage.js';
-import { isEmptyFolder, type Say } from './backup.js';
-import { copyHashed, hashObject, hasObjects } from './object-copy.js';
+import { busyAreaTargets, closeAreaTargets, openAreaTargets, restoreAreas } from './area-copy.js';
+import { resolveAreaMoves } from './area-rules.js';
+import type { Say } from './backup.js';
+import { copyHashed, hashObject, hasObjects, isEmptyFolder } from './object-copy.js';
 import { keyFingerprint, migrationVerdict, parseManifest, type CopiedFile, type Manifest } from './manifest.js';
-import { postgresTableCount, restorePostgres } from './postgres-copy.js';
+import { postgresTableCount, restorePostgres, setAreaLocationsPostgres } from './postgres-copy.js';
+import { setAreaLocationsSqlite } from './sqlite-copy.js';
 
 export interface RestoreOptions {
   /** Restore into a data directory, database or bucket prefix that already holds something (the database's tables are dropped first). */
   force?: boolean;
   /** The secrets key file, for a backup made --without-key (or to use instead of the one inside). */
   keyFile?: string;
+  /**
+   * `<area id or code>=<storage url or absolute directory>`: restore that hospital area's files there instead of
+   * where the backup's database names, and record the new location in the restored database.
+   */
+  areas?: string[];
 }
 
 export function readManifest(folder: string): Manifest {
@@ -34,12 +42,16 @@ export async function verifyBackup(folder: string, manifest: Manifest, say: Say)
   await check(new LocalStorage(folder), { path: db.file, size: db.size, sha256: db.sha256 }, '');
   for (const f of manifest.files) await check(new LocalStorage(path.join(folder, 'files')), f, 'files/');
   for (const o of manifest.objects?.items ?? []) await check(new LocalStorage(path.join(folder, 'objects')), o, 'objects/');
+  for (const area of manifest.areas) {
+    const items = new LocalStorage(path.join(folder, 'areas', String(area.id)));
+    for (const f of area.items) await check(items, f, `areas/${area.id}/`);
+  }
   if (manifest.secrets_key.included) {
     const key = readKeyFile(path.join(folder, 'secrets.key'));
     if (!key) problems.push('secrets.key: absent or not a key');
     else if (keyFingerprint(key) !== manifest.secrets_key.fingerprint) problems.push("secrets.key: not the key the manifest's fingerprint names");
   }
-  const count = 1 + manifest.files.length + (manifest.objects?.items.length ?? 0);
+  const count = 1 + manifest.files.length + (manifest.objects?.items.length ?? 0) + manifest.areas.reduce((n, a) => n + a.items.length, 0);
   say(problems.length ? `verify: ${problems.length} of ${count} files wrong` : `verify: ${count} files match the manifest`);
   return problems;
 }
@@ -75,8 +87,9 @@ function chooseKey(config: ServerConfig, folder: string, manifest: Manifest, opt
 
 /**
  * Restores `folder` into the installation `config` describes, with the app stopped: checks the whole backup first
- * (checksums, migration level, database kind, key), then that each target is empty (unless forced), and only then
- * writes: the key, the database, the files, the objects, each file checked again as it is written.
+ * (checksums, migration level, database kind, key, the `--area` moves), then that each target is empty (unless
+ * forced), the hospital areas' locations included, and only then writes: the key, the database (with the moved
+ * areas' new locations), the files, the objects, the areas' files, each file checked again as it is written.
  */
 export async function runRestore(config: ServerConfig, folder: string, options: RestoreOptions, say: Say): Promise<Manifest> {
   const dir = path.resolve(folder);
@@ -95,7 +108,11 @@ export async function runRestore(config: ServerConfig, folder: string, options: 
     throw new Error(`the backup's slide storage is ${manifest.objects ? manifest.objects.url : 'the data directory'}, the target's ${config.storage.kind === 's3' ? 'STORAGE_URL' : 'the data directory (STORAGE_URL unset)'}: restore into the same kind`);
   }
   const key = chooseKey(config, dir, manifest, options);
+  const resolved = resolveAreaMoves(options.areas ?? [], manifest.areas);
+  if ('errors' in resolved) throw new Error(`nothing restored:\n  ${resolved.errors.join('\n  ')}`);
+  const { moves } = resolved;
 
+  const areaTargets = openAreaTargets(manifest.areas, moves, config.s3Connection);
   const bucket = config.storage.kind === 's3' ? new S3Storage(config.storage) : undefined;
   try {
     if (!options.force) {
@@ -105,6 +122,7 @@ export async function runRestore(config: ServerConfig, folder: string, options: 
       if (bucket && config.storage.kind === 's3') {
         if (await hasObjects(bucket, config.storage.bucket, config.storage.prefix)) busy.push(`the bucket prefix ${config.storage.bucket}/${config.storage.prefix} holds objects`);
       }
+      busy.push(...await busyAreaTargets(areaTargets));
       if (busy.length) throw new Error(`nothing restored: ${busy.join('; ')} (--force restores over it)`);
     }
 
@@ -123,6 +141,11 @@ export async function runRestore(config: ServerConfig, folder: string, options: 
       await copyHashed(backup, dataDir, db.file, db, 'dsms.sqlite');
     }
     say(`database: restored at migration ${db.migration} (the app runs its later migrations at start)`);
+    if (moves.size) {
+      if (pg) await setAreaLocationsPostgres(pg, moves);
+      else setAreaLocationsSqlite(path.join(config.dataDir, 'dsms.sqlite'), moves);
+      for (const { area, store } of areaTargets) if (moves.has(area.id)) say(`hospital area ${area.code}: moved from ${area.storage_url} to ${store.url}`);
+    }
 
     const files = new LocalStorage(path.join(dir, 'files'));
     for (const f of manifest.files) await copyHashed(files, dataDir, f.path, f);
@@ -132,9 +155,11 @@ export async function runRestore(config: ServerConfig, folder: string, options: 
       for (const o of manifest.objects.items) await copyHashed(objects, bucket, o.path, o);
       say(`objects: ${manifest.objects.items.length} into the bucket`);
     }
+    await restoreAreas(dir, areaTargets, say);
     if (manifest.missing.length) say(`missing: ${manifest.missing.length} files the database names were not in the backup (listed in manifest.json)`);
     return manifest;
   } finally {
     bucket?.close();
+    closeAreaTargets(areaTargets);
   }
 }

@@ -28,3 +28,14 @@ export async function sqliteFacts(file: string): Promise<DatabaseFacts> {
     db.close();
   }
 }
+
+/** A restored database's hospital areas moved (restore --area): each area's storage_url set to its new location. */
+export function setAreaLocationsSqlite(file: string, moves: ReadonlyMap<number, string>): void {
+  const db = new Sqlite(file, { fileMustExist: true });
+  try {
+    const update = db.prepare('update hospital_areas set storage_url = ? where id = ?');
+    db.transaction(() => { for (const [id, url] of moves) update.run(url, id); })();
+  } finally {
+    db.close();
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { areaJobQueue, parseAreaStorage, parseQueueNames } from './hospitalArea.js';
+import { areaJobQueue, areaStorageUrl, parseAreaStorage, parseQueueNames } from './hospitalArea.js';
 
 describe('parseAreaStorage', () => {
   it('takes an absolute directory, with or without file://, and S3 buckets with prefixes', () => {
@@ -7,6 +7,16 @@ describe('parseAreaStorage', () => {
     expect(parseAreaStorage('file:///srv/dsms/b')).toEqual({ kind: 'local', dir: '/srv/dsms/b' });
     expect(parseAreaStorage('s3://dsms-east/slides/b/')).toEqual({ kind: 's3', bucket: 'dsms-east', prefix: 'slides/b' });
     expect(parseAreaStorage('s3://dsms-east')).toEqual({ kind: 's3', bucket: 'dsms-east', prefix: '' });
+  });
+
+  it('spells a location one way, as it is stored', () => {
+    const spelt = (input: string) => {
+      const location = parseAreaStorage(input);
+      return 'error' in location ? location.error : areaStorageUrl(location);
+    };
+    expect(spelt('file:///srv/dsms/b/')).toBe('/srv/dsms/b');
+    expect(spelt(' s3://dsms-east/slides/b/ ')).toBe('s3://dsms-east/slides/b');
+    expect(spelt('s3://dsms-east/')).toBe('s3://dsms-east');
   });
 
   it('refuses relative paths, escapes, other schemes and bad buckets', () => {

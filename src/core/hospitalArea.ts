@@ -32,6 +32,10 @@ export function parseAreaStorage(input: string): AreaStorageLocation | { error: 
   return { kind: 'local', dir: trimmed };
 }
 
+/** A location in the one spelling it is stored in: the directory without a trailing slash, `s3://bucket/prefix`. */
+export const areaStorageUrl = (location: AreaStorageLocation): string =>
+  location.kind === 'local' ? location.dir : `s3://${location.bucket}${location.prefix ? `/${location.prefix}` : ''}`;
+
 const safeSegments = (path: string) => path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
 
 /** `a, b` → ['a', 'b']: the names, or the message key of what is wrong (none, too many, a bad or repeated name). */

@@ -7,12 +7,13 @@ import { promisify } from 'node:util';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPLOAD_CHUNK_BYTES } from '../../src/core/constants.js';
 import { parseManifest, type Manifest } from '../../server/backup/manifest.js';
 import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
 import { caseAtFirstDiagnosis, type Send } from '../api/diagnosis-setup.js';
-import { loginSession, request } from '../api/server-process.js';
+import { loginSession, multipartChunk, request } from '../api/server-process.js';
 import { startLoopbackS3, type LoopbackS3 } from '../support/s3-server.js';
-import { startAppProcess, type AppProcess } from './app-process.js';
+import { startAppProcess, until, type AppProcess } from './app-process.js';
 
 /**
  * Issue 29: a backup of a running installation, restored into a fresh one, serves the same cases, signed report and
@@ -21,10 +22,15 @@ import { startAppProcess, type AppProcess } from './app-process.js';
  * registering cases; the restored database must be whole and hold what its manifest counted.
  * Three installations: SQLite with the data directory; PostgreSQL (TEST_DATABASE_URL: a database made for the
  * source and one for the restore, dropped after); SQLite with slides on S3 (s3rver: restored under another prefix).
+ * Each has a hospital area (issue 29) with a slide bound into it: on a directory of its own in the first two, under a
+ * prefix of the bucket in the third. The first restores it where the database names it (the source machine's copy
+ * gone, as after losing that machine); the others move it on restore (`--area`, by code and by id) to another
+ * directory or prefix, which the restored database then names.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
 const PG_URL = process.env.TEST_DATABASE_URL;
 const USERS = ['admin', 'registrar', 'sampler', 'technician', 'allocator', 'primary', 'auditor', 'signer'] as const;
 
@@ -67,19 +73,31 @@ interface Installation {
   /** The environment of the source installation and of the restored one (DATA_DIR is added by the helpers). */
   source: Record<string, string>;
   target: Record<string, string>;
+  /** The hospital area's storage location (in the test's folder `work`), and where the restore moves it, if it does. */
+  area: (work: string) => { at: string; moveTo?: string; byId?: boolean };
   close(): Promise<void>;
 }
 
+const AREA = 'EAST';
+
 const installations: [string, boolean, () => Promise<Installation>][] = [
-  ['SQLite, data directory', true, async () => ({ source: {}, target: {}, close: async () => {} })],
+  ['SQLite, data directory', true, async () => ({ source: {}, target: {}, area: (work) => ({ at: path.join(work, 'area-east') }), close: async () => {} })],
   ['PostgreSQL, data directory', !!PG_URL, async () => {
     const id = randomBytes(4).toString('hex');
     const [src, dst] = [await newPgDatabase(`dsms_backup_src_${id}`), await newPgDatabase(`dsms_backup_dst_${id}`)];
-    return { source: { DATABASE_URL: src.url }, target: { DATABASE_URL: dst.url }, close: async () => { await src.drop(); await dst.drop(); } };
+    return {
+      source: { DATABASE_URL: src.url }, target: { DATABASE_URL: dst.url },
+      area: (work) => ({ at: path.join(work, 'area-east'), moveTo: path.join(work, 'area-east-moved') }),
+      close: async () => { await src.drop(); await dst.drop(); },
+    };
   }],
   ['SQLite, slides on S3', true, async () => {
     const s3: LoopbackS3 = await startLoopbackS3('dsms-backup', 'source');
-    return { source: s3.env, target: { ...s3.env, STORAGE_URL: 's3://dsms-backup/restored' }, close: () => s3.close() };
+    return {
+      source: s3.env, target: { ...s3.env, STORAGE_URL: 's3://dsms-backup/restored' },
+      area: () => ({ at: 's3://dsms-backup/area-east', moveTo: 's3://dsms-backup/area-east-restored', byId: true }),
+      close: () => s3.close(),
+    };
   }],
 ];
 
@@ -93,7 +111,10 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
   let manifest: Manifest;
 
   /** What the first installation served, to compare the restored one's answers with. */
-  const before = { cases: [] as unknown[], caseId: 0, reportId: 0, verifyCode: '', pdf: {} as Record<string, Buffer>, tiles: {} as Record<string, Buffer>, thumb: Buffer.alloc(0) };
+  const before = {
+    cases: [] as unknown[], caseId: 0, reportId: 0, verifyCode: '', pdf: {} as Record<string, Buffer>, tiles: {} as Record<string, Buffer>, thumb: Buffer.alloc(0),
+    areaSlide: { id: 0, slideId: 0, filePath: '' }, area: { tiles: {} as Record<string, Buffer>, thumb: Buffer.alloc(0) },
+  };
 
   const sessions = async (app: AppProcess) => {
     const t: Record<string, string> = {};
@@ -110,7 +131,37 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
       if (res.status !== 200) throw new Error(`${method} ${url} as ${who}: ${res.status} ${res.body.toString()}`);
       return res.json().data;
     };
-    return { get, send, primaryId };
+    return { get, send, primaryId, token: t };
+  };
+  /**
+   * The hospital area, the first hospital put in it, and a slide uploaded (the demo painting of demo-2, in 2 MiB
+   * chunks) and bound there by its technician, ingested from the area's storage.
+   */
+  const bindAreaSlide = async (app: AppProcess, { send, get, token }: Awaited<ReturnType<typeof sessions>>) => {
+    const area = await send('admin', 'POST', '/api/config/areas/store', { code: AREA, name: '东院区', storage_url: installation.area(work).at, queue_names: 'area-east' }) as { id: number };
+    const hospitals = await send('admin', 'GET', '/api/config/hospitals/lists?page_size=50') as { data: { id: number }[] };
+    const first = Math.min(...hospitals.data.map((h) => h.id));
+    await send('admin', 'PATCH', `/api/config/hospitals/update/${first}`, { area_id: area.id });
+    const data = fs.readFileSync(path.join(ROOT, 'dist-server/demo-slides/demo-2.tiff'));
+    const totalNum = Math.ceil(data.length / UPLOAD_CHUNK_BYTES);
+    let done: { code: number; path?: string } = { code: 0 };
+    for (let num = 1; num <= totalNum; num++) {
+      const bytes = data.subarray((num - 1) * UPLOAD_CHUNK_BYTES, num * UPLOAD_CHUNK_BYTES);
+      const body = multipartChunk({ file_name: 'area-east.tiff', num, total_num: totalNum, md5: md5(bytes), total_md5: md5(data) }, bytes);
+      const res = await request(app.base, 'POST', '/api/upload/large', { authorization: `Bearer ${token.technician}`, 'content-type': body.type }, body.payload);
+      expect(res.status, res.body.toString()).toBe(200);
+      done = res.json().data;
+    }
+    expect(done.code).toBe(1);
+    const bound = await send('technician', 'POST', '/api/data/kfb/bind', { path: done.path, name: 'AREA-EAST 东院区' }) as { id: number; file_path: string };
+    expect(bound.file_path).toMatch(new RegExp(`^slides/areas/${area.id}/\\d{4}/\\d{2}/`));
+    let status = 'ingesting';
+    await until(async () => {
+      status = (await get('technician', `/api/data/kfb/item/${bound.id}`)).json().data.status as string;
+      return status !== 'ingesting';
+    }, `the area slide ${bound.id} to be ingested`, 120_000);
+    expect(status).toBe('ready');
+    Object.assign(before.areaSlide, { id: area.id, slideId: bound.id, filePath: bound.file_path });
   };
   /** The answers compared across the restore: the case list, the signed report's PDFs, tiles and a thumbnail of a demo slide. */
   const served = async (app: AppProcess) => {
@@ -138,26 +189,41 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     }
     const thumb = await get('technician', `/api/data/kfb/thumb/${slide.id}`);
     expect(thumb.status, thumb.body.toString().slice(0, 200)).toBe(200);
-    return { cases, pdf, tiles, thumb: thumb.body };
+    // The area slide, read from the area's storage.
+    const area = { tiles: {} as Record<string, Buffer>, thumb: Buffer.alloc(0) };
+    for (const tile of ['12/0_0', '10/1_0', '0/0_0']) {
+      const res = await get('technician', `/api/tiles/${before.areaSlide.slideId}_files/${tile}.jpeg`);
+      expect(res.status, `area ${tile}: ${res.body.toString().slice(0, 200)}`).toBe(200);
+      area.tiles[tile] = res.body;
+    }
+    const areaThumb = await get('technician', `/api/data/kfb/thumb/${before.areaSlide.slideId}`);
+    expect(areaThumb.status, areaThumb.body.toString().slice(0, 200)).toBe(200);
+    area.thumb = areaThumb.body;
+    return { cases, pdf, tiles, thumb: thumb.body, area };
   };
 
-  /** Cases in the restored database, read from it directly. */
-  const restoredCaseCount = async () => {
+  /** The first row of a query of the restored database, read from it directly. */
+  const restoredRow = async (sql: string): Promise<Record<string, unknown>> => {
     if (installation.target.DATABASE_URL) {
       const c = new pg.Client({ connectionString: installation.target.DATABASE_URL });
       await c.connect();
       try {
-        return Number((await c.query('select count(*) as n from cases')).rows[0].n);
+        return (await c.query(sql)).rows[0];
       } finally {
         await c.end();
       }
     }
     const db = new Sqlite(path.join(restoredDir, 'dsms.sqlite'), { readonly: true });
     try {
-      return (db.prepare('select count(*) as n from cases').get() as { n: number }).n;
+      return db.prepare(sql).get() as Record<string, unknown>;
     } finally {
       db.close();
     }
+  };
+  /** The --area arguments of the restore, when the installation moves its area. */
+  const areaMove = () => {
+    const { moveTo, byId } = installation.area(work);
+    return moveTo ? ['--area', `${byId ? before.areaSlide.id : AREA}=${moveTo}`] : [];
   };
 
   beforeAll(async () => {
@@ -173,7 +239,11 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
 
   it('backs up the running app (writing all the while) and restores into a fresh installation that serves the same', async () => {
     const app = source!;
-    const { send, primaryId } = await sessions(app);
+    const session = await sessions(app);
+    const { send, primaryId } = session;
+    // The area's slide is bound and ingested while the report is written and signed.
+    const areaReady = bindAreaSlide(app, session);
+    areaReady.catch(() => {});
     // A case with a signed report, and what the app serves of it and of a demo slide.
     before.caseId = await caseAtFirstDiagnosis(send, primaryId, { patient_name: '备份测试', gender: 'female', age: 47, age_unit: 'year' });
     let report = await send('primary', 'POST', `/api/diagnosis/${before.caseId}/reports`, { report_type: 1, gross_description: '灰白组织一块', diagnosis: '（胃窦）慢性浅表性胃炎' }) as { id: number; version: number; verify_code?: string };
@@ -182,6 +252,7 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     }
     before.reportId = report.id;
     before.verifyCode = report.verify_code!;
+    await areaReady;
     Object.assign(before, await served(app));
     expect(before.cases.some((c) => (c as { id: number }).id === before.caseId)).toBe(true);
 
@@ -212,6 +283,11 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     expect(slideFiles).toEqual(expect.arrayContaining(['slides/demo/demo-1.tiff', 'slides/demo/demo-4.kfb']));
     if (installation.source.STORAGE_URL) expect(manifest.objects!.url).toBe(installation.source.STORAGE_URL);
     else expect(manifest.objects).toBeNull();
+    // The area's storage is in the backup, under areas/<id>/, and not among the default storage's files.
+    expect(manifest.areas).toEqual([{ id: before.areaSlide.id, code: AREA, storage_url: installation.area(work).at, items: expect.any(Array) }]);
+    expect(manifest.areas[0]!.items.map((f) => f.path)).toEqual(expect.arrayContaining([before.areaSlide.filePath, `slides/thumbs/${before.areaSlide.slideId}.jpg`]));
+    expect(fs.readFileSync(path.join(backupDir, 'areas', String(before.areaSlide.id), before.areaSlide.filePath)).equals(fs.readFileSync(path.join(ROOT, 'dist-server/demo-slides/demo-2.tiff')))).toBe(true);
+    expect(slideFiles.some((p) => p.startsWith('slides/areas/'))).toBe(false);
     if (!installation.source.DATABASE_URL) {
       // The SQLite copy is whole (not a WAL caught half-way) and holds what the manifest counted.
       const copy = new Sqlite(path.join(backupDir, 'database/dsms.sqlite'), { readonly: true });
@@ -220,22 +296,32 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
       copy.close();
     }
     await source!.stop();
+    // Restored where the database names it: the source machine's copy is gone, as the machine would be.
+    const area = installation.area(work);
+    if (!area.moveTo) fs.rmSync(area.at, { recursive: true });
 
-    const restore = await npmRun('restore', [backupDir], { ...installation.target, DATA_DIR: restoredDir });
+    const restore = await npmRun('restore', [backupDir, ...areaMove()], { ...installation.target, DATA_DIR: restoredDir });
     expect(restore.stderr).toBe('');
     expect(restore.code, restore.stdout).toBe(0);
-    expect(restore.stdout).toContain(`verify: ${1 + manifest.files.length + (manifest.objects?.items.length ?? 0)} files match the manifest`);
+    const areaItems = manifest.areas[0]!.items.length;
+    expect(restore.stdout).toContain(`verify: ${1 + manifest.files.length + (manifest.objects?.items.length ?? 0) + areaItems} files match the manifest`);
+    expect(restore.stdout).toContain(`areas/${before.areaSlide.id}: ${areaItems} into hospital area ${AREA} (${area.moveTo ?? area.at})`);
+    expect((await restoredRow(`select storage_url from hospital_areas where id = ${before.areaSlide.id}`)).storage_url).toBe(area.moveTo ?? area.at);
+    if (!area.moveTo) expect(fs.readFileSync(path.join(area.at, before.areaSlide.filePath)).equals(fs.readFileSync(path.join(backupDir, 'areas', String(before.areaSlide.id), before.areaSlide.filePath)))).toBe(true);
     expect(fs.readFileSync(path.join(restoredDir, 'secrets.key'), 'utf8')).toBe(fs.readFileSync(path.join(app.dataDir, 'secrets.key'), 'utf8'));
 
     restored = await startAppProcess({ ...installation.target, DATA_DIR: restoredDir });
     const after = await served(restored);
     // The restored database holds what the manifest counted: the snapshot's cases, those registered during it included.
-    expect(await restoredCaseCount()).toBe(manifest.database.counts.cases);
+    expect(Number((await restoredRow('select count(*) as n from cases')).n)).toBe(manifest.database.counts.cases);
     expect(after.cases.slice(0, before.cases.length)).toEqual(before.cases);
     for (const lang of ['zh-CN', 'en-US']) expect(sha256(after.pdf[lang]!), lang).toBe(sha256(before.pdf[lang]!));
     for (const tile of Object.keys(before.tiles)) expect(sha256(after.tiles[tile]!), tile).toBe(sha256(before.tiles[tile]!));
     expect(after.thumb.length).toBeGreaterThan(0);
     expect(sha256(after.thumb)).toBe(sha256(before.thumb));
+    // The area slide is served the same, from the area's storage where the restore put it.
+    for (const tile of Object.keys(before.area.tiles)) expect(sha256(after.area.tiles[tile]!), `area ${tile}`).toBe(sha256(before.area.tiles[tile]!));
+    expect(sha256(after.area.thumb)).toBe(sha256(before.area.thumb));
     // The signed document is still the one the seal names: the verification page says so.
     const verified = await request(restored.base, 'GET', `/api/reports/verify/${before.verifyCode}`);
     expect(verified.status, verified.body.toString()).toBe(200);
@@ -247,25 +333,31 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('nothing restored');
     expect(again.stderr).toContain(`the data directory ${restoredDir} is not empty`);
+    // The area's location as the backup names it holds the area's files (restored there, or the source's own).
+    expect(again.stderr).toContain(`hospital area ${AREA}: ${installation.area(work).at} is not empty`);
 
-    // One byte of a slide changed: verify names it; a restore stops before writing anything.
-    const item = (manifest.objects?.items ?? manifest.files).find((f) => f.path === 'slides/demo/demo-1.tiff')!;
-    const file = path.join(backupDir, manifest.objects ? 'objects' : 'files', item.path);
-    const original = fs.readFileSync(file);
-    const damaged = Buffer.from(original);
-    damaged[1000] ^= 0xff;
-    fs.writeFileSync(file, damaged);
+    // One byte of a slide changed, and of the area's slide: verify names both; a restore stops before writing anything.
+    const damagedFiles = [
+      `${manifest.objects ? 'objects' : 'files'}/slides/demo/demo-1.tiff`,
+      `areas/${before.areaSlide.id}/${before.areaSlide.filePath}`,
+    ];
+    const originals = damagedFiles.map((name) => fs.readFileSync(path.join(backupDir, name)));
+    damagedFiles.forEach((name, i) => {
+      const damaged = Buffer.from(originals[i]!);
+      damaged[1000] ^= 0xff;
+      fs.writeFileSync(path.join(backupDir, name), damaged);
+    });
     try {
       const verify = await npmRun('backup:verify', [backupDir], {});
       expect(verify.code).toBe(1);
-      expect(verify.stderr).toContain(`${manifest.objects ? 'objects' : 'files'}/slides/demo/demo-1.tiff: checksum differs from the manifest's`);
+      for (const name of damagedFiles) expect(verify.stderr).toContain(`${name}: checksum differs from the manifest's`);
       const fresh = path.join(work, 'fresh');
       const refused = await npmRun('restore', [backupDir], { ...installation.target, DATA_DIR: fresh });
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('the backup is damaged, nothing restored');
       expect(fs.existsSync(fresh)).toBe(false);
     } finally {
-      fs.writeFileSync(file, original);
+      damagedFiles.forEach((name, i) => fs.writeFileSync(path.join(backupDir, name), originals[i]!));
     }
 
     // Another key than the backup's would leave its sealed secrets unreadable: refused.
@@ -277,8 +369,13 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
   it.runIf(name === 'SQLite, data directory')('a backup without its key restores only with the key given, and only that key', async () => {
     const app = restored!;
     const bare = path.join(work, 'without-key');
+    // The area slide's file is gone from the area's directory: the backup names it missing and exits 3.
+    const areaFile = `areas/${before.areaSlide.id}/${before.areaSlide.filePath}`;
+    fs.rmSync(path.join(installation.area(work).at, before.areaSlide.filePath));
     const backup = await npmRun('backup', [bare, '--without-key'], { DATA_DIR: app.dataDir });
-    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.code, backup.stderr).toBe(3);
+    expect(backup.stdout).toContain(`missing: ${areaFile} (named by the database, not there to copy)`);
+    expect(parseManifest(fs.readFileSync(path.join(bare, 'manifest.json'), 'utf8')).missing).toEqual([areaFile]);
     expect(backup.stdout).toContain('secrets key: NOT in the backup');
     expect(fs.existsSync(path.join(bare, 'secrets.key'))).toBe(false);
     expect(parseManifest(fs.readFileSync(path.join(bare, 'manifest.json'), 'utf8')).secrets_key.included).toBe(false);
@@ -294,8 +391,16 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     expect(fs.existsSync(path.join(work, 'keyless'))).toBe(false);
 
     const keyFile = path.join(app.dataDir, 'secrets.key');
-    const given = await npmRun('restore', [bare, '--key-file', keyFile], { DATA_DIR: path.join(work, 'keyed') });
+    // Where to move an area is checked by the app's own rules, every wrong --area named at once.
+    const badMoves = await npmRun('restore', [bare, '--key-file', keyFile, '--area', 'NORTH=/srv/north', '--area', `${AREA}=relative/east`], { DATA_DIR: path.join(work, 'keyed') });
+    expect(badMoves.code).toBe(1);
+    expect(badMoves.stderr).toContain(`--area NORTH=/srv/north: the backup has no hospital area NORTH (its areas: ${before.areaSlide.id} ${AREA})`);
+    expect(badMoves.stderr).toContain(`--area ${AREA}=relative/east: The storage directory must be an absolute path`);
+    expect(fs.existsSync(path.join(work, 'keyed'))).toBe(false);
+    const keyedArea = path.join(work, 'keyed-area');
+    const given = await npmRun('restore', [bare, '--key-file', keyFile, '--area', `${AREA}=${keyedArea}`], { DATA_DIR: path.join(work, 'keyed') });
     expect(given.code, given.stderr).toBe(0);
+    expect(fs.existsSync(path.join(keyedArea, `slides/thumbs/${before.areaSlide.slideId}.jpg`))).toBe(true);
     expect(fs.readFileSync(path.join(work, 'keyed', 'secrets.key'), 'utf8')).toBe(fs.readFileSync(keyFile, 'utf8'));
     expect(fs.existsSync(path.join(work, 'keyed', 'dsms.sqlite'))).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { parseAreaStorage, parseQueueNames } from '../../../src/core/hospitalArea.js';
+import { areaStorageUrl, parseAreaStorage, parseQueueNames } from '../../../src/core/hospitalArea.js';
 import { hasPermission } from '../../http/access.js';
 import { AppError, forbidden } from '../../http/errors.js';
 import type { MessageKey } from '../../i18n/messages.js';
@@ -23,7 +23,7 @@ export const hospitalAreaHooks: ResourceHooks = {
     if (typeof data.storage_url === 'string') {
       const location = parseAreaStorage(data.storage_url);
       if ('error' in location) throw invalid('storage_url', location.error);
-      out.storage_url = location.kind === 'local' ? location.dir : `s3://${location.bucket}${location.prefix ? `/${location.prefix}` : ''}`;
+      out.storage_url = areaStorageUrl(location);
       const current = ctx.id === undefined ? undefined : await areaLocation(db, ctx.id);
       if (current && current.storage_url !== out.storage_url && (await areaHoldsSlides(db, [current.id]))) {
         throw new AppError(409, 'area.storage_in_use', {}, { storage_url: [{ key: 'area.storage_in_use' }] });
