@@ -10,7 +10,7 @@ import { areaMessages } from '../modules/areas/messages.js';
 export interface AreaRef { id: number; code: string; storage_url: string }
 
 /** A stored path the backup copies: relative to a storage's root. Anything else (a URL, an absolute path) is not ours to copy. */
-export const isStoredPath = (p: unknown): p is string => typeof p === 'string' && !!p && !p.startsWith('/') && !/^[a-z]+:/i.test(p);
+export const isStoredPath = (p: unknown): p is string => typeof p === 'string' && !!p && !p.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(p);
 
 /**
  * The paths the database names, by the storage they are in: a slide of an area is in that area's (its path relative

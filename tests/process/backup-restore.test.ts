@@ -190,7 +190,7 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     const thumb = await get('technician', `/api/data/kfb/thumb/${slide.id}`);
     expect(thumb.status, thumb.body.toString().slice(0, 200)).toBe(200);
     // The area slide, read from the area's storage.
-    const area = { tiles: {} as Record<string, Buffer>, thumb: Buffer.alloc(0) };
+    const area = { tiles: {} as Record<string, Buffer>, thumb: Buffer.alloc(0) as Buffer };
     for (const tile of ['12/0_0', '10/1_0', '0/0_0']) {
       const res = await get('technician', `/api/tiles/${before.areaSlide.slideId}_files/${tile}.jpeg`);
       expect(res.status, `area ${tile}: ${res.body.toString().slice(0, 200)}`).toBe(200);
