@@ -241,9 +241,7 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     const app = source!;
     const session = await sessions(app);
     const { send, primaryId } = session;
-    // The area's slide is bound and ingested while the report is written and signed.
-    const areaReady = bindAreaSlide(app, session);
-    areaReady.catch(() => {});
+    await bindAreaSlide(app, session);
     // A case with a signed report, and what the app serves of it and of a demo slide.
     before.caseId = await caseAtFirstDiagnosis(send, primaryId, { patient_name: '备份测试', gender: 'female', age: 47, age_unit: 'year' });
     let report = await send('primary', 'POST', `/api/diagnosis/${before.caseId}/reports`, { report_type: 1, gross_description: '灰白组织一块', diagnosis: '（胃窦）慢性浅表性胃炎' }) as { id: number; version: number; verify_code?: string };
@@ -252,7 +250,6 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     }
     before.reportId = report.id;
     before.verifyCode = report.verify_code!;
-    await areaReady;
     Object.assign(before, await served(app));
     expect(before.cases.some((c) => (c as { id: number }).id === before.caseId)).toBe(true);
 
