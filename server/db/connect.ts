@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import type pgModule from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, type LogConfig } from 'kysely';
+import { ImmediateSqliteDialect } from './sqlite-immediate.js';
 import type { Database } from './schema.js';
 import { withStatementCache } from './statement-cache.js';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './statement-timeout.js';
@@ -65,7 +66,7 @@ export function connect(opts: DbOptions): Db {
     return withStatementCache(sqlite);
   };
   const database = openAfter ? async () => { await openAfter; return open(); } : open();
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }), log: opts.log });
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }), log: opts.log });
 }
 
 // Any database shape: migrations and index builds ask it too, before schema.ts describes their tables.

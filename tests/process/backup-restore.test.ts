@@ -128,7 +128,11 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     const send: Send = async (who, method, url, payload) => {
       const body = payload === undefined ? undefined : Buffer.from(JSON.stringify(payload));
       const res = await request(app.base, method, url, { authorization: `Bearer ${t[who]}`, 'user-language': 'en-US', ...(body ? { 'content-type': 'application/json' } : {}) }, body);
-      if (res.status !== 200) throw new Error(`${method} ${url} as ${who}: ${res.status} ${res.body.toString()}`);
+      if (res.status !== 200) {
+        // A 5xx says little in its body: the server's own error lines say what failed.
+        const errors = res.status >= 500 ? app.log().filter((l) => l.level >= 50).map((l) => JSON.stringify(l)).join('\n') : '';
+        throw new Error(`${method} ${url} as ${who}: ${res.status} ${res.body.toString()}\n${errors}`);
+      }
       return res.json().data;
     };
     return { get, send, primaryId, token: t };
