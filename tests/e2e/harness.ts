@@ -225,7 +225,7 @@ export async function launchBrowser(): Promise<Browser> {
   // browser.newPage() goes through newContext(), so this covers both.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
-    const context = await newContext(options);
+    const context = await newContext({ ...(process.env.E2E_REDUCED_MOTION ? { reducedMotion: 'reduce' as const } : {}), ...options });
     // CI runs the API suites on both databases beside the e2e files on two cores: a page that answers in a second
     // alone has been seen to take over Playwright's default 30 s there. Waiting longer only changes when a real
     // failure is reported (each test has 180 s), never whether.
