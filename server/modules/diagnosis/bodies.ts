@@ -57,3 +57,8 @@ export const PhraseBody = Type.Object({
   text: Type.String({ minLength: 1, maxLength: 1000 }),
   rank: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
 }, { additionalProperties: false });
+
+/** A batch print: the reports in the order they are printed, at most 100 at once (each PDF is held while they are joined). */
+export const PrintBatchBody = Type.Object({
+  ids: Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { minItems: 1, maxItems: 100, uniqueItems: true }),
+}, { additionalProperties: false });

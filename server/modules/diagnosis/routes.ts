@@ -1,14 +1,15 @@
 import { ok } from '../../http/envelope.js';
 import type { TypedApp } from '../../http/types.js';
 import { caseInScope } from '../cases/lifecycle-queries.js';
-import { ActionBody, ActionParams, CreateBody, DelayBody, FlagsBody, Id, SaveBody, UrgentBody } from './bodies.js';
+import { ActionBody, ActionParams, CreateBody, DelayBody, FlagsBody, Id, PrintBatchBody, SaveBody, UrgentBody } from './bodies.js';
 import { scopeOf, type DiagnosisDeps } from './deps.js';
 import { editorData, reportOut } from './editor-data.js';
 import { setUrgent } from './queries.js';
-import { createReport, delayReport, runAction, saveReport, setFlags } from './workflow.js';
+import { createReport, delayReport, printBatch, runAction, saveReport, setFlags } from './workflow.js';
+import { file } from './report-file.js';
 import { AppError } from '../../http/errors.js';
 import { mayRunReportAction } from '../../../src/core/reportWorkflow.js';
-import { okResponse } from '../../http/responses.js';
+import { binaryResponse, okResponse } from '../../http/responses.js';
 
 const tags = ['diagnosis'];
 const DIAGNOSE = { access: { permission: 'case_diagnosis' } };
@@ -28,6 +29,8 @@ export function diagnosisRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   app.put('/api/diagnosis/reports/:id', { config: DIAGNOSE, schema: { tags, params: Id, body: SaveBody, response: okResponse() } }, async (r) => out(await saveReport(deps, r, r.params.id, r.body)));
   app.post('/api/diagnosis/reports/:id/actions/:action', { config: DIAGNOSE, schema: { tags, params: ActionParams, body: ActionBody, response: okResponse() } },
     async (r) => out(await runAction(deps, r, r.params.id, r.params.action as Parameters<typeof runAction>[3], r.body)));
+  app.post('/api/diagnosis/reports/print-batch', { config: DIAGNOSE, schema: { tags, body: PrintBatchBody, response: binaryResponse('application/pdf') } },
+    async (r, reply) => file(reply, await printBatch(deps, r, r.body.ids), 'application/pdf', `reports-${r.body.ids.length}.pdf`, 'inline'));
   app.post('/api/diagnosis/reports/:id/delay', { config: DIAGNOSE, schema: { tags, params: Id, body: DelayBody, response: okResponse() } }, async (r) => out(await delayReport(deps, r, r.params.id, r.body)));
   app.patch('/api/diagnosis/reports/:id/flags', { config: DIAGNOSE, schema: { tags, params: Id, body: FlagsBody, response: okResponse() } }, async (r) => out(await setFlags(deps, r, r.params.id, r.body)));
 

@@ -15,6 +15,7 @@ import { bundleFacts } from './outbound-queries.js';
 import { freezeSigning } from './freeze.js';
 import { reportInScope, reportsOfCase, syncCase, writeReport, type ReportRow } from './queries.js';
 import { signingStamp, TEXT_FIELDS } from './seal.js';
+import { mergePdfs } from './merge-pdfs.js';
 import { served } from './served.js';
 
 export type ReportText = Partial<Record<(typeof TEXT_FIELDS)[number], string>> & { images?: number[] };
@@ -214,6 +215,30 @@ export async function releaseDue(deps: Pick<DiagnosisDeps, 'systemDb'>, now = ne
     }
   }
   return n;
+}
+
+/**
+ * Batch print (issue 33): the signed reports' PDFs as one document in the order asked, each then recorded as printed
+ * (its timeline line), as one print step each would. Every report is checked before anything is written: one outside
+ * the reader's scope is a 404, one the reader's role may not print a 403, one not signed a 409 naming its case, and
+ * then none is marked printed.
+ */
+export async function printBatch(deps: DiagnosisDeps, r: Req, ids: number[]): Promise<Buffer> {
+  await releaseDue(deps);
+  const reports: ReportRow[] = [];
+  for (const id of ids) {
+    const current = await reportInScope(deps.db, id, scopeOf(r));
+    const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
+    await requireRole(deps, r, 'print', c, current, current.hospital_id);
+    if (!actionAllowed('print', current)) throw new AppError(409, 'diagnosis.print_not_signed', { number: c.pathology_number });
+    reports.push(current);
+  }
+  const pdfs: Buffer[] = [];
+  for (const report of reports) pdfs.push(await (await served(deps, report, r.lang)).pdf());
+  const merged = await mergePdfs(pdfs);
+  const iso = new Date().toISOString();
+  for (const current of reports) await step(deps, r, current, 'print', { print_at: current.print_at ?? iso });
+  return merged;
 }
 
 /** Delayed report (spec §4, §5): filed with a reason, approved by an auditor; not filed again while one awaits approval. */
