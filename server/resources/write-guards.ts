@@ -9,7 +9,7 @@ import type { Row } from './hooks/types.js';
  * A resource's `writeGuards` (src/core/writeGuards.ts) on one write: the first that does not hold is a 422 in the
  * caller's language, its message both the answer's and the named field's, before anything is written.
  */
-export function guardWrite(def: ResourceDef, request: FastifyRequest, operation: WriteOperation, rows: { record: Row | null; old: Row | null },
+export function guardWrite(def: ResourceDef, request: FastifyRequest, operation: WriteOperation, rows: { record: Record<string, unknown> | null; old: Row | null },
   resolve: RuleResolver, warn?: Warn): void {
   const refused = writeGuardRefusal(def.writeGuards, { operation, ...rows, now: new Date().toISOString(), roles: request.auth?.identification }, resolve, warn);
   if (!refused) return;
