@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEEDED_MENUS_KEY, seedStructure } from '../../server/db/seed/structure.js';
 import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
 
 /**
@@ -61,6 +62,34 @@ describe.each(databases)('department attendance and duty rosters [%s]', (kind) =
     expect((await send('signer', 'POST', 'duty-entries/store', { roster_id: roster.id, member_id: member.id, duty_date: day(1), shift_id: shift.id })).statusCode).toBe(403);
     expect((await send('technician', 'PATCH', `attendance-shifts/update/${shift.id}`, { name: 'x' })).statusCode).toBe(403);
     expect((await send('clinician', 'GET', 'duty-entries/lists')).statusCode).toBe(403);
+  });
+
+  it('an installation from before the module gets its entries and codes at its next start (the menu upgrade)', async () => {
+    const aliases = ['DutyEntries', 'DutyRosters', 'AttendanceShifts', 'AttendanceGroups', 'AttendanceMembers'];
+    const codes = ['attendance_view', 'attendance_manage'];
+    // The release before: none of the module's menu rows, codes or grants, and none of it ever delivered.
+    const rows = await db.selectFrom('menus').select('id').where('alias', 'in', aliases).execute();
+    await db.deleteFrom('role_menus').where('menu_id', 'in', rows.map((r) => r.id)).execute();
+    await db.deleteFrom('menus').where('alias', 'in', aliases).execute();
+    await db.deleteFrom('permissions').where('code', 'in', codes).execute();
+    for (const role of await db.selectFrom('roles').select(['id', 'extra']).execute()) {
+      const held = (JSON.parse(role.extra ?? '[]') as string[]).filter((c) => !codes.includes(c));
+      await db.updateTable('roles').set({ extra: JSON.stringify(held) }).where('id', '=', role.id).execute();
+    }
+    const delivered = JSON.parse((await db.selectFrom('settings').select('value').where('key', '=', SEEDED_MENUS_KEY).executeTakeFirstOrThrow()).value) as string[];
+    await db.updateTable('settings').set({ value: JSON.stringify(delivered.filter((k) => !aliases.includes(k))) }).where('key', '=', SEEDED_MENUS_KEY).execute();
+    expect((await call(h.app, 'GET', '/api/system_management/users/menu', { token: await tokenFor(h.app, 'technician') })).body).not.toContain('DutyEntries');
+
+    await seedStructure(h.db);
+    const department = await db.selectFrom('menus').select('id').where('route_name', '=', 'DepartmentGroup').executeTakeFirstOrThrow();
+    const under = (await db.selectFrom('menus').select('alias').where('parent_id', '=', department.id).orderBy('rank').orderBy('id').execute()).map((m) => m.alias);
+    expect(under).toEqual(['BorrowOrders', 'ArchiveItems', ...aliases]);
+    const technician = await tokenFor(h.app, 'technician');
+    const menu = JSON.stringify((await call(h.app, 'GET', '/api/system_management/users/menu', { token: technician })).json().data);
+    expect(menu).toContain('DutyEntries');
+    expect(menu).not.toContain('DutyRosters');
+    expect((await call(h.app, 'GET', `${API}/duty-entries/lists`, { token: technician })).statusCode).toBe(200);
+    t.technician = technician;
   });
 
   it('an attendance group\'s and a period\'s name are required, in both languages', async () => {
