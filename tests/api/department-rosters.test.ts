@@ -187,5 +187,15 @@ describe.each(databases)('department attendance and duty rosters [%s]', (kind) =
     expect((await send('adminBranch', 'PATCH', `duty-rosters/update/${roster.id}`, { name: 'x' })).statusCode).toBe(404);
     expect((await send('adminBranch', 'DELETE', 'duty-entries/destroy', { ids: [mine.id] })).statusCode).toBe(404);
     expect(await db.selectFrom('duty_entries').select('id').where('id', '=', mine.id).executeTakeFirst()).toBeTruthy();
+    // Nor does a branch's row point at this hospital's rows by their ids: a 422 on each such field, nothing written.
+    const branchGroup = (await send('adminBranch', 'POST', 'attendance-groups/store', { name: '分院组' })).json().data;
+    const across = await refused('attendance_members', () => send('adminBranch', 'POST', 'attendance-members/store', { group_id: group.id, name: 'x' }));
+    expect(across.errors?.group_id).toEqual(['The chosen Attendance group does not exist in this hospital']);
+    const branchMember = (await send('adminBranch', 'POST', 'attendance-members/store', { group_id: branchGroup.id, name: '分院甲' })).json().data;
+    const branchRoster = (await send('adminBranch', 'POST', 'duty-rosters/store', { group_id: branchGroup.id, name: '分院', start_date: day(0), cycle_days: 7 })).json().data;
+    const mixed = await refused('duty_entries', () => send('adminBranch', 'POST', 'duty-entries/store',
+      { roster_id: roster.id, member_id: branchMember.id, duty_date: day(1), shift_id: shift.id }, 'zh-CN'));
+    expect(mixed.errors).toEqual({ roster_id: ['所选的排班周期不存在或不属于本院'], shift_id: ['所选的班次不存在或不属于本院'] });
+    expect((await send('adminBranch', 'PATCH', `duty-rosters/update/${branchRoster.id}`, { group_id: group.id })).statusCode).toBe(422);
   });
 });
