@@ -61,4 +61,10 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   // The department's archive and borrow orders (schemas/resources/archive_items.json, borrow_orders.json): their hospital's.
   archive_items: { hospital: 'hospital_id' },
   borrow_orders: { hospital: 'hospital_id' },
+  // Attendance and duty rosters (schemas/resources/attendance_*.json, duty_*.json): their hospital's.
+  attendance_groups: { hospital: 'hospital_id' },
+  attendance_members: { hospital: 'hospital_id' },
+  attendance_shifts: { hospital: 'hospital_id' },
+  duty_rosters: { hospital: 'hospital_id' },
+  duty_entries: { hospital: 'hospital_id' },
 };

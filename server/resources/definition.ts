@@ -3,6 +3,7 @@ import path from 'node:path';
 import { resourceContract, type Contract, type FieldDef } from '../../src/core/contract.js';
 import { isOperator, type ImpliedFilters } from '../../src/core/filters.js';
 import { resourceMetaProblems } from './meta-check.js';
+import type { WriteGuard } from '../../src/core/writeGuards.js';
 
 export type ColumnType = 'integer' | 'number' | 'string' | 'date' | 'datetime' | 'boolean' | 'json';
 
@@ -73,6 +74,11 @@ export interface ResourceDef {
   stateMachine?: string;
   /** Computed fields given by named rules (`<set>.<rule>`), evaluated on every row read (src/core/ruleFields.ts). */
   ruleFields?: Record<string, string>;
+  /**
+   * Rules every store, update and destroy must pass, over the stored row and the row the write makes, and the day
+   * (src/core/writeGuards.ts): "a past day's duty is not changed". A refusal is a 422 with the guard's message.
+   */
+  writeGuards?: WriteGuard[];
   /** Fields a write carries that are no column: its hooks consume them (passwords, join-table ids). */
   inputs?: Record<string, FieldDef>;
   /** What a write must carry and the rules between its fields (the contract's; src/core/contract.ts). */
@@ -141,6 +147,7 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
   }
   if (def.labelSearch !== undefined && !filterable(def.labelSearch)) bad(`labelSearch: ${def.labelSearch} is not a filterable column`);
   for (const name of Object.keys(def.ruleFields ?? {})) if (!def.computed?.[name]) bad(`ruleFields: ${name} must be a computed field`);
+  for (const g of def.writeGuards ?? []) if (g.field !== undefined && !fields[g.field]) bad(`writeGuards: ${g.field} is not a field a write carries`);
   for (const name of def.derivedFilters ?? []) if (!def.computed?.[name] || !def.hooks) bad(`derivedFilters: ${name} must be a computed field of a resource with hooks`);
   for (const name of Object.keys({ ...def.computed, ...def.inputs })) if (!IDENT.test(name) || def.columns[name]) bad(`computed or input field ${name} must be a new lower-case name`);
   return def;

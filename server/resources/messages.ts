@@ -18,6 +18,8 @@ export const resourceMessages = {
   'resource.too_complex': { 'zh-CN': '筛选条件过多或嵌套过深', 'en-US': 'The filter has too many conditions or is nested too deeply' },
   'resource.bad_page': { 'zh-CN': '页码或每页条数不正确', 'en-US': 'Page or page size is not valid' },
   'resource.not_found': { 'zh-CN': '记录不存在', 'en-US': 'Record not found' },
+  'resource.write_refused': { 'zh-CN': '{{text}}', 'en-US': '{{text}}' },
+  'resource.bad_reference': { 'zh-CN': '所选的{{field}}不存在或不属于本院', 'en-US': 'The chosen {{field}} does not exist in this hospital' },
   'resource.changed': { 'zh-CN': '该记录刚被其他人修改，请刷新后重试', 'en-US': 'Someone else changed this record just now; reload it and try again' },
   'machine.unknown': { 'zh-CN': '没有名为“{{transition}}”的流转步骤', 'en-US': 'There is no step named "{{transition}}"' },
   'machine.role_refused': { 'zh-CN': '您的角色不能执行“{{transition}}”', 'en-US': 'Your role may not take the step "{{transition}}"' },

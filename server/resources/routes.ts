@@ -23,6 +23,8 @@ import { machineOf } from '../../src/core/stateMachine.js';
 import { ruleFieldValues } from '../../src/core/ruleFields.js';
 import type { Row } from './hooks/types.js';
 import { validateWrite } from './write-validation.js';
+import { guardWrite } from './write-guards.js';
+import { checkReferences } from './write-references.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Body = Type.Record(Type.String(), Type.Unknown());
@@ -51,6 +53,7 @@ const oneRow = okResponse(OpenRow);
 
 /** The generic resource API of spec §7 for every resource in schemas/resources. */
 export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps: ResourceDeps): void {
+  const byName = new Map(defs.map((d) => [d.name, d]));
   for (const def of defs) {
     const hooks = def.hooks ? deps.hooks[def.hooks] : undefined;
     if (def.hooks && !hooks) throw new Error(`resource ${def.name}: no hooks named ${def.hooks}`);
@@ -103,6 +106,8 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
 
     app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body, response: oneRow } }, async (request) => {
       const data = await checked(request, request.body, (opened) => opened, true);
+      if (def.writeGuards) guardWrite(def, request, 'create', { record: data, old: null }, await deps.contracts.rulesFor(hospitalOf(request)), deps.warn);
+      if (def.scope === 'hospital') await checkReferences(db, def, byName, data, workingHospital(request), request.lang);
       // A row of a state machine starts in its initial state, whatever the request says.
       const machine = def.stateMachine ? machineOf(def.stateMachine, await deps.contracts.rulesFor(hospitalOf(request)), deps.warn) : undefined;
       const initial = machine?.initial !== undefined ? { set: { [machine.field]: machine.initial } } : {};
@@ -115,6 +120,8 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       const current = await getRow(db, def, hooks, id, scope(request));
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
       const patch = await checked(request, request.body, (opened) => ({ ...current, ...opened }), false);
+      if (def.writeGuards) guardWrite(def, request, 'update', { record: { ...current, ...patch }, old: current }, await deps.contracts.rulesFor(hospitalOf(request)), deps.warn);
+      if (def.scope === 'hospital') await checkReferences(db, def, byName, patch, Number(current.hospital_id), request.lang);
       await updateRow(db, def, hooks, id, patch, context(request, false, id));
       return ok(await one(request, id));
     });
@@ -141,6 +148,11 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       if (!ids.length) throw new AppError(422, 'resource.ids_required');
       // Another hospital's (or user's) rows are not there for this user: deleting them is refused as a whole.
       if (def.scope && (await idsInScope(db, def, ids, scope(request))).length !== new Set(ids).size) throw new AppError(404, 'resource.not_found');
+      // Each row the delete takes must pass the guards; one refused refuses the whole delete.
+      if (def.writeGuards) {
+        const resolve = await deps.contracts.rulesFor(hospitalOf(request));
+        for (const id of new Set(ids)) guardWrite(def, request, 'delete', { record: null, old: await getRow(db, def, hooks, id, scope(request)) }, resolve, deps.warn);
+      }
       return ok({ deleted: await deleteRows(db, def, hooks, ids, context(request, false)) });
     });
   }

@@ -48,4 +48,13 @@ describe('list layout', () => {
     expect(pickLayout({ layout: 'cards' }, null)).toBe('table');
     expect(pickLayout(cards, 'grid')).toBe('cards');
   });
+
+  it('offers the grid only with a grid description, and opens on it when the schema says so', () => {
+    const roster: ListSchema = { columns, layout: 'grid', grid: { row: 'member_id', column: 'duty_date', value: 'shift_id' } };
+    expect(layoutsOf(roster)).toEqual(['table', 'grid']);
+    expect(pickLayout(roster, null)).toBe('grid');
+    expect(pickLayout(roster, 'table')).toBe('table');
+    expect(pickLayout(roster, 'cards')).toBe('grid');
+    expect(pickLayout({ layout: 'grid' }, null)).toBe('table');
+  });
 });

@@ -1,4 +1,4 @@
-import type { CardSchema, Column, ListLayout } from './pageSchema.js';
+import type { CardSchema, Column, GridSchema, ListLayout } from './pageSchema.js';
 
 /** A card's parts as columns, so each value is drawn by its column's cell kind (enum badge, file size, date). */
 export interface CardColumns {
@@ -23,11 +23,12 @@ export function cardColumns(card: CardSchema, columns: Column[]): CardColumns {
   };
 }
 
-/** The layouts a list offers: cards only when it describes a card. */
-export const layoutsOf = (list: { card?: CardSchema }): ListLayout[] => (list.card ? ['table', 'cards'] : ['table']);
+/** The layouts a list offers: cards only when it describes a card, the grid only when it describes one. */
+export const layoutsOf = (list: { card?: CardSchema; grid?: GridSchema }): ListLayout[] =>
+  ['table', ...(list.card ? ['cards' as const] : []), ...(list.grid ? ['grid' as const] : [])];
 
 /** The layout to show: the user's stored choice when the list offers it, else the schema's, else the table. */
-export function pickLayout(list: { card?: CardSchema; layout?: ListLayout }, stored: string | null): ListLayout {
+export function pickLayout(list: { card?: CardSchema; grid?: GridSchema; layout?: ListLayout }, stored: string | null): ListLayout {
   const offered = layoutsOf(list);
   if (stored && (offered as string[]).includes(stored)) return stored as ListLayout;
   return list.layout && offered.includes(list.layout) ? list.layout : 'table';

@@ -1,5 +1,6 @@
 import type { FilterCondition, Operator } from './filters.js';
 import type { Contract, FieldDef } from './contract.js';
+import type { GridSchema } from './rosterGrid.js';
 
 /**
  * The page schema of schemas/meta/page.schema.json as TypeScript types. The meta-schema is the
@@ -163,6 +164,8 @@ export interface TabSchema {
 }
 
 /** A card of the cards layout; each entry names a column's field (its cell kind formats the value). */
+export type { GridSchema } from './rosterGrid.js';
+
 export interface CardSchema {
   image?: string;
   title: string;
@@ -170,7 +173,7 @@ export interface CardSchema {
   meta?: string[];
 }
 
-export type ListLayout = 'table' | 'cards';
+export type ListLayout = 'table' | 'cards' | 'grid';
 /** What a live list listens to on the realtime channel: a source a module registered (src/engine/liveSources.ts). */
 export type LiveSource = string;
 
@@ -199,6 +202,10 @@ export interface ListSchema {
   /** The layout shown first; with `card`, a toggle switches between table and cards. */
   layout?: ListLayout;
   card?: CardSchema;
+  /** The grid layout: one field's values down, another's across, a third in each cell (a roster; src/core/rosterGrid.ts). */
+  grid?: GridSchema;
+  /** Cells of columns whose options are a resource's rows (`resource:<name>`) show each row's label, loaded once, not its id. */
+  optionLabels?: boolean;
   tabs?: TabSchema[];
   rowActions?: ActionSchema[];
   batchActions?: ActionSchema[];

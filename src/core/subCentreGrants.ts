@@ -18,8 +18,8 @@ export const SUB_CENTRE_GRANTABLE: readonly string[] = Object.freeze([
   'scan_access', 'scanner_operate', 'qc_manage', 'meeting_manage', 'message_send',
   'price_manage', 'income_view', 'export_data_role',
   'system_user', 'hospital_config', 'subspecialty_manage',
-  // The department modules (issue 32): a sub-centre's own archive and borrow orders.
-  'borrow_view', 'borrow_apply', 'borrow_lend', 'archive_view', 'archive_manage',
+  // The department modules (issue 32): a sub-centre's own archive, borrow orders, attendance and duty rosters.
+  'borrow_view', 'borrow_apply', 'borrow_lend', 'archive_view', 'archive_manage', 'attendance_view', 'attendance_manage',
 ]);
 
 const GRANTABLE = new Set(SUB_CENTRE_GRANTABLE);

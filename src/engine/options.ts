@@ -27,15 +27,41 @@ const nameOf = (key: string) => key.split('|')[2];
  * Rows of a resource as options: GET `${route}/lists?page_size=1000`, label and value columns from GET /api/resources.
  * Cached per show-all-data state, since the answer differs with the switch on; `workingHospital` ignores the switch.
  */
-function loadResourceOptions(name: string, workingHospital = false): Promise<EnumOption[]> {
+function loadResourceOptions(name: string, workingHospital = false, silent = false): Promise<EnumOption[]> {
   const all = useSession.getState().showAllData && !workingHospital;
   return resourceOptions.get(optionsKey(name, all ? 'all' : 'one'), async () => {
     const res = (await loadResources()).find((r) => r.name === name);
     if (!res) return [];
-    const list = await httpDataProvider.getList(res, { pagination: { current: 1, pageSize: 1000 } }, { showAllData: all });
+    const list = await httpDataProvider.getList(res, { pagination: { current: 1, pageSize: 1000 } }, { showAllData: all, silent });
     const valueKey = res.optionValue ?? 'id';
     return list.data.map((row) => ({ value: row[valueKey], label: optionLabel(row, res.optionLabel, valueKey) }));
   });
+}
+
+/**
+ * The enums with the rows of each `resource:<name>` the columns name added under that name, so a list's cells show
+ * a referenced row's label (a duty's person and shift) rather than its id (`list.optionLabels`). Each resource is
+ * loaded once, as a select loads it (cached a minute, dropped on this browser's writes), silently: a resource the
+ * user may not list leaves its ids as they are. Preloaded renders take the preloaded options.
+ */
+export function useEnumsWithRows(enums: Enums, columns: readonly { options?: unknown }[], on: boolean): Enums {
+  const preload = usePreload();
+  const names = on ? [...new Set(columns.map((c) => c.options).filter((o): o is string => typeof o === 'string' && o.startsWith(RESOURCE)))].sort().join(',') : '';
+  const showAllData = useSession((st) => st.showAllData);
+  const generation = useOptionsGeneration();
+  const [loaded, setLoaded] = useState<Record<string, EnumOption[]>>({});
+  useEffect(() => {
+    if (!names || preload) return;
+    let live = true;
+    void Promise.all(names.split(',').map(async (n) => [n, await loadResourceOptions(n.slice(RESOURCE.length), false, true).catch(() => [])] as const))
+      .then((pairs) => { if (live) setLoaded(Object.fromEntries(pairs)); });
+    return () => { live = false; };
+  }, [names, preload, showAllData, generation]);
+  return useMemo(() => {
+    if (!names) return enums;
+    const rows = preload ? Object.fromEntries(names.split(',').map((n) => [n, preload.options?.[n] ?? []])) : loaded;
+    return { ...enums, ...rows };
+  }, [enums, names, preload, loaded]);
 }
 
 /** After a page changed a resource's rows, the next select of `resource:<name>` loads them afresh (mounted ones at once). */

@@ -136,6 +136,14 @@ describe('page schemas in schemas/pages', () => {
               for (const row of rowsFor(page)) expect(html, `card title ${row[card.title]}`).toContain(String(row[card.title]));
               for (const prop of card.meta ?? []) expect(html, `card field ${prop}`).toContain(columnLabel(prop));
               if (card.image) expect(raw).toMatch(/<img[^>]+loading="lazy"/);
+            } else if (page.list.layout === 'grid') {
+              // The grid (a roster): the side field's label, each answered value across, each cell's value drawn by its cell.
+              const grid = page.list.grid;
+              const columnLabel = (field: string) => label(r.list.columns.find((c: Json) => c.field === field)?.label ?? field);
+              expect(raw).toContain('data-testid="grid-view"');
+              expect(html).toContain(columnLabel(grid.row));
+              for (const row of rowsFor(page)) expect(raw).toContain(`data-grid-column="${String(row[grid.column]).slice(0, 10)}"`);
+              expect(raw.match(/data-grid-cell=/g)?.length).toBeGreaterThan(0);
             } else {
               for (const c of r.list.columns.filter((c: Json) => !c.hidden)) expect(html, `column ${c.field}`).toContain(label(c.label));
             }

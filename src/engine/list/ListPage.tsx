@@ -17,11 +17,12 @@ import { SchemaBoundary } from '../SchemaBoundary';
 import type { Row } from '../dataProvider';
 import { useDataProvider } from '../dataContext';
 import { FormDrawer } from '../form/FormDrawer';
-import { useEnums } from '../options';
+import { useEnums, useEnumsWithRows } from '../options';
 import { usePreload, usePreviewMode } from '../preload';
 import type { RendererProps } from '../registry';
 import { useGrants } from '../useGrants';
 import { CardGrid } from './CardGrid';
+import { GridView } from './GridView';
 import { Cell, useCellContext } from '../cells';
 import { ListToolbar } from './ListToolbar';
 import { useListData } from './useListData';
@@ -61,10 +62,10 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const preview = usePreviewMode();
   const dp = useDataProvider();
   const grants = useGrants();
-  const enums = useEnums();
-  const cellContext = useCellContext(enums);
   const schema = page.schema;
   const list = schema.list as NonNullable<ResolvedPage['list']>;
+  const enums = useEnumsWithRows(useEnums(), list.columns, !!list.optionLabels);
+  const cellContext = useCellContext(enums);
   const resource = page.resource;
   const rowKey = schema.rowKey;
   const items = useMemo(() => schema.search?.items ?? [], [schema.search]);
@@ -153,6 +154,13 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const moreLabel = t('table.moreActions');
   const renderActions = (row: Row) => <RowActions actions={visibleFor(row)} onRun={(a) => runOn(a, [row])} label={label} moreLabel={moreLabel} />;
   const showCards = layout === 'cards' && card;
+  const showGrid = layout === 'grid' && list.grid;
+  const columnOf = (field: string): Column => list.columns.find((c) => c.field === field) ?? { field, label: field, cell: 'text' };
+  // A grid entry opens its row's edit form where the row offers the edit action.
+  const openEntry = (row: Row) => {
+    const edit = visibleFor(row).find((a) => a.kind === 'edit');
+    return edit ? () => runOn(edit, [row]) : undefined;
+  };
 
   return (
     <div className={s.root} data-testid="list-page" data-alias={page.alias}>
@@ -164,13 +172,15 @@ export default function ListPage({ page, basePath }: RendererProps) {
       ) : null}
       <ListToolbar toolbar={toolbar} batch={batch} selectedCount={selectedRows.length} onRun={(a) => runOn(a, selectedRows)} onRefresh={refresh}
         layouts={layoutsOf(list)} layout={layout} onLayout={setLayout}
-        columns={showCards ? undefined : { columns: list.columns, prefs, onChange: savePrefs, onReset: resetPrefs }} />
+        columns={showCards || showGrid ? undefined : { columns: list.columns, prefs, onChange: savePrefs, onReset: resetPrefs }} />
       {list.facet ? (
         <SchemaBoundary path="/list/facet"><ListFacet facet={list.facet} value={facetValue(params.params, list.facet.field)} reload={reload}
           onChange={(v) => setParams({ params: withFacet(params.params, list.facet!.field, v), page: 1 })} /></SchemaBoundary>
       ) : null}
       {tabs.length ? <SchemaBoundary path="/list/tabs"><ListTabs tabs={tabs} value={params.tab || defaults.tab} counts={counts} onChange={(tab) => setParams({ tab, page: 1 })} /></SchemaBoundary> : null}
-      <SchemaBoundary path={showCards ? '/list/card' : '/list/columns'}>{showCards ? (
+      <SchemaBoundary path={showCards ? '/list/card' : showGrid ? '/list/grid' : '/list/columns'}>{showGrid ? (
+        <GridView grid={showGrid} rows={rows} rowKey={rowKey} loading={loading} columnOf={columnOf} renderCell={renderCell} onOpen={openEntry} />
+      ) : showCards ? (
         <CardGrid card={showCards} rows={rows} rowKey={rowKey} loading={loading} selectable={list.selectable} selection={selection} onSelectionChange={setSelection}
           renderCell={renderCell} actions={actionsColumn ? renderActions : undefined} />
       ) : (

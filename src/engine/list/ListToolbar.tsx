@@ -1,5 +1,6 @@
 import { Button, Tooltip, makeStyles, tokens } from '@fluentui/react-components';
-import { ArrowClockwise20Regular, Grid20Regular, Table20Regular } from '@fluentui/react-icons';
+import { ArrowClockwise20Regular, CalendarLtr20Regular, Grid20Regular, Table20Regular } from '@fluentui/react-icons';
+import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnPref } from '../../core/columnPrefs';
 import type { ActionSchema, Column, ListLayout } from '../../core/pageSchema';
@@ -12,6 +13,9 @@ const useStyles = makeStyles({
   selected: { color: tokens.colorNeutralForeground2 },
   layouts: { display: 'inline-flex', gap: tokens.spacingHorizontalXXS },
 });
+
+const LAYOUT_ICONS: Record<ListLayout, ReactElement> = { table: <Table20Regular />, cards: <Grid20Regular />, grid: <CalendarLtr20Regular /> };
+const LAYOUT_WORDS: Record<ListLayout, string> = { table: 'table.layoutTable', cards: 'table.layoutCards', grid: 'table.layoutGrid' };
 
 export interface ListToolbarProps {
   toolbar: ActionSchema[];
@@ -48,14 +52,12 @@ export function ListToolbar({ toolbar, batch, selectedCount, onRun, onRefresh, l
       {layouts.length > 1 ? (
         <span className={s.layouts} role="group" aria-label={t('table.layout')}>
           {/* Plain buttons with aria-pressed: Fluent's ToggleButton would split out of the login chunk the shell budget counts. */}
-          <Tooltip content={t('table.layoutTable')} relationship="label">
-            <Button appearance={layout === 'table' ? 'secondary' : 'subtle'} aria-pressed={layout === 'table'} icon={<Table20Regular />}
-              onClick={() => onLayout('table')} data-testid="layout-table" />
-          </Tooltip>
-          <Tooltip content={t('table.layoutCards')} relationship="label">
-            <Button appearance={layout === 'cards' ? 'secondary' : 'subtle'} aria-pressed={layout === 'cards'} icon={<Grid20Regular />}
-              onClick={() => onLayout('cards')} data-testid="layout-cards" />
-          </Tooltip>
+          {layouts.map((l) => (
+            <Tooltip key={l} content={t(LAYOUT_WORDS[l])} relationship="label">
+              <Button appearance={layout === l ? 'secondary' : 'subtle'} aria-pressed={layout === l} icon={LAYOUT_ICONS[l]}
+                onClick={() => onLayout(l)} data-testid={`layout-${l}`} />
+            </Tooltip>
+          ))}
         </span>
       ) : null}
       {columns ? <ColumnSettings {...columns} /> : null}
