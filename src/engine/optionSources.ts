@@ -38,6 +38,11 @@ const sources: Record<string, (rows: readonly (string | number)[]) => Promise<En
       ...cases.map((c) => ({ value: c.pathology_number, label: both('upload.bindCaseOption', { number: c.pathology_number }) })),
     ];
   },
+  // The hospitals of the group (a specimen transport's sending and receiving hospital), readable by anyone signed in.
+  hospitals: async () => {
+    const rows = await unwrap<{ id: number; name: string; en_name: string | null }[]>(api.get('/common/hospitals'));
+    return rows.map((h) => ({ value: h.id, label: { 'zh-CN': h.name, 'en-US': h.en_name || h.name } }));
+  },
   // SlideLibrary's put/remove label prompts: the labels, readable with slide_label (the labels resource wants label_manage).
   labels: async () => {
     const rows = await unwrap<{ id: number; name: string; en_name: string | null }[]>(api.get('/config/labels/choices'));

@@ -47,6 +47,11 @@ export function commonRoutes(app: TypedApp, distDir: string, db: Db): void {
     });
   });
 
+  // The hospitals of the group by name, for anyone signed in: a specimen transport names the hospital it goes to
+  // (schemas/resources/logistics_orders.json, `lookup:hospitals`), which its sender need not belong to.
+  app.get('/api/common/hospitals', { config: { access: 'user', audit: false }, schema: { tags: ['common'], response: okResponse() } }, async () =>
+    ok(await db.selectFrom('hospitals').select(['id', 'name', 'en_name']).orderBy('id').execute()));
+
   // Spec §7 setting/type: the declared settings of a visibility (public: before login; user: signed in), no values.
   app.get('/api/common/setting/type', {
     config: { access: 'user', audit: false },
