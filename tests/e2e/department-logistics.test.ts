@@ -85,8 +85,8 @@ describe('logistics, delivery and follow-up in Chromium', () => {
     await drawer.locator('#root_specimen_count').fill('2');
     await save(registrar, '/api/department/logistics-orders');
     const sent = logistics.locator('tbody tr[data-row-key]', { hasText: number });
-    await poll(() => sent.textContent()).toContain(word('logistics_status', 'distributed', lang));
-    expect(await sent.textContent()).toContain(lang === 'zh-CN' ? '示范医院分院' : 'Demo Branch Hospital');
+    await poll(() => sent.textContent()).toContain(lang === 'zh-CN' ? '示范医院分院' : 'Demo Branch Hospital');
+    expect(await sent.textContent()).toContain(word('logistics_status', 'distributed', lang));
     await poll(() => actionsOf(sent)).toEqual(['ship', 'edit', 'delete']);
     await sent.locator('[data-action="ship"]').click();
     await answer(registrar, lang === 'zh-CN' ? '张师傅' : 'Mr Zhang');
