@@ -140,7 +140,8 @@ describe('logistics, delivery and follow-up in Chromium', () => {
     const onCase = doctor.getByTestId('related-FollowUps');
     await poll(() => onCase.textContent()).toContain(lang === 'zh-CN' ? '无复发' : 'No recurrence');
     expect(await onCase.textContent()).toContain(day(30));
-    await evidence(doctor, `case-follow-ups-${lang}.png`, { fullPage: true });
+    await onCase.scrollIntoViewIfNeeded();
+    await evidence(doctor, `case-follow-ups-${lang}.png`);
     expect(errors).toEqual([]);
     await doctor.close();
   });
