@@ -24,6 +24,7 @@ describe('row scope plugin', () => {
       'create table slide_annotations (id integer primary key, slide_id integer not null, hospital_id integer not null, label text)',
       'create table section_logs (id integer primary key, slide_id integer, case_id integer, slide_name text)',
       'create table operation_logs (id integer primary key, hospital_id integer, payload text)',
+      'create table logistics_orders (id integer primary key, hospital_id integer not null, to_hospital_id integer, order_number text)',
     ]) await sql.raw(ddl).execute(raw);
     await sql.raw(`insert into cases values (1, 1, 1, 'D1'), (2, 1, 2, 'D2'), (3, 1, null, 'NONE'), (4, 2, null, 'H2')`).execute(raw);
     await sql.raw(`insert into slides values (11, 1, 1, 's-d1'), (12, 1, 2, 's-d2'), (13, 1, 3, 's-none'), (14, 2, 4, 's-h2'), (15, 1, null, 's-loose')`).execute(raw);
@@ -31,6 +32,7 @@ describe('row scope plugin', () => {
     await sql.raw(`insert into slide_annotations values (1, 11, 1, 'a-d1'), (2, 12, 1, 'a-d2'), (3, 14, 2, 'a-h2')`).execute(raw);
     await sql.raw(`insert into section_logs values (1, 12, 2, 'log-d2'), (2, null, null, 'log-gone'), (3, 14, 4, 'log-h2')`).execute(raw);
     await sql.raw(`insert into operation_logs values (1, 1, 'op-h1'), (2, 2, 'op-h2'), (3, null, 'op-signed-out')`).execute(raw);
+    await sql.raw(`insert into logistics_orders values (1, 1, 2, 'T-1to2'), (2, 2, 3, 'T-2to3'), (3, 3, 1, 'T-3to1'), (4, 3, null, 'T-3')`).execute(raw);
     db = raw.withPlugin(new RowScopePlugin(() => scope));
   });
   afterAll(async () => raw?.destroy());
@@ -119,6 +121,15 @@ describe('row scope plugin', () => {
     await expect(as(undefined, () => insert({ id: 22, hospital_id: 1, subspecialty_id: null }))).rejects.toBeInstanceOf(AppError);
     await as({ hospitals: [1], directories: [1] }, () => insert({ id: 23, hospital_id: 1, subspecialty_id: 1 }));
     expect(await raw.selectFrom('cases' as never).select('id' as never).where('id' as never, 'in', [20, 21, 22, 23] as never).execute()).toEqual([{ id: 23 }]);
+  });
+
+  it('reaches a shared row (sharedWith) from its own hospital and from the one it names, and inserts only as its own', async () => {
+    const orders = () => db.selectFrom('logistics_orders').select('order_number as name').execute() as Promise<{ name: string }[]>;
+    expect(names(await as({ hospitals: [1] }, orders))).toEqual(['T-1to2', 'T-3to1']);
+    expect(names(await as({ hospitals: [2] }, orders))).toEqual(['T-1to2', 'T-2to3']);
+    const signed = await as({ hospitals: [2] }, () => db.updateTable('logistics_orders').set({ order_number: 'T-1to2-signed' }).where('id', 'in', [1, 3]).executeTakeFirst());
+    expect(Number(signed.numUpdatedRows)).toBe(1);
+    await expect(as({ hospitals: [2] }, () => db.insertInto('logistics_orders').values({ id: 9, hospital_id: 1, to_hospital_id: 2, order_number: 'x' }).execute())).rejects.toBeInstanceOf(AppError);
   });
 
   it('refuses raw SQL that reads a scoped table, which it could not narrow', async () => {

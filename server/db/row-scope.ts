@@ -61,7 +61,10 @@ export function rowPredicate(table: ScopedTable, ref: string, scope: RowScope | 
   const col = (c: string) => `${ref}.${c}`;
   const dirs = scope.directories;
   const parts: Expression<SqlBool>[] = [];
-  if (table.hospital) parts.push(hospitalWithin(table, col(table.hospital), scope));
+  if (table.hospital) {
+    const own = hospitalWithin(table, col(table.hospital), scope);
+    parts.push(table.sharedWith ? eb.or([own, within(col(table.sharedWith), scope.hospitals)]) : own);
+  }
   if (table.directory && dirs) parts.push(eb.or([eb(col(table.directory), 'is', null), within(col(table.directory), dirs)]));
   if (table.caseKey && dirs) parts.push(caseRefWithin(col(table.caseKey), dirs));
   if (table.slideKey && (!table.hospital || dirs)) {

@@ -11,6 +11,10 @@
  *   everyone's (a log line of a slide since deleted).
  * - `hospitalOptional`: the row may name no hospital (null): it is then administrators' only, never everyone's (an
  *   operation log line of a signed-out request, or one written before the log recorded hospitals).
+ * - `sharedWith`: a column naming a second hospital the row is also reached from (a transport's receiving hospital):
+ *   reads and updates reach the row from either hospital; an insert must still name a hospital of the scope as the
+ *   row's own. The resource layer reads it too: a shared row's receiver reads it and takes its steps, only the owner
+ *   edits or deletes it (server/resources/queries.ts).
  * - `clinicalReports`: the reports table: a clinician's scope reaches only the signed, sent reports of the cases
  *   within their reach (clinical-reach.ts).
  * - `clinicalApplications`: the applications table: a clinician's scope reaches only the applications within their
@@ -23,6 +27,7 @@ export interface ScopedTable {
   slideKey?: string;
   slideOptional?: boolean;
   hospitalOptional?: boolean;
+  sharedWith?: string;
   clinicalReports?: boolean;
   clinicalApplications?: boolean;
 }
@@ -67,4 +72,9 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   attendance_shifts: { hospital: 'hospital_id' },
   duty_rosters: { hospital: 'hospital_id' },
   duty_entries: { hospital: 'hospital_id' },
+  // Specimen transports between hospitals of the group: the sender's and the receiver's (logistics_orders.json).
+  logistics_orders: { hospital: 'hospital_id', sharedWith: 'to_hospital_id' },
+  report_deliveries: { hospital: 'hospital_id' },
+  // Follow-ups hang off a case: its hospital's, and within the reader's subspecialty directories like the case.
+  follow_ups: { hospital: 'hospital_id', caseKey: 'case_id' },
 };

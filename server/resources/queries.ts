@@ -1,5 +1,6 @@
 import { expressionBuilder, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type Db } from '../db/connect.js';
+import { SCOPED_TABLES } from '../db/scoped-tables.js';
 import { AppError } from '../http/errors.js';
 import { MAX_ID } from '../http/hostile-input.js';
 import { coerceValue } from './coerce.js';
@@ -56,9 +57,13 @@ export async function countTabs(db: Db, def: ResourceDef, q: ListQuery): Promise
   return Object.fromEntries(tabs.map((t, i) => [t.key, Number(row[`t${i}`] ?? 0)]));
 }
 
-/** `scope`: a row of another hospital (or, by the row scope, of a subspecialty directory not the user's) is as absent as a deleted one. */
-export async function getRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, scope?: number[]): Promise<Row> {
-  const row = await inScope(selectRows(db, def).where(`${def.table}.id`, '=', id), def, scope).executeTakeFirst();
+/**
+ * `scope`: a row of another hospital (or, by the row scope, of a subspecialty directory not the user's) is as absent as a
+ * deleted one. `reach`: 'shared' (reads, a state machine's steps) also reaches a row its `sharedWith` hospital names;
+ * 'owner' (an edit) only the owner's.
+ */
+export async function getRow(db: Db, def: ResourceDef, hooks: ResourceHooks | undefined, id: number, scope?: number[], reach: Reach = 'shared'): Promise<Row> {
+  const row = await inScope(selectRows(db, def).where(`${def.table}.id`, '=', id), def, scope, reach).executeTakeFirst();
   if (!row) throw new AppError(404, 'resource.not_found');
   return (await finish(db, def, hooks, [row]))[0];
 }
@@ -128,7 +133,7 @@ export async function updateRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
 
 /** Ids of `ids` that exist within `scope` (all of them when the resource is not scoped). */
 export async function idsInScope(db: Db, def: ResourceDef, ids: number[], scope?: number[]): Promise<number[]> {
-  const rows = await inScope(loose(db).selectFrom(def.table).select('id').where('id', 'in', ids), def, scope).execute();
+  const rows = await inScope(loose(db).selectFrom(def.table).select('id').where('id', 'in', ids), def, scope, 'owner').execute();
   return rows.map((r) => Number(r.id));
 }
 
@@ -159,7 +164,14 @@ async function withDescendants(db: Db, def: ResourceDef, ids: number[]): Promise
   return [...all];
 }
 
-function inScope<Q extends { where: (...args: Untyped[]) => Q }>(query: Q, def: ResourceDef, scope?: number[]): Q {
+/** Whom a hospital-scoped row reaches: its own hospital, or also the hospital its `sharedWith` column names (scoped-tables.ts). */
+export type Reach = 'shared' | 'owner';
+
+/** The column naming the second hospital a hospital-scoped resource's rows are shared with (scoped-tables.ts), if any. */
+export const sharedColumn = (def: Pick<ResourceDef, 'scope' | 'table'>): string | undefined =>
+  (def.scope === 'hospital' ? SCOPED_TABLES[def.table]?.sharedWith : undefined);
+
+function inScope<Q extends { where: (...args: Untyped[]) => Q }>(query: Q, def: ResourceDef, scope?: number[], reach: Reach = 'shared'): Q {
   if (!scope) return query;
   if (def.scope === 'hospitals') return query.where(`${def.table}.id`, 'in', scope);
   if (def.scope === 'members') {
@@ -172,6 +184,8 @@ function inScope<Q extends { where: (...args: Untyped[]) => Q }>(query: Q, def: 
     ]));
   }
   const owner = scopeColumn(def);
+  const shared = reach === 'shared' ? sharedColumn(def) : undefined;
+  if (owner && shared) return query.where((eb: Untyped) => eb.or([eb(`${def.table}.${owner}`, 'in', scope), eb(`${def.table}.${shared}`, 'in', scope)]));
   return owner ? query.where(`${def.table}.${owner}`, 'in', scope) : query;
 }
 

@@ -19,7 +19,7 @@ import { countTabs, deleteRows, getRow, idsInScope, insertRow, listRows, updateR
 import { rowScope } from './user-scope.js';
 import { checkWriteFields } from './write-fields.js';
 import { transitionRoute } from './transitions.js';
-import { machineOf } from '../../src/core/stateMachine.js';
+import { initialPatch, machineOf } from '../../src/core/stateMachine.js';
 import { ruleFieldValues } from '../../src/core/ruleFields.js';
 import type { Row } from './hooks/types.js';
 import { validateWrite } from './write-validation.js';
@@ -110,14 +110,15 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       if (def.scope === 'hospital') await checkReferences(db, def, byName, data, workingHospital(request), request.lang);
       // A row of a state machine starts in its initial state, whatever the request says.
       const machine = def.stateMachine ? machineOf(def.stateMachine, await deps.contracts.rulesFor(hospitalOf(request)), deps.warn) : undefined;
-      const initial = machine?.initial !== undefined ? { set: { [machine.field]: machine.initial } } : {};
+      const initial = machine ? { set: initialPatch(machine, { userId: request.auth!.id, now: new Date().toISOString() }) } : {};
       const id = await insertRow(db, def, hooks, data, context(request, true), initial);
       return ok(await one(request, id));
     });
 
     app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body, response: oneRow } }, async (request) => {
       const { id } = request.params;
-      const current = await getRow(db, def, hooks, id, scope(request));
+      // A shared row (a transport's receiver, scoped-tables.ts `sharedWith`) is edited by its owner only.
+      const current = await getRow(db, def, hooks, id, scope(request), 'owner');
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
       const patch = await checked(request, request.body, (opened) => ({ ...current, ...opened }), false);
       if (def.writeGuards) guardWrite(def, request, 'update', { record: { ...current, ...patch }, old: current }, await deps.contracts.rulesFor(hospitalOf(request)), deps.warn);

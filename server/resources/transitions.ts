@@ -4,6 +4,7 @@ import type { Db } from '../db/connect.js';
 import { ok } from '../http/envelope.js';
 import { AppError, forbidden } from '../http/errors.js';
 import { hasPermission } from '../http/access.js';
+import { workingHospital } from '../http/hospital-scope.js';
 import { OpenRow, okResponse } from '../http/responses.js';
 import type { TypedApp } from '../http/types.js';
 import type { Language } from '../i18n/translate.js';
@@ -68,7 +69,7 @@ export function transitionRoute(app: TypedApp, db: Db, def: ResourceDef, hooks: 
     const machine = machineOf(set, resolve, deps.warn);
     if (!machine) throw new AppError(500, 'machine.broken');
     const user = request.auth!;
-    const actor = { roles: user.identification, granted: (code: string) => hasPermission(user, code) };
+    const actor = { roles: user.identification, granted: (code: string) => hasPermission(user, code), hospital: workingHospital(request) };
     const now = new Date().toISOString();
     const refusal = transitionRefusal(set, machine, name, { record: current, actor, input, now }, resolve, deps.warn);
     if (refusal) throw refusalError(refusal, name, machine, request.lang, deps.stateLabel);

@@ -3,13 +3,19 @@ import borrowOrders from '../../schemas/rules/borrow-orders.json';
 import archiveItems from '../../schemas/rules/archive-items.json';
 import borrowResource from '../../schemas/resources/borrow_orders.json';
 import archiveResource from '../../schemas/resources/archive_items.json';
+import logisticsOrders from '../../schemas/rules/logistics-orders.json';
+import reportDeliveries from '../../schemas/rules/report-deliveries.json';
+import followUps from '../../schemas/rules/follow-ups.json';
+import logisticsResource from '../../schemas/resources/logistics_orders.json';
+import deliveryResource from '../../schemas/resources/report_deliveries.json';
+import followResource from '../../schemas/resources/follow_ups.json';
 import { transitionOpen } from './actions.js';
 import { ruleFieldValues } from './ruleFields.js';
 import { checkRuleSet } from './rulesCheck.js';
 import { ruleResolver, type RuleSet } from './rules.js';
-import { allowedTransitions, machineOf, machineProblems, machineSetProblems, transitionPatch, transitionRefusal, type Actor } from './stateMachine.js';
+import { allowedTransitions, initialPatch, machineOf, machineProblems, machineSetProblems, transitionPatch, transitionRefusal, type Actor } from './stateMachine.js';
 
-const resolve = ruleResolver([borrowOrders as RuleSet, archiveItems as RuleSet], () => undefined);
+const resolve = ruleResolver([borrowOrders, archiveItems, logisticsOrders, reportDeliveries, followUps] as RuleSet[], () => undefined);
 const machine = machineOf('borrow-orders', resolve)!;
 const actor = (roles: string[], permissions: string[] = []): Actor => ({ roles, granted: (c) => roles.includes('admin') || permissions.includes(c) });
 const registrar = actor(['registrar'], ['borrow_view', 'borrow_apply', 'borrow_lend']);
@@ -19,7 +25,8 @@ const NOW = '2026-12-03T10:00:00.000Z';
 
 describe('state machine from a rule file (src/core/stateMachine.ts)', () => {
   it('the shipped machines are well-formed against their resources, each step with its rule', () => {
-    for (const [set, res] of [[borrowOrders, borrowResource], [archiveItems, archiveResource]] as const) {
+    for (const [set, res] of [[borrowOrders, borrowResource], [archiveItems, archiveResource], [logisticsOrders, logisticsResource],
+      [reportDeliveries, deliveryResource], [followUps, followResource]] as const) {
       expect(checkRuleSet(set)).toEqual([]);
       expect(machineProblems((set.rules as Record<string, unknown>).machine, Object.keys(res.columns))).toEqual([]);
     }
@@ -46,6 +53,31 @@ describe('state machine from a rule file (src/core/stateMachine.ts)', () => {
     expect(transitionPatch(machine, 'lend', { userId: 7, now: NOW })).toEqual({ status: 'borrowing', lent_by: 7, lent_at: NOW });
     const archive = machineOf('archive-items', resolve)!;
     expect(transitionPatch(archive, 'unpack', { userId: 7, now: NOW })).toEqual({ archive_status: 'filed', packed_by: null, packed_at: null, box: null });
+  });
+
+  it('a new row starts in the initial state with its initialSets; a rule may ask which hospital the actor works in', () => {
+    const logistics = machineOf('logistics-orders', resolve)!;
+    expect(initialPatch(logistics, { userId: 7, now: NOW })).toEqual({ status: 'distributed', distributed_by: 7, distributed_at: NOW });
+    expect(initialPatch(machine, { userId: 7, now: NOW })).toEqual({ status: 'checking' });
+    expect(machineProblems({ ...logistics, initial: undefined })).toContain('machine.initialSets: columns of the resource other than the state, with an initial state');
+    expect(machineProblems({ ...logistics, initialSets: { status: 'signed' } })).toHaveLength(1);
+    const desk = (hospital: number): Actor => ({ roles: ['registrar'], granted: () => true, hospital });
+    const moving = { id: 1, status: 'in_transit', hospital_id: 1, to_hospital_id: 2 };
+    expect(transitionRefusal('logistics-orders', logistics, 'sign', { record: moving, actor: desk(1), now: NOW }, resolve)).toEqual({ reason: 'role' });
+    expect(transitionRefusal('logistics-orders', logistics, 'sign', { record: moving, actor: desk(2), now: NOW }, resolve)).toBeUndefined();
+    expect(allowedTransitions('logistics-orders', logistics, { record: { ...moving, status: 'distributed' }, actor: desk(1), now: NOW }, resolve)).toEqual(['ship']);
+    const grants = { identification: ['registrar'], permission: ['logistics_view', 'logistics_sign'] };
+    expect(transitionOpen('logistics-orders.sign', moving, { ...grants, hospital: 2 }, resolve)).toBe(true);
+    expect(transitionOpen('logistics-orders.sign', moving, { ...grants, hospital: 1 }, resolve)).toBe(false);
+  });
+
+  it('a follow-up\'s reminder is the rule file\'s: due today, overdue, none once ended', () => {
+    const fields = { due: 'follow-ups.due' };
+    const follow = (status: string, date: string) => ({ id: 1, status, follow_date: date });
+    expect(ruleFieldValues(fields, follow('following', '2026-12-03'), resolve, NOW)).toEqual({ due: 1 });
+    expect(ruleFieldValues(fields, follow('following', '2026-12-01'), resolve, NOW)).toEqual({ due: 2 });
+    expect(ruleFieldValues(fields, follow('following', '2026-12-04'), resolve, NOW)).toEqual({ due: 0 });
+    expect(ruleFieldValues(fields, follow('ended', '2026-12-01'), resolve, NOW)).toEqual({ due: 0 });
   });
 
   it('the browser shows a step where the server would take it (a guard reading a prompt is left to the server)', () => {

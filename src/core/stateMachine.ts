@@ -9,13 +9,15 @@ import { evaluateRule, type RuleResolver, type Warn } from './rules.js';
  * a button is shown exactly where the server would accept it. The case lifecycle's roles follow the same convention
  * (schemas/rules/case-transitions.json: one rule per transition, data { roles, … }, a missing rule refuses).
  *
- * - `machine.field`: the column holding the state; `states`: every state it may hold; `initial`: a new row's.
+ * - `machine.field`: the column holding the state; `states`: every state it may hold; `initial`: a new row's, and
+ *   `initialSets` the columns a new row is given with it (`$me`, `$now`, `$today` as in a transition's `sets`).
  * - `machine.transitions.<name>`: `from` (states it starts from), `to`, `label` (both languages: the refusals name it),
  *   `permission` (a code the actor must hold besides the resource's read), `sets` (columns written with it:
  *   `"$me"` the actor's id, `"$now"` the time, `"$today"` the date, anything else as written), `inputs` (columns the
  *   request may carry with it, checked by the resource's write contract), `guard` + `guardMessage` (a rule of the set
  *   that must hold, and what the refusal says when it does not).
- * - `rules.<name>`: who may take transition `<name>`, json-logic over { roles, record }. Missing or failing: refused
+ * - `rules.<name>`: who may take transition `<name>`, json-logic over { roles, hospital, record } (`hospital`: the one
+ *   the actor works in, so a transport's receiving hospital alone signs it). Missing or failing: refused
  *   (a broken rule makes the department stricter, not open).
  */
 export interface MachineTransition {
@@ -33,6 +35,7 @@ export interface Machine {
   field: string;
   states: string[];
   initial?: string;
+  initialSets?: Record<string, unknown>;
   transitions: Record<string, MachineTransition>;
 }
 
@@ -41,6 +44,8 @@ export interface Actor {
   roles: readonly string[];
   /** Whether the actor holds a permission code (an administrator holds every one). */
   granted(code: string): boolean;
+  /** The hospital the actor works in (rules read it as `hospital`). */
+  hospital?: number;
 }
 
 export type Refusal =
@@ -54,6 +59,9 @@ const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const isLabel = (l: unknown): l is InlineLabel => !!l && typeof l === 'object' && typeof (l as Record<string, unknown>)['zh-CN'] === 'string' && typeof (l as Record<string, unknown>)['en-US'] === 'string';
 const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string' && NAME.test(x));
 
+const validSets = (sets: unknown, known: (c: string) => boolean, field: unknown) =>
+  !!sets && typeof sets === 'object' && !Array.isArray(sets) && Object.keys(sets).every((c) => NAME.test(c) && known(c) && c !== field);
+
 /** What is wrong with a machine declaration (empty: nothing); `columns`, when given, are the resource's. */
 export function machineProblems(value: unknown, columns?: readonly string[]): string[] {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return ['machine: an object with field, states and transitions'];
@@ -64,6 +72,7 @@ export function machineProblems(value: unknown, columns?: readonly string[]): st
   if (!isNames(m.states) || !m.states.length) out.push('machine.states: a list of state names');
   const states = new Set(isNames(m.states) ? m.states : []);
   if (m.initial !== undefined && !states.has(m.initial)) out.push('machine.initial: one of the states');
+  if (m.initialSets !== undefined && (m.initial === undefined || !validSets(m.initialSets, known, m.field))) out.push('machine.initialSets: columns of the resource other than the state, with an initial state');
   if (!m.transitions || typeof m.transitions !== 'object' || !Object.keys(m.transitions).length) return [...out, 'machine.transitions: at least one'];
   for (const [name, t] of Object.entries(m.transitions)) {
     const at = `machine.transitions.${name}`;
@@ -73,7 +82,7 @@ export function machineProblems(value: unknown, columns?: readonly string[]): st
     if (typeof t.to !== 'string' || !states.has(t.to)) out.push(`${at}.to: a state of the machine`);
     if (!isLabel(t.label)) out.push(`${at}.label: zh-CN and en-US`);
     if (t.permission !== undefined && (typeof t.permission !== 'string' || !t.permission)) out.push(`${at}.permission: a permission code`);
-    if (t.sets !== undefined && (typeof t.sets !== 'object' || Object.keys(t.sets).some((c) => !NAME.test(c) || !known(c) || c === m.field))) out.push(`${at}.sets: columns of the resource other than the state`);
+    if (t.sets !== undefined && !validSets(t.sets, known, m.field)) out.push(`${at}.sets: columns of the resource other than the state`);
     if (t.inputs !== undefined && (!isNames(t.inputs) || t.inputs.some((c) => !known(c) || c === m.field))) out.push(`${at}.inputs: columns of the resource other than the state`);
     if (t.guard !== undefined && (typeof t.guard !== 'string' || !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(t.guard))) out.push(`${at}.guard: a rule name of the set`);
     if (t.guardMessage !== undefined && !isLabel(t.guardMessage)) out.push(`${at}.guardMessage: zh-CN and en-US`);
@@ -103,7 +112,7 @@ export interface TransitionData {
 
 const ruleData = (d: TransitionData) => {
   const now = d.now ?? new Date().toISOString();
-  return { roles: [...d.actor.roles], record: d.record, input: d.input ?? {}, now, today: now.slice(0, 10) };
+  return { roles: [...d.actor.roles], hospital: d.actor.hospital ?? null, record: d.record, input: d.input ?? {}, now, today: now.slice(0, 10) };
 };
 
 /**
@@ -127,11 +136,20 @@ export function allowedTransitions(set: string, machine: Machine, d: TransitionD
   return Object.keys(machine.transitions).filter((name) => !transitionRefusal(set, machine, name, d, resolve, warn));
 }
 
-/** The columns a transition writes: the new state and its `sets`, with `$me`, `$now` and `$today` filled in. */
-export function transitionPatch(machine: Machine, name: string, who: { userId: number; now: string }): Record<string, unknown> {
-  const t = machine.transitions[name];
+type Who = { userId: number; now: string };
+const filled = (sets: Record<string, unknown> | undefined, who: Who) => {
   const value = (v: unknown) => (v === '$me' ? who.userId : v === '$now' ? who.now : v === '$today' ? who.now.slice(0, 10) : v);
-  return { [machine.field]: t.to, ...Object.fromEntries(Object.entries(t.sets ?? {}).map(([c, v]) => [c, value(v)])) };
+  return Object.fromEntries(Object.entries(sets ?? {}).map(([c, v]) => [c, value(v)]));
+};
+
+/** The columns a transition writes: the new state and its `sets`, with `$me`, `$now` and `$today` filled in. */
+export function transitionPatch(machine: Machine, name: string, who: Who): Record<string, unknown> {
+  return { [machine.field]: machine.transitions[name].to, ...filled(machine.transitions[name].sets, who) };
+}
+
+/** The columns a new row is given: the initial state and `initialSets` (who made it and when); none without an initial state. */
+export function initialPatch(machine: Machine, who: Who): Record<string, unknown> {
+  return machine.initial === undefined ? {} : { [machine.field]: machine.initial, ...filled(machine.initialSets, who) };
 }
 
 /** `set.name` → its two parts; undefined for anything else. */

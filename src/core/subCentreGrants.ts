@@ -20,6 +20,8 @@ export const SUB_CENTRE_GRANTABLE: readonly string[] = Object.freeze([
   'system_user', 'hospital_config', 'subspecialty_manage',
   // The department modules (issue 32): a sub-centre's own archive, borrow orders, attendance and duty rosters.
   'borrow_view', 'borrow_apply', 'borrow_lend', 'archive_view', 'archive_manage', 'attendance_view', 'attendance_manage',
+  // Its logistics (its own transports and those sent to it), report deliveries and follow-ups.
+  'logistics_view', 'logistics_send', 'logistics_sign', 'delivery_view', 'delivery_manage', 'follow_view', 'follow_manage',
 ]);
 
 const GRANTABLE = new Set(SUB_CENTRE_GRANTABLE);

@@ -1,6 +1,7 @@
 import i18n from '../i18n';
 import { api, unwrap } from '../api/client';
 import type { EnumOption } from './schemaApi';
+import type { LookupName } from '../core/lookupNames';
 
 /**
  * Named option sources (`lookup:<name>` in a schema's `options`) for choices that are neither an enum nor a
@@ -10,7 +11,7 @@ const both = (key: string, params: Record<string, unknown>) =>
   ({ 'zh-CN': i18n.t(key, { ...params, lng: 'zh-CN' }), 'en-US': i18n.t(key, { ...params, lng: 'en-US' }) });
 
 /** `rows`: the ids of the rows an action's prompt acts on (empty elsewhere), for sources that answer per row. */
-const sources: Record<string, (rows: readonly (string | number)[]) => Promise<EnumOption[]>> = {
+const sources: Record<LookupName, (rows: readonly (string | number)[]) => Promise<EnumOption[]>> = {
   // SlideLibrary's "Link to teaching library": the external teaching system's libraries, a chapter under its library.
   teaching_libraries: async () => {
     const { data } = await unwrap<{ data: { id: string; name: string; parent_id: string | null }[] }>(api.get('/outer/jiaopei/library', { silent: true }));
@@ -38,6 +39,11 @@ const sources: Record<string, (rows: readonly (string | number)[]) => Promise<En
       ...cases.map((c) => ({ value: c.pathology_number, label: both('upload.bindCaseOption', { number: c.pathology_number }) })),
     ];
   },
+  // The hospitals of the group (a specimen transport's sending and receiving hospital), readable by anyone signed in.
+  hospitals: async () => {
+    const rows = await unwrap<{ id: number; name: string; en_name: string | null }[]>(api.get('/common/hospitals'));
+    return rows.map((h) => ({ value: h.id, label: { 'zh-CN': h.name, 'en-US': h.en_name || h.name } }));
+  },
   // SlideLibrary's put/remove label prompts: the labels, readable with slide_label (the labels resource wants label_manage).
   labels: async () => {
     const rows = await unwrap<{ id: number; name: string; en_name: string | null }[]>(api.get('/config/labels/choices'));
@@ -46,4 +52,4 @@ const sources: Record<string, (rows: readonly (string | number)[]) => Promise<En
 };
 
 export const LOOKUP = 'lookup:';
-export const loadLookup = (name: string, rows: readonly (string | number)[] = []): Promise<EnumOption[]> => sources[name]?.(rows) ?? Promise.resolve([]);
+export const loadLookup = (name: string, rows: readonly (string | number)[] = []): Promise<EnumOption[]> => (Object.hasOwn(sources, name) ? sources[name as LookupName](rows) : Promise.resolve([]));

@@ -21,7 +21,9 @@ const OPTIONS_MAX_AGE_MS = 60_000;
 const resourceOptions = createCache<EnumOption[]>(OPTIONS_MAX_AGE_MS);
 type Scope = 'one' | 'all';
 const optionsKey = (name: string, scope: Scope) => scopedKey(useSession.getState().hospitalId, 'options', name, scope);
-const nameOf = (key: string) => key.split('|')[2];
+/** `resource:<name>` or `resource:<name>:<column>`: the option values are the rows' `column` instead of the resource's optionValue (a case's id, not its number). */
+const sourceOf = (source: string) => { const [name, column] = source.split(':'); return { name, column }; };
+const nameOf = (key: string) => sourceOf(key.split('|')[2]).name;
 
 /**
  * Rows of a resource as options: GET `${route}/lists?page_size=1000`, label and value columns from GET /api/resources.
@@ -30,10 +32,11 @@ const nameOf = (key: string) => key.split('|')[2];
 function loadResourceOptions(name: string, workingHospital = false, silent = false): Promise<EnumOption[]> {
   const all = useSession.getState().showAllData && !workingHospital;
   return resourceOptions.get(optionsKey(name, all ? 'all' : 'one'), async () => {
-    const res = (await loadResources()).find((r) => r.name === name);
+    const source = sourceOf(name);
+    const res = (await loadResources()).find((r) => r.name === source.name);
     if (!res) return [];
     const list = await httpDataProvider.getList(res, { pagination: { current: 1, pageSize: 1000 } }, { showAllData: all, silent });
-    const valueKey = res.optionValue ?? 'id';
+    const valueKey = source.column ?? res.optionValue ?? 'id';
     return list.data.map((row) => ({ value: row[valueKey], label: optionLabel(row, res.optionLabel, valueKey) }));
   });
 }

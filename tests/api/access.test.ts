@@ -81,7 +81,7 @@ describe.each(databases)('access [%s]', (kind) => {
     it('GET /users/permission returns the identification and the permissions of the caller’s roles', async () => {
       const res = await call(h.app, 'GET', `${USERS}/permission`, { token: registrar });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ code: 0, message: 'ok', data: { identification: ['registrar'], permission: ['archive_view', 'attachment_upload', 'attendance_view', 'borrow_apply', 'borrow_lend', 'borrow_view', 'case_apply', 'case_register', 'case_view', 'message_send'] } });
+      expect(res.json()).toEqual({ code: 0, message: 'ok', data: { identification: ['registrar'], permission: ['archive_view', 'attachment_upload', 'attendance_view', 'borrow_apply', 'borrow_lend', 'borrow_view', 'case_apply', 'case_register', 'case_view', 'delivery_manage', 'delivery_view', 'logistics_send', 'logistics_sign', 'logistics_view', 'message_send'] } });
 
       const adminData = (await call(h.app, 'GET', `${USERS}/permission`, { token: admin })).json().data;
       expect(adminData.identification).toEqual(['admin']);
@@ -126,7 +126,7 @@ describe.each(databases)('access [%s]', (kind) => {
     it('lets a user read their own detail but not another user’s', async () => {
       const own = await call(h.app, 'GET', `${USERS}/detail/${await userId(h.db, 'registrar')}`, { token: registrar });
       expect(own.statusCode).toBe(200);
-      expect(own.json().data).toMatchObject({ name: 'registrar', identification: ['registrar'], permission: ['archive_view', 'attachment_upload', 'attendance_view', 'borrow_apply', 'borrow_lend', 'borrow_view', 'case_apply', 'case_register', 'case_view', 'message_send'] });
+      expect(own.json().data).toMatchObject({ name: 'registrar', identification: ['registrar'], permission: ['archive_view', 'attachment_upload', 'attendance_view', 'borrow_apply', 'borrow_lend', 'borrow_view', 'case_apply', 'case_register', 'case_view', 'delivery_manage', 'delivery_view', 'logistics_send', 'logistics_sign', 'logistics_view', 'message_send'] });
       expect(own.json().data).not.toHaveProperty('password_hash');
 
       const other = await call(h.app, 'GET', `${USERS}/detail/${await userId(h.db, 'admin')}`, { token: registrar });

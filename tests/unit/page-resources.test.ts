@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { resourceContract } from '../../src/core/contract';
 import type { PageSchema, TabCondition } from '../../src/core/pageSchema';
 import { resourceFiles } from './resources';
+import { LOOKUP_NAMES } from '../../src/core/lookupNames';
 
 /**
  * Every page against its resource: what a page names must exist where the server serves it. Columns show
@@ -19,7 +20,13 @@ type Field = { type: string; filter?: boolean; sort?: boolean; options?: unknown
 
 function optionsProblem(options: unknown): string | null {
   if (typeof options !== 'string') return null;
-  if (options.startsWith('resource:')) return resourceFiles[options.slice('resource:'.length)] ? null : `no resource ${options}`;
+  if (options.startsWith('resource:')) {
+    // `resource:<name>` or `resource:<name>:<column>` (the rows' column as the value, src/engine/options.ts).
+    const [name, column] = options.slice('resource:'.length).split(':');
+    const def = resourceFiles[name];
+    return def && (column === undefined || def.columns[column]) ? null : `no resource ${options}`;
+  }
+  if (options.startsWith('lookup:')) return (LOOKUP_NAMES as readonly string[]).includes(options.slice('lookup:'.length)) ? null : `no lookup ${options}`;
   return enums[options] ? null : `no enum ${options}`;
 }
 

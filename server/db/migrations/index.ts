@@ -42,6 +42,7 @@ import * as m0044 from './0044_case_image_dicom.js';
 import * as m0045 from './0045_hospital_areas.js';
 import * as m0046 from './0046_department_archive.js';
 import * as m0048 from './0048_department_attendance.js';
+import * as m0049 from './0049_department_logistics.js';
 
 /** What a migration may take from the installation rather than from code: today only the secrets key. */
 export interface MigrationContext {
@@ -102,6 +103,7 @@ export const REGISTRY: readonly Entry[] = [
   ['0045_hospital_areas', m0045],
   ['0046_department_archive', m0046],
   ['0048_department_attendance', m0048],
+  ['0049_department_logistics', m0049],
 ];
 
 /** The registry as Kysely's migrator takes it, each migration given what it needs from the installation. */

@@ -6,7 +6,7 @@ import { ok } from '../../http/envelope.js';
 import type { TypedApp } from '../../http/types.js';
 import { getSetting } from '../settings/queries.js';
 import { declaredSettings } from '../settings/declared.js';
-import { hospitalsOf } from '../users/queries.js';
+import { groupHospitals, hospitalsOf } from '../users/queries.js';
 import { okResponse } from '../../http/responses.js';
 
 const VERSION = '0.1.0';
@@ -46,6 +46,11 @@ export function commonRoutes(app: TypedApp, distDir: string, db: Db): void {
       hospital: current, hospitals,
     });
   });
+
+  // The hospitals of the group by name, for anyone signed in: a specimen transport names the hospital it goes to
+  // (schemas/resources/logistics_orders.json, `lookup:hospitals`), which its sender need not belong to.
+  app.get('/api/common/hospitals', { config: { access: 'user', audit: false }, schema: { tags: ['common'], response: okResponse() } }, async () =>
+    ok(await groupHospitals(db)));
 
   // Spec §7 setting/type: the declared settings of a visibility (public: before login; user: signed in), no values.
   app.get('/api/common/setting/type', {

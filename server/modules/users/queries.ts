@@ -44,6 +44,11 @@ export async function hospitalsOf(db: Db, userId: number) {
     .where('user_hospitals.user_id', '=', userId).orderBy('hospitals.id').execute();
 }
 
+/** Every hospital of the group by name (a transport's receiving hospital is chosen among them). */
+export async function groupHospitals(db: Db) {
+  return db.selectFrom('hospitals').select(['id', 'name', 'en_name']).orderBy('id').execute();
+}
+
 export async function findUserByName(db: Db, name: string) {
   return db.selectFrom('users').selectAll().where('name', '=', name).executeTakeFirst();
 }

@@ -22,6 +22,7 @@ import { RegisteredFields } from './RegisteredFields';
 import { SamplingPanel } from './SamplingPanel';
 import './words';
 import { transitionAllowed } from '../../core/caseLifecycle';
+import { RelatedList } from '../../engine/RelatedList';
 
 const useStyles = makeStyles({
   // Inside the shell (its main area pads), as wide as the window allows for the tables.
@@ -140,6 +141,7 @@ export default function CaseDetailPage() {
           canOrder={can('case_order') && transitionAllowed('order', c)} />
         <Title3>{t('lab.detail.reports')}</Title3>
         <CaseReports caseId={c.id} reports={lab.reports} kind={(v) => reportKind(v)} stage={stage} canDiagnose={can('case_diagnosis')} />
+        {can('follow_view') && <><Title3>{t('lab.detail.followUps')}</Title3><RelatedList alias="FollowUps" field="case_id" value={c.id} /></>}
         <Title3>{t('lab.detail.timeline')}</Title3>
         <LabTable<TimelineRow> testId="timeline" rows={lab.timeline} columns={[
           { key: 'when', label: t('lab.detail.when'), render: (r) => when(r.created_at) },
