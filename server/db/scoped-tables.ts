@@ -61,4 +61,6 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   // The department's archive and borrow orders (schemas/resources/archive_items.json, borrow_orders.json): their hospital's.
   archive_items: { hospital: 'hospital_id' },
   borrow_orders: { hospital: 'hospital_id' },
+  // Consultations on a case (schemas/resources/consultations.json): its hospital's, within the case's directory.
+  consultations: { hospital: 'hospital_id', caseKey: 'case_id' },
 };

@@ -9,6 +9,8 @@ export interface Grants {
   /** The names of the user's roles (an administrator may be known by name, src/core/admin.ts). */
   roleNames?: readonly string[];
   permission: readonly string[];
+  /** The user's id: a step's rule may name the one a record names (`me`, src/core/stateMachine.ts). */
+  userId?: number;
 }
 
 /** Spec §6: an administrator may do everything; otherwise the permission code must be granted. */
@@ -57,7 +59,7 @@ export function transitionOpen(ref: string, row: Record<string, unknown> | null,
   const step = splitTransition(ref);
   const machine = step && resolve ? machineOf(step.set, resolve) : undefined;
   if (!step || !machine || !row || !grants) return false;
-  const actor = { roles: grants.identification, granted: (code: string) => isGranted(code, grants) };
+  const actor = { roles: grants.identification, granted: (code: string) => isGranted(code, grants), id: grants.userId ?? null };
   const refusal = transitionRefusal(step.set, machine, step.name, { record: row, actor }, resolve!);
   // A guard may read what the prompt asks (a reason): the server judges it with the answer.
   return !refusal || (refusal.reason === 'guard' && !!machine.transitions[step.name].inputs?.length);

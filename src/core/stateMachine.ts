@@ -15,7 +15,8 @@ import { evaluateRule, type RuleResolver, type Warn } from './rules.js';
  *   `"$me"` the actor's id, `"$now"` the time, `"$today"` the date, anything else as written), `inputs` (columns the
  *   request may carry with it, checked by the resource's write contract), `guard` + `guardMessage` (a rule of the set
  *   that must hold, and what the refusal says when it does not).
- * - `rules.<name>`: who may take transition `<name>`, json-logic over { roles, record }. Missing or failing: refused
+ * - `rules.<name>`: who may take transition `<name>`, json-logic over { roles, me, record } (`me`: the actor's user id,
+ *   null for an actor without an account, as a consultation link's holder). Missing or failing: refused
  *   (a broken rule makes the department stricter, not open).
  */
 export interface MachineTransition {
@@ -41,6 +42,8 @@ export interface Actor {
   roles: readonly string[];
   /** Whether the actor holds a permission code (an administrator holds every one). */
   granted(code: string): boolean;
+  /** The actor's user id, so a rule can say "the one the record names" (a consultation's colleague); absent: none. */
+  id?: number | null;
 }
 
 export type Refusal =
@@ -103,7 +106,7 @@ export interface TransitionData {
 
 const ruleData = (d: TransitionData) => {
   const now = d.now ?? new Date().toISOString();
-  return { roles: [...d.actor.roles], record: d.record, input: d.input ?? {}, now, today: now.slice(0, 10) };
+  return { roles: [...d.actor.roles], me: d.actor.id ?? null, record: d.record, input: d.input ?? {}, now, today: now.slice(0, 10) };
 };
 
 /**
@@ -128,7 +131,7 @@ export function allowedTransitions(set: string, machine: Machine, d: TransitionD
 }
 
 /** The columns a transition writes: the new state and its `sets`, with `$me`, `$now` and `$today` filled in. */
-export function transitionPatch(machine: Machine, name: string, who: { userId: number; now: string }): Record<string, unknown> {
+export function transitionPatch(machine: Machine, name: string, who: { userId: number | null; now: string }): Record<string, unknown> {
   const t = machine.transitions[name];
   const value = (v: unknown) => (v === '$me' ? who.userId : v === '$now' ? who.now : v === '$today' ? who.now.slice(0, 10) : v);
   return { [machine.field]: t.to, ...Object.fromEntries(Object.entries(t.sets ?? {}).map(([c, v]) => [c, value(v)])) };

@@ -38,6 +38,11 @@ const sources: Record<string, (rows: readonly (string | number)[]) => Promise<En
       ...cases.map((c) => ({ value: c.pathology_number, label: both('upload.bindCaseOption', { number: c.pathology_number }) })),
     ];
   },
+  // A consultation's colleague (Consultations' form): the working hospital's active users.
+  colleagues: async () => {
+    const rows = await unwrap<{ id: number; name: string; realname: string | null }[]>(api.get('/department/consultations/colleagues'));
+    return rows.map((u) => ({ value: u.id, label: { 'zh-CN': u.realname || u.name, 'en-US': u.realname || u.name } }));
+  },
   // SlideLibrary's put/remove label prompts: the labels, readable with slide_label (the labels resource wants label_manage).
   labels: async () => {
     const rows = await unwrap<{ id: number; name: string; en_name: string | null }[]>(api.get('/config/labels/choices'));
