@@ -28,7 +28,7 @@ describe.each(databases)('department consultation [%s]', (kind) => {
   };
   const remote = async (over: object = {}) => {
     const c = await ask({ mode: 'remote', expert_name: 'Prof. Li', expert_unit: 'Peking Union', ...over });
-    const link = await post('signer', `${BASE}/link/${c.id}`, {});
+    const link = await call(h.app, 'POST', `${BASE}/link/${c.id}`, { token: t.signer });
     expect(link.statusCode, link.body).toBe(200);
     return { id: c.id, token: new URL(link.json().data.link).searchParams.get('token')! };
   };
@@ -152,14 +152,15 @@ describe.each(databases)('department consultation [%s]', (kind) => {
     expect((await view(taken.token)).statusCode).toBe(410);
     // A link is issued only for a remote consultation awaiting its answer.
     const local = await ask({ mode: 'in_department', consultant_id: primaryId });
-    expect((await post('signer', `${BASE}/link/${local.id}`, {})).statusCode).toBe(422);
+    expect((await call(h.app, 'POST', `${BASE}/link/${local.id}?expires_in_days=3`, { token: t.signer })).statusCode).toBe(422);
+    expect((await call(h.app, 'POST', `${BASE}/link/${local.id}?expires_in_days=90`, { token: t.signer })).statusCode).toBe(422);
   });
 
   it('another hospital\'s consultations are out of reach', async () => {
     const c = await ask({ mode: 'in_department', consultant_id: primaryId });
     expect((await call(h.app, 'GET', `${BASE}/item/${c.id}`, { token: t.signerBranch })).statusCode).toBe(404);
     expect((await step('signerBranch', c.id, 'withdraw')).statusCode).toBe(404);
-    expect((await post('signerBranch', `${BASE}/link/${c.id}`, {})).statusCode).toBe(404);
+    expect((await call(h.app, 'POST', `${BASE}/link/${c.id}`, { token: t.signerBranch })).statusCode).toBe(404);
     const rows = (await call(h.app, 'GET', `${BASE}/lists?page_size=500`, { token: t.signerBranch })).json().data.data as { id: number }[];
     expect(rows.map((r) => r.id)).not.toContain(c.id);
     // A case of the other hospital cannot be consulted on from here.

@@ -53,7 +53,7 @@ export function consultationRoutes(app: TypedApp, db: Db, systemDb: Db, options:
     config: { access: { permission: 'consult_request' } },
     schema: {
       tags: ['consultations'], params: Id, summary: 'Issue a remote consultation\'s link (the old one ends); the link is shown once',
-      body: Type.Optional(Type.Object({ expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })) }, { additionalProperties: false })),
+      querystring: Type.Object({ expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })) }, { additionalProperties: false }),
       response: okResponse(),
     },
   }, async (request) => {
@@ -62,7 +62,7 @@ export function consultationRoutes(app: TypedApp, db: Db, systemDb: Db, options:
       .where('id', '=', request.params.id).where('hospital_id', '=', workingHospital(request)).executeTakeFirst();
     if (!row) throw new AppError(404, 'resource.not_found');
     if (row.mode !== 'remote' || row.status !== 'requested') throw new AppError(422, 'consultation.link_remote_only');
-    const days = request.body?.expires_in_days ?? 7;
+    const days = request.query.expires_in_days ?? 7;
     const { token, expires_at } = await issueLink(db, row, request.auth!.id, days * DAY);
     const path = `/consult/answer?token=${token}`;
     return ok({ id: row.id, expires_at, path, link: `${request.protocol}://${request.host}${path}` });
