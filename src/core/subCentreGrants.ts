@@ -20,6 +20,8 @@ export const SUB_CENTRE_GRANTABLE: readonly string[] = Object.freeze([
   'system_user', 'hospital_config', 'subspecialty_manage',
   // The department modules (issue 32): a sub-centre's own archive and borrow orders.
   'borrow_view', 'borrow_apply', 'borrow_lend', 'archive_view', 'archive_manage',
+  // Its own consultations (asked of its colleagues or of outside experts through a link).
+  'consult_view', 'consult_request', 'consult_answer',
 ]);
 
 const GRANTABLE = new Set(SUB_CENTRE_GRANTABLE);

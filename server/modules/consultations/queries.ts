@@ -3,6 +3,11 @@ import type { Db } from '../../db/connect.js';
 import { hashToken } from '../auth/tokens.js';
 import { createShare } from '../shares/queries.js';
 
+/** A consultation of the hospital, read through the request's scoped handle (its directories hold too). */
+export const consultationIn = (db: Db, id: number, hospitalId: number) =>
+  db.selectFrom('consultations').select(['id', 'case_id', 'hospital_id', 'mode', 'status', 'share_ids'])
+    .where('id', '=', id).where('hospital_id', '=', hospitalId).executeTakeFirst();
+
 /** What the remote expert's link opens: the consultation row, unscoped (the token is the grant). */
 export const consultationByToken = (db: Db, token: string) =>
   db.selectFrom('consultations').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();

@@ -11,7 +11,7 @@ import { refusalError } from '../../resources/transitions.js';
 import { machineOf, transitionPatch, transitionRefusal } from '../../../src/core/stateMachine.js';
 import type { RuleResolver } from '../../../src/core/rules.js';
 import { recipientsOf } from '../messages/queries.js';
-import { closeShares, consultationByToken, consultedCase, issueLink, slideShareToken, writeAnswer } from './queries.js';
+import { closeShares, consultationByToken, consultationIn, consultedCase, issueLink, slideShareToken, writeAnswer } from './queries.js';
 
 const SET = 'consultations';
 const DAY = 86_400;
@@ -58,8 +58,7 @@ export function consultationRoutes(app: TypedApp, db: Db, systemDb: Db, options:
     },
   }, async (request) => {
     // The working hospital's, as the resource's own routes (the scoped handle adds the user's directories).
-    const row = await db.selectFrom('consultations').select(['id', 'case_id', 'hospital_id', 'mode', 'status', 'share_ids'])
-      .where('id', '=', request.params.id).where('hospital_id', '=', workingHospital(request)).executeTakeFirst();
+    const row = await consultationIn(db, request.params.id, workingHospital(request));
     if (!row) throw new AppError(404, 'resource.not_found');
     if (row.mode !== 'remote' || row.status !== 'requested') throw new AppError(422, 'consultation.link_remote_only');
     const days = request.query.expires_in_days ?? 7;
