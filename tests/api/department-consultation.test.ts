@@ -86,6 +86,8 @@ describe.each(databases)('department consultation [%s]', (kind) => {
     const done = await step('primary', c.id, 'answer', { opinion: 'Reactive hyperplasia, benign.' });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data).toMatchObject({ status: 'answered', opinion: 'Reactive hyperplasia, benign.', answered_by: primaryId, author: expect.any(String) });
+    const late = await call(h.app, 'PATCH', `${BASE}/update/${c.id}`, { token: t.signer, lang: 'en-US', payload: { question: 'Another question' } });
+    expect([late.statusCode, late.json().message]).toEqual([422, 'An answered or withdrawn consultation can no longer be edited']);
     const again = await step('primary', c.id, 'answer', { opinion: 'Changed' });
     expect([again.statusCode, again.json().message]).toEqual([422, 'The record is "Answered"; the step "Give opinion" cannot be taken now']);
     // The case's opinions are a list of the resource by case (the diagnosis editor's panel).

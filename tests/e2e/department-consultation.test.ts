@@ -111,6 +111,7 @@ describe('consultation in Chromium', () => {
     // Single use: the link is closed once answered.
     await expert.reload();
     await expert.getByTestId('consult-refused').waitFor();
+    await evidence(expert, `consultation-expert-closed-${lang}.png`);
     await context.close();
 
     // The colleague asked gives their opinion with the row step only they are offered.
@@ -129,6 +130,10 @@ describe('consultation in Chromium', () => {
     expect(await panel.textContent()).toContain(expertOpinion);
     expect(await primary.getByTestId('diagnosis-editor').textContent()).toContain(words[lang].panel.title);
     await evidence(primary, `consultation-diagnosis-${lang}.png`);
+    // And on the case's own page.
+    await primary.goto(`${app.url}/case/${caseId}`);
+    await poll(() => primary.getByTestId('case-opinions').textContent()).toContain(expertOpinion);
+    await evidence(primary.getByTestId('case-opinions'), `consultation-case-${lang}.png`);
     expect(errors).toEqual([]);
     await primary.close();
   });

@@ -9,7 +9,8 @@ const fieldError = (field: string, key: 'consultation.case_unknown' | 'consultat
 /**
  * schemas/resources/consultations.json: a new consultation names its case by pathology number, found in the working
  * hospital within the user's directories (the scoped handle), and a colleague of that hospital; the opinion is written
- * only by a step of the machine (answer, or the expert's link), never by an edit; a withdrawn request's link ends with
+ * only by a step of the machine (answer, or the expert's link), never by an edit, and an edit changes only a request
+ * still awaiting its answer; a withdrawn request's link ends with
  * its slides' share links. Rows carry the colleague's name and the opinion's author.
  */
 export const consultationHooks: ResourceHooks = {
@@ -17,7 +18,12 @@ export const consultationHooks: ResourceHooks = {
     if (!ctx.transition && data.opinion !== undefined) throw fieldError('opinion', 'consultation.opinion_by_answer');
     const hospitalId = ctx.hospitalId ?? 0;
     if (typeof data.consultant_id === 'number' && !(await membersOf(db, hospitalId, [data.consultant_id])).length) throw fieldError('consultant_id', 'consultation.colleague_unknown');
-    if (!ctx.creating) return {};
+    if (!ctx.creating) {
+      // An edit changes a request still awaiting its answer; what was asked stays as it was answered.
+      const row = ctx.transition || ctx.id === undefined ? undefined : await db.selectFrom('consultations').select('status').where('id', '=', ctx.id).executeTakeFirst();
+      if (row && row.status !== 'requested') throw new AppError(422, 'consultation.edit_closed');
+      return {};
+    }
     const found = await db.selectFrom('cases').select('id').where('hospital_id', '=', hospitalId)
       .where('pathology_number', '=', String(data.pathology_number ?? '')).executeTakeFirst();
     if (!found) throw fieldError('pathology_number', 'consultation.case_unknown');
