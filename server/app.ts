@@ -75,6 +75,7 @@ import { pushDomainEvents } from './realtime/push.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { shareRoutes } from './modules/shares/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
+import { consultationRoutes } from './modules/consultations/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -242,6 +243,11 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   realtimeRoutes(app, realtime);
   shareRoutes(app, db, systemDb, tiles, sessions);
   meetingRoutes(app, db, realtime);
+  consultationRoutes(app, db, systemDb, {
+    rulesFor: (hospitalId) => rules.resolverFor(hospitalId),
+    stateLabel: (state, lang) => (enums.consultation_status?.find((o) => o.value === state)?.label as Record<string, string> | undefined)?.[lang] ?? state,
+    rateLimitPerMinute: config.authRateLimitPerMinute,
+  });
   focusRoutes(app, db);
   scannerRoutes(app, db, systemDb, areas);
   statisticRoutes(app, db);

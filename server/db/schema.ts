@@ -4,7 +4,7 @@ import type { AuthKeyTable, AuthChallengeTable, AuthTokenTable, SigningKeyTable,
 import type { SsoConfigTable, SsoFlowTable, SsoCodeTable, SsoSessionTable } from './schema/sso.js';
 import type { SettingTable, PageSchemaVersionTable, ColumnPreferenceTable, LabelTable, ReagentTable, NumberingRuleTable, NumberingCounterTable, PriceItemTable } from './schema/settings.js';
 import type { LoginLogTable, OperationLogTable, ErrorLogTable, SectionLogTable } from './schema/logs.js';
-import type { CaseTable, CaseApplicationTable, CaseSpecimenTable, CaseBlockTable, TechnicalOrderTable, CaseTimelineTable, CaseImageTable, CaseChargeTable } from './schema/cases.js';
+import type { CaseTable, CaseApplicationTable, CaseSpecimenTable, CaseBlockTable, TechnicalOrderTable, CaseTimelineTable, CaseImageTable, CaseChargeTable, ConsultationTable } from './schema/cases.js';
 import type { SlideTable, SlideSectionTable, SlideAnnotationTable, SlideShareTable, SlideLabelTable, CollectionCategoryTable, CollectionTable, TeachingLinkTable } from './schema/slides.js';
 import type { ScannerTable, ScanJobTable, SlideQcTable, SlideFocusTable, QcDictTable } from './schema/qc.js';
 import type { MessageTable, MeetingTable, MeetingSlideTable, MeetingParticipantTable } from './schema/messages.js';
@@ -91,4 +91,5 @@ export interface Database extends ReportTables {
   case_charges: CaseChargeTable;
   sso_sessions: SsoSessionTable;
   teaching_links: TeachingLinkTable;
+  consultations: ConsultationTable;
 }

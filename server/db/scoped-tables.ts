@@ -77,4 +77,6 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   report_deliveries: { hospital: 'hospital_id' },
   // Follow-ups hang off a case: its hospital's, and within the reader's subspecialty directories like the case.
   follow_ups: { hospital: 'hospital_id', caseKey: 'case_id' },
+  // Consultations on a case (schemas/resources/consultations.json): its hospital's, within the case's directory.
+  consultations: { hospital: 'hospital_id', caseKey: 'case_id' },
 };

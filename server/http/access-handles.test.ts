@@ -29,6 +29,7 @@ const SYSTEM_HANDLE: Record<string, string> = {
   'modules/slides/routes.ts': 'passes it to the download file route',
   'modules/slides/download.ts': 'the signed download link, opened signed out; mayDownload checks its user',
   'modules/shares/routes.ts': 'share links: the token is the grant; need-login links checked by `usable`',
+  'modules/consultations/routes.ts': 'the consultation link, opened signed out by the outside expert: the token is the grant and names one consultation',
   'modules/scanners/routes.ts': 'the scanners’ own API: the scanner key is the grant and names the hospital',
 };
 

@@ -11,6 +11,7 @@ import { ruleMessages } from '../modules/schemas/messages.js';
 import { jobMessages } from '../modules/jobs/messages.js';
 import { annotationMessages } from '../modules/annotations/messages.js';
 import { shareMessages } from '../modules/shares/messages.js';
+import { consultationMessages } from '../modules/consultations/messages.js';
 import { caseImageMessages } from '../modules/case-images/messages.js';
 import { messageMessages } from '../modules/messages/messages.js';
 import { diagnosisMessages } from '../modules/diagnosis/messages.js';
@@ -77,6 +78,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...storageMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...hospitalCopyMessages, ...outerMessages, ...roleMessages, ...iiifMessages, ...hl7Messages, ...areaMessages, ...dicomwebMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...storageMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...consultationMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...hospitalCopyMessages, ...outerMessages, ...roleMessages, ...iiifMessages, ...hl7Messages, ...areaMessages, ...dicomwebMessages };
 
 export type MessageKey = keyof typeof messages;

@@ -35,8 +35,11 @@ const Body = Type.Object({ transition: Type.String({ minLength: 1, maxLength: 64
 
 const word = (label: InlineLabel | undefined, lang: Language, fallback: string) => label?.[lang] ?? label?.['zh-CN'] ?? fallback;
 
-/** A refusal as the translated error the caller gets: 403 without the permission, 422 for the role, the state or the guard. */
-function refusalError(r: Refusal, name: string, machine: Machine, lang: Language, stateLabel: TransitionDeps['stateLabel']): AppError {
+/**
+ * A refusal as the translated error the caller gets: 403 without the permission, 422 for the role, the state or the guard.
+ * Exported for routes that take a machine's step with another grant than a session (a consultation link's token).
+ */
+export function refusalError(r: Refusal, name: string, machine: Machine, lang: Language, stateLabel: TransitionDeps['stateLabel']): AppError {
   const transition = word(machine.transitions[name]?.label, lang, name);
   switch (r.reason) {
     case 'unknown': return new AppError(422, 'machine.unknown', { transition: name });
@@ -69,7 +72,7 @@ export function transitionRoute(app: TypedApp, db: Db, def: ResourceDef, hooks: 
     const machine = machineOf(set, resolve, deps.warn);
     if (!machine) throw new AppError(500, 'machine.broken');
     const user = request.auth!;
-    const actor = { roles: user.identification, granted: (code: string) => hasPermission(user, code), hospital: workingHospital(request) };
+    const actor = { roles: user.identification, granted: (code: string) => hasPermission(user, code), hospital: workingHospital(request), id: user.id };
     const now = new Date().toISOString();
     const refusal = transitionRefusal(set, machine, name, { record: current, actor, input, now }, resolve, deps.warn);
     if (refusal) throw refusalError(refusal, name, machine, request.lang, deps.stateLabel);
@@ -77,7 +80,7 @@ export function transitionRoute(app: TypedApp, db: Db, def: ResourceDef, hooks: 
     const extra = Object.keys(input).find((f) => !step.inputs?.includes(f));
     if (extra) throw new AppError(422, 'machine.input_refused', { transition: word(step.label, request.lang, name), field: extra });
     const opened = Object.keys(input).length ? await deps.checked(request, input, current) : {};
-    await updateRow(db, def, hooks, id, opened, deps.context(request, id), {
+    await updateRow(db, def, hooks, id, opened, { ...deps.context(request, id), transition: name }, {
       set: transitionPatch(machine, name, { userId: user.id, now }),
       expect: { column: machine.field, value: current[machine.field] },
     });

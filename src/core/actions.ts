@@ -11,6 +11,8 @@ export interface Grants {
   permission: readonly string[];
   /** The hospital the user works in (a state machine's rules read it, src/core/stateMachine.ts). */
   hospital?: number;
+  /** The user's id: a step's rule may name the one a record names (`me`, src/core/stateMachine.ts). */
+  userId?: number;
 }
 
 /** Spec §6: an administrator may do everything; otherwise the permission code must be granted. */
@@ -59,7 +61,7 @@ export function transitionOpen(ref: string, row: Record<string, unknown> | null,
   const step = splitTransition(ref);
   const machine = step && resolve ? machineOf(step.set, resolve) : undefined;
   if (!step || !machine || !row || !grants) return false;
-  const actor = { roles: grants.identification, granted: (code: string) => isGranted(code, grants), hospital: grants.hospital };
+  const actor = { roles: grants.identification, granted: (code: string) => isGranted(code, grants), hospital: grants.hospital, id: grants.userId ?? null };
   const refusal = transitionRefusal(step.set, machine, step.name, { record: row, actor }, resolve!);
   // A guard may read what the prompt asks (a reason): the server judges it with the answer.
   return !refusal || (refusal.reason === 'guard' && !!machine.transitions[step.name].inputs?.length);

@@ -21,7 +21,7 @@ export type GuardDecision =
   | { action: 'externalLogin'; kind: 'code' | 'sso' | 'stoken'; value: string; redirect: string };
 
 /** Paths reachable without a session. */
-export const STATIC_PATHS = ['/login', '/404', '/error', '/update-log', '/share/view', '/pdf'];
+export const STATIC_PATHS = ['/login', '/404', '/error', '/update-log', '/share/view', '/consult/answer', '/pdf'];
 
 export function isStaticPath(path: string): boolean {
   return STATIC_PATHS.some((p) => path === p || path.startsWith(`${p}/`));

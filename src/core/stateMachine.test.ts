@@ -9,13 +9,15 @@ import followUps from '../../schemas/rules/follow-ups.json';
 import logisticsResource from '../../schemas/resources/logistics_orders.json';
 import deliveryResource from '../../schemas/resources/report_deliveries.json';
 import followResource from '../../schemas/resources/follow_ups.json';
+import consultations from '../../schemas/rules/consultations.json';
+import consultationResource from '../../schemas/resources/consultations.json';
 import { transitionOpen } from './actions.js';
 import { ruleFieldValues } from './ruleFields.js';
 import { checkRuleSet } from './rulesCheck.js';
 import { ruleResolver, type RuleSet } from './rules.js';
 import { allowedTransitions, initialPatch, machineOf, machineProblems, machineSetProblems, transitionPatch, transitionRefusal, type Actor } from './stateMachine.js';
 
-const resolve = ruleResolver([borrowOrders, archiveItems, logisticsOrders, reportDeliveries, followUps] as RuleSet[], () => undefined);
+const resolve = ruleResolver([borrowOrders, archiveItems, logisticsOrders, reportDeliveries, followUps, consultations] as RuleSet[], () => undefined);
 const machine = machineOf('borrow-orders', resolve)!;
 const actor = (roles: string[], permissions: string[] = []): Actor => ({ roles, granted: (c) => roles.includes('admin') || permissions.includes(c) });
 const registrar = actor(['registrar'], ['borrow_view', 'borrow_apply', 'borrow_lend']);
@@ -26,7 +28,7 @@ const NOW = '2026-12-03T10:00:00.000Z';
 describe('state machine from a rule file (src/core/stateMachine.ts)', () => {
   it('the shipped machines are well-formed against their resources, each step with its rule', () => {
     for (const [set, res] of [[borrowOrders, borrowResource], [archiveItems, archiveResource], [logisticsOrders, logisticsResource],
-      [reportDeliveries, deliveryResource], [followUps, followResource]] as const) {
+      [reportDeliveries, deliveryResource], [followUps, followResource], [consultations, consultationResource]] as const) {
       expect(checkRuleSet(set)).toEqual([]);
       expect(machineProblems((set.rules as Record<string, unknown>).machine, Object.keys(res.columns))).toEqual([]);
     }
@@ -87,6 +89,24 @@ describe('state machine from a rule file (src/core/stateMachine.ts)', () => {
     expect(transitionOpen('borrow-orders.pass', order('checking'), grants, resolve)).toBe(false);
     expect(transitionOpen('borrow-orders.refuse', order('checking'), { identification: ['auditing_doctor'], permission: [] }, resolve)).toBe(true);
     expect(transitionOpen('borrow-orders.lend', order('checked_pass'), grants, undefined)).toBe(false);
+  });
+
+  it('a rule may name the actor (`me`): only the colleague a consultation asks answers it; a link holder has no id', () => {
+    const cm = machineOf('consultations', resolve)!;
+    const asked = { id: 3, status: 'requested', mode: 'in_department', consultant_id: 7, single_use: 1 };
+    const doctor = (id: number): Actor => ({ ...actor(['primary_doctor'], ['consult_answer']), id });
+    const d = (record: Record<string, unknown>, a: Actor) => ({ record, actor: a, input: { opinion: 'benign' }, now: NOW });
+    expect(transitionRefusal('consultations', cm, 'answer', d(asked, doctor(7)), resolve)).toBeUndefined();
+    expect(transitionRefusal('consultations', cm, 'answer', d(asked, doctor(8)), resolve)).toEqual({ reason: 'role' });
+    const link: Actor = { roles: ['consultation_link'], granted: () => false, id: null };
+    const remote = { ...asked, mode: 'remote', consultant_id: null };
+    expect(transitionRefusal('consultations', cm, 'answer_link', d(remote, link), resolve)).toBeUndefined();
+    expect(transitionRefusal('consultations', cm, 'answer_link', d({ ...remote, status: 'answered' }, link), resolve)).toMatchObject({ reason: 'guard' });
+    expect(transitionRefusal('consultations', cm, 'answer_link', d({ ...remote, status: 'answered', single_use: 0 }, link), resolve)).toBeUndefined();
+    expect(transitionRefusal('consultations', cm, 'answer_link', d(remote, doctor(7)), resolve)).toEqual({ reason: 'role' });
+    expect(transitionPatch(cm, 'answer_link', { userId: null, now: NOW })).toEqual({ status: 'answered', answered_by: null, answered_at: NOW });
+    expect(transitionOpen('consultations.answer', asked, { identification: ['primary_doctor'], permission: ['consult_answer'], userId: 7 }, resolve)).toBe(true);
+    expect(transitionOpen('consultations.answer', asked, { identification: ['primary_doctor'], permission: ['consult_answer'], userId: 8 }, resolve)).toBe(false);
   });
 
   it('overdue is the rule file\'s: borrowing past the due date', () => {

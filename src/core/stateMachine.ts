@@ -16,8 +16,9 @@ import { evaluateRule, type RuleResolver, type Warn } from './rules.js';
  *   `"$me"` the actor's id, `"$now"` the time, `"$today"` the date, anything else as written), `inputs` (columns the
  *   request may carry with it, checked by the resource's write contract), `guard` + `guardMessage` (a rule of the set
  *   that must hold, and what the refusal says when it does not).
- * - `rules.<name>`: who may take transition `<name>`, json-logic over { roles, hospital, record } (`hospital`: the one
- *   the actor works in, so a transport's receiving hospital alone signs it). Missing or failing: refused
+ * - `rules.<name>`: who may take transition `<name>`, json-logic over { roles, hospital, me, record } (`hospital`: the one
+ *   the actor works in, so a transport's receiving hospital alone signs it; `me`: the actor's user id, null for an actor
+ *   without an account, as a consultation link's holder). Missing or failing: refused
  *   (a broken rule makes the department stricter, not open).
  */
 export interface MachineTransition {
@@ -46,6 +47,8 @@ export interface Actor {
   granted(code: string): boolean;
   /** The hospital the actor works in (rules read it as `hospital`). */
   hospital?: number;
+  /** The actor's user id, so a rule can say "the one the record names" (a consultation's colleague); absent: none. */
+  id?: number | null;
 }
 
 export type Refusal =
@@ -112,7 +115,7 @@ export interface TransitionData {
 
 const ruleData = (d: TransitionData) => {
   const now = d.now ?? new Date().toISOString();
-  return { roles: [...d.actor.roles], hospital: d.actor.hospital ?? null, record: d.record, input: d.input ?? {}, now, today: now.slice(0, 10) };
+  return { roles: [...d.actor.roles], hospital: d.actor.hospital ?? null, me: d.actor.id ?? null, record: d.record, input: d.input ?? {}, now, today: now.slice(0, 10) };
 };
 
 /**
@@ -136,7 +139,7 @@ export function allowedTransitions(set: string, machine: Machine, d: TransitionD
   return Object.keys(machine.transitions).filter((name) => !transitionRefusal(set, machine, name, d, resolve, warn));
 }
 
-type Who = { userId: number; now: string };
+type Who = { userId: number | null; now: string };
 const filled = (sets: Record<string, unknown> | undefined, who: Who) => {
   const value = (v: unknown) => (v === '$me' ? who.userId : v === '$now' ? who.now : v === '$today' ? who.now.slice(0, 10) : v);
   return Object.fromEntries(Object.entries(sets ?? {}).map(([c, v]) => [c, value(v)]));

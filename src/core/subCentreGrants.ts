@@ -22,6 +22,8 @@ export const SUB_CENTRE_GRANTABLE: readonly string[] = Object.freeze([
   'borrow_view', 'borrow_apply', 'borrow_lend', 'archive_view', 'archive_manage', 'attendance_view', 'attendance_manage',
   // Its logistics (its own transports and those sent to it), report deliveries and follow-ups.
   'logistics_view', 'logistics_send', 'logistics_sign', 'delivery_view', 'delivery_manage', 'follow_view', 'follow_manage',
+  // Its own consultations (asked of its colleagues or of outside experts through a link).
+  'consult_view', 'consult_request', 'consult_answer',
 ]);
 
 const GRANTABLE = new Set(SUB_CENTRE_GRANTABLE);

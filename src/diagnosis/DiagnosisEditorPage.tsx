@@ -15,6 +15,7 @@ import { useRuleSets } from '../engine/rulesApi';
 import { useGrants } from '../engine/useGrants';
 import { isGranted } from '../core/actions';
 import { OrdersPanel } from '../pages/case-detail/OrdersPanel';
+import { CaseOpinions } from '../pages/consult/CaseOpinions';
 import { useSession } from '../store/session';
 import { openSignedIn } from '../store/sessionHandoff';
 import { loadEditor, loadPhrases, loadTemplates, runAction, saveReport, setFlags, setUrgent, type EditorData, type Phrase, type Report, type TemplateNode } from './api';
@@ -42,7 +43,7 @@ const SIDE_VIEWER_KEY = 'diagnosis-side-viewer';
 /**
  * The diagnosis editor (issue 15): case and patient summary, specimens, slides (thumbnails open the viewer in a new tab,
  * signed in; or the viewer stands beside the report with the case's slide strip, issue 31), report
- * images, orders; the five report texts with templates and phrases; save, autosave (useReportDraft) and the
+ * images, orders; the five report texts, the case's consultation opinions (CaseOpinions) with templates and phrases; save, autosave (useReportDraft) and the
  * workflow steps the doctor's roles and the report's state allow (src/core/reportWorkflow.ts, schemas/rules/workflow.json).
  */
 export default function DiagnosisEditorPage() {
@@ -212,6 +213,7 @@ export default function DiagnosisEditorPage() {
       </div>
 
       <div className={s.col}>
+        {isGranted('consult_view', grants) ? <Card><b>{t('consult.panel.title')}</b><CaseOpinions caseId={c.id} /></Card> : null}
         <Card><TemplatePanel templates={templates} phrases={phrases} disabled={!editable} onTemplate={applyTemplate} onPhrase={insertPhrase} /></Card>
       </div>
 

@@ -43,6 +43,11 @@ const sources: Record<LookupName, (rows: readonly (string | number)[]) => Promis
   hospitals: async () => {
     const rows = await unwrap<{ id: number; name: string; en_name: string | null }[]>(api.get('/common/hospitals'));
     return rows.map((h) => ({ value: h.id, label: { 'zh-CN': h.name, 'en-US': h.en_name || h.name } }));
+    },
+  // A consultation's colleague (Consultations' form): the working hospital's active users.
+  colleagues: async () => {
+    const rows = await unwrap<{ id: number; name: string; realname: string | null }[]>(api.get('/department/consultations/colleagues'));
+    return rows.map((u) => ({ value: u.id, label: { 'zh-CN': u.realname || u.name, 'en-US': u.realname || u.name } }));
   },
   // SlideLibrary's put/remove label prompts: the labels, readable with slide_label (the labels resource wants label_manage).
   labels: async () => {

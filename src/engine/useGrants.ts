@@ -7,6 +7,6 @@ export function useGrants(): Grants | null {
   const hospital = useSession((s) => s.hospitalId);
   return user ? {
     identification: user.identification ?? [], roleNames: (user.roles ?? []).flatMap((r) => (r.en_name ? [r.name, r.en_name] : [r.name])),
-    permission: user.permission ?? [], ...(hospital ? { hospital } : {}),
+    permission: user.permission ?? [], userId: user.id, ...(hospital ? { hospital } : {}),
   } : null;
 }

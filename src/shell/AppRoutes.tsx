@@ -22,6 +22,8 @@ const ImageEditPage = lazyChunk(() => import('../viewer/ImageEditPage'));
 const MessageCentre = lazyChunk(() => import('../messages/MessageCentre'));
 const CaseDetailPage = lazyChunk(() => import('../pages/case-detail/CaseDetailPage'));
 const SharePage = lazyChunk(() => import('../viewer/SharePage'));
+// The outside expert's consultation page (issue 32), opened signed out from a consultation link.
+const ConsultAnswerPage = lazyChunk(() => import('../pages/consult/ConsultAnswerPage'));
 // Reading meetings (issue 12): the viewer and the realtime client come with this chunk.
 const MeetingPage = lazyChunk(() => import('../meeting/MeetingPage'));
 // The diagnosis editor (issue 15): a page of its own, opened from DiagnosisList.
@@ -36,7 +38,7 @@ const DicomViewerPage = lazyChunk(() => import('../radiology/DicomViewerPage'));
  */
 const DIRECT_PAGES: [RegExp, { preload(): void }][] = [
   [/^\/case\/\d+$/, CaseDetailPage], [/^\/diagnosis\/\d+$/, DiagnosisEditorPage], [/^\/image\/edit$/, ImageEditPage],
-  [/^\/share\/view$/, SharePage], [/^\/meeting\/view$/, MeetingPage], [/^\/dicom\/\d+\/\d+$/, DicomViewerPage],
+  [/^\/share\/view$/, SharePage], [/^\/consult\/answer$/, ConsultAnswerPage], [/^\/meeting\/view$/, MeetingPage], [/^\/dicom\/\d+\/\d+$/, DicomViewerPage],
 ];
 
 export function preloadPageOf(pathname: string): void {
@@ -77,6 +79,7 @@ export function AppRoutes() {
               {VIEWER_ROUTES.map((p) => <Route key={p} path={p} element={<ViewerPage />} />)}
               <Route path="/image/edit" element={<ImageEditPage />} />
               <Route path="/share/view" element={<SharePage />} />
+              <Route path="/consult/answer" element={<ConsultAnswerPage />} />
               <Route path="/meeting/view" element={<MeetingPage />} />
               <Route path="/diagnosis/:id" element={<DiagnosisEditorPage />} />
               <Route path="/dicom/:pid/:id" element={<DicomViewerPage />} />

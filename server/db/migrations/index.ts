@@ -43,6 +43,7 @@ import * as m0045 from './0045_hospital_areas.js';
 import * as m0046 from './0046_department_archive.js';
 import * as m0048 from './0048_department_attendance.js';
 import * as m0049 from './0049_department_logistics.js';
+import * as m0050 from './0050_department_consultation.js';
 
 /** What a migration may take from the installation rather than from code: today only the secrets key. */
 export interface MigrationContext {
@@ -104,6 +105,7 @@ export const REGISTRY: readonly Entry[] = [
   ['0046_department_archive', m0046],
   ['0048_department_attendance', m0048],
   ['0049_department_logistics', m0049],
+  ['0050_department_consultation', m0050],
 ];
 
 /** The registry as Kysely's migrator takes it, each migration given what it needs from the installation. */

@@ -198,3 +198,29 @@ export interface CaseChargeTable {
   charged_by: number | null;
   charged_at: string;
 }
+
+/** A consultation on a case (migration 0050, issue 32): asked of a colleague or, through a link, an outside expert. */
+export interface ConsultationTable {
+  id: Generated<number>;
+  hospital_id: number;
+  case_id: number;
+  pathology_number: string | null;
+  mode: string;
+  status: string;
+  consultant_id: number | null;
+  expert_name: string | null;
+  expert_unit: string | null;
+  question: string | null;
+  opinion: string | null;
+  requested_by: number | null;
+  answered_by: number | null;
+  answered_at: string | null;
+  withdrawn_by: number | null;
+  withdrawn_at: string | null;
+  single_use: number;
+  token_hash: string | null;
+  expires_at: string | null;
+  share_ids: string | null;
+  created_at: string;
+  updated_at: string;
+}

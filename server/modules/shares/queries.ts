@@ -17,9 +17,12 @@ export interface ShareRow {
 
 const toRow = <T extends { permissions: string }>(r: T) => ({ ...r, permissions: parseSharePermissions(r.permissions) });
 
-/** A new link: the token is returned once and kept only as its hash. */
-export async function createShare(db: Db, v: { slideId: number; hospitalId: number; userId: number; permissions: SharePermissions; seconds: number; recipientId?: number | null }) {
-  const token = randomBytes(24).toString('base64url');
+/**
+ * A new link: the token is returned once and kept only as its hash. `token`: one the caller derived (a consultation
+ * link names its slides' share links by tokens derived from its own, consultations/queries.ts); else a random one.
+ */
+export async function createShare(db: Db, v: { slideId: number; hospitalId: number; userId: number; permissions: SharePermissions; seconds: number; recipientId?: number | null; token?: string }) {
+  const token = v.token ?? randomBytes(24).toString('base64url');
   const now = new Date();
   const expires_at = new Date(now.getTime() + v.seconds * 1000).toISOString();
   const row = await db.insertInto('slide_shares').values({

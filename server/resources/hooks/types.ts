@@ -8,6 +8,8 @@ export interface WriteContext {
   user: SessionUser;
   /** Hospital-scoped resources: the hospital a new row belongs to. */
   hospitalId?: number;
+  /** The state machine step this write is (server/resources/transitions.ts); absent for a plain update. */
+  transition?: string;
 }
 export type Row = Record<string, unknown> & { id: number };
 

@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router-dom';
 import { displayText } from '../../api/client';
 import { useChoices } from '../../engine/options';
 import { useGrants } from '../../engine/useGrants';
+import { isGranted } from '../../core/actions';
 import { usePalette } from '../../engine/cells/palette';
 import { paletteName } from '../../core/palette';
 import { formatDateTime, fromStored } from '../../core/dateTime';
@@ -20,6 +21,7 @@ import { CaseReports } from './CaseReports';
 import { CaseSlides } from './CaseSlides';
 import { RegisteredFields } from './RegisteredFields';
 import { SamplingPanel } from './SamplingPanel';
+import { CaseOpinions } from '../consult/CaseOpinions';
 import './words';
 import { transitionAllowed } from '../../core/caseLifecycle';
 import { RelatedList } from '../../engine/RelatedList';
@@ -45,7 +47,7 @@ function useWord(source: string) {
  * status and hospital, every field registration stored (RegisteredFields: the hospital's registration form, added
  * fields included), the commands of the step it is at for whoever may run them (receipt, gross sampling with blocks
  * per specimen, slide-making steps, labels), what the lab made of it (specimens, blocks, images, glass and digital
- * slides, orders), its reports, and the timeline of every step.
+ * slides, orders), its reports, its consultation opinions, and the timeline of every step.
  * Hand-written: a per-specimen sampling grid and a print sheet are not list or form pages.
  */
 export default function CaseDetailPage() {
@@ -142,6 +144,7 @@ export default function CaseDetailPage() {
         <Title3>{t('lab.detail.reports')}</Title3>
         <CaseReports caseId={c.id} reports={lab.reports} kind={(v) => reportKind(v)} stage={stage} canDiagnose={can('case_diagnosis')} />
         {can('follow_view') && <><Title3>{t('lab.detail.followUps')}</Title3><RelatedList alias="FollowUps" field="case_id" value={c.id} /></>}
+        {isGranted('consult_view', grants) && <><Title3>{t('consult.panel.title')}</Title3><CaseOpinions caseId={c.id} /></>}
         <Title3>{t('lab.detail.timeline')}</Title3>
         <LabTable<TimelineRow> testId="timeline" rows={lab.timeline} columns={[
           { key: 'when', label: t('lab.detail.when'), render: (r) => when(r.created_at) },
