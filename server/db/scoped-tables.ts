@@ -61,4 +61,11 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   // The department's archive and borrow orders (schemas/resources/archive_items.json, borrow_orders.json): their hospital's.
   archive_items: { hospital: 'hospital_id' },
   borrow_orders: { hospital: 'hospital_id' },
+  // Assets and consumables (schemas/resources/assets.json … stock_orders.json): their hospital's; a batch's stock moves
+  // only through its hospital's stock orders (server/resources/ledger.ts), and a consumable's stock sums its own batches.
+  assets: { hospital: 'hospital_id' },
+  warehouses: { hospital: 'hospital_id' },
+  consumables: { hospital: 'hospital_id' },
+  consumable_batches: { hospital: 'hospital_id' },
+  stock_orders: { hospital: 'hospital_id' },
 };

@@ -23,6 +23,9 @@ import { machineOf } from '../../src/core/stateMachine.js';
 import { ruleFieldValues } from '../../src/core/ruleFields.js';
 import type { Row } from './hooks/types.js';
 import { validateWrite } from './write-validation.js';
+import { withAggregates } from './aggregates.js';
+import { moveBalance } from './ledger.js';
+import { checkReferences } from './references.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Body = Type.Record(Type.String(), Type.Unknown());
@@ -51,6 +54,7 @@ const oneRow = okResponse(OpenRow);
 
 /** The generic resource API of spec §7 for every resource in schemas/resources. */
 export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps: ResourceDeps): void {
+  const byName = new Map(defs.map((d) => [d.name, d]));
   for (const def of defs) {
     const hooks = def.hooks ? deps.hooks[def.hooks] : undefined;
     if (def.hooks && !hooks) throw new Error(`resource ${def.name}: no hooks named ${def.hooks}`);
@@ -75,8 +79,10 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       const q = { ...withCurrentUser(parseListQuery(raw as Record<string, unknown>, def, added), request.auth!.id), scope: scope(request) };
       return resolveDerived(db, def, hooks, q, { scope: q.scope, hospitalId: hospitalOf(request) });
     };
-    // Rule fields (`ruleFields`: an order's "overdue") are evaluated on the rows as they are answered, at the request's time.
-    const ruled = async <T extends Row[]>(request: FastifyRequest, rows: T): Promise<T> => {
+    // Aggregates (a consumable's stock over its batches), then rule fields (`ruleFields`: an order's "overdue", stock
+    // below its minimum) are evaluated on the rows as they are answered, at the request's time.
+    const ruled = async <T extends Row[]>(request: FastifyRequest, given: T): Promise<T> => {
+      const rows = await withAggregates(db, def, byName, given);
       if (!def.ruleFields) return rows;
       const resolve = await deps.contracts.rulesFor(hospitalOf(request));
       const now = new Date().toISOString();
@@ -103,18 +109,24 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
 
     app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body, response: oneRow } }, async (request) => {
       const data = await checked(request, request.body, (opened) => opened, true);
+      await checkReferences(db, def, byName, data, request);
       // A row of a state machine starts in its initial state, whatever the request says.
       const machine = def.stateMachine ? machineOf(def.stateMachine, await deps.contracts.rulesFor(hospitalOf(request)), deps.warn) : undefined;
       const initial = machine?.initial !== undefined ? { set: { [machine.field]: machine.initial } } : {};
-      const id = await insertRow(db, def, hooks, data, context(request, true), initial);
+      // A ledger's row moves its balance in the insert's transaction (ledger.ts).
+      const balances = def.ledger ? byName.get(def.ledger.balances)! : undefined;
+      const before = balances ? { before: (trx: Db, values: Record<string, unknown>) => moveBalance(trx, def, balances, values) } : {};
+      const id = await insertRow(db, def, hooks, data, context(request, true), { ...initial, ...before });
       return ok(await one(request, id));
     });
 
-    app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body, response: oneRow } }, async (request) => {
+    // A ledger's movements (appendOnly) are never changed or deleted: a correction is a new movement.
+    if (!def.appendOnly) app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body, response: oneRow } }, async (request) => {
       const { id } = request.params;
       const current = await getRow(db, def, hooks, id, scope(request));
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
       const patch = await checked(request, request.body, (opened) => ({ ...current, ...opened }), false);
+      await checkReferences(db, def, byName, patch, request);
       await updateRow(db, def, hooks, id, patch, context(request, false, id));
       return ok(await one(request, id));
     });
@@ -133,7 +145,7 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       warn: (m) => deps.warn?.(m),
     });
 
-    app.delete(`${def.route}/destroy`, {
+    if (!def.appendOnly) app.delete(`${def.route}/destroy`, {
       config: perm('delete'),
       schema: { tags, body: Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 }) }), response: okResponse(Type.Object({ deleted: Type.Integer() })) },
     }, async (request) => {
