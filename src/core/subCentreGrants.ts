@@ -20,6 +20,8 @@ export const SUB_CENTRE_GRANTABLE: readonly string[] = Object.freeze([
   'system_user', 'hospital_config', 'subspecialty_manage',
   // The department modules (issue 32): a sub-centre's own archive and borrow orders.
   'borrow_view', 'borrow_apply', 'borrow_lend', 'archive_view', 'archive_manage',
+  // … and its own assets, warehouses, consumables and stock (rows of its hospital, schemas/resources/*.json scope).
+  'asset_view', 'asset_repair', 'asset_manage', 'consumable_view', 'stock_record', 'consumable_manage',
 ]);
 
 const GRANTABLE = new Set(SUB_CENTRE_GRANTABLE);
