@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getSetting, putSetting } from '../../server/modules/settings/queries.js';
+import { SEEDED_MENUS_KEY, seedMenus } from '../../server/db/seed/structure.js';
 import { call, databases, startApp, tokenFor, userId, type Harness } from './harness.js';
 
 /**
@@ -51,6 +53,23 @@ describe.each(databases)('department assets and consumables [%s]', (kind) => {
     // Warehouses and the catalogue are the administrator's; the technician records movements.
     expect((await post('technician', '/warehouses/store', { name: 'X' })).statusCode).toBe(403);
     expect((await post('technician', '/consumables/store', { code: 'X', name: 'X', unit: '瓶' })).statusCode).toBe(403);
+  });
+
+  it('an installation from before the module gets its menu entries under Department, granted as roles.json says', async () => {
+    const ALIASES = ['DepartmentAssets', 'Consumables', 'ConsumableStock', 'StockOrders', 'Warehouses'];
+    const ids = (await db.selectFrom('menus').select('id').where('alias', 'in', ALIASES).execute()).map((m) => m.id);
+    expect(ids).toHaveLength(ALIASES.length);
+    // The release before: no such entries, none delivered.
+    await db.deleteFrom('role_menus').where('menu_id', 'in', ids).execute();
+    await db.deleteFrom('menus').where('id', 'in', ids).execute();
+    const delivered = JSON.parse((await getSetting(h.db, SEEDED_MENUS_KEY))!.value) as string[];
+    await putSetting(h.db, SEEDED_MENUS_KEY, delivered.filter((k) => !ALIASES.includes(k)), false);
+    await seedMenus(h.db);
+    const rows = await db.selectFrom('menus as m').innerJoin('menus as p', 'p.id', 'm.parent_id').select(['m.alias', 'p.route_name']).where('m.alias', 'in', ALIASES).execute();
+    expect(rows.map((r) => r.route_name)).toEqual(ALIASES.map(() => 'DepartmentGroup'));
+    const menu = JSON.stringify((await call(h.app, 'GET', '/api/system_management/users/menu', { token: t.technician })).json().data);
+    expect(menu).toContain('StockOrders');
+    expect(menu).not.toContain('Warehouses');
   });
 
   it('an asset: report fault → back in use → scrap, by the rule file\'s roles and states, in both languages', async () => {
@@ -114,6 +133,8 @@ describe.each(databases)('department assets and consumables [%s]', (kind) => {
     expect((await call(h.app, 'PATCH', `${API}/stock-orders/update/${first.json().data.id}`, { token: t.admin, payload: { quantity: 99 } })).statusCode).toBe(404);
     expect((await call(h.app, 'DELETE', `${API}/stock-orders/destroy`, { token: t.admin, payload: { ids: [first.json().data.id] } })).statusCode).toBe(404);
     expect((await post('technician', '/consumable-batches/store', { stock: 100 })).statusCode).toBe(404);
+    // Nor does the history go with its consumable: one with movements is in use.
+    expect((await call(h.app, 'DELETE', `${API}/consumables/destroy`, { token: t.admin, payload: { ids: [c.id] } })).statusCode).toBe(409);
 
     expect((await order('technician', c.id, 'in', 60, 'B2')).statusCode).toBe(200);
     expect(await stockOf(c.id)).toMatchObject({ stock: 63, stock_alert: 'high' });

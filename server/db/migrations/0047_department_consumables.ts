@@ -8,7 +8,8 @@ import { isPostgres } from './frozen/dialect.js';
  * batch's stock, unit price, production date and validity days) and `stock_orders` (inbound and outbound movements,
  * the ledger that alone moves a batch's stock, server/resources/ledger.ts). The unique index over hospital, consumable
  * and batch is the one the ledger's upsert names; the CHECK keeps a batch's stock from going below zero whatever
- * writes it.
+ * writes it. A warehouse holding consumables, or a consumable with movements, cannot be deleted (the foreign keys: a
+ * translated 409, resource.in_use): the ledger's history stays whole. Deleting a hospital takes all of it.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = isPostgres(db);
@@ -55,14 +56,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'varchar(128)', (c) => c.notNull())
     .addColumn('specification', 'varchar(128)')
     .addColumn('unit', 'varchar(16)', (c) => c.notNull())
-    .addColumn('warehouse_id', 'integer', (c) => c.references('warehouses.id').onDelete('set null'))
+    .addColumn('warehouse_id', 'integer', (c) => c.references('warehouses.id'))
     .addColumn('min_stock', 'integer')
     .addColumn('max_stock', 'integer')
     .addColumn('remark', 'varchar(500)')).execute();
   await unique('consumables_hospital_code', 'consumables', ['hospital_id', 'code']);
 
   await stamps(table('consumable_batches')
-    .addColumn('consumable_id', 'integer', (c) => c.notNull().references('consumables.id').onDelete('cascade'))
+    .addColumn('consumable_id', 'integer', (c) => c.notNull().references('consumables.id'))
     .addColumn('batch_number', 'varchar(64)', (c) => c.notNull())
     .addColumn('stock', 'integer', (c) => c.notNull().defaultTo(0).check(sql`stock >= 0`))
     .addColumn('unit_price', 'double precision')
@@ -73,9 +74,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await stamps(table('stock_orders')
     .addColumn('order_number', 'varchar(64)', (c) => c.notNull())
     .addColumn('order_type', 'varchar(16)', (c) => c.notNull())
-    .addColumn('consumable_id', 'integer', (c) => c.notNull().references('consumables.id').onDelete('cascade'))
+    .addColumn('consumable_id', 'integer', (c) => c.notNull().references('consumables.id'))
     .addColumn('batch_number', 'varchar(64)', (c) => c.notNull())
-    .addColumn('batch_id', 'integer', (c) => c.references('consumable_batches.id').onDelete('set null'))
+    .addColumn('batch_id', 'integer', (c) => c.references('consumable_batches.id'))
     .addColumn('quantity', 'integer', (c) => c.notNull())
     .addColumn('unit_price', 'double precision')
     .addColumn('produced_on', 'varchar(10)')
