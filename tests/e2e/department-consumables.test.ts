@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import menus from '../../schemas/menus.json';
 import enums from '../../schemas/enums/department.json';
@@ -15,9 +15,9 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 
 /**
  * Consumables (issue 32), a module of schemas and rule files only, in Chromium in both languages: the technician opens
- * Stock in and out from the Department group and records an inbound order of a batch, then an outbound one, through
- * the create drawer (the inbound-only fields leave the form for an outbound order); an outbound order the batch
- * cannot cover is refused in the language's words; Consumables then shows the stock below its minimum as the alert.
+ * Stock in and out from the Department group and records an inbound order of a batch through the create drawer, then
+ * takes from the batch with its row's action on the stock page; a take the batch cannot cover is refused in the
+ * language's words; Consumables then shows the stock below its minimum as the alert.
  */
 describe('consumables in Chromium', () => {
   const app = e2eApp({
@@ -46,6 +46,12 @@ describe('consumables in Chromium', () => {
     return list;
   };
 
+  // A row's cell under the header of `field`.
+  const cell = async (list: Locator, row: Locator, field: string) => {
+    const at = await list.locator('thead th').evaluateAll((ths, f) => ths.findIndex((th) => th.getAttribute('data-column') === f), field);
+    return row.locator('td').nth(at);
+  };
+
   it.each(['zh-CN', 'en-US'] as const)('inbound → outbound → refused → low-stock alert (%s)', async (lang) => {
     const errors: string[] = [];
     const name = lang === 'zh-CN' ? '二甲苯' : 'Xylene';
@@ -53,7 +59,7 @@ describe('consumables in Chromium', () => {
     const orders = await open(tech, lang, 'StockOrders');
     expect(new URL(tech.url()).pathname).toBe('/manage/department/stock-orders');
 
-    const record = async (type: 'in' | 'out', number: string, quantity: number) => {
+    const record = async (type: 'in', number: string, quantity: number) => {
       await orders.locator('button[data-action="create"]').click();
       const drawer = tech.getByTestId('form-drawer');
       await drawer.locator('#root_order_type').click();
@@ -63,15 +69,10 @@ describe('consumables in Chromium', () => {
       await tech.getByRole('option', { name, exact: true }).click();
       await drawer.locator('#root_batch_number').fill(`LOT-${lang}`);
       await drawer.locator('#root_quantity').fill(String(quantity));
-      if (type === 'in') {
-        await drawer.locator('#root_unit_price').fill('36');
-        await drawer.locator('#root_produced_on').fill(day(-20));
-        await drawer.locator('#root_produced_on').press('Tab');
-        await drawer.locator('#root_validity_days').fill('720');
-      } else {
-        // An outbound order takes from a batch as it is: its price and validity are the inbound order's.
-        expect(await drawer.locator('#root_produced_on').count()).toBe(0);
-      }
+      await drawer.locator('#root_unit_price').fill('36');
+      await drawer.locator('#root_produced_on').fill(day(-20));
+      await drawer.locator('#root_produced_on').press('Tab');
+      await drawer.locator('#root_validity_days').fill('720');
       const saved = tech.waitForResponse((r) => r.url().endsWith('/api/department/stock-orders/store'));
       await drawer.getByTestId('form-save').click();
       return { status: (await saved).status(), drawer };
@@ -80,29 +81,41 @@ describe('consumables in Chromium', () => {
     const inbound = await record('in', `RK-${lang}`, 10);
     expect(inbound.status).toBe(200);
     await inbound.drawer.waitFor({ state: 'detached' });
-    const outbound = await record('out', `CK-${lang}-1`, 7);
-    expect(outbound.status).toBe(200);
-    await outbound.drawer.waitFor({ state: 'detached' });
-    const out = orders.locator('tbody tr[data-row-key]', { hasText: `CK-${lang}-1` });
-    await poll(() => out.textContent()).toContain(word('stock_order_type', 'out', lang));
+    const shown = orders.locator('tbody tr[data-row-key]', { hasText: `RK-${lang}` });
+    await poll(() => shown.textContent()).toContain(word('stock_order_type', 'in', lang));
     // The consumable column names the consumable (its resource's label), not its id.
-    await poll(() => out.textContent()).toContain(name);
+    await poll(() => shown.textContent()).toContain(name);
 
-    const refused = await record('out', `CK-${lang}-2`, 5);
+    // Outbound from the batch's row on the stock page: the order names its consumable and batch by itself.
+    const stock = await open(tech, lang, 'ConsumableStock');
+    const batch = stock.locator('tbody tr[data-row-key]', { hasText: `LOT-${lang}` });
+    const take = async (number: string, quantity: number) => {
+      await batch.locator('[data-action="take"]').click();
+      const form = tech.getByTestId('form-dialog');
+      await form.getByTestId('form-field-order_number').fill(number);
+      await form.getByTestId('form-field-quantity').fill(String(quantity));
+      const saved = tech.waitForResponse((r) => r.url().endsWith('/api/department/stock-orders/store'));
+      await form.getByTestId('form-confirm').click();
+      return { status: (await saved).status(), form };
+    };
+    const taken = await take(`CK-${lang}-1`, 7);
+    expect(taken.status).toBe(200);
+    const held = await cell(stock, batch, 'stock');
+    await poll(() => held.textContent()).toBe('3');
+
+    const refused = await take(`CK-${lang}-2`, 5);
     expect(refused.status).toBe(422);
     const message = lang === 'zh-CN' ? '库存不足：该批次仅剩 3，不能出库 5' : 'Not enough stock: 3 left of this batch, 5 cannot be taken';
     await poll(() => tech.getByText(message).first().isVisible()).toBe(true);
-    await refused.drawer.getByRole('button', { name: core[lang].common.cancel, exact: true }).click();
-    await refused.drawer.waitFor({ state: 'detached' });
+    await refused.form.getByRole('button', { name: core[lang].common.cancel, exact: true }).click();
+    await refused.form.waitFor({ state: 'detached' });
 
     const consumables = await open(tech, lang, 'Consumables');
     const row = consumables.locator('tbody tr[data-row-key]', { hasText: name });
     await poll(() => row.textContent()).toContain(word('stock_alert', 'low', lang));
-    // The stock cell: the one under the In stock header.
-    const at = await consumables.locator('thead th').evaluateAll((ths) => ths.findIndex((th) => th.getAttribute('data-column') === 'stock'));
-    expect(await row.locator('td').nth(at).textContent()).toBe('3');
-    const stock = await (app.db as unknown as Kysely<any>).selectFrom('consumable_batches').select('stock').where('batch_number', '=', `LOT-${lang}`).executeTakeFirstOrThrow();
-    expect(Number(stock.stock)).toBe(3);
+    expect(await (await cell(consumables, row, 'stock')).textContent()).toBe('3');
+    const left = await (app.db as unknown as Kysely<any>).selectFrom('consumable_batches').select('stock').where('batch_number', '=', `LOT-${lang}`).executeTakeFirstOrThrow();
+    expect(Number(left.stock)).toBe(3);
     await evidence(tech, `consumables-${lang}.png`);
     expect(errors).toEqual([]);
     await tech.close();
