@@ -79,4 +79,11 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   follow_ups: { hospital: 'hospital_id', caseKey: 'case_id' },
   // Consultations on a case (schemas/resources/consultations.json): its hospital's, within the case's directory.
   consultations: { hospital: 'hospital_id', caseKey: 'case_id' },
+  // Assets and consumables (schemas/resources/assets.json … stock_orders.json): their hospital's; a batch's stock moves
+  // only through its hospital's stock orders (server/resources/ledger.ts), and a consumable's stock sums its own batches.
+  assets: { hospital: 'hospital_id' },
+  warehouses: { hospital: 'hospital_id' },
+  consumables: { hospital: 'hospital_id' },
+  consumable_batches: { hospital: 'hospital_id' },
+  stock_orders: { hospital: 'hospital_id' },
 };

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { resourceContract, type Contract, type FieldDef } from '../../src/core/contract.js';
-import { isOperator, type ImpliedFilters } from '../../src/core/filters.js';
+import { isOperator, type FilterCondition, type ImpliedFilters } from '../../src/core/filters.js';
 import { resourceMetaProblems } from './meta-check.js';
 import type { WriteGuard } from '../../src/core/writeGuards.js';
+import { checkCrossResource } from './resource-links.js';
 
 export type ColumnType = 'integer' | 'number' | 'string' | 'date' | 'datetime' | 'boolean' | 'json';
 
@@ -40,6 +41,33 @@ export interface VirtualHop {
   key: string;
   column: string;
   then?: VirtualHop;
+}
+
+/**
+ * A ledger (server/resources/ledger.ts): a row of this resource moves `quantity` of the balance row of resource
+ * `balances` that `key` names (the same columns in both, within the row's hospital). A `direction` value in `add`
+ * adds (creating the balance row, with the `copy` columns, when it is the first); one in `take` takes, refused when the
+ * balance would fall below zero. `link`: this row's column the balance row's id is written to.
+ */
+export interface LedgerDef {
+  balances: string;
+  key: string[];
+  balance: string;
+  quantity: string;
+  direction: string;
+  add: string[];
+  take: string[];
+  copy?: string[];
+  link?: string;
+}
+
+/** `op` over `column` of resource `from`'s rows whose `key` is the row's id, optionally only rows matching `where`. */
+export interface AggregateDef {
+  from: string;
+  key: string;
+  op: 'sum' | 'count' | 'min' | 'max';
+  column?: string;
+  where?: FilterCondition[];
 }
 
 export interface ResourceDef {
@@ -79,6 +107,15 @@ export interface ResourceDef {
    * (src/core/writeGuards.ts): "a past day's duty is not changed". A refusal is a 422 with the guard's message.
    */
   writeGuards?: WriteGuard[];
+  /**
+   * Each row created moves a balance another resource's rows hold (a stock order → its batch's stock), in the same
+   * transaction, never below zero (ledger.ts). A ledger's rows are `appendOnly`: a correction is a new row.
+   */
+  ledger?: LedgerDef;
+  /** Computed fields summed (counted, min, max) over another resource's rows that point at each row read (aggregates.ts). */
+  aggregates?: Record<string, AggregateDef>;
+  /** Rows are created and read, never changed or deleted (a ledger's movements): no update or destroy route. */
+  appendOnly?: boolean;
   /** Fields a write carries that are no column: its hooks consume them (passwords, join-table ids). */
   inputs?: Record<string, FieldDef>;
   /** What a write must carry and the rules between its fields (the contract's; src/core/contract.ts). */
@@ -124,7 +161,9 @@ export function checkResource(def: ResourceDef, file: string): ResourceDef {
     }
     if (v.via.local !== undefined && !def.columns[v.via.local]) bad(`virtual join: ${v.via.local} is not a column`);
   }
-  const needed = def.readOnly ? (['list', 'read'] as const) : (['list', 'read', 'create', 'update', 'delete'] as const);
+  const needed = def.readOnly ? (['list', 'read'] as const) : def.appendOnly ? (['list', 'read', 'create'] as const) : (['list', 'read', 'create', 'update', 'delete'] as const);
+  if (def.ledger && !def.appendOnly) bad('a ledger resource must be appendOnly: a changed or deleted movement would leave its balance wrong');
+  for (const name of Object.keys(def.aggregates ?? {})) if (!def.computed?.[name] || def.ruleFields?.[name]) bad(`aggregates: ${name} must be a computed field no rule gives`);
   for (const key of needed) if (!def.permissions?.[key]) bad(`permissions.${key} is required`);
   if (def.parentField && !def.columns[def.parentField]) bad(`parentField ${def.parentField} is not a column`);
   const labels = typeof def.optionLabel === 'object' ? Object.values(def.optionLabel) : def.optionLabel ? [def.optionLabel] : [];
@@ -158,12 +197,13 @@ export const contractOf = (def: ResourceDef): Contract => resourceContract(def);
 
 /** Every resource file of `dir`, checked against the meta-schema and then checkResource: the first bad file throws, naming it. */
 export function loadResources(dir: string): ResourceDef[] {
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => {
+  const defs = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => {
     const def: unknown = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
     const problems = resourceMetaProblems(def);
     if (problems.length) throw new Error(`${f}: ${problems.join('; ')}`);
     return checkResource(def as ResourceDef, f);
   });
+  return checkCrossResource(defs);
 }
 
 export const readableColumns = (def: ResourceDef) => Object.entries(def.columns).filter(([, c]) => c.readable !== false).map(([n]) => n);

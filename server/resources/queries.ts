@@ -76,6 +76,11 @@ export async function getRow(db: Db, def: ResourceDef, hooks: ResourceHooks | un
 export interface ServerWrite {
   set?: Record<string, unknown>;
   expect?: { column: string; value: unknown };
+  /**
+   * Inserts only: run in the insert's transaction before it, with the row's typed columns (a ledger's movement,
+   * ledger.ts); what it returns is written with the row, and what it throws rolls both back.
+   */
+  before?(trx: Db, values: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 const serverColumns = (def: ResourceDef, set: Record<string, unknown> | undefined) =>
@@ -96,7 +101,8 @@ export async function insertRow(db: Db, def: ResourceDef, hooks: ResourceHooks |
     ...serverColumns(def, server.set),
   };
   return db.transaction().execute(async (trx) => {
-    const { id } = await loose(trx).insertInto(def.table).values(values).returning('id').executeTakeFirstOrThrow();
+    const moved = server.before ? await server.before(trx, values) : {};
+    const { id } = await loose(trx).insertInto(def.table).values({ ...values, ...moved }).returning('id').executeTakeFirstOrThrow();
     await hooks?.afterWrite?.(trx, Number(id), data, { ...ctx, id: Number(id) });
     return Number(id);
   }).catch(mapConstraintError);

@@ -25,6 +25,8 @@ import type { Row } from './hooks/types.js';
 import { validateWrite } from './write-validation.js';
 import { guardWrite } from './write-guards.js';
 import { checkReferences } from './write-references.js';
+import { withAggregates } from './aggregates.js';
+import { moveBalance } from './ledger.js';
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Body = Type.Record(Type.String(), Type.Unknown());
@@ -78,8 +80,10 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       const q = { ...withCurrentUser(parseListQuery(raw as Record<string, unknown>, def, added), request.auth!.id), scope: scope(request) };
       return resolveDerived(db, def, hooks, q, { scope: q.scope, hospitalId: hospitalOf(request) });
     };
-    // Rule fields (`ruleFields`: an order's "overdue") are evaluated on the rows as they are answered, at the request's time.
-    const ruled = async <T extends Row[]>(request: FastifyRequest, rows: T): Promise<T> => {
+    // Aggregates (a consumable's stock over its batches), then rule fields (`ruleFields`: an order's "overdue", stock
+    // below its minimum) are evaluated on the rows as they are answered, at the request's time.
+    const ruled = async <T extends Row[]>(request: FastifyRequest, given: T): Promise<T> => {
+      const rows = await withAggregates(db, def, byName, given);
       if (!def.ruleFields) return rows;
       const resolve = await deps.contracts.rulesFor(hospitalOf(request));
       const now = new Date().toISOString();
@@ -107,22 +111,26 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
     app.post(`${def.route}/store`, { config: perm('create'), schema: { tags, body: Body, response: oneRow } }, async (request) => {
       const data = await checked(request, request.body, (opened) => opened, true);
       if (def.writeGuards) guardWrite(def, request, 'create', { record: data, old: null }, await deps.contracts.rulesFor(hospitalOf(request)), deps.warn);
-      if (def.scope === 'hospital') await checkReferences(db, def, byName, data, workingHospital(request), request.lang);
+      await checkReferences(db, def, byName, data, workingHospital(request), request);
       // A row of a state machine starts in its initial state, whatever the request says.
       const machine = def.stateMachine ? machineOf(def.stateMachine, await deps.contracts.rulesFor(hospitalOf(request)), deps.warn) : undefined;
       const initial = machine ? { set: initialPatch(machine, { userId: request.auth!.id, now: new Date().toISOString() }) } : {};
-      const id = await insertRow(db, def, hooks, data, context(request, true), initial);
+      // A ledger's row moves its balance in the insert's transaction (ledger.ts).
+      const balances = def.ledger ? byName.get(def.ledger.balances)! : undefined;
+      const before = balances ? { before: (trx: Db, values: Record<string, unknown>) => moveBalance(trx, def, balances, values) } : {};
+      const id = await insertRow(db, def, hooks, data, context(request, true), { ...initial, ...before });
       return ok(await one(request, id));
     });
 
-    app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body, response: oneRow } }, async (request) => {
+    // A ledger's movements (appendOnly) are never changed or deleted: a correction is a new movement.
+    if (!def.appendOnly) app.patch(`${def.route}/update/:id`, { config: perm('update'), schema: { tags, params: Id, body: Body, response: oneRow } }, async (request) => {
       const { id } = request.params;
       // A shared row (a transport's receiver, scoped-tables.ts `sharedWith`) is edited by its owner only.
       const current = await getRow(db, def, hooks, id, scope(request), 'owner');
       // The patch is checked as part of the whole record it produces, so a partial update cannot break a rule.
       const patch = await checked(request, request.body, (opened) => ({ ...current, ...opened }), false);
       if (def.writeGuards) guardWrite(def, request, 'update', { record: { ...current, ...patch }, old: current }, await deps.contracts.rulesFor(hospitalOf(request)), deps.warn);
-      if (def.scope === 'hospital') await checkReferences(db, def, byName, patch, Number(current.hospital_id), request.lang);
+      await checkReferences(db, def, byName, patch, Number(current.hospital_id), request);
       await updateRow(db, def, hooks, id, patch, context(request, false, id));
       return ok(await one(request, id));
     });
@@ -141,7 +149,7 @@ export function resourceRoutes(app: TypedApp, db: Db, defs: ResourceDef[], deps:
       warn: (m) => deps.warn?.(m),
     });
 
-    app.delete(`${def.route}/destroy`, {
+    if (!def.appendOnly) app.delete(`${def.route}/destroy`, {
       config: perm('delete'),
       schema: { tags, body: Type.Object({ ids: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 }) }), response: okResponse(Type.Object({ deleted: Type.Integer() })) },
     }, async (request) => {

@@ -74,6 +74,13 @@ describe('form action body', () => {
     expect(action.request.data).toEqual({ case_type: 'routine' });
   });
 
+  it('fills a fixed field naming a row field with the row\'s value, as it is', () => {
+    const fromRow = { ...action, request: { ...action.request, data: { order_type: 'out', consumable_id: '{consumable_id}', batch_number: '{batch_number}', note: 'a {b}' } } };
+    expect(formBody(fromRow, { patient_name: 'Li' }, { consumable_id: 7, batch_number: 'L-1' }))
+      .toEqual({ order_type: 'out', consumable_id: 7, batch_number: 'L-1', note: 'a {b}', patient_name: 'Li' });
+    expect(formBody(fromRow, {}).consumable_id).toBeNull();
+  });
+
   it('names the required fields left empty', () => {
     expect(missingFields(action, { patient_name: ' ' })).toEqual(['patient_name', 'specimens.0.name']);
     expect(missingFields(action, { patient_name: 'Li', 'specimens.0.name': 'x' })).toEqual([]);

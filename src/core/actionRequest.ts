@@ -82,10 +82,16 @@ export function planRequests(action: ActionSchema, rows: Row[], rowKey: string, 
 /**
  * The body of a `form` action: its fixed fields, then each answer at its field's path, where a dotted field
  * (`specimens.0.name`) builds nested objects and lists (a number segment is a list index). Empty answers are
- * left out, so optional fields keep the server's defaults; an `integer` field goes as a number.
+ * left out, so optional fields keep the server's defaults; an `integer` field goes as a number. A fixed field whose
+ * value is exactly `"{field}"` takes that field of the row the action acts on, as the row holds it (an outbound
+ * order from a batch's row: its consumable and batch number).
  */
-export function formBody(action: ActionSchema, values: Record<string, string>): Row {
+export function formBody(action: ActionSchema, values: Record<string, string>, row?: Row): Row {
   const body: Row = structuredClone(action.request?.data ?? {});
+  for (const [key, v] of Object.entries(body)) {
+    const named = typeof v === 'string' ? /^\{([a-z_][a-z0-9_]*)\}$/.exec(v) : null;
+    if (named) body[key] = row?.[named[1]] ?? null;
+  }
   for (const f of action.fields ?? []) {
     const raw = (values[f.field] ?? '').trim();
     if (!raw) continue;

@@ -1,5 +1,6 @@
 import jsonLogic from 'json-logic-js';
 import { RULE_OPERATIONS, RuleOperationError } from './ruleOperations.js';
+import { DATE_OPERATIONS } from './ruleDates.js';
 
 /**
  * The work one json-logic evaluation may do, on server and browser alike. A hospital's rule runs inside a request
@@ -26,7 +27,9 @@ export class RuleCostError extends Error {
 const BUILDERS = new Set(['merge', 'map', 'filter', 'missing', 'missing_some', 'cat']);
 
 type Apply = (logic: unknown, data: unknown) => unknown;
-const library = jsonLogic as unknown as { apply: Apply; is_logic(logic: unknown): boolean; get_operator(logic: unknown): string };
+const library = jsonLogic as unknown as { apply: Apply; is_logic(logic: unknown): boolean; get_operator(logic: unknown): string; add_operation(name: string, fn: (...args: unknown[]) => unknown): void };
+// The operations we add (ruleDates.ts) are registered here, where every evaluation passes, on server and browser.
+for (const [name, fn] of Object.entries(DATE_OPERATIONS)) library.add_operation(name, fn);
 const libraryApply = library.apply;
 
 /** What the evaluation under way may still spend; evaluations are synchronous, so one at a time per process. */

@@ -8,6 +8,8 @@
 export const RULE_OPERATIONS: ReadonlySet<string> = new Set([
   '==', '===', '!=', '!==', '>', '>=', '<', '<=', '!!', '!', '%', 'in', 'cat', 'substr', '+', '-', '*', '/', 'min', 'max',
   'merge', 'var', 'missing', 'missing_some', 'if', '?:', 'and', 'or', 'filter', 'map', 'reduce', 'all', 'none', 'some',
+  // Ours (ruleDates.ts): date arithmetic json-logic lacks.
+  'add_days',
 ]);
 
 /** Thrown by the evaluator on an operation outside RULE_OPERATIONS, before it runs. */

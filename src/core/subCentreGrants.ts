@@ -24,6 +24,10 @@ export const SUB_CENTRE_GRANTABLE: readonly string[] = Object.freeze([
   'logistics_view', 'logistics_send', 'logistics_sign', 'delivery_view', 'delivery_manage', 'follow_view', 'follow_manage',
   // Its own consultations (asked of its colleagues or of outside experts through a link).
   'consult_view', 'consult_request', 'consult_answer',
+  // The department modules (issue 32): a sub-centre's own archive and borrow orders.
+  'borrow_view', 'borrow_apply', 'borrow_lend', 'archive_view', 'archive_manage',
+  // … and its own assets, warehouses, consumables and stock (rows of its hospital, schemas/resources/*.json scope).
+  'asset_view', 'asset_repair', 'asset_manage', 'consumable_view', 'stock_record', 'consumable_manage',
 ]);
 
 const GRANTABLE = new Set(SUB_CENTRE_GRANTABLE);

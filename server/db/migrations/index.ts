@@ -44,6 +44,7 @@ import * as m0046 from './0046_department_archive.js';
 import * as m0048 from './0048_department_attendance.js';
 import * as m0049 from './0049_department_logistics.js';
 import * as m0050 from './0050_department_consultation.js';
+import * as m0047 from './0047_department_consumables.js';
 
 /** What a migration may take from the installation rather than from code: today only the secrets key. */
 export interface MigrationContext {
@@ -106,6 +107,7 @@ export const REGISTRY: readonly Entry[] = [
   ['0048_department_attendance', m0048],
   ['0049_department_logistics', m0049],
   ['0050_department_consultation', m0050],
+  ['0047_department_consumables', m0047],
 ];
 
 /** The registry as Kysely's migrator takes it, each migration given what it needs from the installation. */

@@ -8,7 +8,7 @@ registerAction('form', async (action, rows, { ctx, t, label, fill, notify }) => 
   if (!action.request) return;
   const req = action.request;
   const sent = await fill(action, async (values) => {
-    await ctx.dataProvider.custom<Row>({ method: req.method, url: fillTemplate(req.url, rows[0] ?? {}), body: formBody(action, values), options: { allowMultiple: true, silent: true } });
+    await ctx.dataProvider.custom<Row>({ method: req.method, url: fillTemplate(req.url, rows[0] ?? {}), body: formBody(action, values, rows[0]), options: { allowMultiple: true, silent: true } });
   });
   if (!sent) return;
   notify(t('actions.done', { action: label(action.label) }));
