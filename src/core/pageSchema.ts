@@ -204,8 +204,6 @@ export interface ListSchema {
   card?: CardSchema;
   /** The grid layout: one field's values down, another's across, a third in each cell (a roster; src/core/rosterGrid.ts). */
   grid?: GridSchema;
-  /** Cells of columns whose options are a resource's rows (`resource:<name>`) show each row's label, loaded once, not its id. */
-  optionLabels?: boolean;
   tabs?: TabSchema[];
   rowActions?: ActionSchema[];
   batchActions?: ActionSchema[];

@@ -42,21 +42,23 @@ function loadResourceOptions(name: string, workingHospital = false, silent = fal
 }
 
 /**
- * The enums with the rows of each `resource:<name>` the columns name added under that name, so a list's cells show
- * a referenced row's label (a duty's person and shift) rather than its id (`list.optionLabels`). Each resource is
- * loaded once, as a select loads it (cached a minute, dropped on this browser's writes), silently: a resource the
- * user may not list leaves its ids as they are. Preloaded renders take the preloaded options.
+ * The enums with the options of each row source the columns name (`resource:<name>[:<column>]`, a named
+ * `lookup:<name>`) added under that source, so a list's cells and their text show a referenced row's label (a duty's
+ * person and shift, a transport's hospitals) rather than its id. Each source is loaded once, as a select loads it
+ * (resources cached a minute, dropped on this browser's writes), silently: a resource the user may not list leaves its
+ * ids as they are. Preloaded renders take the preloaded options.
  */
-export function useEnumsWithRows(enums: Enums, columns: readonly { options?: unknown }[], on: boolean): Enums {
+export function useEnumsWithRows(enums: Enums, columns: readonly { options?: unknown }[]): Enums {
   const preload = usePreload();
-  const names = on ? [...new Set(columns.map((c) => c.options).filter((o): o is string => typeof o === 'string' && o.startsWith(RESOURCE)))].sort().join(',') : '';
+  const names = [...new Set(columns.map((c) => c.options).filter((o): o is string => typeof o === 'string' && (o.startsWith(RESOURCE) || o.startsWith(LOOKUP))))].sort().join(',');
   const showAllData = useSession((st) => st.showAllData);
   const generation = useOptionsGeneration();
   const [loaded, setLoaded] = useState<Record<string, EnumOption[]>>({});
   useEffect(() => {
     if (!names || preload) return;
     let live = true;
-    void Promise.all(names.split(',').map(async (n) => [n, await loadResourceOptions(n.slice(RESOURCE.length), false, true).catch(() => [])] as const))
+    const load = (n: string) => (n.startsWith(LOOKUP) ? lookupOptions.get(n, () => loadLookup(n.slice(LOOKUP.length))) : loadResourceOptions(n.slice(RESOURCE.length), false, true));
+    void Promise.all(names.split(',').map(async (n) => [n, await load(n).catch(() => [])] as const))
       .then((pairs) => { if (live) setLoaded(Object.fromEntries(pairs)); });
     return () => { live = false; };
   }, [names, preload, showAllData, generation]);
@@ -66,6 +68,9 @@ export function useEnumsWithRows(enums: Enums, columns: readonly { options?: unk
     return { ...enums, ...rows };
   }, [enums, names, preload, loaded]);
 }
+
+/** A named lookup's answer for a list's cells, shared by every list that names it for a minute, as resource options are. */
+const lookupOptions = createCache<EnumOption[]>(60_000);
 
 /** After a page changed a resource's rows, the next select of `resource:<name>` loads them afresh (mounted ones at once). */
 export const forgetResourceOptions = (name: string) => resourceOptions.forget((key) => nameOf(key) === name);

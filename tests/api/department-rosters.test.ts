@@ -83,7 +83,8 @@ describe.each(databases)('department attendance and duty rosters [%s]', (kind) =
     await seedStructure(h.db);
     const department = await db.selectFrom('menus').select('id').where('route_name', '=', 'DepartmentGroup').executeTakeFirstOrThrow();
     const under = (await db.selectFrom('menus').select('alias').where('parent_id', '=', department.id).orderBy('rank').orderBy('id').execute()).map((m) => m.alias);
-    expect(under).toEqual(['BorrowOrders', 'ArchiveItems', ...aliases]);
+    // Back under the group, after the archive's entries, in the menu file's order (other modules' entries follow).
+    expect(under.slice(0, 2 + aliases.length)).toEqual(['BorrowOrders', 'ArchiveItems', ...aliases]);
     const technician = await tokenFor(h.app, 'technician');
     const menu = JSON.stringify((await call(h.app, 'GET', '/api/system_management/users/menu', { token: technician })).json().data);
     expect(menu).toContain('DutyEntries');

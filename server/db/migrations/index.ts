@@ -41,10 +41,10 @@ import * as m0043 from './0043_dicom_uid_namespace.js';
 import * as m0044 from './0044_case_image_dicom.js';
 import * as m0045 from './0045_hospital_areas.js';
 import * as m0046 from './0046_department_archive.js';
+import * as m0047 from './0047_department_consumables.js';
 import * as m0048 from './0048_department_attendance.js';
 import * as m0049 from './0049_department_logistics.js';
 import * as m0050 from './0050_department_consultation.js';
-import * as m0047 from './0047_department_consumables.js';
 
 /** What a migration may take from the installation rather than from code: today only the secrets key. */
 export interface MigrationContext {
@@ -104,10 +104,10 @@ export const REGISTRY: readonly Entry[] = [
   ['0044_case_image_dicom', m0044],
   ['0045_hospital_areas', m0045],
   ['0046_department_archive', m0046],
+  ['0047_department_consumables', m0047],
   ['0048_department_attendance', m0048],
   ['0049_department_logistics', m0049],
   ['0050_department_consultation', m0050],
-  ['0047_department_consumables', m0047],
 ];
 
 /** The registry as Kysely's migrator takes it, each migration given what it needs from the installation. */

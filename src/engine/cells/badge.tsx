@@ -2,7 +2,6 @@ import { Badge, makeStyles, tokens, type BadgeProps } from '@fluentui/react-comp
 import { enumOptionsOf } from '../../core/enumValue';
 import { resolveLabel } from '../../core/labels';
 import type { Column } from '../../core/pageSchema';
-import { useChoices } from '../options';
 import { usePalette } from './palette';
 import { registerCell, type CellContext, type CellProps } from './registry';
 
@@ -17,24 +16,17 @@ const optionsOf = (column: Column, value: unknown, { enums }: CellContext) => en
 const text = (column: Column, value: unknown, context: CellContext) =>
   optionsOf(column, value, context)?.map((o) => resolveLabel(o.label, context.lang)).join(', ') ?? String(value);
 
-/**
- * A column whose options are another resource's rows (`resource:consumables`): the row's label (its optionLabel), from
- * the options every select of that resource shares (one cached load per page, options.ts), else the value itself.
- */
-function ResourceCell({ column, value }: CellProps) {
-  const choices = useChoices(column.options);
-  const label = choices.find((c) => String(c.value) === String(value))?.label;
-  const text = label ?? String(value);
-  return <span title={text}>{text}</span>;
-}
-
 /** With a row colour (the column's colorField, e.g. a case's status_colour) the badge takes that palette tint instead of the option's. */
 function EnumCell(props: CellProps) {
   const { column, value, context, colour } = props;
   const palette = usePalette();
   const s = useStyles();
   if (value === undefined || value === null || value === '') return null;
-  if (!column.choices && column.options?.startsWith('resource:')) return <ResourceCell {...props} />;
+  // Another resource's rows or a named lookup (a person, a hospital): its name as plain text, no badge.
+  if (!column.choices && /^(resource|lookup):/.test(column.options ?? '')) {
+    const name = text(column, value, context);
+    return <span title={name}>{name}</span>;
+  }
   const options = optionsOf(column, value, context);
   if (!options || options.length === 1) {
     return (

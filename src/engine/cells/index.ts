@@ -5,6 +5,5 @@ import './tags';
 import './media';
 import './progress';
 import './share';
-import './named';
 
 export { Cell, useCellContext, cellKinds, cellText, registerCell, type CellContext, type CellKindDef, type CellProps } from './registry';

@@ -64,7 +64,7 @@ export default function ListPage({ page, basePath }: RendererProps) {
   const grants = useGrants();
   const schema = page.schema;
   const list = schema.list as NonNullable<ResolvedPage['list']>;
-  const enums = useEnumsWithRows(useEnums(), list.columns, !!list.optionLabels);
+  const enums = useEnumsWithRows(useEnums(), list.columns);
   const cellContext = useCellContext(enums);
   const resource = page.resource;
   const rowKey = schema.rowKey;
