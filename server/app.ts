@@ -75,6 +75,7 @@ import { pushDomainEvents } from './realtime/push.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { shareRoutes } from './modules/shares/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
+import { examRoutes } from './modules/exams/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -242,6 +243,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
   realtimeRoutes(app, realtime);
   shareRoutes(app, db, systemDb, tiles, sessions);
   meetingRoutes(app, db, realtime);
+  examRoutes(app, db);
   focusRoutes(app, db);
   scannerRoutes(app, db, systemDb, areas);
   statisticRoutes(app, db);

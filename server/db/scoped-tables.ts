@@ -61,4 +61,10 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   // The department's archive and borrow orders (schemas/resources/archive_items.json, borrow_orders.json): their hospital's.
   archive_items: { hospital: 'hospital_id' },
   borrow_orders: { hospital: 'hospital_id' },
+  // Teaching and exams (schemas/resources/teaching_slides.json, exams.json …; server/modules/exams): their hospital's.
+  teaching_slides: { hospital: 'hospital_id', slideKey: 'slide_id' },
+  exams: { hospital: 'hospital_id' },
+  exam_questions: { hospital: 'hospital_id' },
+  exam_attempts: { hospital: 'hospital_id' },
+  exam_answers: { hospital: 'hospital_id' },
 };

@@ -14,6 +14,7 @@ import { rolesHooks } from './roles/hooks.js';
 import { slideHooks } from './slides/hooks.js';
 import type { AreaStorages } from '../storage/area-storages.js';
 import { usersHooks } from './users/hooks.js';
+import { examHooks, examQuestionHooks, teachingSlideHooks } from './exams/hooks.js';
 
 export interface ResourceHookOptions {
   /** Where slide files are (the default storage, DATA_DIR or STORAGE_URL, and the hospital areas'): deleted slides take theirs with them. */
@@ -46,5 +47,8 @@ export function resourceHooks(options: ResourceHookOptions) {
     slide_qc: slideQcHooks,
     hospital_areas: hospitalAreaHooks,
     hospitals: hospitalHooks,
+    exams: examHooks,
+    exam_questions: examQuestionHooks,
+    teaching_slides: teachingSlideHooks,
   } satisfies Record<string, ResourceHooks>;
 }

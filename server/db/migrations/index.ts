@@ -41,6 +41,7 @@ import * as m0043 from './0043_dicom_uid_namespace.js';
 import * as m0044 from './0044_case_image_dicom.js';
 import * as m0045 from './0045_hospital_areas.js';
 import * as m0046 from './0046_department_archive.js';
+import * as m0051 from './0051_teaching_exams.js';
 
 /** What a migration may take from the installation rather than from code: today only the secrets key. */
 export interface MigrationContext {
@@ -100,6 +101,7 @@ export const REGISTRY: readonly Entry[] = [
   ['0044_case_image_dicom', m0044],
   ['0045_hospital_areas', m0045],
   ['0046_department_archive', m0046],
+  ['0051_teaching_exams', m0051],
 ];
 
 /** The registry as Kysely's migrator takes it, each migration given what it needs from the installation. */
