@@ -1,7 +1,7 @@
 import { api, unwrap } from '../../api/client';
 
 /** The exam-taking routes (server/modules/exams/routes.ts). */
-const BASE = '/api/department/exam-take';
+const BASE = '/department/exam-take';
 
 export interface AttemptSummary { id: number; seq: number; status: string; ends_at: string; total_score: number | null; max_score: number | null }
 export interface OpenExam {
