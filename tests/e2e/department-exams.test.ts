@@ -67,6 +67,7 @@ describe('teaching and exams in Chromium', () => {
     await row.locator('[data-action="publish"]').click();
     await signer.getByTestId('confirm-dialog').getByRole('button', { name: core[lang].common.confirm }).click();
     await poll(() => row.textContent()).toContain(enums.exam_status[1].label[lang]);
+    await evidence(signer, `exams-${lang}.png`);
 
     const primary = await app.page(lang, 'primary', { errors });
     await open(primary, lang, 'ExamTake');
@@ -83,9 +84,10 @@ describe('teaching and exams in Chromium', () => {
     await primary.getByRole('button', { name: w.submit }).click();
     await primary.getByRole('dialog').getByRole('button', { name: w.submit }).click();
     await poll(() => primary.getByTestId('total').textContent()).toBe(fill(w.totalPending, { score: 4, max: 10 }));
-    expect(await primary.getByTestId('score-1').textContent()).toBe(`${w.score}: 4 / 4`);
-    expect(await primary.getByTestId('score-2').textContent()).toBe(`${w.score}: ${w.awaiting}`);
+    expect(await primary.getByTestId('score-1').textContent()).toBe(fill(w.labelled, { label: w.score, value: '4 / 4' }));
+    expect(await primary.getByTestId('score-2').textContent()).toBe(fill(w.labelled, { label: w.score, value: w.awaiting }));
     expect(await primary.getByTestId('question-2').textContent()).toContain('Atrophy; metaplasia');
+    await animationsDone(primary);
     await evidence(primary, `exam-review-${lang}.png`);
 
     await open(signer, lang, 'ExamScoring');
@@ -93,6 +95,7 @@ describe('teaching and exams in Chromium', () => {
     await answer.locator('[data-action="score"]').click();
     const prompt = signer.getByTestId('prompt-dialog');
     await prompt.getByTestId('prompt-input').fill('5');
+    await evidence(signer, `exam-scoring-${lang}.png`);
     await prompt.getByTestId('prompt-confirm').click();
     // Scored, the answer leaves the "to score" tab.
     await answer.waitFor({ state: 'detached' });

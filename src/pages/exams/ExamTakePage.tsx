@@ -167,9 +167,9 @@ function QuestionCard({ n, q, attemptId, taking }: { n: number; q: TakenQuestion
           {taking && saved && <Caption1 className={s.muted}>{t('exam.saved')}</Caption1>}
           {reviewed && (
             <>
-              <Body1>{t('exam.yourAnswer')}: {q.kind === 'choice' ? optionText(q.answer ? Number(q.answer) : null) : q.answer || t('exam.noAnswer')}</Body1>
-              <Body1 className={s.good}>{q.kind === 'choice' ? `${t('exam.correct')}: ${optionText(q.correct_option)}` : `${t('exam.modelAnswer')}: ${q.model_answer ?? ''}`}</Body1>
-              <Body1 data-testid={`score-${n}`}>{t('exam.score')}: {q.score === null ? t('exam.awaiting') : t('exam.scoreOf', { score: q.score, max: q.points })}</Body1>
+              <Body1>{t('exam.labelled', { label: t('exam.yourAnswer'), value: q.kind === 'choice' ? optionText(q.answer ? Number(q.answer) : null) : q.answer || t('exam.noAnswer') })}</Body1>
+              <Body1 className={s.good}>{q.kind === 'choice' ? t('exam.labelled', { label: t('exam.correct'), value: optionText(q.correct_option) }) : t('exam.labelled', { label: t('exam.modelAnswer'), value: q.model_answer ?? '' })}</Body1>
+              <Body1 data-testid={`score-${n}`}>{t('exam.labelled', { label: t('exam.score'), value: q.score === null ? t('exam.awaiting') : t('exam.scoreOf', { score: q.score, max: q.points }) })}</Body1>
             </>
           )}
         </div>
