@@ -20,6 +20,8 @@ export const SUB_CENTRE_GRANTABLE: readonly string[] = Object.freeze([
   'system_user', 'hospital_config', 'subspecialty_manage',
   // The department modules (issue 32): a sub-centre's own archive and borrow orders.
   'borrow_view', 'borrow_apply', 'borrow_lend', 'archive_view', 'archive_manage',
+  // Teaching and exams: a hospital's own teaching library and exams (every table hospital-scoped).
+  'teaching_view', 'teaching_manage', 'exam_manage', 'exam_take',
 ]);
 
 const GRANTABLE = new Set(SUB_CENTRE_GRANTABLE);
