@@ -56,7 +56,7 @@ describe.each(databases)('department teaching and exams [%s]', (kind) => {
 
   it('the menus reach their roles; the teaching library lists a slide with its diagnosis', async () => {
     const menu = async (who: string) => JSON.stringify((await send(who, 'GET', '/api/system_management/users/menu')).json().data);
-    expect(await menu('signer')).toMatch(/DepartmentGroup[\s\S]*TeachingLibrary[\s\S]*Exams[\s\S]*ExamScoring/);
+    expect(await menu('signer')).toMatch(/DepartmentGroup[\s\S]*TeachingLibrary[\s\S]*Exams[\s\S]*ExamScoring[\s\S]*ExamResults/);
     expect(await menu('primary')).toContain('ExamTake');
     expect(await menu('primary')).not.toContain('ExamScoring');
     const made = await send('signer', 'POST', '/api/department/teaching-slides/store', { slide_id: slideId, diagnosis: 'Chronic atrophic gastritis', notes: 'Goblet cells' });
@@ -123,6 +123,8 @@ describe.each(databases)('department teaching and exams [%s]', (kind) => {
     expect((await score('signer', 7)).json().errors.score[0]).toBe('The score must be between 0 and 6');
     expect((await score('signer', 5)).json().data.attempt).toMatchObject({ status: 'scored', total_score: 9 });
     expect((await send('primary', 'GET', url)).json().data.attempt).toMatchObject({ status: 'scored', total_score: 9, choice_score: 4 });
+    const results = (await send('signer', 'GET', `/api/department/exam-attempts/lists?params=${encodeURIComponent(JSON.stringify({ exam_id: id }))}`)).json().data.data;
+    expect(results).toEqual([expect.objectContaining({ id: attempt.id, exam_title: `Gastric ${kind}`, status: 'scored', total_score: 9, candidate: expect.any(String) })]);
     const choiceAnswer = submitted.json().data.questions[0].answer_id as number;
     expect((await send('signer', 'POST', `${TAKE}/answers/${choiceAnswer}/score`, { score: 0 })).statusCode).toBe(422);
     const logged = await db.selectFrom('operation_logs').select('route').where('route', 'like', `${TAKE}/%`).execute();
