@@ -76,6 +76,7 @@ import { realtimeRoutes } from './realtime/routes.js';
 import { shareRoutes } from './modules/shares/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
 import { consultationRoutes } from './modules/consultations/routes.js';
+import { examRoutes } from './modules/exams/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -248,6 +249,7 @@ export async function buildApp({ db: systemDb, config: given, logger = true, log
     stateLabel: (state, lang) => (enums.consultation_status?.find((o) => o.value === state)?.label as Record<string, string> | undefined)?.[lang] ?? state,
     rateLimitPerMinute: config.authRateLimitPerMinute,
   });
+  examRoutes(app, db);
   focusRoutes(app, db);
   scannerRoutes(app, db, systemDb, areas);
   statisticRoutes(app, db);

@@ -86,4 +86,10 @@ export const SCOPED_TABLES: Readonly<Record<string, ScopedTable>> = {
   consumables: { hospital: 'hospital_id' },
   consumable_batches: { hospital: 'hospital_id' },
   stock_orders: { hospital: 'hospital_id' },
+  // Teaching and exams (schemas/resources/teaching_slides.json, exams.json …; server/modules/exams): their hospital's.
+  teaching_slides: { hospital: 'hospital_id', slideKey: 'slide_id' },
+  exams: { hospital: 'hospital_id' },
+  exam_questions: { hospital: 'hospital_id' },
+  exam_attempts: { hospital: 'hospital_id' },
+  exam_answers: { hospital: 'hospital_id' },
 };

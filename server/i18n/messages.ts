@@ -31,6 +31,7 @@ import { iiifMessages } from '../modules/tiles/messages.js';
 import { hl7Messages } from '../modules/hl7/messages.js';
 import { areaMessages } from '../modules/areas/messages.js';
 import { dicomwebMessages } from '../modules/dicomweb/messages.js';
+import { examMessages } from '../modules/exams/messages.js';
 
 /**
  * Every message the API sends, in both languages. Keys are stable; tests and clients may rely on them.
@@ -78,6 +79,6 @@ const coreMessages = {
   'setting.not_found': { 'zh-CN': '设置项 {{key}} 不存在', 'en-US': 'Setting {{key}} does not exist' },
 } as const;
 
-export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...storageMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...consultationMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...hospitalCopyMessages, ...outerMessages, ...roleMessages, ...iiifMessages, ...hl7Messages, ...areaMessages, ...dicomwebMessages };
+export const messages = { ...coreMessages, ...resourceMessages, ...uploadMessages, ...slideMessages, ...storageMessages, ...dicomMessages, ...caseMessages, ...collectionMessages, ...ruleMessages, ...jobMessages, ...labMessages, ...labWords, ...annotationMessages, ...caseImageMessages, ...messageMessages, ...shareMessages, ...consultationMessages, ...diagnosisMessages, ...focusMessages, ...scannerMessages, ...statisticMessages, ...priceMessages, ...meetingMessages, ...ssoMessages, ...qrLoginMessages, ...qcDictMessages, ...webauthnMessages, ...hospitalCopyMessages, ...outerMessages, ...roleMessages, ...iiifMessages, ...hl7Messages, ...areaMessages, ...dicomwebMessages, ...examMessages };
 
 export type MessageKey = keyof typeof messages;

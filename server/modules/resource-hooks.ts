@@ -15,6 +15,7 @@ import { slideHooks } from './slides/hooks.js';
 import type { AreaStorages } from '../storage/area-storages.js';
 import { usersHooks } from './users/hooks.js';
 import { consultationHooks } from './consultations/hooks.js';
+import { examHooks, examQuestionHooks, teachingSlideHooks } from './exams/hooks.js';
 
 export interface ResourceHookOptions {
   /** Where slide files are (the default storage, DATA_DIR or STORAGE_URL, and the hospital areas'): deleted slides take theirs with them. */
@@ -48,5 +49,8 @@ export function resourceHooks(options: ResourceHookOptions) {
     hospital_areas: hospitalAreaHooks,
     hospitals: hospitalHooks,
     consultations: consultationHooks,
+    exams: examHooks,
+    exam_questions: examQuestionHooks,
+    teaching_slides: teachingSlideHooks,
   } satisfies Record<string, ResourceHooks>;
 }

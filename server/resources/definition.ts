@@ -32,6 +32,8 @@ export interface VirtualDef extends Omit<FieldDef, 'type'> {
   filter: true;
   /** Part of the keyword search, as a column's `search`. */
   search?: boolean;
+  /** Answered with each row too (server/resources/virtual-read.ts): for joins that reach one row per step. */
+  read?: boolean;
   via: VirtualHop & { local?: string };
 }
 

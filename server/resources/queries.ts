@@ -8,6 +8,7 @@ import { mapConstraintError, mapTimeout } from './db-errors.js';
 import { readableColumns, scopeColumn, writableColumns, type ColumnType, type ResourceDef } from './definition.js';
 import { extraExpression } from './extra-fields.js';
 import { whereFilter } from './filter-sql.js';
+import { virtualReads } from './virtual-read.js';
 import type { ResourceHooks, Row, WriteContext } from './hooks/types.js';
 import type { ListQuery } from './list-query.js';
 import { WRITE_LIMITS } from './limits.js';
@@ -216,7 +217,11 @@ function selectRows(db: Db, def: ResourceDef): SelectQueryBuilder<Untyped, Untyp
   let byDef = rowSelects.get(db);
   if (!byDef) rowSelects.set(db, (byDef = new WeakMap()));
   let query = byDef.get(def);
-  if (!query) byDef.set(def, (query = loose(db).selectFrom(def.table).select(selection(def))));
+  if (!query) {
+    query = loose(db).selectFrom(def.table).select(selection(def));
+    if (Object.values(def.virtual ?? {}).some((v) => v.read)) query = query.select((eb) => virtualReads(eb, def));
+    byDef.set(def, query);
+  }
   return query;
 }
 

@@ -28,6 +28,8 @@ export const SUB_CENTRE_GRANTABLE: readonly string[] = Object.freeze([
   'borrow_view', 'borrow_apply', 'borrow_lend', 'archive_view', 'archive_manage',
   // … and its own assets, warehouses, consumables and stock (rows of its hospital, schemas/resources/*.json scope).
   'asset_view', 'asset_repair', 'asset_manage', 'consumable_view', 'stock_record', 'consumable_manage',
+  // Teaching and exams: a hospital's own teaching library and exams (every table hospital-scoped).
+  'teaching_view', 'teaching_manage', 'exam_manage', 'exam_take',
 ]);
 
 const GRANTABLE = new Set(SUB_CENTRE_GRANTABLE);

@@ -27,6 +27,8 @@ const pages: Record<string, ComponentType> = {
   SlideViewStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.SlideViewStatistics }))),
   IncomeStatistics: lazyChunk(() => import('../pages/statistics/pages').then((m) => ({ default: m.IncomeStatistics }))),
   LabelStatistics: lazyChunk(() => import('../pages/statistics/LabelStatisticsPage')),
+  // Taking an exam (issue 32): the questions one attempt holds, the server's clock, the review; exams themselves are schema pages.
+  ExamTake: lazyChunk(() => import('../pages/exams/ExamTakePage')),
 };
 
 const SchemaPage = lazyChunk(withModules(() => import('./SchemaPage')));

@@ -45,6 +45,7 @@ import * as m0047 from './0047_department_consumables.js';
 import * as m0048 from './0048_department_attendance.js';
 import * as m0049 from './0049_department_logistics.js';
 import * as m0050 from './0050_department_consultation.js';
+import * as m0051 from './0051_teaching_exams.js';
 
 /** What a migration may take from the installation rather than from code: today only the secrets key. */
 export interface MigrationContext {
@@ -108,6 +109,7 @@ export const REGISTRY: readonly Entry[] = [
   ['0048_department_attendance', m0048],
   ['0049_department_logistics', m0049],
   ['0050_department_consultation', m0050],
+  ['0051_teaching_exams', m0051],
 ];
 
 /** The registry as Kysely's migrator takes it, each migration given what it needs from the installation. */

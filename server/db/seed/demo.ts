@@ -2,6 +2,7 @@ import type { Db } from '../connect.js';
 import { hashPassword } from '../../modules/auth/passwords.js';
 import { seedDemoCases } from './demo-cases.js';
 import { seedDemoCollections } from './demo-collections.js';
+import { seedDemoTeaching } from './demo-teaching.js';
 import { seedDemoSlides } from './demo-slides.js';
 import type { Storage } from '../../storage/storage.js';
 import { shippedStructure } from './structure.js';
@@ -51,4 +52,5 @@ export async function seedDemoData(db: Db, dataDir?: string, storage?: Storage):
   await seedDemoSubspecialties(db);
   if (dataDir) await seedDemoSlides(db, dataDir, storage);
   await seedDemoCollections(db);
+  await seedDemoTeaching(db);
 }
