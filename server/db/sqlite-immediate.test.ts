@@ -6,6 +6,8 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ImmediateSqliteDialect } from './sqlite-immediate.js';
 
+interface Tables { t: { id: number; n: number } }
+
 /**
  * Two connections to one file stand for two app processes. The transaction reads, another process commits a
  * write, then the transaction writes: with a deferred begin its write is the one refused (SQLITE_BUSY_SNAPSHOT at once, no
@@ -15,7 +17,7 @@ import { ImmediateSqliteDialect } from './sqlite-immediate.js';
 describe('SQLite transactions across processes', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsms-immediate-'));
   const file = path.join(dir, 'db.sqlite');
-  const open: Kysely<any>[] = [];
+  const open: Kysely<Tables>[] = [];
   afterEach(async () => {
     for (const db of open.splice(0)) await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -26,13 +28,13 @@ describe('SQLite transactions across processes', () => {
     const a = new Sqlite(file);
     a.pragma('journal_mode = WAL');
     a.exec('create table t (id integer primary key, n integer); insert into t values (1, 0)');
-    const db = new Kysely<any>({ dialect: new Dialect({ database: a }) });
+    const db = new Kysely<Tables>({ dialect: new Dialect({ database: a }) });
     const other = new Sqlite(file);
     other.pragma('busy_timeout = 50');
     open.push(db);
     return { db, other };
   };
-  const readThenWrite = (db: Kysely<any>, between: () => void) => db.transaction().execute(async (trx) => {
+  const readThenWrite = (db: Kysely<Tables>, between: () => void) => db.transaction().execute(async (trx) => {
     const { n } = await trx.selectFrom('t').select('n').where('id', '=', 1).executeTakeFirstOrThrow();
     between();
     await trx.updateTable('t').set({ n: n + 10 }).where('id', '=', 1).execute();
