@@ -6,7 +6,7 @@ import page from '../../schemas/pages/BorrowOrders.json';
 import enums from '../../schemas/enums/department.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
 import enUS from '../../src/i18n/locales/en-US.json';
-import { animationsDone, e2eApp, evidence, type Lang } from './harness.js';
+import { e2eApp, evidence, openMenuPage, type Lang } from './harness.js';
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 const core = { 'zh-CN': zhCN, 'en-US': enUS };
@@ -23,18 +23,7 @@ const actionWord = (key: string, lang: Lang) => page.list.rowActions.find((a) =>
 describe('borrowing in Chromium', () => {
   const app = e2eApp();
 
-  const open = async (p: Page, lang: Lang) => {
-    if ((await p.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await p.getByTestId('menu-toggle').click();
-    const link = p.locator('[data-testid="side-menu"] a[data-alias="BorrowOrders"]');
-    if (!(await link.isVisible())) {
-      await p.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: lang === 'zh-CN' ? group.name : group.en_name }).click();
-      await animationsDone(p);
-    }
-    await link.click();
-    const list = p.locator('[data-testid="list-page"][data-alias="BorrowOrders"]');
-    await list.waitFor();
-    return list;
-  };
+  const open = (p: Page, lang: Lang) => openMenuPage(p, lang, group, 'BorrowOrders');
   const actionsOf = (row: Locator) => row.locator('[data-action]').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
   // The module's tables are data (schemas/resources), not schema.ts's.
   const stateOf = async (number: string) => (await (app.db as unknown as Kysely<any>).selectFrom('borrow_orders').select('status').where('order_number', '=', number).executeTakeFirstOrThrow()).status;

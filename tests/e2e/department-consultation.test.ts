@@ -7,7 +7,7 @@ import en from '../../src/i18n/locales/en-US/pages/consult.json';
 import zh from '../../src/i18n/locales/zh-CN/pages/consult.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
 import enUS from '../../src/i18n/locales/en-US.json';
-import { animationsDone, e2eApp, evidence, type Lang } from './harness.js';
+import { e2eApp, evidence, openMenuPage, type Lang } from './harness.js';
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 const group = menus.find((m) => m.route_name === 'DepartmentGroup')!;
@@ -42,18 +42,7 @@ describe('consultation in Chromium', () => {
     },
   });
 
-  const open = async (p: Page, lang: Lang) => {
-    if ((await p.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await p.getByTestId('menu-toggle').click();
-    const link = p.locator('[data-testid="side-menu"] a[data-alias="Consultations"]');
-    if (!(await link.isVisible())) {
-      await p.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: lang === 'zh-CN' ? group.name : group.en_name }).click();
-      await animationsDone(p);
-    }
-    await link.click();
-    const list = p.locator('[data-testid="list-page"][data-alias="Consultations"]');
-    await list.waitFor();
-    return list;
-  };
+  const open = (p: Page, lang: Lang) => openMenuPage(p, lang, group, 'Consultations');
 
   it.each(['zh-CN', 'en-US'] as const)('a remote expert and a colleague answer; the opinions are in the diagnosis editor (%s)', async (lang) => {
     const errors: string[] = [];

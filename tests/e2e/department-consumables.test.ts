@@ -5,7 +5,7 @@ import menus from '../../schemas/menus.json';
 import enums from '../../schemas/enums/department.json';
 import zhCN from '../../src/i18n/locales/zh-CN.json';
 import enUS from '../../src/i18n/locales/en-US.json';
-import { animationsDone, e2eApp, evidence, type Lang } from './harness.js';
+import { e2eApp, evidence, openMenuPage, type Lang } from './harness.js';
 
 const core = { 'zh-CN': zhCN, 'en-US': enUS };
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -33,18 +33,7 @@ describe('consumables in Chromium', () => {
     },
   });
 
-  const open = async (p: Page, lang: Lang, alias: string) => {
-    if ((await p.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await p.getByTestId('menu-toggle').click();
-    const link = p.locator(`[data-testid="side-menu"] a[data-alias="${alias}"]`);
-    if (!(await link.isVisible())) {
-      await p.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: lang === 'zh-CN' ? group.name : group.en_name }).click();
-      await animationsDone(p);
-    }
-    await link.click();
-    const list = p.locator(`[data-testid="list-page"][data-alias="${alias}"]`);
-    await list.waitFor();
-    return list;
-  };
+  const open = (p: Page, lang: Lang, alias: string) => openMenuPage(p, lang, group, alias);
 
   // A row's cell under the header of `field`.
   const cell = async (list: Locator, row: Locator, field: string) => {

@@ -8,7 +8,7 @@ import enUS from '../../src/i18n/locales/en-US.json';
 import examZh from '../../src/i18n/locales/zh-CN/pages/exams.json';
 import examEn from '../../src/i18n/locales/en-US/pages/exams.json';
 import { seedDemoTeaching } from '../../server/db/seed/demo-teaching.js';
-import { animationsDone, e2eApp, evidence, type Lang } from './harness.js';
+import { animationsDone, e2eApp, evidence, openMenuPage, type Lang } from './harness.js';
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 const core = { 'zh-CN': zhCN, 'en-US': enUS };
@@ -46,15 +46,7 @@ describe('teaching and exams in Chromium', () => {
     },
   });
 
-  const open = async (p: Page, lang: Lang, alias: string) => {
-    if ((await p.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await p.getByTestId('menu-toggle').click();
-    const link = p.locator(`[data-testid="side-menu"] a[data-alias="${alias}"]`);
-    if (!(await link.isVisible())) {
-      await p.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: lang === 'zh-CN' ? group.name : group.en_name }).click();
-      await animationsDone(p);
-    }
-    await link.click();
-  };
+  const open = (p: Page, lang: Lang, alias: string) => openMenuPage(p, lang, group, alias, { list: false });
 
   it.each(['zh-CN', 'en-US'] as const)('publish, take, submit, review, score (%s)', async (lang) => {
     const errors: string[] = [];

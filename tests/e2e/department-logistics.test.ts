@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import menus from '../../schemas/menus.json';
 import enums from '../../schemas/enums/department.json';
-import { animationsDone, e2eApp, evidence, type Lang } from './harness.js';
+import { e2eApp, evidence, openMenuPage, type Lang } from './harness.js';
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 const group = menus.find((m) => m.route_name === 'DepartmentGroup')!;
@@ -42,18 +42,7 @@ describe('logistics, delivery and follow-up in Chromium', () => {
     },
   });
 
-  const open = async (p: Page, lang: Lang, alias: string) => {
-    if ((await p.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await p.getByTestId('menu-toggle').click();
-    const link = p.locator(`[data-testid="side-menu"] a[data-alias="${alias}"]`);
-    if (!(await link.isVisible())) {
-      await p.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: lang === 'zh-CN' ? group.name : group.en_name }).click();
-      await animationsDone(p);
-    }
-    await link.click();
-    const list = p.locator(`[data-testid="list-page"][data-alias="${alias}"]`);
-    await list.waitFor();
-    return list;
-  };
+  const open = (p: Page, lang: Lang, alias: string) => openMenuPage(p, lang, group, alias);
   const actionsOf = (row: Locator) => row.locator('[data-action]').evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
   const answer = async (p: Page, text: string) => {
     const prompt = p.getByTestId('prompt-dialog');

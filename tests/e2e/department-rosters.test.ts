@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import menus from '../../schemas/menus.json';
 import rosters from '../../schemas/resources/duty_rosters.json';
 import entries from '../../schemas/resources/duty_entries.json';
-import { animationsDone, e2eApp, evidence, type Lang } from './harness.js';
+import { e2eApp, evidence, openMenuPage, type Lang } from './harness.js';
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 const group = menus.find((m) => m.route_name === 'DepartmentGroup')!;
@@ -40,18 +40,7 @@ describe('duty rosters in Chromium', () => {
     },
   });
 
-  const openFromMenu = async (p: Page, lang: Lang, alias: string) => {
-    if ((await p.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await p.getByTestId('menu-toggle').click();
-    const link = p.locator(`[data-testid="side-menu"] a[data-alias="${alias}"]`);
-    if (!(await link.isVisible())) {
-      await p.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: lang === 'zh-CN' ? group.name : group.en_name }).click();
-      await animationsDone(p);
-    }
-    await link.click();
-    const list = p.locator(`[data-testid="list-page"][data-alias="${alias}"]`);
-    await list.waitFor();
-    return list;
-  };
+  const openFromMenu = (p: Page, lang: Lang, alias: string) => openMenuPage(p, lang, group, alias);
 
   it.each(['zh-CN', 'en-US'] as const)('a 31-day cycle saved, 32 refused; the grid shows the shifts; a past duty stays (%s)', async (lang) => {
     const errors: string[] = [];

@@ -360,4 +360,4 @@ export async function uploadThroughPage(page: Page, url: string, file: string, p
 }
 
 export { registerFileHooks, SHOTS } from './page-watch.js';
-export { afterConfirmThrottle, animationsDone, codeOf, doubleClick, pickDateTime, setCode, viewsSettled } from './page-actions.js';
+export { afterConfirmThrottle, animationsDone, codeOf, doubleClick, openMenuPage, pickDateTime, setCode, viewsSettled } from './page-actions.js';

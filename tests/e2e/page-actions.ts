@@ -71,3 +71,21 @@ export async function pickDateTime(root: Locator, date: string, time?: string): 
   // instead of the one typed).
   if ((await timeInput.getAttribute('aria-expanded')) === 'true') await timeInput.press('Escape');
 }
+
+/**
+ * Opens the menu page `alias` of a menu group from the side menu as a person does: the menu opened if it is folded,
+ * the group unfolded if the entry is hidden (named by its menu name in `lang`), then the entry clicked. Answers the
+ * page's list, once drawn (`list: false` for a hand-written page, whose own content the caller waits for).
+ */
+export async function openMenuPage(p: Page, lang: 'zh-CN' | 'en-US', group: { name: string; en_name: string }, alias: string, { list = true } = {}): Promise<Locator> {
+  if ((await p.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'false') await p.getByTestId('menu-toggle').click();
+  const link = p.locator(`[data-testid="side-menu"] a[data-alias="${alias}"]`);
+  if (!(await link.isVisible())) {
+    await p.locator('[data-testid="side-menu"] button[aria-expanded="false"]', { hasText: lang === 'zh-CN' ? group.name : group.en_name }).click();
+    await animationsDone(p);
+  }
+  await link.click();
+  const page = p.locator(`[data-testid="list-page"][data-alias="${alias}"]`);
+  if (list) await page.waitFor();
+  return page;
+}
