@@ -62,13 +62,24 @@ describe.each(databases)('batch print of reports [%s]', (kind) => {
     }
   });
 
+  it('prints cases too: each case\'s issued reports, in the order asked; a case with none refuses the batch', async () => {
+    const res = await call(h.app, 'POST', '/api/diagnosis/reports/print-batch', { token: t.signer, lang: 'en-US', payload: { case_ids: [reports['甲'].caseId, reports['乙'].caseId] } });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const { text } = pdfText(res.rawPayload);
+    expect(text.indexOf('批量打印甲')).toBeLessThan(text.indexOf('批量打印乙'));
+    const refused = await call(h.app, 'POST', '/api/diagnosis/reports/print-batch', { token: t.signer, lang: 'en-US', payload: { case_ids: [reports['丁'].caseId, reports['丙'].caseId] } });
+    expect(refused.statusCode).toBe(409);
+    expect(await printed(reports['丁'].id)).toBeNull();
+    expect((await call(h.app, 'POST', '/api/diagnosis/reports/print-batch', { token: t.signer, payload: { ids: [reports['甲'].id], case_ids: [reports['甲'].caseId] } })).statusCode).toBe(422);
+  });
+
   it('refuses the whole batch when one report is not signed, naming its case, and marks none printed', async () => {
     const number = (await h.db.selectFrom('cases').select('pathology_number').where('id', '=', reports['丙'].caseId).executeTakeFirstOrThrow()).pathology_number;
     for (const lang of ['zh-CN', 'en-US']) {
       const res = await batch([reports['丁'].id, reports['丙'].id], 'signer', lang);
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toContain(number);
-      expect(res.json().message).toMatch(lang === 'zh-CN' ? /尚未签发/ : /is not signed/);
+      expect(res.json().message).toMatch(lang === 'zh-CN' ? /尚未发放/ : /is not issued/);
     }
     expect(await printed(reports['丁'].id)).toBeNull();
   });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseAtFirstDiagnosis, type Send } from '../api/diagnosis-setup.js';
@@ -143,6 +144,12 @@ describe('diagnosis in Chromium', () => {
     await signer.locator('[data-tab="to_print"]').click();
     await signer.getByRole('link', { name: /P\d{4}-\d+/ }).first().waitFor();
     await evidence(signer, `diagnosis-list-en-US.png`);
+    // Batch print from the list: the case chosen, one PDF of its report downloaded, the report recorded as printed.
+    await signer.locator(`[data-testid="data-table"] tbody tr[data-row-key="${caseId}"]`).getByRole('checkbox').click();
+    const [download] = await Promise.all([signer.waitForEvent('download'), signer.locator('[data-action="print_batch"]').click()]);
+    expect(download.suggestedFilename()).toBe('Print selected.pdf');
+    expect(fs.readFileSync(await download.path()).subarray(0, 5).toString()).toBe('%PDF-');
+    await poll(async () => (await app.db.selectFrom('reports').select('print_at').where('case_id', '=', caseId).executeTakeFirstOrThrow()).print_at).toBeTruthy();
     await timelineInWords(signer, caseEn);
   });
 

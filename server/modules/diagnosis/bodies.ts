@@ -58,7 +58,12 @@ export const PhraseBody = Type.Object({
   rank: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
 }, { additionalProperties: false });
 
-/** A batch print: the reports in the order they are printed, at most 100 at once (each PDF is held while they are joined). */
-export const PrintBatchBody = Type.Object({
-  ids: Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { minItems: 1, maxItems: 100, uniqueItems: true }),
-}, { additionalProperties: false });
+/**
+ * A batch print: the reports (`ids`), or the released reports of cases (`case_ids`, a list page's selected cases),
+ * in the order given, at most 100 at once (each PDF is held while they are joined).
+ */
+const PrintIds = Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { minItems: 1, maxItems: 100, uniqueItems: true });
+export const PrintBatchBody = Type.Union([
+  Type.Object({ ids: PrintIds }, { additionalProperties: false }),
+  Type.Object({ case_ids: PrintIds }, { additionalProperties: false }),
+]);

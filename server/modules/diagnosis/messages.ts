@@ -22,7 +22,8 @@ export const diagnosisMessages = {
   'diagnosis.images_unknown': { 'zh-CN': '报告图片须为本病例的图片', 'en-US': 'Report images must be this case\'s images' },
   'diagnosis.preview_unavailable': { 'zh-CN': '服务器未安装 poppler-utils，无法预览报告', 'en-US': 'The server has no poppler-utils; the report preview is unavailable' },
   'diagnosis.print_unavailable': { 'zh-CN': '服务器未安装 poppler-utils，无法批量打印报告', 'en-US': 'The server has no poppler-utils; reports cannot be printed together' },
-  'diagnosis.print_not_signed': { 'zh-CN': '病理号 {{number}} 的报告尚未签发，不能打印；本次未打印任何报告', 'en-US': 'The report of {{number}} is not signed and cannot be printed; nothing was printed' },
+  'diagnosis.print_too_many': { 'zh-CN': '一次最多打印 {{max}} 份报告', 'en-US': 'At most {{max}} reports are printed at once' },
+  'diagnosis.print_not_signed': { 'zh-CN': '病理号 {{number}} 的报告尚未发放，不能打印；本次未打印任何报告', 'en-US': 'The report of {{number}} is not issued and cannot be printed; nothing was printed' },
   'diagnosis.document_not_found': { 'zh-CN': '该报告没有此签发文件', 'en-US': 'This report has no such signed document' },
   'diagnosis.send_failed': { 'zh-CN': '报告发送失败，未记录为已发送，请稍后重试', 'en-US': 'The report could not be sent and is not marked as sent; try again later' },
   'diagnosis.fhir_unavailable': {

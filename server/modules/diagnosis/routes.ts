@@ -30,7 +30,7 @@ export function diagnosisRoutes(app: TypedApp, deps: DiagnosisDeps): void {
   app.post('/api/diagnosis/reports/:id/actions/:action', { config: DIAGNOSE, schema: { tags, params: ActionParams, body: ActionBody, response: okResponse() } },
     async (r) => out(await runAction(deps, r, r.params.id, r.params.action as Parameters<typeof runAction>[3], r.body)));
   app.post('/api/diagnosis/reports/print-batch', { config: DIAGNOSE, schema: { tags, body: PrintBatchBody, response: binaryResponse('application/pdf') } },
-    async (r, reply) => file(reply, await printBatch(deps, r, r.body.ids), 'application/pdf', `reports-${r.body.ids.length}.pdf`, 'inline'));
+    async (r, reply) => file(reply, await printBatch(deps, r, r.body), 'application/pdf', 'reports.pdf', 'inline'));
   app.post('/api/diagnosis/reports/:id/delay', { config: DIAGNOSE, schema: { tags, params: Id, body: DelayBody, response: okResponse() } }, async (r) => out(await delayReport(deps, r, r.params.id, r.body)));
   app.patch('/api/diagnosis/reports/:id/flags', { config: DIAGNOSE, schema: { tags, params: Id, body: FlagsBody, response: okResponse() } }, async (r) => out(await setFlags(deps, r, r.params.id, r.body)));
 

@@ -219,25 +219,35 @@ export async function releaseDue(deps: Pick<DiagnosisDeps, 'systemDb'>, now = ne
 
 /**
  * Batch print (issue 33): the signed reports' PDFs as one document in the order asked, each then recorded as printed
- * (its timeline line), as one print step each would. Every report is checked before anything is written: one outside
- * the reader's scope is a 404, one the reader's role may not print a 403, one not signed a 409 naming its case, and
- * then none is marked printed.
+ * (its timeline line), as one print step each would. `ids` are reports; `caseIds` are cases, each giving its released
+ * reports (the report, then its supplements). Every report is checked before anything is written: one outside the
+ * reader's scope is a 404, one the reader's role may not print a 403, one not signed (or a case with none) a 409
+ * naming its case, and then none is marked printed.
  */
-export async function printBatch(deps: DiagnosisDeps, r: Req, ids: number[]): Promise<Buffer> {
+export async function printBatch(deps: DiagnosisDeps, r: Req, ask: { ids: number[] } | { case_ids: number[] }): Promise<Buffer> {
   await releaseDue(deps);
-  const reports: ReportRow[] = [];
-  for (const id of ids) {
-    const current = await reportInScope(deps.db, id, scopeOf(r));
+  const asked: ReportRow[] = [];
+  if ('ids' in ask) {
+    for (const id of ask.ids) asked.push(await reportInScope(deps.db, id, scopeOf(r)));
+  } else {
+    for (const caseId of ask.case_ids) {
+      const c = await caseInScope(deps.db, caseId, scopeOf(r));
+      const released = (await reportsOfCase(deps.db, caseId)).filter((x) => actionAllowed('print', x));
+      if (!released.length) throw new AppError(409, 'diagnosis.print_not_signed', { number: c.pathology_number });
+      asked.push(...released);
+    }
+  }
+  if (asked.length > 100) throw new AppError(422, 'diagnosis.print_too_many', { max: 100 });
+  for (const current of asked) {
     const c = await caseInScope(deps.db, current.case_id, scopeOf(r));
     await requireRole(deps, r, 'print', c, current, current.hospital_id);
     if (!actionAllowed('print', current)) throw new AppError(409, 'diagnosis.print_not_signed', { number: c.pathology_number });
-    reports.push(current);
   }
   const pdfs: Buffer[] = [];
-  for (const report of reports) pdfs.push(await (await served(deps, report, r.lang)).pdf());
+  for (const report of asked) pdfs.push(await (await served(deps, report, r.lang)).pdf());
   const merged = await mergePdfs(pdfs);
   const iso = new Date().toISOString();
-  for (const current of reports) await step(deps, r, current, 'print', { print_at: current.print_at ?? iso });
+  for (const current of asked) await step(deps, r, current, 'print', { print_at: current.print_at ?? iso });
   return merged;
 }
 

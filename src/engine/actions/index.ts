@@ -6,6 +6,7 @@ import './delete';
 import './patch';
 import './request';
 import './download';
+import './pdf';
 import './form';
 import './open';
 import './file';
