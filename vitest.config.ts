@@ -1,6 +1,5 @@
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './tests/support/sequencer.js';
-import { nativeServer } from './tests/e2e/native-server.js';
 
 /**
  * How many test files run at once. The suite waits far more than it computes (browsers, PostgreSQL, child servers,
@@ -42,8 +41,6 @@ export default defineConfig({
         ? [{ test: { ...api, name: 'api-postgres', include: ['tests/api/**/*.test.ts'], exclude: [...sqliteOnly, ...imageBytesOnly], env: { DSMS_TEST_DB: 'postgres' } } }]
         : []),
       {
-        // Each e2e file imports the server as one native bundle, not module by module (tests/e2e/native-server.ts).
-        plugins: [nativeServer()],
         test: {
           name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', setupFiles: [...setupFiles, 'tests/e2e/file-hooks.ts'],
           globalSetup: ['tests/e2e/template-db.ts'],
