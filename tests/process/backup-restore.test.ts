@@ -1,19 +1,14 @@
-import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import Sqlite from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UPLOAD_CHUNK_BYTES } from '../../src/core/constants.js';
 import { parseManifest, type Manifest } from '../../server/backup/manifest.js';
-import { DEMO_PASSWORDS } from '../../server/db/seed/demo.js';
-import { caseAtFirstDiagnosis, type Send } from '../api/diagnosis-setup.js';
-import { loginSession, multipartChunk, request } from '../api/server-process.js';
-import { startLoopbackS3, type LoopbackS3 } from '../support/s3-server.js';
-import { startAppProcess, until, type AppProcess } from './app-process.js';
+import { caseAtFirstDiagnosis } from '../api/diagnosis-setup.js';
+import { request } from '../api/server-process.js';
+import { startAppProcess, type AppProcess } from './app-process.js';
+import { AREA, bindAreaSlide, installations, npmRun, restoredRow as restoredRowOf, ROOT, served, sessions, sha256, type Installation } from './backup-support.js';
 
 /**
  * Issue 29: a backup of a running installation, restored into a fresh one, serves the same cases, signed report and
@@ -26,81 +21,9 @@ import { startAppProcess, until, type AppProcess } from './app-process.js';
  * prefix of the bucket in the third. The first restores it where the database names it (the source machine's copy
  * gone, as after losing that machine); the others move it on restore (`--area`, by code and by id) to another
  * directory or prefix, which the restored database then names.
+ * The installations and the helpers are in backup-support.ts. The refusals and the key cases stay in this file: they
+ * use the first test's backup and restore, and a file of their own would make its own backup of each installation.
  */
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
-const PG_URL = process.env.TEST_DATABASE_URL;
-const USERS = ['admin', 'registrar', 'sampler', 'technician', 'allocator', 'primary', 'auditor', 'signer'] as const;
-
-/**
- * `npm run <script> -- <args>` with the installation's environment; its exit status and output, never thrown. The AWS
- * SDK's notice that its 2027 releases want Node 22 is turned off, so stderr holds only what the script says.
- */
-async function npmRun(script: string, args: string[], env: Record<string, string>) {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', script, '--', ...args], {
-      cwd: ROOT, env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env }, maxBuffer: 16 * 2 ** 20,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/** A database of its own on the test server, dropped by `drop`. */
-async function newPgDatabase(name: string) {
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
-interface Installation {
-  /** The environment of the source installation and of the restored one (DATA_DIR is added by the helpers). */
-  source: Record<string, string>;
-  target: Record<string, string>;
-  /** The hospital area's storage location (in the test's folder `work`), and where the restore moves it, if it does. */
-  area: (work: string) => { at: string; moveTo?: string; byId?: boolean };
-  close(): Promise<void>;
-}
-
-const AREA = 'EAST';
-
-const installations: [string, boolean, () => Promise<Installation>][] = [
-  ['SQLite, data directory', true, async () => ({ source: {}, target: {}, area: (work) => ({ at: path.join(work, 'area-east') }), close: async () => {} })],
-  ['PostgreSQL, data directory', !!PG_URL, async () => {
-    const id = randomBytes(4).toString('hex');
-    const [src, dst] = [await newPgDatabase(`dsms_backup_src_${id}`), await newPgDatabase(`dsms_backup_dst_${id}`)];
-    return {
-      source: { DATABASE_URL: src.url }, target: { DATABASE_URL: dst.url },
-      area: (work) => ({ at: path.join(work, 'area-east'), moveTo: path.join(work, 'area-east-moved') }),
-      close: async () => { await src.drop(); await dst.drop(); },
-    };
-  }],
-  ['SQLite, slides on S3', true, async () => {
-    const s3: LoopbackS3 = await startLoopbackS3('dsms-backup', 'source');
-    return {
-      source: s3.env, target: { ...s3.env, STORAGE_URL: 's3://dsms-backup/restored' },
-      area: () => ({ at: 's3://dsms-backup/area-east', moveTo: 's3://dsms-backup/area-east-restored', byId: true }),
-      close: () => s3.close(),
-    };
-  }],
-];
-
 describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name, make] as const))('backup and restore: %s', (name, make) => {
   let installation: Installation;
   let source: AppProcess | undefined;
@@ -116,114 +39,8 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     areaSlide: { id: 0, slideId: 0, filePath: '' }, area: { tiles: {} as Record<string, Buffer>, thumb: Buffer.alloc(0) },
   };
 
-  const sessions = async (app: AppProcess) => {
-    const t: Record<string, string> = {};
-    let primaryId = 0;
-    for (const u of USERS) {
-      const s = await loginSession(app.base, u, u === 'admin' ? DEMO_PASSWORDS.admin : DEMO_PASSWORDS.others);
-      t[u] = s.token;
-      if (u === 'primary') primaryId = s.userId;
-    }
-    const get = (who: string, url: string, lang = 'zh-CN') => request(app.base, 'GET', url, { authorization: `Bearer ${t[who]}`, 'user-language': lang });
-    const send: Send = async (who, method, url, payload) => {
-      const body = payload === undefined ? undefined : Buffer.from(JSON.stringify(payload));
-      const res = await request(app.base, method, url, { authorization: `Bearer ${t[who]}`, 'user-language': 'en-US', ...(body ? { 'content-type': 'application/json' } : {}) }, body);
-      if (res.status !== 200) {
-        // A 5xx says little in its body: the server's own error lines say what failed.
-        const errors = res.status >= 500 ? app.log().filter((l) => l.level >= 50).map((l) => JSON.stringify(l)).join('\n') : '';
-        throw new Error(`${method} ${url} as ${who}: ${res.status} ${res.body.toString()}\n${errors}`);
-      }
-      return res.json().data;
-    };
-    return { get, send, primaryId, token: t };
-  };
-  /**
-   * The hospital area, the first hospital put in it, and a slide uploaded (the demo painting of demo-2, in 2 MiB
-   * chunks) and bound there by its technician, ingested from the area's storage.
-   */
-  const bindAreaSlide = async (app: AppProcess, { send, get, token }: Awaited<ReturnType<typeof sessions>>) => {
-    const area = await send('admin', 'POST', '/api/config/areas/store', { code: AREA, name: '东院区', storage_url: installation.area(work).at, queue_names: 'area-east' }) as { id: number };
-    const hospitals = await send('admin', 'GET', '/api/config/hospitals/lists?page_size=50') as { data: { id: number }[] };
-    const first = Math.min(...hospitals.data.map((h) => h.id));
-    await send('admin', 'PATCH', `/api/config/hospitals/update/${first}`, { area_id: area.id });
-    const data = fs.readFileSync(path.join(ROOT, 'dist-server/demo-slides/demo-2.tiff'));
-    const totalNum = Math.ceil(data.length / UPLOAD_CHUNK_BYTES);
-    let done: { code: number; path?: string } = { code: 0 };
-    for (let num = 1; num <= totalNum; num++) {
-      const bytes = data.subarray((num - 1) * UPLOAD_CHUNK_BYTES, num * UPLOAD_CHUNK_BYTES);
-      const body = multipartChunk({ file_name: 'area-east.tiff', num, total_num: totalNum, md5: md5(bytes), total_md5: md5(data) }, bytes);
-      const res = await request(app.base, 'POST', '/api/upload/large', { authorization: `Bearer ${token.technician}`, 'content-type': body.type }, body.payload);
-      expect(res.status, res.body.toString()).toBe(200);
-      done = res.json().data;
-    }
-    expect(done.code).toBe(1);
-    const bound = await send('technician', 'POST', '/api/data/kfb/bind', { path: done.path, name: 'AREA-EAST 东院区' }) as { id: number; file_path: string };
-    expect(bound.file_path).toMatch(new RegExp(`^slides/areas/${area.id}/\\d{4}/\\d{2}/`));
-    let status = 'ingesting';
-    await until(async () => {
-      status = (await get('technician', `/api/data/kfb/item/${bound.id}`)).json().data.status as string;
-      return status !== 'ingesting';
-    }, `the area slide ${bound.id} to be ingested`, 120_000);
-    expect(status).toBe('ready');
-    Object.assign(before.areaSlide, { id: area.id, slideId: bound.id, filePath: bound.file_path });
-  };
-  /** The answers compared across the restore: the case list, the signed report's PDFs, tiles and a thumbnail of a demo slide. */
-  const served = async (app: AppProcess) => {
-    const { get } = await sessions(app);
-    const list = await get('registrar', '/api/pathology/lists?page_size=500');
-    expect(list.status, list.body.toString()).toBe(200);
-    const cases = (list.json().data.data as Record<string, unknown>[])
-      .map((c) => ({ id: c.id, pathology_number: c.pathology_number, patient_name: c.patient_name, case_status: c.case_status }))
-      .sort((a, b) => Number(a.id) - Number(b.id));
-    const pdf: Record<string, Buffer> = {};
-    for (const lang of ['zh-CN', 'en-US']) {
-      const res = await get('signer', `/api/diagnosis/reports/${before.reportId}/pdf`, lang);
-      expect(res.status, res.body.toString().slice(0, 300)).toBe(200);
-      expect(res.body.subarray(0, 5).toString()).toBe('%PDF-');
-      pdf[lang] = res.body;
-    }
-    const slides = await get('technician', '/api/data/kfb/lists?search=DEMO-1');
-    const slide = (slides.json().data.data as { id: number; name: string; status: string }[]).find((s) => s.name.startsWith('DEMO-1'))!;
-    expect(slide.status).toBe('ready');
-    const tiles: Record<string, Buffer> = {};
-    for (const tile of ['12/0_0', '12/3_2', '9/1_1', '0/0_0']) {
-      const res = await get('technician', `/api/tiles/${slide.id}_files/${tile}.jpeg`);
-      expect(res.status, `${tile}: ${res.body.toString().slice(0, 200)}`).toBe(200);
-      tiles[tile] = res.body;
-    }
-    const thumb = await get('technician', `/api/data/kfb/thumb/${slide.id}`);
-    expect(thumb.status, thumb.body.toString().slice(0, 200)).toBe(200);
-    // The area slide, read from the area's storage.
-    const area = { tiles: {} as Record<string, Buffer>, thumb: Buffer.alloc(0) as Buffer };
-    for (const tile of ['12/0_0', '10/1_0', '0/0_0']) {
-      const res = await get('technician', `/api/tiles/${before.areaSlide.slideId}_files/${tile}.jpeg`);
-      expect(res.status, `area ${tile}: ${res.body.toString().slice(0, 200)}`).toBe(200);
-      area.tiles[tile] = res.body;
-    }
-    const areaThumb = await get('technician', `/api/data/kfb/thumb/${before.areaSlide.slideId}`);
-    expect(areaThumb.status, areaThumb.body.toString().slice(0, 200)).toBe(200);
-    area.thumb = areaThumb.body;
-    return { cases, pdf, tiles, thumb: thumb.body, area };
-  };
-
-  /** The first row of a query of the restored database, read from it directly. */
-  const restoredRow = async (sql: string): Promise<Record<string, unknown>> => {
-    if (installation.target.DATABASE_URL) {
-      const c = new pg.Client({ connectionString: installation.target.DATABASE_URL });
-      await c.connect();
-      try {
-        return (await c.query(sql)).rows[0];
-      } finally {
-        await c.end();
-      }
-    }
-    const db = new Sqlite(path.join(restoredDir, 'dsms.sqlite'), { readonly: true });
-    try {
-      return db.prepare(sql).get() as Record<string, unknown>;
-    } finally {
-      db.close();
-    }
-  };
+  /** The first row of a query of the restored database. */
+  const restoredRow = (sql: string) => restoredRowOf(installation.target.DATABASE_URL, restoredDir, sql);
   /** The --area arguments of the restore, when the installation moves its area. */
   const areaMove = () => {
     const { moveTo, byId } = installation.area(work);
@@ -245,7 +62,7 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     const app = source!;
     const session = await sessions(app);
     const { send, primaryId } = session;
-    await bindAreaSlide(app, session);
+    Object.assign(before.areaSlide, await bindAreaSlide(app, session, installation.area(work).at));
     // A case with a signed report, and what the app serves of it and of a demo slide.
     before.caseId = await caseAtFirstDiagnosis(send, primaryId, { patient_name: '备份测试', gender: 'female', age: 47, age_unit: 'year' });
     let report = await send('primary', 'POST', `/api/diagnosis/${before.caseId}/reports`, { report_type: 1, gross_description: '灰白组织一块', diagnosis: '（胃窦）慢性浅表性胃炎' }) as { id: number; version: number; verify_code?: string };
@@ -254,7 +71,7 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     }
     before.reportId = report.id;
     before.verifyCode = report.verify_code!;
-    Object.assign(before, await served(app));
+    Object.assign(before, await served(app, { reportId: before.reportId, areaSlideId: before.areaSlide.slideId }));
     expect(before.cases.some((c) => (c as { id: number }).id === before.caseId)).toBe(true);
 
     // The backup runs while a registrar keeps registering cases.
@@ -312,7 +129,7 @@ describe.each(installations.filter(([, on]) => on).map(([name, , make]) => [name
     expect(fs.readFileSync(path.join(restoredDir, 'secrets.key'), 'utf8')).toBe(fs.readFileSync(path.join(app.dataDir, 'secrets.key'), 'utf8'));
 
     restored = await startAppProcess({ ...installation.target, DATA_DIR: restoredDir });
-    const after = await served(restored);
+    const after = await served(restored, { reportId: before.reportId, areaSlideId: before.areaSlide.slideId });
     // The restored database holds what the manifest counted: the snapshot's cases, those registered during it included.
     expect(Number((await restoredRow('select count(*) as n from cases')).n)).toBe(manifest.database.counts.cases);
     expect(after.cases.slice(0, before.cases.length)).toEqual(before.cases);
